@@ -1,0 +1,95 @@
+/**
+ * The purchase ledger's vocabulary. The ledger (SQLite) is the only judge of whether a
+ * purchase request may be sent; these types are what it answers with.
+ */
+import type { PaymentMethod } from "../service/types.js";
+
+export type IntentKind = "stars" | "premium";
+
+/**
+ * draft → sending → succeeded | rejected | unconfirmed;
+ * unconfirmed → delivered | not_delivered (an admin's reconciliation);
+ * draft → cancelled | expired.
+ */
+export type IntentStatus =
+  | "draft"
+  | "sending"
+  | "succeeded"
+  | "rejected"
+  | "unconfirmed"
+  | "delivered"
+  | "not_delivered"
+  | "cancelled"
+  | "expired";
+
+export type ChatType = "private" | "group" | "supergroup" | "channel";
+
+/** Who asked for a purchase, and where. */
+export interface Requester {
+  userId: number;
+  chatId: number;
+  chatType: ChatType;
+}
+
+/** Balances as decimal strings, as the service reported them. */
+export interface BalanceSnapshot {
+  ton: string | undefined;
+  usdt: string | undefined;
+}
+
+export interface PurchaseIntent {
+  /** Random and unguessable: it travels in callback data. */
+  id: string;
+  kind: IntentKind;
+  /** Without the leading `@`. */
+  recipient: string;
+  /** Stars amount, or premium duration in months. */
+  quantity: number;
+  paymentMethod: PaymentMethod;
+  requester: Requester;
+  status: IntentStatus;
+  /** Milliseconds since the epoch, as are all times here. */
+  createdAt: number;
+  expiresAt: number;
+  sentAt: number | undefined;
+  finishedAt: number | undefined;
+  balanceBefore: BalanceSnapshot | undefined;
+  /** The service's full response (or the client's ambiguous outcome), unknown fields kept. */
+  response: unknown;
+  txHash: string | undefined;
+  /** A short human-readable detail of the outcome (the service's reason, the ambiguity's cause). */
+  outcomeDetail: string | undefined;
+  resolvedBy: number | undefined;
+  resolvedAt: number | undefined;
+}
+
+export type LimitName =
+  | "stars_per_purchase"
+  | "stars_per_user_day"
+  | "stars_per_bot_day"
+  | "premium_per_user_day"
+  | "premium_per_bot_day";
+
+export interface SpendingLimits {
+  starsPerPurchase: number;
+  starsPerUserDay: number;
+  starsPerBotDay: number;
+  premiumPerUserDay: number;
+  premiumPerBotDay: number;
+  /** When true, admins' own purchases skip the per-user limits (never the per-bot ones). */
+  adminsExempt: boolean;
+}
+
+/** Why a confirmation did not win the claim. */
+export type ClaimRefusal =
+  | { reason: "not_found" }
+  | { reason: "not_owner" }
+  | { reason: "already_processing" }
+  | { reason: "already_done"; status: IntentStatus }
+  | { reason: "cancelled" }
+  | { reason: "expired" }
+  | { reason: "paused" }
+  | { reason: "frozen"; unconfirmed: number }
+  | { reason: "limit"; limit: LimitName; max: number; used: number; resetsAt: number };
+
+export type ClaimResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);

@@ -1,0 +1,135 @@
+/**
+ * The purchase desk: the one door through which the bot buys anything. It joins the service
+ * client and the ledger so that the bot never talks HTTP or SQL, and so that the order the
+ * spec requires (check the recipient, read the balance, record the intent, send one request)
+ * cannot be got wrong by a chat flow.
+ */
+import type {
+  BalanceSnapshot,
+  ClaimRefusal,
+  IntentKind,
+  PurchaseIntent,
+  Requester,
+  SpendingLimits,
+} from "../ledger/types.js";
+import type { Ambiguous, PaymentMethod, Rejected, WalletBalance } from "../service/types.js";
+
+/** The recipient check (spec 4.1), as the chat flows need it. */
+export type RecipientCheck =
+  | { kind: "ok"; username: string; isPremium: boolean | undefined }
+  | { kind: "invalid_username" }
+  | { kind: "not_found" }
+  | { kind: "refused"; detail: string | undefined }
+  | { kind: "rate_limited"; retryAfterSeconds: number }
+  | { kind: "unavailable" };
+
+export type BalanceRead =
+  | { kind: "ok"; balance: WalletBalance }
+  | { kind: "rate_limited"; retryAfterSeconds: number }
+  | { kind: "unavailable" };
+
+export interface DraftRequest {
+  kind: IntentKind;
+  recipient: string;
+  quantity: number;
+  paymentMethod: PaymentMethod;
+  requester: Requester;
+  balanceBefore: BalanceSnapshot | undefined;
+}
+
+/** What a person's press of "Confirm" came to. */
+export type ConfirmResult =
+  | { kind: "succeeded"; intent: PurchaseIntent; txHash: string | undefined }
+  | { kind: "rejected"; intent: PurchaseIntent; rejection: Rejected }
+  | { kind: "unconfirmed"; intent: PurchaseIntent; ambiguity: Ambiguous }
+  /** The claim was refused: nothing was sent. */
+  | { kind: "refused"; refusal: ClaimRefusal }
+  /** Premium only: the recheck at confirmation found the recipient already premium; nothing was sent. */
+  | { kind: "recipient_has_premium"; intent: PurchaseIntent };
+
+export interface ConfirmOptions {
+  /** Told when the request must wait for the service's quota, with the expected wait. */
+  onQueued?: (waitMs: number) => void;
+}
+
+/** Evidence for an admin reconciling an unconfirmed intent. */
+export interface ReconciliationEvidence {
+  intent: PurchaseIntent;
+  balanceBefore: BalanceSnapshot | undefined;
+  balanceNow: BalanceSnapshot | undefined;
+  /** Premium only: whether the recipient has premium now (undefined when unknown). */
+  recipientHasPremiumNow: boolean | undefined;
+  txHash: string | undefined;
+  /** Outgoing on-chain transfers since the intent was sent, when TON_API_ENDPOINT is set. */
+  onChainTransfers: OnChainTransfer[] | undefined;
+}
+
+export interface OnChainTransfer {
+  hash: string;
+  at: number;
+  destination: string | undefined;
+  amountNano: string | undefined;
+  comment: string | undefined;
+}
+
+export type ResolveResult =
+  | { ok: true; intent: PurchaseIntent; unconfirmedLeft: number }
+  | { ok: false; reason: "not_found" | "not_unconfirmed" };
+
+/** Whether purchases can be claimed at all right now. */
+export interface DeskStatus {
+  paused: boolean;
+  /** Unconfirmed intents waiting for an admin: while > 0, purchases are frozen. */
+  unconfirmed: number;
+}
+
+export interface DailyUsage {
+  /** The UTC day, `YYYY-MM-DD`; limits reset at the next UTC midnight. */
+  day: string;
+  starsBot: number;
+  premiumBot: number;
+  starsUser: number | undefined;
+  premiumUser: number | undefined;
+}
+
+/** Called once per intent that ends unconfirmed, so admins can be told at once. */
+export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous) => void;
+
+/** The desk's whole surface, as the bot uses it. */
+export interface PurchaseDesk {
+  /** Validates, then checks the recipient with the service (shared, briefly cached reads). */
+  checkRecipient(username: string, options?: ConfirmOptions): Promise<RecipientCheck>;
+  /** The wallet balance (shared, briefly cached reads). */
+  readBalance(options?: ConfirmOptions): Promise<BalanceRead>;
+  /** Records a draft intent for the summary a person is shown. */
+  createDraft(request: DraftRequest): PurchaseIntent;
+  /** Switches a draft's payment method; only its requester, only while it is a draft. */
+  changePaymentMethod(
+    id: string,
+    userId: number,
+    method: PaymentMethod,
+  ): PurchaseIntent | undefined;
+  /** Cancels a draft; only its requester. False when it was not a draft any more. */
+  cancel(id: string, userId: number): boolean;
+  /**
+   * Claims the intent in the ledger and, only if the claim won, sends the one purchase
+   * request and records its outcome. Concurrent and repeated calls send at most one request.
+   */
+  confirm(
+    id: string,
+    userId: number,
+    options?: ConfirmOptions & { isAdmin?: boolean },
+  ): Promise<ConfirmResult>;
+  getIntent(id: string): PurchaseIntent | undefined;
+  /** Newest first. */
+  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
+  unconfirmed(): PurchaseIntent[];
+  evidence(id: string): Promise<ReconciliationEvidence | undefined>;
+  resolve(id: string, adminId: number, delivered: boolean): ResolveResult;
+  pause(adminId: number): void;
+  resume(adminId: number): void;
+  status(): DeskStatus;
+  limits(): SpendingLimits;
+  usageToday(userId?: number): DailyUsage;
+  onUnconfirmed(listener: UnconfirmedListener): () => void;
+}

@@ -1,0 +1,156 @@
+/**
+ * The contract of the Gift Purchase Service client: what a call returns.
+ *
+ * Every call resolves to a typed outcome and never throws for anything the service or the
+ * network does, because the caller (the ledger) must record *every* purchase outcome, and an
+ * exception is too easy to lose between the request and the database write.
+ */
+
+/** Who pays: the spec's `payment_method` values. */
+export type PaymentMethod = "usdt_ton" | "ton";
+
+/** The spec's wallet versions (`Wallet-Version` header). */
+export type WalletVersion = "auto" | "v5r1" | "v4r2" | "v3r2";
+
+/** Premium durations the service sells, in months. */
+export type PremiumDuration = 3 | 6 | 12;
+
+/** A JSON object as the service sent it, unknown fields included (the spec says clients keep them). */
+export type RawBody = Record<string, unknown>;
+
+/** The failure body of the spec (section 2.4), with every field it may carry, unknown ones kept. */
+export interface FailureBody extends RawBody {
+  ok: false;
+  error?: string;
+  reason?: string;
+  info?: unknown;
+  retry_after?: number;
+  flood_wait?: number;
+  tx_hash?: string;
+  transient?: boolean;
+  unconfirmed?: boolean;
+  insufficient?: unknown;
+  price_guard?: unknown;
+}
+
+/** HTTP 200 with `ok: true`: the only success state. */
+export interface Success<T> {
+  kind: "success";
+  value: T;
+  /** The whole body, unknown fields included. */
+  body: RawBody;
+}
+
+/** A definite failure: 400 with `ok: false` and no `unconfirmed`. Nothing was spent. */
+export interface Rejected {
+  kind: "rejected";
+  status: number;
+  body: FailureBody;
+  /** The best human-readable detail found in `error`, `reason` or `info`, if any. */
+  detail: string | undefined;
+}
+
+/** 429 FLOOD_WAIT or 503 RATE_LIMIT_UNAVAILABLE on a read (reads only: for purchases these are ambiguous). */
+export interface RateLimited {
+  kind: "rate_limited";
+  status: 429 | 503;
+  retryAfterSeconds: number;
+  body: FailureBody | undefined;
+}
+
+/** A read that could not be completed: timeout, transport error, malformed body, unexpected status. */
+export interface Unavailable {
+  kind: "unavailable";
+  cause: "timeout" | "transport" | "malformed" | "unexpected_status" | "wait_too_long";
+  status?: number;
+  detail: string;
+}
+
+/**
+ * A purchase whose result is unknown. It must never be resent: the caller reconciles the
+ * wallet and the recipient first (spec 4.3 rule 3, 7 rule 3).
+ */
+export interface Ambiguous {
+  kind: "ambiguous";
+  cause:
+    | "rate_limited"
+    | "timeout"
+    | "transport"
+    | "malformed"
+    | "unexpected_status"
+    | "unconfirmed";
+  status?: number;
+  /** The parsed body when there was one (unknown fields kept), else the raw text (truncated). */
+  body?: unknown;
+  retryAfterSeconds?: number;
+  txHash?: string;
+  detail: string;
+}
+
+/** Input refused by the client before any request was sent (bad username, amount, duration...). */
+export interface Invalid {
+  kind: "invalid";
+  field: "username" | "amount" | "duration" | "payment_method";
+  detail: string;
+}
+
+export type ReadOutcome<T> = Success<T> | Rejected | RateLimited | Unavailable | Invalid;
+export type PurchaseOutcome = Success<PurchaseResult> | Rejected | Ambiguous | Invalid;
+
+/** `GET /get-user-info/` (spec 2.2). */
+export interface UserInfo {
+  /** The service's `ok`: false means the username is not a known account. */
+  found: boolean;
+  username: string | undefined;
+  /** `is_premium`, undefined when the service did not say. */
+  isPremium: boolean | undefined;
+}
+
+/** `GET /wallet-balance/`: decimal strings, never floats (spec 2.5). */
+export interface WalletBalance {
+  ton: string | undefined;
+  usdt: string | undefined;
+  /** False when neither balance could be found in the body: the shape is unknown, not a crash. */
+  recognised: boolean;
+}
+
+/** A successful purchase (spec 2.3). */
+export interface PurchaseResult {
+  txHash: string | undefined;
+  data: RawBody | undefined;
+}
+
+export interface StarsPurchase {
+  username: string;
+  amount: number;
+  paymentMethod?: PaymentMethod;
+}
+
+export interface PremiumPurchase {
+  username: string;
+  duration: PremiumDuration;
+  paymentMethod?: PaymentMethod;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /**
+   * Called once, before the request waits for the shared quota, with the expected wait in
+   * milliseconds, so the bot can tell a person that their request is queued and for how long.
+   */
+  onQueued?: (waitMs: number) => void;
+  signal?: AbortSignal;
+}
+
+/** The Gift Purchase Service, as the rest of the bot sees it. */
+export interface GiftServiceClient {
+  getUserInfo(username: string, options?: CallOptions): Promise<ReadOutcome<UserInfo>>;
+  getWalletBalance(options?: CallOptions): Promise<ReadOutcome<WalletBalance>>;
+  /** Sends exactly one request, never retried. */
+  buyStars(purchase: StarsPurchase, options?: CallOptions): Promise<PurchaseOutcome>;
+  /** Sends exactly one request, never retried. */
+  buyPremium(purchase: PremiumPurchase, options?: CallOptions): Promise<PurchaseOutcome>;
+  /** How long a request of this priority would wait for the shared quota now, in milliseconds. */
+  estimateWait(priority: "purchase" | "read"): number;
+  close(): Promise<void>;
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    environment: "node",
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Tests open real sockets and SQLite files; two workers match the 2-core CI machine.
+    maxWorkers: 2,
+  },
+});
