@@ -1,0 +1,64 @@
+/**
+ * Structured logging with pino. Secrets are server-held and must never reach a log line, so
+ * every path that can carry one is redacted here, once, for the whole bot.
+ */
+import { type DestinationStream, type Logger, pino } from "pino";
+
+export type { Logger } from "pino";
+
+/**
+ * Paths pino censors wherever they appear. `err.ctx` is there because grammY's BotError carries
+ * the context, whose `api` holds the bot token (stack facts: "Logging").
+ */
+export const REDACTED_PATHS = [
+  "mnemonic",
+  "cookie",
+  "proxy",
+  "apiKey",
+  "token",
+  "botToken",
+  "secret",
+  "headers.mnemonic",
+  "headers.cookie",
+  "headers.proxy",
+  "headers['api-key']",
+  "headers.Mnemonic",
+  "headers.Cookie",
+  "headers.Proxy",
+  "headers['Api-Key']",
+  "*.mnemonic",
+  "*.cookie",
+  "*.proxy",
+  "*.apiKey",
+  "*.token",
+  "*.botToken",
+  "*.secret",
+  "err.ctx",
+  "error.ctx",
+  "ctx.api",
+  "config",
+];
+
+export interface LoggerOptions {
+  level?: string;
+  /** Human-friendly output for development; JSON lines otherwise. */
+  pretty?: boolean;
+  /** Where to write; tests pass a stream to capture every line. */
+  destination?: DestinationStream;
+}
+
+/** The bot's root logger; features take `logger.child({ ... })` of it. */
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const base = {
+    level: options.level ?? "info",
+    redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+  };
+  if (options.destination) return pino(base, options.destination);
+  if (options.pretty) {
+    return pino({ ...base, transport: { target: "pino-pretty", options: { colorize: true } } });
+  }
+  return pino(base);
+}
+
+/** A logger that writes nothing, for code paths and tests that do not care. */
+export const silentLogger: Logger = pino({ level: "silent" });
