@@ -1,0 +1,64 @@
+/**
+ * What `/healthz` reports. Health checks must not spend the service's 30-requests-a-minute
+ * quota, so the service side is judged from the outcomes of the calls the bot makes anyway.
+ */
+import type { GiftServiceClient } from "../service/types.js";
+
+export type Health = "up" | "down" | "unknown";
+
+export interface HealthReport {
+  status: "up" | "down";
+  database: Health;
+  service: Health;
+  /** When the service last answered (ms since the epoch), if it has. */
+  serviceLastAnsweredAt: number | undefined;
+}
+
+export interface ServiceMonitor {
+  client: GiftServiceClient;
+  state(): { health: Health; lastAnsweredAt: number | undefined };
+}
+
+/**
+ * Wraps a client so every outcome updates the service's health: an answer of any kind (even a
+ * refusal) means the service is up; a timeout or transport failure means it is down.
+ */
+export function monitorService(client: GiftServiceClient, now = Date.now): ServiceMonitor {
+  let health: Health = "unknown";
+  let lastAnsweredAt: number | undefined;
+  const observe = <T extends { kind: string; cause?: string }>(outcome: T): T => {
+    if (outcome.kind === "invalid") return outcome;
+    const unreachable =
+      (outcome.kind === "unavailable" || outcome.kind === "ambiguous") &&
+      (outcome.cause === "timeout" || outcome.cause === "transport");
+    health = unreachable ? "down" : "up";
+    if (!unreachable) lastAnsweredAt = now();
+    return outcome;
+  };
+  const monitored: GiftServiceClient = {
+    getUserInfo: (username, options) => client.getUserInfo(username, options).then(observe),
+    getWalletBalance: (options) => client.getWalletBalance(options).then(observe),
+    buyStars: (purchase, options) => client.buyStars(purchase, options).then(observe),
+    buyPremium: (purchase, options) => client.buyPremium(purchase, options).then(observe),
+    estimateWait: (priority) => client.estimateWait(priority),
+    close: () => client.close(),
+  };
+  return { client: monitored, state: () => ({ health, lastAnsweredAt }) };
+}
+
+/** Builds the report from a database probe and the service monitor. */
+export function healthReport(databaseUp: () => boolean, service: ServiceMonitor): HealthReport {
+  let database: Health;
+  try {
+    database = databaseUp() ? "up" : "down";
+  } catch {
+    database = "down";
+  }
+  const { health, lastAnsweredAt } = service.state();
+  return {
+    status: database === "up" && health !== "down" ? "up" : "down",
+    database,
+    service: health,
+    serviceLastAnsweredAt: lastAnsweredAt,
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Graceful shutdown on SIGINT/SIGTERM: stop taking updates, let a purchase in flight finish and
+ * record its outcome (within a bound), close the database, exit 0. A second signal exits at
+ * once; whatever was claimed and not finished stays `sending` and becomes unconfirmed at the
+ * next start, so nothing is lost and nothing is sent twice.
+ */
+import type { Logger } from "../logger.js";
+
+export interface ShutdownOptions {
+  /** Stops everything in order; resolves when done. */
+  stop: () => Promise<void>;
+  graceMs: number;
+  logger: Logger;
+  exit?: (code: number) => void;
+  signals?: readonly NodeJS.Signals[];
+}
+
+/** Installs the handlers; returns a function that removes them (for tests). */
+export function handleShutdownSignals(options: ShutdownOptions): () => void {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const signals = options.signals ?? ["SIGINT", "SIGTERM"];
+  let stopping = false;
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      options.logger.warn({ signal }, "second signal: exiting now");
+      exit(130);
+      return;
+    }
+    stopping = true;
+    options.logger.info({ signal, graceMs: options.graceMs }, "shutting down");
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), options.graceMs);
+    });
+    Promise.race([options.stop().then(() => "stopped" as const), deadline])
+      .then((result) => {
+        clearTimeout(timer);
+        if (result === "timeout") {
+          options.logger.error("shutdown grace period ran out; exiting with work unfinished");
+          exit(1);
+          return;
+        }
+        options.logger.info("stopped cleanly");
+        exit(0);
+      })
+      .catch((error: unknown) => {
+        clearTimeout(timer);
+        options.logger.error({ err: String(error) }, "shutdown failed");
+        exit(1);
+      });
+  };
+
+  for (const signal of signals) process.on(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
+}

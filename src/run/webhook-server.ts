@@ -1,0 +1,99 @@
+/**
+ * Webhook mode: an HTTP server that hands Telegram's POSTs to grammY and answers `/healthz`.
+ *
+ * grammY's own `webhookCallback` checks `X-Telegram-Bot-Api-Secret-Token` (401 without it), so
+ * nobody who guesses the URL can feed the bot forged updates. The server counts the updates in
+ * flight so a graceful shutdown can wait for a purchase that is being sent.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Bot, type Context, webhookCallback } from "grammy";
+import type { Logger } from "../logger.js";
+import type { HealthReport } from "./health.js";
+
+export interface WebhookServerOptions<C extends Context> {
+  bot: Bot<C>;
+  host: string;
+  port: number;
+  /** The path part of WEBHOOK_URL: Telegram posts there. */
+  path: string;
+  secretToken: string;
+  health: () => HealthReport;
+  logger: Logger;
+}
+
+export interface WebhookServer {
+  server: Server;
+  /** The address actually bound (the port is chosen by the system when 0 was asked). */
+  url: string;
+  /** Updates whose handling has not finished yet. */
+  inFlight(): number;
+  /** Stops accepting connections and resolves once the updates in flight have finished. */
+  close(): Promise<void>;
+}
+
+export async function startWebhookServer<C extends Context>(
+  options: WebhookServerOptions<C>,
+): Promise<WebhookServer> {
+  // Telegram waits about a minute before it resends an unanswered update; a purchase held by the
+  // service's quota may take longer, so answer early ("return") and let the handler go on.
+  const handleUpdate = webhookCallback(options.bot, "http", {
+    secretToken: options.secretToken,
+    onTimeout: "return",
+    timeoutMilliseconds: 50_000,
+  });
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (request.method === "GET" && url.pathname === "/healthz") {
+      const report = options.health();
+      response.writeHead(report.status === "up" ? 200 : 503, {
+        "content-type": "application/json",
+      });
+      response.end(JSON.stringify(report));
+      return;
+    }
+    if (request.method !== "POST" || url.pathname !== options.path) {
+      response.writeHead(404).end();
+      return;
+    }
+    inFlight++;
+    handleUpdate(request, response)
+      .catch((error: unknown) => {
+        options.logger.error({ err: describe(error) }, "webhook update failed");
+        if (!response.headersSent) response.writeHead(500);
+        response.end();
+      })
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0) drained?.();
+      });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+
+  return {
+    server,
+    url: `http://${address.address}:${address.port}`,
+    inFlight: () => inFlight,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      // The connections that carried the last updates are idle only now.
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}
+
+/** Only the message: a grammY error object carries the context and with it the bot token. */
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
