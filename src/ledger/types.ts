@@ -93,3 +93,44 @@ export type ClaimRefusal =
   | { reason: "limit"; limit: LimitName; max: number; used: number; resetsAt: number };
 
 export type ClaimResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);
+
+/** What a new draft holds; the ledger adds id, status and times. */
+export interface NewIntent {
+  kind: IntentKind;
+  /** With or without the leading `@`; stored without it. */
+  recipient: string;
+  quantity: number;
+  paymentMethod: PaymentMethod;
+  requester: Requester;
+  balanceBefore: BalanceSnapshot | undefined;
+}
+
+/** The pause switch, with who flipped it and when. */
+export interface PauseState {
+  paused: boolean;
+  by: number | undefined;
+  at: number | undefined;
+}
+
+/** Spending counted against the limits on one UTC day (intents that may have spent money). */
+export interface DayUsage {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  starsBot: number;
+  premiumBot: number;
+  starsUser: number | undefined;
+  premiumUser: number | undefined;
+  /** The next UTC midnight, when these counts start again from zero. */
+  resetsAt: number;
+}
+
+/** One UTC day's intents, for the admins' overview. */
+export interface DayTotals {
+  day: string;
+  /** Stars in intents that may have spent money (sending, succeeded, unconfirmed, delivered). */
+  starsSpent: number;
+  /** Premium gifts in such intents. */
+  premiumGifts: number;
+  /** How many intents sent that day ended in each status. */
+  byStatus: Partial<Record<IntentStatus, number>>;
+}

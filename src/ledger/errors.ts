@@ -1,0 +1,35 @@
+/**
+ * Typed ledger errors. The ledger refuses instead of guessing, because a wrong status move can
+ * mean a purchase sent twice or an outcome lost; callers tell these apart by class, not text.
+ */
+import type { IntentStatus } from "./types.js";
+
+/** Base class, so callers can catch every ledger refusal at once. */
+export class LedgerError extends Error {
+  override name = "LedgerError";
+}
+
+/** A status move the lifecycle does not allow (for example succeeded → sending). */
+export class IllegalTransitionError extends LedgerError {
+  override name = "IllegalTransitionError";
+  constructor(
+    readonly intentId: string,
+    readonly from: IntentStatus,
+    readonly to: IntentStatus,
+  ) {
+    super(`Purchase intent ${intentId} cannot move from ${from} to ${to}.`);
+  }
+}
+
+/** No intent has this id. */
+export class IntentNotFoundError extends LedgerError {
+  override name = "IntentNotFoundError";
+  constructor(readonly intentId: string) {
+    super(`No purchase intent has the id ${intentId}.`);
+  }
+}
+
+/** A draft request the ledger will not record (bad quantity, unknown kind...). */
+export class InvalidDraftError extends LedgerError {
+  override name = "InvalidDraftError";
+}

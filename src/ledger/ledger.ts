@@ -1,0 +1,662 @@
+/**
+ * The purchase ledger: every purchase intent in SQLite. It alone decides whether a purchase
+ * request may be sent, with one atomic claim statement, so that any number of concurrent or
+ * repeated confirmations (promises, connections, processes) send at most one request.
+ */
+import { randomBytes } from "node:crypto";
+import type { PurchaseOutcome } from "../service/types.js";
+import type { Db } from "../storage/database.js";
+import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
+import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
+import { type IntentRow, rowToIntent } from "./rows.js";
+import { nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
+import { assertMove, SPENDING_STATUSES } from "./transitions.js";
+import type {
+  ClaimRefusal,
+  ClaimResult,
+  DayTotals,
+  DayUsage,
+  IntentStatus,
+  NewIntent,
+  PauseState,
+  PurchaseIntent,
+  SpendingLimits,
+} from "./types.js";
+
+export interface LedgerOptions {
+  /** Missing members take {@link DEFAULT_LIMITS}. */
+  limits?: Partial<SpendingLimits>;
+  /** How long a draft (a summary shown) stays confirmable. */
+  draftTtlMs?: number;
+  /** Milliseconds since the epoch; tests move time without sleeping. */
+  clock?: () => number;
+}
+
+export interface ClaimOptions {
+  /** Admins skip the per-user limits only when the limits say `adminsExempt`. */
+  isAdmin?: boolean;
+}
+
+/** Fields an outcome or a reconciliation writes alongside a status move. */
+interface MovePatch {
+  finishedAt?: number;
+  response?: unknown;
+  txHash?: string | undefined;
+  outcomeDetail?: string | undefined;
+  resolvedBy?: number;
+  resolvedAt?: number;
+}
+
+/** What {@link Ledger.recordOutcome} did with an outcome. */
+export type RecordedOutcome =
+  | { recorded: true; intent: PurchaseIntent }
+  /**
+   * The intent had already been made unconfirmed (a restart's recovery ran while this
+   * process was still waiting for the response): the status stays unconfirmed for an admin to
+   * reconcile, and the late response is kept as evidence.
+   */
+  | { recorded: false; intent: PurchaseIntent };
+
+const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
+const SPENDING_SQL = SPENDING_STATUSES.map((s) => `'${s}'`).join(", ");
+const PAUSED_KEY = "purchases_paused";
+
+/**
+ * The single claim statement. Every condition of the issue is inside this one UPDATE, so
+ * SQLite's write lock makes the check and the move one indivisible step: no other connection
+ * can change the counts, the pause switch or the status between them.
+ */
+const CLAIM_SQL = `
+UPDATE purchase_intents
+SET status = 'sending', sent_at = @now, updated_at = @now
+WHERE id = @id
+  AND status = 'draft'
+  AND expires_at > @now
+  AND requester_user_id = @userId
+  AND NOT EXISTS (SELECT 1 FROM ledger_settings WHERE key = '${PAUSED_KEY}' AND value = 'true')
+  AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
+  AND (kind <> 'stars' OR quantity <= @starsPerPurchase)
+  AND (kind <> 'stars' OR @exempt = 1 OR quantity + (
+        SELECT COALESCE(SUM(u.quantity), 0) FROM purchase_intents u
+        WHERE u.kind = 'stars' AND u.requester_user_id = @userId AND u.status IN (${SPENDING_SQL})
+          AND u.sent_at >= @dayStart AND u.sent_at < @dayEnd) <= @starsPerUserDay)
+  AND (kind <> 'stars' OR quantity + (
+        SELECT COALESCE(SUM(b.quantity), 0) FROM purchase_intents b
+        WHERE b.kind = 'stars' AND b.status IN (${SPENDING_SQL})
+          AND b.sent_at >= @dayStart AND b.sent_at < @dayEnd) <= @starsPerBotDay)
+  AND (kind <> 'premium' OR @exempt = 1 OR 1 + (
+        SELECT COUNT(*) FROM purchase_intents u
+        WHERE u.kind = 'premium' AND u.requester_user_id = @userId AND u.status IN (${SPENDING_SQL})
+          AND u.sent_at >= @dayStart AND u.sent_at < @dayEnd) <= @premiumPerUserDay)
+  AND (kind <> 'premium' OR 1 + (
+        SELECT COUNT(*) FROM purchase_intents b
+        WHERE b.kind = 'premium' AND b.status IN (${SPENDING_SQL})
+          AND b.sent_at >= @dayStart AND b.sent_at < @dayEnd) <= @premiumPerBotDay)
+`;
+
+const USAGE_SQL = `
+SELECT
+  COALESCE(SUM(CASE WHEN kind = 'stars' THEN quantity END), 0) AS starsBot,
+  COUNT(CASE WHEN kind = 'premium' THEN 1 END) AS premiumBot,
+  COALESCE(SUM(CASE WHEN kind = 'stars' AND requester_user_id = @userId THEN quantity END), 0) AS starsUser,
+  COUNT(CASE WHEN kind = 'premium' AND requester_user_id = @userId THEN 1 END) AS premiumUser
+FROM purchase_intents
+WHERE status IN (${SPENDING_SQL}) AND sent_at >= @dayStart AND sent_at < @dayEnd
+`;
+
+/** A new random, unguessable intent id: 16 bytes, base64url (22 characters). */
+export function newIntentId(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/**
+ * The ledger over one open database. Several Ledger instances (connections, processes) may
+ * share a file: every decision is made inside SQLite, never in this object's memory.
+ */
+export class Ledger {
+  readonly limits: Readonly<SpendingLimits>;
+  readonly draftTtlMs: number;
+  readonly #db: Db;
+  readonly #clock: () => number;
+  readonly #get;
+  readonly #claim;
+  readonly #event;
+  readonly #usage;
+
+  constructor(db: Db, options: LedgerOptions = {}) {
+    this.#db = db;
+    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+    this.draftTtlMs = options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS;
+    this.#clock = options.clock ?? Date.now;
+    this.#get = db.prepare<[string], IntentRow>("SELECT * FROM purchase_intents WHERE id = ?");
+    this.#claim = db.prepare(CLAIM_SQL);
+    this.#event = db.prepare<[string, string | null, string, number, number | null]>(
+      `INSERT INTO purchase_intent_events (intent_id, from_status, to_status, at, actor)
+       VALUES (?, ?, ?, ?, ?)`,
+    );
+    this.#usage = db.prepare<
+      { userId: number | null; dayStart: number; dayEnd: number },
+      { starsBot: number; premiumBot: number; starsUser: number; premiumUser: number }
+    >(USAGE_SQL);
+  }
+
+  /** The ledger's clock, so callers and the ledger agree on "now". */
+  now(): number {
+    return this.#clock();
+  }
+
+  /** Records a draft: the summary a person is shown, confirmable until it expires. */
+  createDraft(request: NewIntent, now: number = this.#clock()): PurchaseIntent {
+    const recipient = request.recipient.replace(/^@/, "");
+    if (!USERNAME.test(recipient)) throw new InvalidDraftError("The recipient is not a username.");
+    if (!Number.isSafeInteger(request.quantity) || request.quantity <= 0) {
+      throw new InvalidDraftError("The quantity must be a positive whole number.");
+    }
+    const id = newIntentId();
+    this.#db.transaction(() => {
+      this.#db
+        .prepare(
+          `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
+             requester_user_id, requester_chat_id, requester_chat_type, status, created_at,
+             expires_at, balance_before, updated_at)
+           VALUES (@id, @kind, @recipient, @quantity, @paymentMethod, @userId, @chatId, @chatType,
+             'draft', @now, @expiresAt, @balanceBefore, @now)`,
+        )
+        .run({
+          id,
+          kind: request.kind,
+          recipient,
+          quantity: request.quantity,
+          paymentMethod: request.paymentMethod,
+          userId: request.requester.userId,
+          chatId: request.requester.chatId,
+          chatType: request.requester.chatType,
+          now,
+          expiresAt: now + this.draftTtlMs,
+          balanceBefore:
+            request.balanceBefore === undefined ? null : JSON.stringify(request.balanceBefore),
+        });
+      this.#event.run(id, null, "draft", now, request.requester.userId);
+    })();
+    return this.#mustGet(id);
+  }
+
+  /** One intent by id. */
+  get(id: string): PurchaseIntent | undefined {
+    const row = this.#get.get(id);
+    return row === undefined ? undefined : rowToIntent(row);
+  }
+
+  /**
+   * Claims a draft for sending: draft → sending, only if it is still a draft, not expired,
+   * asked for by `userId`, purchases are not paused, nothing is unconfirmed and every spending
+   * limit allows it. Exactly one of any number of concurrent claims wins. A refusal says why.
+   */
+  claim(
+    id: string,
+    userId: number,
+    now: number = this.#clock(),
+    options: ClaimOptions = {},
+  ): ClaimResult {
+    assertMove(id, "draft", "sending");
+    const dayStart = utcDayStart(now);
+    const exempt = options.isAdmin === true && this.limits.adminsExempt ? 1 : 0;
+    // IMMEDIATE: take the write lock first, so the refusal read below sees the same state the
+    // UPDATE saw. The UPDATE alone decides; the reads only explain a refusal.
+    const outcome = this.#db
+      .transaction((): ClaimResult => {
+        const changed = this.#claim.run({
+          id,
+          userId,
+          now,
+          dayStart,
+          dayEnd: nextUtcMidnight(now),
+          exempt,
+          starsPerPurchase: this.limits.starsPerPurchase,
+          starsPerUserDay: this.limits.starsPerUserDay,
+          starsPerBotDay: this.limits.starsPerBotDay,
+          premiumPerUserDay: this.limits.premiumPerUserDay,
+          premiumPerBotDay: this.limits.premiumPerBotDay,
+        }).changes;
+        if (changed === 1) {
+          this.#event.run(id, "draft", "sending", now, userId);
+          return { ok: true, intent: this.#mustGet(id) };
+        }
+        return { ok: false, ...this.#explainRefusal(id, userId, now, exempt === 1) };
+      })
+      .immediate();
+    return outcome;
+  }
+
+  /** Works out, read-only, why the claim statement changed nothing. */
+  #explainRefusal(id: string, userId: number, now: number, exempt: boolean): ClaimRefusal {
+    const intent = this.get(id);
+    if (intent === undefined) return { reason: "not_found" };
+    if (intent.requester.userId !== userId) return { reason: "not_owner" };
+    switch (intent.status) {
+      case "draft":
+        break;
+      case "sending":
+        return { reason: "already_processing" };
+      case "cancelled":
+        return { reason: "cancelled" };
+      case "expired":
+        return { reason: "expired" };
+      default:
+        return { reason: "already_done", status: intent.status };
+    }
+    if (intent.expiresAt <= now) return { reason: "expired" };
+    if (this.pauseState().paused) return { reason: "paused" };
+    const unconfirmed = this.unconfirmedCount();
+    if (unconfirmed > 0) return { reason: "frozen", unconfirmed };
+    const usage = this.usage(userId, now);
+    const resetsAt = usage.resetsAt;
+    const l = this.limits;
+    if (intent.kind === "stars") {
+      if (intent.quantity > l.starsPerPurchase) {
+        // Not a daily limit: it never resets by waiting, so "resets" is now.
+        return limit("stars_per_purchase", l.starsPerPurchase, 0, now);
+      }
+      const starsUser = usage.starsUser ?? 0;
+      if (!exempt && starsUser + intent.quantity > l.starsPerUserDay) {
+        return limit("stars_per_user_day", l.starsPerUserDay, starsUser, resetsAt);
+      }
+      if (usage.starsBot + intent.quantity > l.starsPerBotDay) {
+        return limit("stars_per_bot_day", l.starsPerBotDay, usage.starsBot, resetsAt);
+      }
+    } else {
+      const premiumUser = usage.premiumUser ?? 0;
+      if (!exempt && premiumUser + 1 > l.premiumPerUserDay) {
+        return limit("premium_per_user_day", l.premiumPerUserDay, premiumUser, resetsAt);
+      }
+      if (usage.premiumBot + 1 > l.premiumPerBotDay) {
+        return limit("premium_per_bot_day", l.premiumPerBotDay, usage.premiumBot, resetsAt);
+      }
+    }
+    // Inside the IMMEDIATE transaction nothing can change between the UPDATE and these reads,
+    // so reaching here means a condition above disagrees with the SQL: refuse, never allow.
+    return { reason: "already_processing" };
+  }
+
+  /**
+   * Writes a purchase's outcome right after the response: success → succeeded (tx_hash and
+   * the full body), rejected or invalid → rejected, ambiguous → unconfirmed (cause, body and
+   * tx_hash kept). The intent must be `sending`.
+   */
+  recordOutcome(
+    id: string,
+    outcome: PurchaseOutcome,
+    now: number = this.#clock(),
+  ): RecordedOutcome {
+    const { to, patch } = outcomePatch(outcome, now);
+    return this.#db
+      .transaction((): RecordedOutcome => {
+        const current = this.#mustGet(id);
+        if (current.status === "unconfirmed" && current.response === undefined) {
+          // Recovered as interrupted by a restart while this response was on its way: keep
+          // the status (an admin reconciles it) and keep the late answer as evidence.
+          this.#db
+            .prepare(
+              `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
+                 outcome_detail = @detail, updated_at = @now WHERE id = @id`,
+            )
+            .run({
+              id,
+              now,
+              response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
+              txHash: patch.txHash ?? null,
+              detail: `A response arrived after the restart's recovery: ${to}.`,
+            });
+          return { recorded: false, intent: this.#mustGet(id) };
+        }
+        return { recorded: true, intent: this.#move(current, to, now, patch, null) };
+      })
+      .immediate();
+  }
+
+  /**
+   * At start: every intent still `sending` belongs to a process that died mid-request. Its
+   * outcome is unknown, so it becomes unconfirmed and is never sent again.
+   */
+  recoverInterrupted(now: number = this.#clock()): PurchaseIntent[] {
+    return this.#db
+      .transaction(() => {
+        const rows = this.#db
+          .prepare<[], { id: string }>(
+            "SELECT id FROM purchase_intents WHERE status = 'sending' ORDER BY sent_at",
+          )
+          .all();
+        return rows.map(({ id }) =>
+          this.#move(
+            this.#mustGet(id),
+            "unconfirmed",
+            now,
+            {
+              finishedAt: now,
+              outcomeDetail:
+                "interrupted: the process stopped while the purchase request was in flight",
+            },
+            null,
+          ),
+        );
+      })
+      .immediate();
+  }
+
+  /**
+   * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and
+   * when. Purchases resume when no unconfirmed intent is left.
+   */
+  resolve(
+    id: string,
+    adminId: number,
+    delivered: boolean,
+    now: number = this.#clock(),
+  ): { intent: PurchaseIntent; unconfirmedLeft: number } {
+    return this.#db
+      .transaction(() => {
+        const intent = this.#move(
+          this.#mustGet(id),
+          delivered ? "delivered" : "not_delivered",
+          now,
+          { resolvedBy: adminId, resolvedAt: now },
+          adminId,
+        );
+        return { intent, unconfirmedLeft: this.unconfirmedCount() };
+      })
+      .immediate();
+  }
+
+  /** Cancels a draft; only its requester. False when it is not (or no longer) their draft. */
+  cancel(id: string, userId: number, now: number = this.#clock()): boolean {
+    return this.#db
+      .transaction(() => {
+        const current = this.get(id);
+        if (current === undefined || current.requester.userId !== userId) return false;
+        if (current.status !== "draft") return false;
+        this.#move(current, "cancelled", now, { finishedAt: now }, userId);
+        return true;
+      })
+      .immediate();
+  }
+
+  /** Marks every draft past its expiry as expired; returns how many. */
+  expireDrafts(now: number = this.#clock()): number {
+    return this.#db
+      .transaction(() => {
+        const rows = this.#db
+          .prepare<[number], { id: string }>(
+            "SELECT id FROM purchase_intents WHERE status = 'draft' AND expires_at <= ?",
+          )
+          .all(now);
+        for (const { id } of rows) {
+          this.#move(this.#mustGet(id), "expired", now, { finishedAt: now }, null);
+        }
+        return rows.length;
+      })
+      .immediate();
+  }
+
+  /** Switches a draft's payment method: only its requester, only while it is a live draft. */
+  changePaymentMethod(
+    id: string,
+    userId: number,
+    method: PurchaseIntent["paymentMethod"],
+    now: number = this.#clock(),
+  ): PurchaseIntent | undefined {
+    const changed = this.#db
+      .prepare(
+        `UPDATE purchase_intents SET payment_method = @method, updated_at = @now
+         WHERE id = @id AND requester_user_id = @userId AND status = 'draft' AND expires_at > @now`,
+      )
+      .run({ id, userId, method, now }).changes;
+    return changed === 1 ? this.get(id) : undefined;
+  }
+
+  /** The kill switch: while paused no claim succeeds. */
+  setPaused(paused: boolean, adminId: number, now: number = this.#clock()): void {
+    this.#db
+      .prepare(
+        `INSERT INTO ledger_settings (key, value, updated_by, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by,
+           updated_at = excluded.updated_at`,
+      )
+      .run(PAUSED_KEY, paused ? "true" : "false", adminId, now);
+  }
+
+  /** Whether purchases are paused, and who flipped the switch last and when. */
+  pauseState(): PauseState {
+    const row = this.#db
+      .prepare<[string], { value: string; updated_by: number | null; updated_at: number }>(
+        "SELECT value, updated_by, updated_at FROM ledger_settings WHERE key = ?",
+      )
+      .get(PAUSED_KEY);
+    if (row === undefined) return { paused: false, by: undefined, at: undefined };
+    return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
+  }
+
+  /** How many intents wait for reconciliation (while > 0, no claim succeeds). */
+  unconfirmedCount(): number {
+    return (
+      this.#db
+        .prepare<[], { n: number }>(
+          "SELECT COUNT(*) AS n FROM purchase_intents WHERE status = 'unconfirmed'",
+        )
+        .get()?.n ?? 0
+    );
+  }
+
+  /** Unconfirmed intents, oldest first (the order they should be reconciled in). */
+  unconfirmed(): PurchaseIntent[] {
+    return this.#db
+      .prepare<[], IntentRow>(
+        "SELECT * FROM purchase_intents WHERE status = 'unconfirmed' ORDER BY sent_at, created_at",
+      )
+      .all()
+      .map(rowToIntent);
+  }
+
+  /** Newest first; all intents, or one person's. */
+  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[] {
+    const limitN = Math.max(0, Math.min(Math.trunc(query.limit), 500));
+    const offset = Math.max(0, Math.trunc(query.offset ?? 0));
+    const rows =
+      query.userId === undefined
+        ? this.#db
+            .prepare<[number, number], IntentRow>(
+              "SELECT * FROM purchase_intents ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+            )
+            .all(limitN, offset)
+        : this.#db
+            .prepare<[number, number, number], IntentRow>(
+              `SELECT * FROM purchase_intents WHERE requester_user_id = ?
+               ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
+            )
+            .all(query.userId, limitN, offset);
+    return rows.map(rowToIntent);
+  }
+
+  /** What today's (UTC) limits have counted so far, and when they reset. */
+  usage(userId?: number, now: number = this.#clock()): DayUsage {
+    const dayStart = utcDayStart(now);
+    const row = this.#usage.get({
+      userId: userId ?? null,
+      dayStart,
+      dayEnd: nextUtcMidnight(now),
+    }) ?? { starsBot: 0, premiumBot: 0, starsUser: 0, premiumUser: 0 };
+    return {
+      day: utcDay(now),
+      starsBot: row.starsBot,
+      premiumBot: row.premiumBot,
+      starsUser: userId === undefined ? undefined : row.starsUser,
+      premiumUser: userId === undefined ? undefined : row.premiumUser,
+      resetsAt: nextUtcMidnight(now),
+    };
+  }
+
+  /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
+  dailyTotals(days = 7, now: number = this.#clock()): DayTotals[] {
+    const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * 86_400_000;
+    const rows = this.#db
+      .prepare<
+        [number],
+        { day: string; status: IntentStatus; kind: string; n: number; quantity: number }
+      >(
+        `SELECT strftime('%Y-%m-%d', sent_at / 1000, 'unixepoch') AS day, status, kind,
+           COUNT(*) AS n, SUM(quantity) AS quantity
+         FROM purchase_intents WHERE sent_at IS NOT NULL AND sent_at >= ?
+         GROUP BY day, status, kind ORDER BY day DESC`,
+      )
+      .all(from);
+    const byDay = new Map<string, DayTotals>();
+    for (const row of rows) {
+      let totals = byDay.get(row.day);
+      if (totals === undefined) {
+        totals = { day: row.day, starsSpent: 0, premiumGifts: 0, byStatus: {} };
+        byDay.set(row.day, totals);
+      }
+      totals.byStatus[row.status] = (totals.byStatus[row.status] ?? 0) + row.n;
+      if (SPENDING_STATUSES.includes(row.status)) {
+        if (row.kind === "stars") totals.starsSpent += row.quantity;
+        else totals.premiumGifts += row.n;
+      }
+    }
+    return [...byDay.values()];
+  }
+
+  /** The status history of one intent, oldest first (for admins' details and audits). */
+  history(
+    id: string,
+  ): { from: IntentStatus | undefined; to: IntentStatus; at: number; actor: number | undefined }[] {
+    return this.#db
+      .prepare<
+        [string],
+        {
+          from_status: IntentStatus | null;
+          to_status: IntentStatus;
+          at: number;
+          actor: number | null;
+        }
+      >(
+        `SELECT from_status, to_status, at, actor FROM purchase_intent_events
+         WHERE intent_id = ? ORDER BY seq`,
+      )
+      .all(id)
+      .map((r) => ({
+        from: r.from_status ?? undefined,
+        to: r.to_status,
+        at: r.at,
+        actor: r.actor ?? undefined,
+      }));
+  }
+
+  /**
+   * The one place a status changes after the claim. It refuses moves the lifecycle does not
+   * allow, and compares-and-sets on the status it read, so a concurrent move cannot be
+   * overwritten. Callers run it inside a transaction.
+   */
+  #move(
+    current: PurchaseIntent,
+    to: IntentStatus,
+    now: number,
+    patch: MovePatch,
+    actor: number | null,
+  ): PurchaseIntent {
+    assertMove(current.id, current.status, to);
+    const changed = this.#db
+      .prepare(
+        `UPDATE purchase_intents SET status = @to, updated_at = @now,
+           finished_at = COALESCE(@finishedAt, finished_at),
+           response = COALESCE(@response, response),
+           tx_hash = COALESCE(@txHash, tx_hash),
+           outcome_detail = COALESCE(@outcomeDetail, outcome_detail),
+           resolved_by = COALESCE(@resolvedBy, resolved_by),
+           resolved_at = COALESCE(@resolvedAt, resolved_at)
+         WHERE id = @id AND status = @from`,
+      )
+      .run({
+        id: current.id,
+        from: current.status,
+        to,
+        now,
+        finishedAt: patch.finishedAt ?? null,
+        response: patch.response === undefined ? null : JSON.stringify(patch.response),
+        txHash: patch.txHash ?? null,
+        outcomeDetail: patch.outcomeDetail ?? null,
+        resolvedBy: patch.resolvedBy ?? null,
+        resolvedAt: patch.resolvedAt ?? null,
+      }).changes;
+    if (changed !== 1) {
+      // The status changed under us (another connection): judge the move from the new status.
+      const fresh = this.#mustGet(current.id);
+      assertMove(fresh.id, fresh.status, to);
+      return this.#move(fresh, to, now, patch, actor);
+    }
+    this.#event.run(current.id, current.status, to, now, actor);
+    return this.#mustGet(current.id);
+  }
+
+  #mustGet(id: string): PurchaseIntent {
+    const intent = this.get(id);
+    if (intent === undefined) throw new IntentNotFoundError(id);
+    return intent;
+  }
+}
+
+function limit(
+  name: Extract<ClaimRefusal, { reason: "limit" }>["limit"],
+  max: number,
+  used: number,
+  resetsAt: number,
+): ClaimRefusal {
+  return { reason: "limit", limit: name, max, used, resetsAt };
+}
+
+/** Maps a client outcome to the status it ends in and what is stored with it. */
+function outcomePatch(
+  outcome: PurchaseOutcome,
+  now: number,
+): { to: "succeeded" | "rejected" | "unconfirmed"; patch: MovePatch } {
+  switch (outcome.kind) {
+    case "success":
+      return {
+        to: "succeeded",
+        patch: { finishedAt: now, response: outcome.body, txHash: outcome.value.txHash },
+      };
+    case "rejected":
+      return {
+        to: "rejected",
+        patch: {
+          finishedAt: now,
+          response: { status: outcome.status, body: outcome.body },
+          txHash: typeof outcome.body.tx_hash === "string" ? outcome.body.tx_hash : undefined,
+          outcomeDetail: outcome.detail,
+        },
+      };
+    case "invalid":
+      // Refused by the client before any request went out: nothing was sent or spent.
+      return {
+        to: "rejected",
+        patch: {
+          finishedAt: now,
+          response: { invalid: outcome.field, detail: outcome.detail },
+          outcomeDetail: `not sent: invalid ${outcome.field}`,
+        },
+      };
+    case "ambiguous":
+      return {
+        to: "unconfirmed",
+        patch: {
+          finishedAt: now,
+          response: {
+            cause: outcome.cause,
+            status: outcome.status,
+            retryAfterSeconds: outcome.retryAfterSeconds,
+            body: outcome.body,
+          },
+          txHash: outcome.txHash,
+          outcomeDetail: `${outcome.cause}: ${outcome.detail}`,
+        },
+      };
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The SQLite row of an intent and its mapping to {@link PurchaseIntent}. Kept apart so the
+ * column names live in one place next to the migration that made them.
+ */
+import type { PaymentMethod } from "../service/types.js";
+import type {
+  BalanceSnapshot,
+  ChatType,
+  IntentKind,
+  IntentStatus,
+  PurchaseIntent,
+} from "./types.js";
+
+/** A `purchase_intents` row as better-sqlite3 returns it. */
+export interface IntentRow {
+  id: string;
+  kind: IntentKind;
+  recipient: string;
+  quantity: number;
+  payment_method: PaymentMethod;
+  requester_user_id: number;
+  requester_chat_id: number;
+  requester_chat_type: ChatType;
+  status: IntentStatus;
+  created_at: number;
+  expires_at: number;
+  sent_at: number | null;
+  finished_at: number | null;
+  balance_before: string | null;
+  response: string | null;
+  tx_hash: string | null;
+  outcome_detail: string | null;
+  resolved_by: number | null;
+  resolved_at: number | null;
+  updated_at: number;
+}
+
+/** Maps a row to the intent the rest of the bot sees (NULL → undefined, JSON parsed). */
+export function rowToIntent(row: IntentRow): PurchaseIntent {
+  return {
+    id: row.id,
+    kind: row.kind,
+    recipient: row.recipient,
+    quantity: row.quantity,
+    paymentMethod: row.payment_method,
+    requester: {
+      userId: row.requester_user_id,
+      chatId: row.requester_chat_id,
+      chatType: row.requester_chat_type,
+    },
+    status: row.status,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    sentAt: row.sent_at ?? undefined,
+    finishedAt: row.finished_at ?? undefined,
+    balanceBefore:
+      row.balance_before === null ? undefined : (JSON.parse(row.balance_before) as BalanceSnapshot),
+    response: row.response === null ? undefined : (JSON.parse(row.response) as unknown),
+    txHash: row.tx_hash ?? undefined,
+    outcomeDetail: row.outcome_detail ?? undefined,
+    resolvedBy: row.resolved_by ?? undefined,
+    resolvedAt: row.resolved_at ?? undefined,
+  };
+}

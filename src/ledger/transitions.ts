@@ -1,0 +1,37 @@
+/**
+ * The one table of allowed status moves. Everything that changes an intent's status asks this
+ * table first, so a move the issue does not name (a resend, an undo) cannot happen by accident.
+ */
+import { IllegalTransitionError } from "./errors.js";
+import type { IntentStatus } from "./types.js";
+
+/** Every status and the statuses it may move to; anything absent is refused. */
+export const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
+  draft: ["sending", "cancelled", "expired"],
+  sending: ["succeeded", "rejected", "unconfirmed"],
+  unconfirmed: ["delivered", "not_delivered"],
+  succeeded: [],
+  rejected: [],
+  delivered: [],
+  not_delivered: [],
+  cancelled: [],
+  expired: [],
+};
+
+/** Statuses whose purchase may have spent money: they count against the daily limits. */
+export const SPENDING_STATUSES: readonly IntentStatus[] = [
+  "sending",
+  "succeeded",
+  "unconfirmed",
+  "delivered",
+];
+
+/** Whether `from → to` is an allowed move. */
+export function canMove(from: IntentStatus, to: IntentStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** Throws {@link IllegalTransitionError} unless `from → to` is an allowed move. */
+export function assertMove(intentId: string, from: IntentStatus, to: IntentStatus): void {
+  if (!canMove(from, to)) throw new IllegalTransitionError(intentId, from, to);
+}
