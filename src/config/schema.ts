@@ -1,0 +1,331 @@
+/**
+ * The one schema of the bot's settings. It reads flat environment strings and produces the
+ * nested `Config`; each field checks itself (so one parse names every bad variable), and the
+ * few rules that tie variables together run as refinements that need only those variables.
+ *
+ * Messages say why a value is wrong and never repeat a secret's value.
+ */
+import { z } from "zod";
+import type { SpendingLimits } from "../ledger/types.js";
+import type { Config } from "./types.js";
+import {
+  type CheckedMnemonic,
+  checkMnemonic,
+  deriveWalletAddress,
+  effectiveWalletVersion,
+  normaliseMnemonic,
+  parseWalletAddress,
+  userFacingAddress,
+} from "./wallet.js";
+
+/** Variables that may come from `NAME_FILE` instead of `NAME` (container secrets). */
+export const SECRET_VARIABLES = [
+  "BOT_TOKEN",
+  "WALLET_MNEMONIC",
+  "MARKETPLACE_COOKIE",
+  "PROVIDER_API_KEY",
+  "UPSTREAM_PROXY",
+  "TON_API_KEY",
+  "WEBHOOK_SECRET",
+] as const;
+
+export type SecretVariable = (typeof SECRET_VARIABLES)[number];
+
+const TRUE_WORDS = new Set(["true", "1", "yes"]);
+const FALSE_WORDS = new Set(["false", "0", "no"]);
+
+/** A variable that must be set; `what` tells the operator what to put there. */
+function required(what: string) {
+  return z.string({ error: () => `is required: ${what}` });
+}
+
+/** Header values (cookie, keys, proxy) go on the wire as they are: a line break would break the request. */
+function singleLine(schema: z.ZodString) {
+  return schema.refine((value) => !/[\r\n]/.test(value), "must be a single line");
+}
+
+function integer(min: number, max: number) {
+  return z
+    .string()
+    .regex(/^-?\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+}
+
+const boolean = z.string().transform((value, ctx) => {
+  const word = value.toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  ctx.addIssue({ code: "custom", message: "must be true/false, yes/no or 1/0" });
+  return z.NEVER;
+});
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** An http(s) URL without its trailing slash, so callers can append paths. */
+function httpUrl(schema: z.ZodString = z.string()) {
+  return schema
+    .refine(isHttpUrl, "must be an http:// or https:// URL")
+    .transform((value) => value.replace(/\/+$/, ""));
+}
+
+/** Comma-separated Telegram ids. Users are positive; chats may be negative (groups). */
+function idList(kind: "user" | "chat", base: z.ZodString = z.string()) {
+  return base.transform((value, ctx) => {
+    const entries = value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const ids: number[] = [];
+    for (const entry of entries) {
+      const id = /^-?\d{1,16}$/.test(entry) ? Number(entry) : Number.NaN;
+      const fits = Number.isSafeInteger(id) && (kind === "user" ? id > 0 : id !== 0);
+      if (!fits) {
+        const expected = kind === "user" ? "a positive whole number" : "a non-zero whole number";
+        ctx.addIssue({
+          code: "custom",
+          message: `"${entry}" is not a Telegram ${kind} id (${expected})`,
+        });
+        return z.NEVER;
+      }
+      ids.push(id);
+    }
+    return ids;
+  });
+}
+
+/** The marketplace session is the cookie `stel_ssid`; the header may carry others too. */
+function hasStelSsid(cookieHeader: string): boolean {
+  return cookieHeader.split(";").some((pair) => {
+    const [name, ...rest] = pair.split("=");
+    return name?.trim() === "stel_ssid" && rest.join("=").trim().length > 0;
+  });
+}
+
+const decimal = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, "must be a non-negative decimal number like 1.5 (no sign, no exponent)");
+
+const mnemonic = required("the paying wallet's 12, 18 or 24 words, separated by spaces").transform(
+  async (phrase, ctx): Promise<Extract<CheckedMnemonic, { ok: true }>> => {
+    const checked = await checkMnemonic(normaliseMnemonic(phrase));
+    if (!checked.ok) {
+      ctx.addIssue({ code: "custom", message: checked.reason });
+      return z.NEVER;
+    }
+    return checked;
+  },
+);
+
+const fields = {
+  // Telegram
+  BOT_TOKEN: required("the bot's token from @BotFather (digits:characters)").regex(
+    /^\d+:[A-Za-z0-9_-]+$/,
+    "does not look like a bot token (digits, a colon, then letters, digits, _ or -)",
+  ),
+  TELEGRAM_API_ROOT: httpUrl().optional(),
+
+  // The Gift Purchase Service
+  GIFT_API_BASE_URL: httpUrl(required("the Gift Purchase Service's base URL")),
+  SERVICE_QUOTA_PER_MINUTE: integer(1, 1000).default(30),
+  SERVICE_TIMEOUT_MS: integer(1000, 600_000).default(30_000),
+
+  // The paying wallet and the marketplace session
+  WALLET_MNEMONIC: mnemonic,
+  MARKETPLACE_COOKIE: singleLine(
+    required("the whole marketplace Cookie header, containing stel_ssid=..."),
+  ).refine(hasStelSsid, "must be the whole Cookie header and contain a stel_ssid=... cookie"),
+  WALLET_VERSION: z
+    .enum(["auto", "v5r1", "v4r2", "v3r2"], { error: () => "must be auto, v5r1, v4r2 or v3r2" })
+    .default("auto"),
+  WALLET_ADDRESS: z
+    .string()
+    .refine((value) => parseWalletAddress(value) !== undefined, "is not a TON address")
+    .optional(),
+  PROVIDER_API_KEY: singleLine(z.string()).optional(),
+  UPSTREAM_PROXY: singleLine(z.string()).optional(),
+  UPSTREAM_USER_AGENT: singleLine(z.string()).optional(),
+  PAYMENT_METHOD: z
+    .enum(["usdt_ton", "ton"], { error: () => "must be usdt_ton or ton" })
+    .default("usdt_ton"),
+
+  // People
+  ADMIN_IDS: idList(
+    "user",
+    required("comma-separated Telegram user ids of the bot's admins"),
+  ).refine((ids) => ids.length > 0, "must list at least one Telegram user id"),
+  ALLOWED_USER_IDS: idList("user").default([]),
+  ALLOWED_CHAT_IDS: idList("chat").default([]),
+  PUBLIC_PURCHASES: boolean.default(false),
+
+  // The ledger and its spending limits
+  DATABASE_PATH: z.string().default("./data/giftbot.sqlite"),
+  DRAFT_TTL_SECONDS: integer(30, 86_400).default(600),
+  LIMIT_STARS_PER_PURCHASE: integer(50, 1_000_000).default(10_000),
+  LIMIT_STARS_PER_USER_DAY: integer(0, 1_000_000_000).default(10_000),
+  LIMIT_STARS_PER_DAY: integer(0, 1_000_000_000).default(100_000),
+  LIMIT_PREMIUM_PER_USER_DAY: integer(0, 1_000_000).default(3),
+  LIMIT_PREMIUM_PER_DAY: integer(0, 1_000_000).default(20),
+  LIMITS_EXEMPT_ADMINS: boolean.default(false),
+  TON_API_ENDPOINT: httpUrl().optional(),
+  TON_API_KEY: singleLine(z.string()).optional(),
+
+  // Alerts
+  LOW_BALANCE_TON: decimal.optional(),
+  LOW_BALANCE_USDT: decimal.optional(),
+
+  // Running
+  BOT_MODE: z
+    .enum(["polling", "webhook"], { error: () => "must be polling or webhook" })
+    .default("polling"),
+  HOST: z.string().default("127.0.0.1"),
+  PORT: integer(0, 65_535).default(8080),
+  WEBHOOK_URL: httpUrl().optional(),
+  WEBHOOK_SECRET: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{1,256}$/,
+      "must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)",
+    )
+    .optional(),
+  SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(25),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+      error: () => "must be fatal, error, warn, info, debug, trace or silent",
+    })
+    .default("info"),
+  LOG_PRETTY: boolean.default(false),
+};
+
+/** Every variable the schema reads, in the order problems are reported. */
+export const VARIABLES = Object.keys(fields) as (keyof typeof fields)[];
+
+/**
+ * A cross-variable rule runs even when other variables are bad (so one start lists every
+ * problem), but only when the variables it reads parsed cleanly.
+ */
+function whenClean(...names: string[]): z.core.$ZodSuperRefineParams {
+  return {
+    when: (payload) => !payload.issues.some((issue) => names.includes(String(issue.path?.[0]))),
+  };
+}
+
+/** The whole schema: flat environment strings in, `Config` out. Parse it with `parseAsync`. */
+export const configSchema = z
+  .object(fields)
+  .superRefine(
+    (env, ctx) => {
+      if (env.BOT_MODE === "webhook" && env.WEBHOOK_URL === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["WEBHOOK_URL"],
+          message: "is required when BOT_MODE=webhook: the public https URL Telegram posts to",
+        });
+      }
+    },
+    whenClean("BOT_MODE", "WEBHOOK_URL"),
+  )
+  .superRefine(
+    (env, ctx) => {
+      if (env.BOT_MODE === "webhook" && env.WEBHOOK_SECRET === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["WEBHOOK_SECRET"],
+          message: "is required when BOT_MODE=webhook: 1-256 characters of A-Z, a-z, 0-9, _ and -",
+        });
+      }
+    },
+    whenClean("BOT_MODE", "WEBHOOK_SECRET"),
+  )
+  .superRefine(
+    (env, ctx) => {
+      if (env.WALLET_ADDRESS === undefined || env.WALLET_MNEMONIC.scheme !== "ton") return;
+      const version = effectiveWalletVersion(env.WALLET_VERSION);
+      const derived = deriveWalletAddress(env.WALLET_MNEMONIC.publicKey, version);
+      const configured = parseWalletAddress(env.WALLET_ADDRESS);
+      if (configured && !configured.equals(derived)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["WALLET_ADDRESS"],
+          message:
+            `is not the ${version} wallet of WALLET_MNEMONIC (that is ${userFacingAddress(derived)}); ` +
+            "purchases would pay from another wallet than the one shown (fix WALLET_VERSION or remove WALLET_ADDRESS)",
+        });
+      }
+    },
+    whenClean("WALLET_MNEMONIC", "WALLET_VERSION", "WALLET_ADDRESS"),
+  )
+  .transform((env): Config => {
+    const effectiveVersion = effectiveWalletVersion(env.WALLET_VERSION);
+    const phrase = env.WALLET_MNEMONIC;
+    const configured =
+      env.WALLET_ADDRESS === undefined ? undefined : parseWalletAddress(env.WALLET_ADDRESS);
+    const address =
+      phrase.scheme === "ton"
+        ? userFacingAddress(deriveWalletAddress(phrase.publicKey, effectiveVersion))
+        : configured && userFacingAddress(configured);
+    const limits: SpendingLimits = {
+      starsPerPurchase: env.LIMIT_STARS_PER_PURCHASE,
+      starsPerUserDay: env.LIMIT_STARS_PER_USER_DAY,
+      starsPerBotDay: env.LIMIT_STARS_PER_DAY,
+      premiumPerUserDay: env.LIMIT_PREMIUM_PER_USER_DAY,
+      premiumPerBotDay: env.LIMIT_PREMIUM_PER_DAY,
+      adminsExempt: env.LIMITS_EXEMPT_ADMINS,
+    };
+    return {
+      telegram: { token: env.BOT_TOKEN, apiRoot: env.TELEGRAM_API_ROOT },
+      service: {
+        baseUrl: env.GIFT_API_BASE_URL,
+        quotaPerMinute: env.SERVICE_QUOTA_PER_MINUTE,
+        timeoutMs: env.SERVICE_TIMEOUT_MS,
+        apiKey: env.PROVIDER_API_KEY,
+        proxy: env.UPSTREAM_PROXY,
+        userAgent: env.UPSTREAM_USER_AGENT,
+      },
+      wallet: {
+        mnemonic: phrase.words.join(" "),
+        cookie: env.MARKETPLACE_COOKIE,
+        version: env.WALLET_VERSION,
+        effectiveVersion,
+        address,
+        addressSource:
+          phrase.scheme === "ton" ? "derived" : address === undefined ? "unknown" : "configured",
+        mnemonicScheme: phrase.scheme,
+        paymentMethod: env.PAYMENT_METHOD,
+      },
+      access: {
+        adminIds: env.ADMIN_IDS,
+        allowedUserIds: env.ALLOWED_USER_IDS,
+        allowedChatIds: env.ALLOWED_CHAT_IDS,
+        publicPurchases: env.PUBLIC_PURCHASES,
+      },
+      ledger: {
+        databasePath: env.DATABASE_PATH,
+        draftTtlSeconds: env.DRAFT_TTL_SECONDS,
+        limits,
+        tonApi:
+          env.TON_API_ENDPOINT === undefined
+            ? undefined
+            : { endpoint: env.TON_API_ENDPOINT, apiKey: env.TON_API_KEY },
+      },
+      alerts: { lowBalanceTon: env.LOW_BALANCE_TON, lowBalanceUsdt: env.LOW_BALANCE_USDT },
+      run: {
+        mode: env.BOT_MODE,
+        host: env.HOST,
+        port: env.PORT,
+        webhook:
+          env.BOT_MODE === "webhook" && env.WEBHOOK_URL && env.WEBHOOK_SECRET
+            ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET }
+            : undefined,
+        shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+      },
+      log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
+    };
+  });

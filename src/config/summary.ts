@@ -1,0 +1,51 @@
+/**
+ * The facts about a configuration that are safe to log or show an admin: no token, phrase,
+ * cookie, key, proxy or webhook secret, only whether the optional ones are set.
+ */
+import type { Config } from "./types.js";
+
+export interface ConfigSummary {
+  mode: Config["run"]["mode"];
+  walletAddress: string | undefined;
+  walletAddressSource: Config["wallet"]["addressSource"];
+  walletVersion: Config["wallet"]["version"];
+  effectiveWalletVersion: Config["wallet"]["effectiveVersion"];
+  paymentMethod: Config["wallet"]["paymentMethod"];
+  serviceUrl: string;
+  telegramApiRoot: string | undefined;
+  databasePath: string;
+  admins: number;
+  publicPurchases: boolean;
+  providerApiKey: boolean;
+  upstreamProxy: boolean;
+  tonApi: boolean;
+}
+
+/** Builds the start-up log line's fields from `config`, leaving every secret out. */
+export function configSummary(config: Config): ConfigSummary {
+  return {
+    mode: config.run.mode,
+    walletAddress: config.wallet.address,
+    walletAddressSource: config.wallet.addressSource,
+    walletVersion: config.wallet.version,
+    effectiveWalletVersion: config.wallet.effectiveVersion,
+    paymentMethod: config.wallet.paymentMethod,
+    serviceUrl: withoutCredentials(config.service.baseUrl),
+    telegramApiRoot: config.telegram.apiRoot && withoutCredentials(config.telegram.apiRoot),
+    databasePath: config.ledger.databasePath,
+    admins: config.access.adminIds.length,
+    publicPurchases: config.access.publicPurchases,
+    providerApiKey: config.service.apiKey !== undefined,
+    upstreamProxy: config.service.proxy !== undefined,
+    tonApi: config.ledger.tonApi !== undefined,
+  };
+}
+
+/** A URL may carry `user:password@`; the log gets the rest. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "") return url;
+  parsed.username = "";
+  parsed.password = "";
+  return parsed.toString().replace(/\/+$/, "");
+}

@@ -1,0 +1,128 @@
+/**
+ * The bot's configuration, as every other room sees it: nested, typed, validated once at
+ * start. Nothing reads `process.env` after `loadConfig`, so a setting cannot be wrong later.
+ *
+ * The object holds secrets (token, mnemonic, cookie, keys): never log it whole. The logger
+ * redacts a `config` field, and `configSummary` gives the facts that are safe to show.
+ */
+import type { SpendingLimits } from "../ledger/types.js";
+import type { PaymentMethod, WalletVersion } from "../service/types.js";
+
+/** A wallet contract version we can derive an address for (what `auto` stands for: v5r1). */
+export type ConcreteWalletVersion = Exclude<WalletVersion, "auto">;
+
+export type BotMode = "polling" | "webhook";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface TelegramConfig {
+  /** Secret. */
+  token: string;
+  /** A local Bot API server (or the emulator); undefined means api.telegram.org. No trailing slash. */
+  apiRoot: string | undefined;
+}
+
+export interface ServiceConfig {
+  /** The Gift Purchase Service, without a trailing slash. */
+  baseUrl: string;
+  /** Requests per minute the client allows itself (the service's limit is 30 per client IP). */
+  quotaPerMinute: number;
+  /** Longest time one request may take, in milliseconds. */
+  timeoutMs: number;
+  /** Secret: sent as `Api-Key` (a blockchain data provider's key, not service auth). */
+  apiKey: string | undefined;
+  /** Secret: sent as the `Proxy` header (the service's upstream proxy; may carry credentials). */
+  proxy: string | undefined;
+  /** Sent as `User-Agent` on wallet calls when set. */
+  userAgent: string | undefined;
+}
+
+export interface WalletConfig {
+  /** Secret: the phrase with whitespace normalised to single spaces, lower case. */
+  mnemonic: string;
+  /** Secret: the whole marketplace `Cookie` header (contains `stel_ssid`). */
+  cookie: string;
+  /** As configured; this is what the client sends as `Wallet-Version`. */
+  version: WalletVersion;
+  /** The contract the address was derived for: `auto` means v5r1. */
+  effectiveVersion: ConcreteWalletVersion;
+  /** The paying wallet in user-facing form (non-bounceable, url-safe: `UQ...`), when known. */
+  address: string | undefined;
+  /**
+   * derived: computed from a 24-word TON phrase (and WALLET_ADDRESS, if set, agrees);
+   * configured: taken from WALLET_ADDRESS (12/18-word BIP39 phrases cannot be derived here);
+   * unknown: a BIP39 phrase without WALLET_ADDRESS.
+   */
+  addressSource: "derived" | "configured" | "unknown";
+  /** Which family the phrase belongs to: a TON phrase (24 words) or a BIP39 one (12/18 words). */
+  mnemonicScheme: "ton" | "bip39";
+  /** What purchases pay with (the spec's `payment_method`). */
+  paymentMethod: PaymentMethod;
+}
+
+export interface AccessConfig {
+  /** Telegram user ids of the operators; at least one. */
+  adminIds: number[];
+  /** Telegram user ids allowed to buy (admins can add more in the bot). */
+  allowedUserIds: number[];
+  /** Group chat ids (usually negative) whose administrators may gift premium. */
+  allowedChatIds: number[];
+  /** Anyone may buy, within the spending limits. */
+  publicPurchases: boolean;
+}
+
+export interface TonApiConfig {
+  /** A toncenter-style JSON-RPC endpoint, for on-chain reconciliation evidence. */
+  endpoint: string;
+  /** Secret. */
+  apiKey: string | undefined;
+}
+
+export interface LedgerConfig {
+  databasePath: string;
+  /** How long a summary waits for its confirmation before the draft expires. */
+  draftTtlSeconds: number;
+  limits: SpendingLimits;
+  /** Set only when TON_API_ENDPOINT is. */
+  tonApi: TonApiConfig | undefined;
+}
+
+export interface AlertsConfig {
+  /** Admins are told when the wallet's TON balance falls below this (decimal string). */
+  lowBalanceTon: string | undefined;
+  lowBalanceUsdt: string | undefined;
+}
+
+export interface WebhookConfig {
+  /** The public URL Telegram posts updates to. */
+  url: string;
+  /** Secret: Telegram's `X-Telegram-Bot-Api-Secret-Token`. */
+  secret: string;
+}
+
+export interface RunConfig {
+  mode: BotMode;
+  /** Where the webhook/health server listens. */
+  host: string;
+  port: number;
+  /** Present exactly when `mode` is webhook. */
+  webhook: WebhookConfig | undefined;
+  /** How long a shutdown waits for a purchase in flight before exiting anyway. */
+  shutdownGraceSeconds: number;
+}
+
+export interface LogConfig {
+  level: LogLevel;
+  pretty: boolean;
+}
+
+export interface Config {
+  telegram: TelegramConfig;
+  service: ServiceConfig;
+  wallet: WalletConfig;
+  access: AccessConfig;
+  ledger: LedgerConfig;
+  alerts: AlertsConfig;
+  run: RunConfig;
+  log: LogConfig;
+}
