@@ -152,6 +152,13 @@ export class Ledger {
     if (!Number.isSafeInteger(request.quantity) || request.quantity <= 0) {
       throw new InvalidDraftError("The quantity must be a positive whole number.");
     }
+    // The service's own bounds (spec 4.3, 4.4): a draft it would refuse is not worth showing.
+    if (request.kind === "stars" && (request.quantity < 50 || request.quantity > 1_000_000)) {
+      throw new InvalidDraftError("A stars amount is a whole number from 50 to 1,000,000.");
+    }
+    if (request.kind === "premium" && ![3, 6, 12].includes(request.quantity)) {
+      throw new InvalidDraftError("A premium duration is 3, 6 or 12 months.");
+    }
     const id = newIntentId();
     this.#db.transaction(() => {
       this.#db

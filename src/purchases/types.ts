@@ -7,6 +7,7 @@
 import type {
   BalanceSnapshot,
   ClaimRefusal,
+  DayTotals,
   IntentKind,
   PurchaseIntent,
   Requester,
@@ -90,6 +91,8 @@ export interface DailyUsage {
   premiumBot: number;
   starsUser: number | undefined;
   premiumUser: number | undefined;
+  /** The next UTC midnight (ms since the epoch), when these counts start again from zero. */
+  resetsAt: number;
 }
 
 /** Called once per intent that ends unconfirmed, so admins can be told at once. */
@@ -132,4 +135,13 @@ export interface PurchaseDesk {
   limits(): SpendingLimits;
   usageToday(userId?: number): DailyUsage;
   onUnconfirmed(listener: UnconfirmedListener): () => void;
+  /**
+   * At start: intents left `sending` by a process that died become unconfirmed (never resent),
+   * and the onUnconfirmed listeners are told about each. Call it after registering listeners.
+   */
+  recoverInterrupted(): PurchaseIntent[];
+  /** Marks drafts past their expiry as expired; returns how many (run it now and then). */
+  expireDrafts(): number;
+  /** Per UTC day totals for the admins, newest first. */
+  dailyTotals(days?: number): DayTotals[];
 }

@@ -1,0 +1,355 @@
+/**
+ * The purchase desk: joins the service client and the ledger in the order the spec requires
+ * (check the recipient, read the balance, record the intent, send one request), so that no
+ * chat flow can get the order wrong. The ledger's claim decides whether a request may go out;
+ * the desk only sends after that claim has committed, and writes the outcome right after.
+ */
+import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
+import type { Ledger } from "../ledger/ledger.js";
+import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
+import { type Logger, silentLogger } from "../logger.js";
+import type {
+  Ambiguous,
+  GiftServiceClient,
+  PaymentMethod,
+  PremiumDuration,
+  PurchaseOutcome,
+} from "../service/types.js";
+import type { OnChainEvidence } from "./on-chain.js";
+import { SharedReads } from "./shared-reads.js";
+import type {
+  BalanceRead,
+  ConfirmResult,
+  PurchaseDesk,
+  RecipientCheck,
+  ReconciliationEvidence,
+  UnconfirmedListener,
+} from "./types.js";
+
+export interface PurchaseDeskDeps {
+  ledger: Ledger;
+  client: GiftServiceClient;
+  /** Defaults to the ledger's clock, so the desk and the ledger agree on "now". */
+  clock?: () => number;
+  logger?: Logger;
+  /** How long a recipient check is reused; default 60 s. */
+  recipientCacheMs?: number;
+  /** How long a balance read is reused; default 15 s. */
+  balanceCacheMs?: number;
+  /** A premium summary older than this re-checks `is_premium` at confirmation; default 60 s. */
+  premiumRecheckAfterMs?: number;
+  /** On-chain evidence for reconciliation, when TON_API_ENDPOINT is configured. */
+  onChain?: OnChainEvidence;
+}
+
+const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
+
+/**
+ * Turns what a person typed into a bare username: strips `@` and a `t.me/` link, then checks
+ * the spec's pattern (2.1). Undefined when it cannot be a username.
+ */
+export function normaliseUsername(input: string): string | undefined {
+  const bare = input
+    .trim()
+    .replace(/^(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me)\//i, "")
+    .replace(/^@/, "")
+    .replace(/\/$/, "");
+  return USERNAME.test(bare) ? bare : undefined;
+}
+
+/** Builds the desk; the bot's only door to buying. */
+export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
+  const { ledger, client } = deps;
+  const clock = deps.clock ?? (() => ledger.now());
+  const logger = deps.logger ?? silentLogger;
+  const recheckAfterMs = deps.premiumRecheckAfterMs ?? 60_000;
+  const listeners = new Set<UnconfirmedListener>();
+
+  const recipients = new SharedReads<string, RecipientCheck>(
+    async (username, onQueued) =>
+      toRecipientCheck(username, await client.getUserInfo(username, { onQueued })),
+    {
+      ttlMs: deps.recipientCacheMs ?? 60_000,
+      clock,
+      cacheable: (check) => check.kind === "ok" || check.kind === "not_found",
+    },
+  );
+  const balances = new SharedReads<"wallet", BalanceRead>(
+    async (_key, onQueued) => toBalanceRead(await client.getWalletBalance({ onQueued })),
+    { ttlMs: deps.balanceCacheMs ?? 15_000, clock, cacheable: (read) => read.kind === "ok" },
+  );
+
+  function checkRecipient(
+    input: string,
+    options: { onQueued?: (waitMs: number) => void; fresh?: boolean } = {},
+  ): Promise<RecipientCheck> {
+    const username = normaliseUsername(input);
+    if (username === undefined) return Promise.resolve({ kind: "invalid_username" });
+    // Usernames are case-insensitive on Telegram: one cache entry per name.
+    return recipients.read(username.toLowerCase(), options);
+  }
+
+  function notifyUnconfirmed(intent: PurchaseIntent, ambiguity: Ambiguous): void {
+    for (const listener of listeners) {
+      try {
+        const result: unknown = listener(intent, ambiguity);
+        if (result instanceof Promise) {
+          result.catch((err: unknown) =>
+            logger.error(
+              { err: errorSummary(err), intentId: intent.id },
+              "unconfirmed listener failed",
+            ),
+          );
+        }
+      } catch (err) {
+        logger.error(
+          { err: errorSummary(err), intentId: intent.id },
+          "unconfirmed listener failed",
+        );
+      }
+    }
+  }
+
+  async function send(
+    intent: PurchaseIntent,
+    onQueued?: (waitMs: number) => void,
+  ): Promise<PurchaseOutcome> {
+    try {
+      if (intent.kind === "stars") {
+        return await client.buyStars(
+          {
+            username: intent.recipient,
+            amount: intent.quantity,
+            paymentMethod: intent.paymentMethod,
+          },
+          { onQueued },
+        );
+      }
+      return await client.buyPremium(
+        {
+          username: intent.recipient,
+          // The ledger only records 3, 6 or 12; the client checks again before sending.
+          duration: intent.quantity as PremiumDuration,
+          paymentMethod: intent.paymentMethod,
+        },
+        { onQueued },
+      );
+    } catch (err) {
+      // The client promises never to throw; if it does, the request may have gone out.
+      return {
+        kind: "ambiguous",
+        cause: "transport",
+        detail: `the client failed unexpectedly (${errorSummary(err).name})`,
+      };
+    }
+  }
+
+  const desk: PurchaseDesk = {
+    checkRecipient: (username, options) => checkRecipient(username, options),
+
+    readBalance: (options) => balances.read("wallet", options),
+
+    createDraft: (request) => ledger.createDraft(request, clock()),
+
+    changePaymentMethod: (id, userId, method: PaymentMethod) =>
+      ledger.changePaymentMethod(id, userId, method, clock()),
+
+    cancel: (id, userId) => ledger.cancel(id, userId, clock()),
+
+    async confirm(id, userId, options = {}): Promise<ConfirmResult> {
+      const before = ledger.get(id);
+      if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
+      const now = clock();
+      if (
+        before.kind === "premium" &&
+        before.status === "draft" &&
+        before.requester.userId === userId &&
+        before.expiresAt > now &&
+        now - before.createdAt > recheckAfterMs
+      ) {
+        // The summary is old: the recipient may have got premium since (spec 4.4: check
+        // is_premium before buying). Concurrent confirmations share this one fresh read.
+        const check = await checkRecipient(before.recipient, {
+          fresh: true,
+          onQueued: options.onQueued,
+        });
+        if (check.kind === "ok" && check.isPremium === true && ledger.cancel(id, userId, clock())) {
+          return { kind: "recipient_has_premium", intent: ledger.get(id) ?? before };
+        }
+      }
+
+      const claim = ledger.claim(id, userId, clock(), { isAdmin: options.isAdmin === true });
+      if (!claim.ok) {
+        const { ok: _ok, ...refusal } = claim;
+        return { kind: "refused", refusal };
+      }
+      // The claim has committed (better-sqlite3 is synchronous): only now may the request go.
+      const outcome = await send(claim.intent, options.onQueued);
+      const recorded = ledger.recordOutcome(id, outcome, clock());
+      const intent = recorded.intent;
+      if (intent.kind === "premium" && outcome.kind === "success") {
+        recipients.forget(intent.recipient.toLowerCase());
+      }
+      balances.forget("wallet");
+
+      switch (outcome.kind) {
+        case "success":
+          if (!recorded.recorded) break;
+          return { kind: "succeeded", intent, txHash: outcome.value.txHash };
+        case "rejected":
+          if (!recorded.recorded) break;
+          return { kind: "rejected", intent, rejection: outcome };
+        case "invalid":
+          if (!recorded.recorded) break;
+          // Refused by the client before sending: nothing went out, nothing was spent.
+          return {
+            kind: "rejected",
+            intent,
+            rejection: {
+              kind: "rejected",
+              status: 0,
+              body: { ok: false, error: `invalid ${outcome.field}` },
+              detail: outcome.detail,
+            },
+          };
+        case "ambiguous":
+          if (recorded.recorded) notifyUnconfirmed(intent, outcome);
+          return { kind: "unconfirmed", intent, ambiguity: outcome };
+      }
+      // A restart's recovery had already made it unconfirmed: it stays so for an admin.
+      return {
+        kind: "unconfirmed",
+        intent,
+        ambiguity: {
+          kind: "ambiguous",
+          cause: "transport",
+          detail: "the outcome arrived after the intent was recovered as interrupted",
+        },
+      };
+    },
+
+    getIntent: (id) => ledger.get(id),
+
+    recent: (query) => ledger.recent(query),
+
+    unconfirmed: () => ledger.unconfirmed(),
+
+    async evidence(id): Promise<ReconciliationEvidence | undefined> {
+      const intent = ledger.get(id);
+      if (intent === undefined) return undefined;
+      const [balanceNow, premiumNow, onChainTransfers] = await Promise.all([
+        balances
+          .read("wallet", { fresh: true })
+          .then((read): BalanceSnapshot | undefined =>
+            read.kind === "ok" ? { ton: read.balance.ton, usdt: read.balance.usdt } : undefined,
+          ),
+        intent.kind === "premium"
+          ? checkRecipient(intent.recipient, { fresh: true }).then((check) =>
+              check.kind === "ok" ? check.isPremium : undefined,
+            )
+          : Promise.resolve(undefined),
+        deps.onChain !== undefined
+          ? deps.onChain
+              .outgoingTransfersSince(intent.sentAt ?? intent.createdAt)
+              .catch((err: unknown) => {
+                logger.warn({ err: errorSummary(err), intentId: id }, "on-chain evidence failed");
+                return undefined;
+              })
+          : Promise.resolve(undefined),
+      ]);
+      return {
+        intent,
+        balanceBefore: intent.balanceBefore,
+        balanceNow,
+        recipientHasPremiumNow: premiumNow,
+        txHash: intent.txHash,
+        onChainTransfers,
+      };
+    },
+
+    resolve(id, adminId, delivered) {
+      try {
+        const { intent, unconfirmedLeft } = ledger.resolve(id, adminId, delivered, clock());
+        return { ok: true, intent, unconfirmedLeft };
+      } catch (err) {
+        if (err instanceof IntentNotFoundError) return { ok: false, reason: "not_found" };
+        if (err instanceof IllegalTransitionError) return { ok: false, reason: "not_unconfirmed" };
+        throw err;
+      }
+    },
+
+    pause: (adminId) => ledger.setPaused(true, adminId, clock()),
+
+    resume: (adminId) => ledger.setPaused(false, adminId, clock()),
+
+    status: () => ({ paused: ledger.pauseState().paused, unconfirmed: ledger.unconfirmedCount() }),
+
+    limits: () => ({ ...ledger.limits }),
+
+    usageToday: (userId) => ledger.usage(userId, clock()),
+
+    onUnconfirmed(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+
+    recoverInterrupted() {
+      const recovered = ledger.recoverInterrupted(clock());
+      for (const intent of recovered) {
+        notifyUnconfirmed(intent, {
+          kind: "ambiguous",
+          cause: "transport",
+          detail: intent.outcomeDetail ?? "interrupted while the request was in flight",
+        });
+      }
+      return recovered;
+    },
+
+    expireDrafts: () => ledger.expireDrafts(clock()),
+
+    dailyTotals: (days) => ledger.dailyTotals(days, clock()),
+  };
+  return desk;
+}
+
+function toRecipientCheck(
+  username: string,
+  outcome: Awaited<ReturnType<GiftServiceClient["getUserInfo"]>>,
+): RecipientCheck {
+  switch (outcome.kind) {
+    case "success":
+      if (!outcome.value.found) return { kind: "not_found" };
+      return {
+        kind: "ok",
+        username: outcome.value.username?.replace(/^@/, "") ?? username,
+        isPremium: outcome.value.isPremium,
+      };
+    case "rejected":
+      return { kind: "refused", detail: outcome.detail };
+    case "rate_limited":
+      return { kind: "rate_limited", retryAfterSeconds: outcome.retryAfterSeconds };
+    case "unavailable":
+      return { kind: "unavailable" };
+    case "invalid":
+      return { kind: "invalid_username" };
+  }
+}
+
+function toBalanceRead(
+  outcome: Awaited<ReturnType<GiftServiceClient["getWalletBalance"]>>,
+): BalanceRead {
+  switch (outcome.kind) {
+    case "success":
+      return { kind: "ok", balance: outcome.value };
+    case "rate_limited":
+      return { kind: "rate_limited", retryAfterSeconds: outcome.retryAfterSeconds };
+    default:
+      return { kind: "unavailable" };
+  }
+}
+
+/** Name and message only: never the error object itself, which may hold request details. */
+function errorSummary(err: unknown): { name: string; message: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: "non-error", message: typeof err };
+}

@@ -1,0 +1,85 @@
+/**
+ * Shared, briefly cached reads. Many people look at the same recipient or the wallet balance at
+ * once, and the service allows only 30 requests a minute for everything (purchases included),
+ * so identical concurrent reads share one request and good answers are reused for a while.
+ */
+
+interface InFlight<V> {
+  promise: Promise<V>;
+  listeners: Set<(waitMs: number) => void>;
+  /** The queue wait already reported, replayed to callers that join later. */
+  queuedMs: number | undefined;
+}
+
+export interface SharedReadOptions {
+  /** Skip the cache (and requests started before this call) and ask the service now. */
+  fresh?: boolean;
+  onQueued?: (waitMs: number) => void;
+}
+
+/** A keyed read with a time-to-live cache and de-duplication of concurrent identical reads. */
+export class SharedReads<K, V> {
+  readonly #cache = new Map<K, { value: V; until: number }>();
+  readonly #inFlight = new Map<K, InFlight<V>>();
+  readonly #inFlightFresh = new Map<K, InFlight<V>>();
+
+  constructor(
+    private readonly fetch: (key: K, onQueued: (waitMs: number) => void) => Promise<V>,
+    private readonly options: {
+      ttlMs: number;
+      clock: () => number;
+      /** Only answers worth reusing are cached (not rate limits or failures). */
+      cacheable: (value: V) => boolean;
+    },
+  ) {}
+
+  read(key: K, options: SharedReadOptions = {}): Promise<V> {
+    if (!options.fresh) {
+      const cached = this.#cache.get(key);
+      if (cached && cached.until > this.options.clock()) return Promise.resolve(cached.value);
+    }
+    const table = options.fresh ? this.#inFlightFresh : this.#inFlight;
+    let flight = table.get(key);
+    if (flight === undefined) {
+      const created: InFlight<V> = {
+        promise: Promise.resolve(undefined as V),
+        listeners: new Set(),
+        queuedMs: undefined,
+      };
+      created.promise = this.fetch(key, (waitMs) => {
+        created.queuedMs = waitMs;
+        for (const listener of created.listeners) safeCall(listener, waitMs);
+      })
+        .then((value) => {
+          if (this.options.cacheable(value)) {
+            this.#cache.set(key, { value, until: this.options.clock() + this.options.ttlMs });
+          } else {
+            this.#cache.delete(key);
+          }
+          return value;
+        })
+        .finally(() => table.delete(key));
+      table.set(key, created);
+      flight = created;
+    }
+    if (options.onQueued) {
+      flight.listeners.add(options.onQueued);
+      if (flight.queuedMs !== undefined) safeCall(options.onQueued, flight.queuedMs);
+    }
+    return flight.promise;
+  }
+
+  /** Forgets a cached answer (for example after a purchase changed it). */
+  forget(key: K): void {
+    this.#cache.delete(key);
+  }
+}
+
+/** A caller's progress callback must not break a read shared with others. */
+function safeCall(listener: (waitMs: number) => void, waitMs: number): void {
+  try {
+    listener(waitMs);
+  } catch {
+    // Ignored on purpose: the read goes on for everyone sharing it.
+  }
+}
