@@ -4,10 +4,93 @@
  * endpoint with @ton/ton. The service has no purchase-status operation, so the chain is the
  * only independent witness of whether money left the wallet.
  */
+import { Address, type Cell, type Transaction } from "@ton/core";
+import { TonClient } from "@ton/ton";
 import type { OnChainTransfer } from "./types.js";
 
 /** What the desk needs from the chain. */
 export interface OnChainEvidence {
   /** Outgoing transfers of the paying wallet at or after `since` (ms since the epoch), newest first. */
   outgoingTransfersSince(since: number): Promise<OnChainTransfer[]>;
+}
+
+export interface TonEvidenceOptions {
+  /** TON_API_ENDPOINT, e.g. https://toncenter.com/api/v2/jsonRPC */
+  endpoint: string;
+  /** TON_API_KEY: a secret, sent only to the endpoint, never logged. */
+  apiKey?: string;
+  /** The paying wallet's address (any form @ton/core parses). */
+  walletAddress: string;
+  /** Transactions per page; default 20. */
+  pageSize?: number;
+  /** Upper bound on pages read per call, so a busy wallet cannot make this run forever; default 10. */
+  maxPages?: number;
+  timeoutMs?: number;
+}
+
+/** Reads the wallet's transactions page by page, newest first, until older than `since`. */
+export function createTonEvidence(options: TonEvidenceOptions): OnChainEvidence {
+  const client = new TonClient({
+    endpoint: options.endpoint,
+    apiKey: options.apiKey,
+    timeout: options.timeoutMs ?? 10_000,
+  });
+  const wallet = Address.parse(options.walletAddress);
+  const pageSize = options.pageSize ?? 20;
+  const maxPages = options.maxPages ?? 10;
+
+  return {
+    async outgoingTransfersSince(since) {
+      const transfers: OnChainTransfer[] = [];
+      let cursor: { lt: string; hash: string } | undefined;
+      for (let page = 0; page < maxPages; page++) {
+        const txs = await client.getTransactions(wallet, {
+          limit: pageSize,
+          archival: true,
+          ...(cursor ? { lt: cursor.lt, hash: cursor.hash, inclusive: false } : {}),
+        });
+        let reachedOlder = false;
+        for (const tx of txs) {
+          if (tx.now * 1000 < since) {
+            reachedOlder = true;
+            break;
+          }
+          transfers.push(...outgoingOf(tx));
+        }
+        const last = txs.at(-1);
+        if (reachedOlder || last === undefined || txs.length < pageSize) break;
+        cursor = { lt: last.lt.toString(), hash: last.hash().toString("base64") };
+      }
+      return transfers;
+    },
+  };
+}
+
+/** The internal messages a transaction sent out: value transfers, with a text comment if any. */
+export function outgoingOf(tx: Transaction): OnChainTransfer[] {
+  const hash = tx.hash().toString("hex");
+  const at = tx.now * 1000;
+  return tx.outMessages.values().flatMap((message): OnChainTransfer[] => {
+    if (message.info.type !== "internal") return [];
+    return [
+      {
+        hash,
+        at,
+        destination: message.info.dest.toString({ bounceable: false, urlSafe: true }),
+        amountNano: message.info.value.coins.toString(),
+        comment: textComment(message.body),
+      },
+    ];
+  });
+}
+
+/** A plain text comment (op 0 followed by UTF-8) or undefined. */
+function textComment(body: Cell): string | undefined {
+  try {
+    const slice = body.beginParse();
+    if (slice.remainingBits < 32 || slice.loadUint(32) !== 0) return undefined;
+    return slice.loadStringTail();
+  } catch {
+    return undefined;
+  }
 }
