@@ -1,0 +1,43 @@
+/**
+ * Conversation state in SQLite (through the kv store), so that a new bot process on the same
+ * database resumes a flow where the person left it. The row is removed when the flow ends.
+ */
+import type {
+  ConversationData,
+  ConversationStorage,
+  VersionedState,
+} from "@grammyjs/conversations";
+import type { Db } from "../storage/database.js";
+import { KeyValueStore } from "../storage/key-value-store.js";
+import type { BotContext } from "./context.js";
+
+/**
+ * Bump when a flow's sequence of waits changes: stored replay logs of the old shape are then
+ * discarded instead of being replayed against new code.
+ */
+export const FLOW_STATE_VERSION = 1;
+
+/**
+ * Keyed by chat and person, so that in a group each administrator has a flow of their own
+ * (and one person's /cancel leaves only their own flow).
+ */
+export function conversationKey(ctx: BotContext): string | undefined {
+  if (ctx.chatId === undefined || ctx.from === undefined) return undefined;
+  return `${ctx.chatId}:${ctx.from.id}`;
+}
+
+export function createConversationStorage(
+  db: Db,
+): ConversationStorage<BotContext, ConversationData> {
+  const store = new KeyValueStore<VersionedState<ConversationData>>(db, "conversations");
+  return {
+    type: "key",
+    version: FLOW_STATE_VERSION,
+    getStorageKey: conversationKey,
+    adapter: {
+      read: (key) => store.read(key),
+      write: (key, state) => store.write(key, state),
+      delete: (key) => store.delete(key),
+    },
+  };
+}

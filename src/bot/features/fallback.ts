@@ -1,0 +1,28 @@
+/**
+ * The last stop for button presses nobody handled: a flow button whose flow has ended, or data
+ * that is not ours at all (forged, or from an older version of the bot). Each gets a short
+ * answer, so the person's client never spins.
+ */
+import { Composer } from "grammy";
+import { isFlowData } from "../callback-data/index.js";
+import type { BotContext } from "../context.js";
+
+export function fallbackFeature(): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.on("callback_query:data", async (ctx) => {
+    if (isFlowData(ctx.callbackQuery.data)) {
+      await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
+      try {
+        await ctx.editMessageReplyMarkup();
+      } catch {
+        // Already without a keyboard, or too old to edit: the answer above is what matters.
+      }
+      return;
+    }
+    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+  });
+  composer.on("callback_query", async (ctx) => {
+    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+  });
+  return composer;
+}

@@ -1,0 +1,55 @@
+/**
+ * Starting a flow, shared by the commands and the start menu: the purchase gate first (nothing
+ * is asked upstream for a person who may not buy), then any summary the person still has open
+ * is cancelled, so an old summary can never be confirmed once a new flow has begun.
+ */
+import type { IntentKind } from "../../ledger/types.js";
+import type { BotContext } from "../context.js";
+import type { BotServices } from "../services.js";
+import { cancelledText } from "../views.js";
+
+/** Conversation ids, one per kind of gift. */
+export const FLOW_ID: Record<IntentKind, string> = { stars: "stars", premium: "premium" };
+
+export async function startFlow(
+  ctx: BotContext,
+  kind: IntentKind,
+  services: BotServices,
+): Promise<void> {
+  const decision = await services.canBuy(ctx, { kind, stage: "start" });
+  if (!decision.allowed) {
+    await ctx.reply(decision.text ?? ctx.t("purchase-not-allowed"));
+    return;
+  }
+  await closeOpenSummaries(ctx, services);
+  if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();
+  await ctx.conversation.enter(FLOW_ID[kind]);
+}
+
+/**
+ * Cancels the person's open drafts in this chat in the ledger and edits their summaries so no
+ * Confirm button stays. Returns how many drafts were cancelled.
+ */
+export async function closeOpenSummaries(ctx: BotContext, services: BotServices): Promise<number> {
+  const chatId = ctx.chat?.id;
+  const userId = ctx.from?.id;
+  if (chatId === undefined || userId === undefined) return 0;
+  let cancelled = 0;
+  for (const summary of services.summaries.list(chatId, userId)) {
+    const intent = services.desk.getIntent(summary.intentId);
+    const wasDraft = services.desk.cancel(summary.intentId, userId);
+    services.summaries.remove(chatId, userId, summary.intentId);
+    if (!wasDraft) continue;
+    cancelled++;
+    try {
+      await ctx.api.editMessageText(
+        summary.chatId,
+        summary.messageId,
+        cancelledText(ctx.t, intent),
+      );
+    } catch (error) {
+      ctx.log.debug({ err: error }, "could not edit an old summary");
+    }
+  }
+  return cancelled;
+}

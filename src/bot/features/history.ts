@@ -1,0 +1,27 @@
+/** /history: the person's own gifts, newest first, with their status. */
+import { Composer } from "grammy";
+import type { BotContext } from "../context.js";
+import type { BotServices } from "../services.js";
+import { historyLine } from "../views.js";
+
+/** How many gifts /history lists. */
+export const HISTORY_LIMIT = 10;
+
+export function historyFeature(services: BotServices): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.chatType("private").command("history", async (ctx) => {
+    const intents = services.desk
+      .recent({ limit: HISTORY_LIMIT * 2, userId: ctx.from.id })
+      // Drafts that were never confirmed are noise in a person's history.
+      .filter((intent) => intent.status !== "draft")
+      .slice(0, HISTORY_LIMIT);
+    if (intents.length === 0) {
+      await ctx.reply(ctx.t("history-empty"));
+      return;
+    }
+    const locale = await ctx.i18n.getLocale();
+    const lines = intents.map((intent) => historyLine(ctx.t, locale, intent));
+    await ctx.reply([ctx.t("history-title"), "", ...lines].join("\n"));
+  });
+  return composer;
+}

@@ -1,0 +1,22 @@
+/** /language: a picker; the choice is remembered and wins over the Telegram language. */
+import { Composer } from "grammy";
+import { decodeLanguage } from "../callback-data/index.js";
+import type { BotContext } from "../context.js";
+import { languageKeyboard } from "../keyboards/index.js";
+import type { BotServices } from "../services.js";
+
+export function languageFeature(services: BotServices): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.command("language", async (ctx) => {
+    await ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.t) });
+  });
+  composer.on("callback_query:data", async (ctx, next) => {
+    const locale = decodeLanguage(ctx.callbackQuery.data);
+    if (locale === undefined) return next();
+    services.settings.setLanguage(ctx.from.id, locale);
+    await ctx.i18n.renegotiateLocale();
+    await ctx.answerCallbackQuery({ text: ctx.t("language-changed") });
+    await ctx.editMessageText(ctx.t("language-changed"));
+  });
+  return composer;
+}

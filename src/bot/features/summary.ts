@@ -1,0 +1,218 @@
+/**
+ * The summary's buttons, handled OUTSIDE any conversation and keyed by the intent id in the
+ * callback data: the ledger's claim decides whether a purchase request may be sent, so a
+ * double click, a stale summary, a forged id or another person's click can never buy twice.
+ *
+ * Every press is answered (answerCallbackQuery). A press that can be refused from the intent's
+ * own state is refused at once with the reason; otherwise the summary turns into "sending",
+ * the desk claims and sends, and the summary is edited into the outcome.
+ */
+import { Composer, type Filter } from "grammy";
+import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
+import { decodeSummary, type SummaryAction } from "../callback-data/index.js";
+import type { BotContext } from "../context.js";
+import { waitSeconds } from "../format.js";
+import { summaryKeyboard } from "../keyboards/index.js";
+import type { BotServices } from "../services.js";
+import {
+  cancelledText,
+  outcomeText,
+  refusalForStatus,
+  refusalText,
+  sentence,
+  summaryText,
+  summaryWithStatus,
+} from "../views.js";
+
+type CallbackContext = Filter<BotContext, "callback_query:data">;
+
+export function summaryFeature(services: BotServices): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.on("callback_query:data", async (ctx, next) => {
+    const action = decodeSummary(ctx.callbackQuery.data);
+    if (action === undefined) return next();
+    const intent = services.desk.getIntent(action.intentId);
+    const refusal = preCheck(intent, ctx.from.id, services);
+    if (refusal !== undefined || intent === undefined) {
+      await refuse(ctx, refusal ?? { reason: "not_found" }, intent);
+      return;
+    }
+    switch (action.type) {
+      case "confirm":
+        return confirm(ctx, intent, services);
+      case "cancel":
+        return cancel(ctx, intent, services);
+      case "method":
+        return switchMethod(ctx, intent, action, services);
+    }
+  });
+  return composer;
+}
+
+/** What the intent's own state already says about a press, before anything is attempted. */
+function preCheck(
+  intent: PurchaseIntent | undefined,
+  userId: number,
+  services: BotServices,
+): ClaimRefusal | undefined {
+  if (intent === undefined) return { reason: "not_found" };
+  if (intent.requester.userId !== userId) return { reason: "not_owner" };
+  return refusalForStatus(intent.status, intent.expiresAt, services.now());
+}
+
+/** Answers a refused press; a summary that can never be confirmed loses its keyboard. */
+async function refuse(
+  ctx: CallbackContext,
+  refusal: ClaimRefusal,
+  intent: PurchaseIntent | undefined,
+): Promise<void> {
+  const locale = await ctx.i18n.getLocale();
+  await ctx.answerCallbackQuery({ text: sentence(refusalText(ctx.t, locale, refusal)) });
+  const dead = refusal.reason === "expired" || refusal.reason === "cancelled";
+  if (dead && intent !== undefined && intent.requester.userId === ctx.from?.id) {
+    await editQuietly(
+      ctx,
+      summaryWithStatus(ctx.t, locale, intent, outcomeLine(ctx, locale, refusal)),
+    );
+  }
+}
+
+function outcomeLine(ctx: BotContext, locale: string, refusal: ClaimRefusal): string {
+  return ctx.t("outcome-refused", { reason: refusalText(ctx.t, locale, refusal) });
+}
+
+async function confirm(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  services: BotServices,
+): Promise<void> {
+  const locale = await ctx.i18n.getLocale();
+  const status = services.desk.status();
+  const early: ClaimRefusal | undefined = status.paused
+    ? { reason: "paused" }
+    : status.unconfirmed > 0
+      ? { reason: "frozen", unconfirmed: status.unconfirmed }
+      : undefined;
+  if (early !== undefined) {
+    await ctx.answerCallbackQuery({ text: sentence(refusalText(ctx.t, locale, early)) });
+    return;
+  }
+  const gate = await services.canBuy(ctx, { kind: intent.kind, stage: "confirm" });
+  if (!gate.allowed) {
+    await ctx.answerCallbackQuery({ text: gate.text ?? ctx.t("purchase-not-allowed") });
+    return;
+  }
+
+  await ctx.answerCallbackQuery({ text: ctx.t("summary-sending") });
+  await editQuietly(ctx, summaryWithStatus(ctx.t, locale, intent, ctx.t("summary-sending")));
+
+  // onQueued is synchronous for the desk; its message edit is chained so the final outcome
+  // edit always comes after it.
+  let shown: Promise<void> = Promise.resolve();
+  const onQueued = (waitMs: number): void => {
+    const text = summaryWithStatus(
+      ctx.t,
+      locale,
+      intent,
+      ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }),
+    );
+    shown = shown
+      .then(() => ctx.replyWithChatAction("typing"))
+      .then(() => editQuietly(ctx, text))
+      .catch((error: unknown) => ctx.log.debug({ err: error }, "could not show the queue wait"));
+  };
+  const userId = ctx.from.id;
+  const result = await services.desk.confirm(intent.id, userId, {
+    onQueued,
+    isAdmin: services.admins.has(userId),
+  });
+  await shown;
+  ctx.log.info(
+    {
+      intentId: intent.id,
+      outcome: result.kind,
+      ...(result.kind === "refused" ? result.refusal : {}),
+    },
+    "confirmation finished",
+  );
+
+  if (result.kind === "refused") {
+    const reason = result.refusal.reason;
+    // Another press of the same summary won the claim: its handler shows the outcome.
+    if (reason === "already_processing" || reason === "already_done") return;
+    const line = outcomeLine(ctx, locale, result.refusal);
+    const retryable = reason === "paused" || reason === "frozen" || reason === "limit";
+    const fresh = services.desk.getIntent(intent.id) ?? intent;
+    await editQuietly(
+      ctx,
+      summaryWithStatus(ctx.t, locale, fresh, line),
+      retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
+    );
+    if (!retryable) services.summaries.remove(intent.requester.chatId, userId, intent.id);
+    return;
+  }
+  services.summaries.remove(intent.requester.chatId, userId, intent.id);
+  await editQuietly(ctx, outcomeText(ctx.t, locale, result));
+}
+
+async function cancel(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  services: BotServices,
+): Promise<void> {
+  const cancelled = services.desk.cancel(intent.id, ctx.from.id);
+  if (!cancelled) {
+    const fresh = services.desk.getIntent(intent.id);
+    const refusal = fresh
+      ? (refusalForStatus(fresh.status, fresh.expiresAt, services.now()) ?? { reason: "not_found" })
+      : ({ reason: "not_found" } as const);
+    await refuse(ctx, refusal, fresh);
+    return;
+  }
+  services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
+  await ctx.answerCallbackQuery({ text: ctx.t("outcome-cancelled") });
+  await editQuietly(ctx, cancelledText(ctx.t, intent));
+}
+
+async function switchMethod(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  action: Extract<SummaryAction, { type: "method" }>,
+  services: BotServices,
+): Promise<void> {
+  if (intent.paymentMethod === action.method) {
+    await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
+    return;
+  }
+  const changed = services.desk.changePaymentMethod(intent.id, ctx.from.id, action.method);
+  if (changed === undefined) {
+    const fresh = services.desk.getIntent(intent.id);
+    await refuse(
+      ctx,
+      (fresh && refusalForStatus(fresh.status, fresh.expiresAt, services.now())) ?? {
+        reason: "not_found",
+      },
+      fresh,
+    );
+    return;
+  }
+  const locale = await ctx.i18n.getLocale();
+  await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
+  await editQuietly(ctx, summaryText(ctx.t, locale, changed), summaryKeyboard(ctx.t, changed));
+}
+
+/**
+ * Edits the pressed message. Failing to edit (the message is too old, or unchanged) must not
+ * turn a finished purchase into an error for the person, so it is logged and swallowed.
+ */
+async function editQuietly(
+  ctx: BotContext,
+  text: string,
+  keyboard?: ReturnType<typeof summaryKeyboard>,
+): Promise<void> {
+  try {
+    await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard });
+  } catch (error) {
+    ctx.log.warn({ err: error }, "could not edit the summary message");
+  }
+}

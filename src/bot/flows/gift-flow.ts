@@ -1,0 +1,304 @@
+/**
+ * The stars and premium conversations: recipient, then amount or duration, then a summary
+ * that records a draft intent. The conversation ENDS at the summary: Confirm, Cancel and the
+ * payment switch are plain callback handlers keyed by the intent id (features/summary.ts),
+ * because a purchase inside a conversation's replay is not protected (stack facts); the
+ * ledger alone decides whether a request may be sent.
+ *
+ * Conversations v2 replays this function from the top on every update, so everything with a
+ * side effect (the desk, the kv store) is inside `conversation.external`.
+ */
+import type { Conversation } from "@grammyjs/conversations";
+import type { BalanceSnapshot, IntentKind } from "../../ledger/types.js";
+import { decodeFlow, decodeMenu, type FlowAction, isFlowData } from "../callback-data/index.js";
+import type { BotContext, FlowContext } from "../context.js";
+import {
+  amountKeyboard,
+  cancelKeyboard,
+  durationKeyboard,
+  summaryKeyboard,
+} from "../keyboards/index.js";
+import type { BotServices } from "../services.js";
+import { summaryText } from "../views.js";
+import { parseRecipient, parseWholeNumber } from "./recipient.js";
+
+export type GiftConversation = Conversation<BotContext, FlowContext>;
+
+/** Service bounds on a stars amount (spec 4.3); the configured limit may lower the maximum. */
+export const MIN_STARS = 50;
+export const MAX_STARS = 1_000_000;
+
+/** Commands that answer without leaving the flow: the flow keeps waiting at its step. */
+const PASS_THROUGH_COMMANDS = new Set(["help", "language", "history"]);
+
+/** The message currently asking the person something, whose keyboard is removed on moving on. */
+interface Prompt {
+  chatId: number;
+  messageId: number;
+}
+
+type FlowEvent =
+  | { type: "text"; ctx: FlowContext; text: string }
+  | { type: "button"; ctx: FlowContext; action: FlowAction };
+
+/** The conversation builder for one kind of gift. */
+export function createGiftFlow(kind: IntentKind, services: BotServices) {
+  return async (conversation: GiftConversation, ctx: FlowContext): Promise<void> => {
+    const chat = ctx.chat;
+    const from = ctx.from;
+    if (chat === undefined || from === undefined) return;
+
+    const recipient = await askRecipient(conversation, ctx, kind, services);
+    const choice =
+      kind === "stars"
+        ? await askAmount(conversation, recipient.ctx, recipient.username, services)
+        : await askDuration(conversation, recipient.ctx, recipient.username);
+
+    const last = choice.ctx;
+    const balance = await conversation.external(() => services.desk.readBalance());
+    const balanceBefore: BalanceSnapshot | undefined =
+      balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
+    const intent = await conversation.external(() =>
+      services.desk.createDraft({
+        kind,
+        recipient: recipient.username,
+        quantity: choice.quantity,
+        paymentMethod: services.defaultPaymentMethod,
+        requester: { userId: from.id, chatId: chat.id, chatType: chat.type },
+        balanceBefore,
+      }),
+    );
+    const locale = await last.i18n.getLocale();
+    const message = await last.reply(summaryText(last.t, locale, intent), {
+      reply_markup: summaryKeyboard(last.t, intent),
+    });
+    await conversation.external(() =>
+      services.summaries.add(from.id, {
+        intentId: intent.id,
+        chatId: chat.id,
+        messageId: message.message_id,
+      }),
+    );
+  };
+}
+
+async function sendPrompt(
+  ctx: FlowContext,
+  text: string,
+  keyboard: ReturnType<typeof cancelKeyboard>,
+): Promise<Prompt> {
+  const message = await ctx.reply(text, { reply_markup: keyboard });
+  return { chatId: message.chat.id, messageId: message.message_id };
+}
+
+/** Removes a prompt's keyboard once the flow has moved on; a failure here is cosmetic. */
+async function clearKeyboard(ctx: FlowContext, prompt: Prompt): Promise<void> {
+  try {
+    await ctx.api.editMessageReplyMarkup(prompt.chatId, prompt.messageId);
+  } catch {
+    // The message may be gone or already without a keyboard: nothing the person needs to know.
+  }
+}
+
+/** The first word of a message when it is a command addressed to this bot, without the `/`. */
+function commandOf(ctx: FlowContext): string | undefined {
+  const message = ctx.message;
+  const entity = message?.entities?.[0];
+  if (message?.text === undefined || entity?.type !== "bot_command" || entity.offset !== 0) {
+    return undefined;
+  }
+  const [name = "", target] = message.text.slice(1, entity.length).split("@");
+  if (target !== undefined && target.toLowerCase() !== ctx.me.username.toLowerCase()) return "";
+  return name.toLowerCase();
+}
+
+/**
+ * Waits for the next thing the person does at a step, handling what every step handles the
+ * same way: /cancel and the Cancel button leave the flow; other commands and the start menu
+ * leave it and are handled outside; summary and language buttons go to their own handlers;
+ * buttons of older prompts are answered as inactive.
+ */
+async function waitEvent(conversation: GiftConversation, prompt: Prompt): Promise<FlowEvent> {
+  for (;;) {
+    const ctx = await conversation.wait();
+    const text = ctx.message?.text;
+    if (text !== undefined) {
+      const command = commandOf(ctx);
+      if (command === undefined) return { type: "text", ctx, text };
+      if (command === "cancel") return leave(conversation, ctx, prompt);
+      if (PASS_THROUGH_COMMANDS.has(command)) await conversation.skip({ next: true });
+      await clearKeyboard(ctx, prompt);
+      return conversation.halt({ next: true });
+    }
+    const data = ctx.callbackQuery?.data;
+    if (data !== undefined) {
+      if (isFlowData(data)) {
+        const action = decodeFlow(data);
+        if (action === undefined) {
+          await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+          continue;
+        }
+        if (action.type === "cancel") return leave(conversation, ctx, prompt);
+        if (ctx.callbackQuery?.message?.message_id !== prompt.messageId) {
+          await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
+          continue;
+        }
+        return { type: "button", ctx, action };
+      }
+      if (decodeMenu(data) !== undefined) {
+        await clearKeyboard(ctx, prompt);
+        return conversation.halt({ next: true });
+      }
+      // Summary, language and unknown buttons: their own handlers answer them.
+      await conversation.skip({ next: true });
+    }
+    if (ctx.message !== undefined) {
+      await ctx.reply(ctx.t("flow-expect-text"));
+      continue;
+    }
+    await conversation.skip({ next: true });
+  }
+}
+
+async function leave(
+  conversation: GiftConversation,
+  ctx: FlowContext,
+  prompt: Prompt,
+): Promise<never> {
+  if (ctx.callbackQuery !== undefined) await ctx.answerCallbackQuery();
+  await clearKeyboard(ctx, prompt);
+  await ctx.reply(ctx.t("cancel-done"));
+  return conversation.halt();
+}
+
+async function askRecipient(
+  conversation: GiftConversation,
+  ctx: FlowContext,
+  kind: IntentKind,
+  services: BotServices,
+): Promise<{ username: string; ctx: FlowContext }> {
+  const prompt = await sendPrompt(
+    ctx,
+    ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
+    cancelKeyboard(ctx.t),
+  );
+  for (;;) {
+    const event = await waitEvent(conversation, prompt);
+    const c = event.ctx;
+    if (event.type === "button") {
+      await c.answerCallbackQuery({ text: c.t("flow-expect-text") });
+      continue;
+    }
+    const username = parseRecipient(event.text);
+    if (username === undefined) {
+      await c.reply(c.t("flow-recipient-invalid"));
+      continue;
+    }
+    const check = await conversation.external(() => services.desk.checkRecipient(username));
+    switch (check.kind) {
+      case "ok": {
+        const name = (check.username ?? username).replace(/^@/, "") || username;
+        if (kind === "premium" && check.isPremium === true) {
+          await c.reply(c.t("flow-recipient-has-premium", { username: name }));
+          continue;
+        }
+        await clearKeyboard(c, prompt);
+        return { username: name, ctx: c };
+      }
+      case "invalid_username":
+        await c.reply(c.t("flow-recipient-invalid"));
+        continue;
+      case "not_found":
+        await c.reply(c.t("flow-recipient-not-found", { username }));
+        continue;
+      case "refused":
+        await c.reply(
+          c.t("flow-recipient-refused", {
+            username,
+            detail: check.detail ?? c.t("outcome-no-reason"),
+          }),
+        );
+        continue;
+      case "rate_limited":
+        await c.reply(
+          c.t("flow-recipient-rate-limited", { seconds: Math.max(1, check.retryAfterSeconds) }),
+        );
+        continue;
+      case "unavailable":
+        await c.reply(c.t("flow-recipient-unavailable"));
+        continue;
+    }
+  }
+}
+
+async function askAmount(
+  conversation: GiftConversation,
+  ctx: FlowContext,
+  username: string,
+  services: BotServices,
+): Promise<{ quantity: number; ctx: FlowContext }> {
+  const limits = await conversation.external(() => services.desk.limits());
+  const max = Math.max(MIN_STARS, Math.min(MAX_STARS, limits.starsPerPurchase));
+  let prompt = await sendPrompt(
+    ctx,
+    ctx.t("flow-ask-amount", { username }),
+    amountKeyboard(ctx.t, max),
+  );
+  for (;;) {
+    const event = await waitEvent(conversation, prompt);
+    const c = event.ctx;
+    if (event.type === "button") {
+      const action = event.action;
+      if (action.type === "amount" && action.amount <= max) {
+        await c.answerCallbackQuery();
+        await clearKeyboard(c, prompt);
+        return { quantity: action.amount, ctx: c };
+      }
+      if (action.type === "amount-other") {
+        await c.answerCallbackQuery();
+        await clearKeyboard(c, prompt);
+        prompt = await sendPrompt(
+          c,
+          c.t("flow-ask-amount-custom", { min: MIN_STARS, max }),
+          cancelKeyboard(c.t),
+        );
+        continue;
+      }
+      await c.answerCallbackQuery({ text: c.t("flow-button-inactive") });
+      continue;
+    }
+    const amount = parseWholeNumber(event.text);
+    if (amount === undefined || amount < MIN_STARS || amount > max) {
+      await c.reply(c.t("flow-amount-invalid", { min: MIN_STARS, max }));
+      continue;
+    }
+    await clearKeyboard(c, prompt);
+    return { quantity: amount, ctx: c };
+  }
+}
+
+async function askDuration(
+  conversation: GiftConversation,
+  ctx: FlowContext,
+  username: string,
+): Promise<{ quantity: number; ctx: FlowContext }> {
+  const prompt = await sendPrompt(
+    ctx,
+    ctx.t("flow-ask-duration", { username }),
+    durationKeyboard(ctx.t),
+  );
+  for (;;) {
+    const event = await waitEvent(conversation, prompt);
+    const c = event.ctx;
+    if (event.type === "button" && event.action.type === "duration") {
+      await c.answerCallbackQuery();
+      await clearKeyboard(c, prompt);
+      return { quantity: event.action.months, ctx: c };
+    }
+    if (event.type === "button") {
+      await c.answerCallbackQuery({ text: c.t("flow-button-inactive") });
+      continue;
+    }
+    await c.reply(c.t("flow-expect-button"));
+  }
+}

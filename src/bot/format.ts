@@ -1,0 +1,43 @@
+/**
+ * Locale-aware formatting of the figures the bot shows (balances, dates). Balances are decimal
+ * strings from the service and are formatted from the string, never through a float, so no
+ * digits are lost or invented.
+ */
+import type { Locale } from "./callback-data/index.js";
+
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/** A decimal string formatted for the locale, or `undefined` when it is not a plain decimal. */
+export function formatDecimal(locale: string, value: string | undefined): string | undefined {
+  if (value === undefined || !DECIMAL.test(value.trim())) return undefined;
+  const format = new Intl.NumberFormat(locale, { maximumFractionDigits: 9 });
+  return format.format(value.trim() as `${number}`);
+}
+
+/** A whole number formatted for the locale (used where Fluent does not format for us). */
+export function formatInteger(locale: string, value: number): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
+}
+
+/** A date and time in UTC, so every person and every test sees the same clock. */
+export function formatDateTime(locale: string, at: number): string {
+  return new Intl.DateTimeFormat(locale, {
+    timeZone: "UTC",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(at));
+}
+
+/** Seconds rounded up, at least 1, from a wait in milliseconds. */
+export function waitSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/** The locale we speak for a negotiated locale id. */
+export function asLocale(id: string): Locale {
+  return id === "ru" ? "ru" : "en";
+}

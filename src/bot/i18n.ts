@@ -1,0 +1,81 @@
+/**
+ * Language: the person's own choice (`/language`, remembered in SQLite) wins, then their
+ * Telegram `language_code`, then English. Texts live only in `locales/*.ftl`.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { I18n } from "@grammyjs/i18n";
+import type { Context } from "grammy";
+import type { Db } from "../storage/database.js";
+import { KeyValueStore } from "../storage/key-value-store.js";
+import { LOCALES, type Locale } from "./callback-data/index.js";
+
+export const DEFAULT_LOCALE: Locale = "en";
+
+/**
+ * Where the `.ftl` files are: the nearest `locales/` folder above this module, so it works
+ * from `src/bot/` (tsx, tests) and from `dist/src/bot/` (the built bot) alike.
+ */
+export function localesDirectory(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join(dir, "locales");
+    if (existsSync(join(candidate, `${DEFAULT_LOCALE}.ftl`))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error("The locales folder (locales/en.ftl) was not found above src/bot.");
+}
+
+/** Maps a Telegram `language_code` (e.g. `ru`, `ru-RU`, `en-GB`) to a locale we speak. */
+export function localeFromLanguageCode(code: string | undefined): Locale | undefined {
+  const base = code?.toLowerCase().split("-")[0];
+  return LOCALES.find((l) => l === base);
+}
+
+interface UserSettings {
+  language?: Locale;
+}
+
+/** Per-person settings in the kv store; only the language for now. */
+export class UserSettingsStore {
+  readonly #store: KeyValueStore<UserSettings>;
+
+  constructor(db: Db) {
+    this.#store = new KeyValueStore<UserSettings>(db, "user-settings");
+  }
+
+  language(userId: number): Locale | undefined {
+    const saved = this.#store.read(String(userId))?.language;
+    return LOCALES.find((l) => l === saved);
+  }
+
+  setLanguage(userId: number, language: Locale): void {
+    const current = this.#store.read(String(userId)) ?? {};
+    this.#store.write(String(userId), { ...current, language });
+  }
+}
+
+/**
+ * The i18n plugin, negotiating from the saved choice. The same instance's middleware is used
+ * outside and inside conversations, so a conversation speaks the person's language too.
+ */
+export function createI18n(settings: UserSettingsStore): I18n<Context> {
+  const i18n = new I18n<Context>({
+    defaultLocale: DEFAULT_LOCALE,
+    // Without this every inserted value is wrapped in invisible U+2068/U+2069 marks.
+    fluentBundleOptions: { useIsolating: false },
+    localeNegotiator: (ctx) => negotiateLocale(ctx, settings),
+  });
+  for (const locale of LOCALES) {
+    i18n.loadLocaleSync(locale, { filePath: `${localesDirectory()}/${locale}.ftl` });
+  }
+  return i18n;
+}
+
+/** The locale for this update's person. */
+export function negotiateLocale(ctx: Context, settings: UserSettingsStore): Locale {
+  const userId = ctx.from?.id;
+  const saved = userId === undefined ? undefined : settings.language(userId);
+  return saved ?? localeFromLanguageCode(ctx.from?.language_code) ?? DEFAULT_LOCALE;
+}

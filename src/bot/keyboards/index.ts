@@ -1,0 +1,78 @@
+/**
+ * Inline keyboards. Every label comes from the locale files; every data string from the
+ * callback-data encoders, so the decoders on the other side always agree with what was sent.
+ */
+import { InlineKeyboard } from "grammy";
+import type { PurchaseIntent } from "../../ledger/types.js";
+import type { PaymentMethod } from "../../service/types.js";
+import {
+  encodeFlow,
+  encodeLanguage,
+  encodeMenu,
+  encodeSummary,
+  LOCALES,
+  PREMIUM_DURATIONS,
+  STAR_AMOUNT_PRESETS,
+} from "../callback-data/index.js";
+import type { Translate } from "../context.js";
+
+/** The start menu: begin a stars or a premium flow. */
+export function startMenuKeyboard(t: Translate): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t("button-gift-stars"), encodeMenu("stars"))
+    .text(t("button-gift-premium"), encodeMenu("premium"));
+}
+
+/** Under a prompt that expects typed text: only a way out. */
+export function cancelKeyboard(t: Translate): InlineKeyboard {
+  return new InlineKeyboard().text(t("button-cancel"), encodeFlow({ type: "cancel" }));
+}
+
+/** Amount presets (only those within the configured per-purchase limit), another amount, cancel. */
+export function amountKeyboard(t: Translate, max: number): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  const presets = STAR_AMOUNT_PRESETS.filter((amount) => amount <= max);
+  presets.forEach((amount, index) => {
+    keyboard.text(t("button-amount", { amount }), encodeFlow({ type: "amount", amount }));
+    if (index % 3 === 2) keyboard.row();
+  });
+  if (presets.length % 3 !== 0) keyboard.row();
+  return keyboard
+    .text(t("button-amount-other"), encodeFlow({ type: "amount-other" }))
+    .row()
+    .text(t("button-cancel"), encodeFlow({ type: "cancel" }));
+}
+
+/** Premium durations, cancel. */
+export function durationKeyboard(t: Translate): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  for (const months of PREMIUM_DURATIONS) {
+    keyboard.text(t("button-duration", { months }), encodeFlow({ type: "duration", months }));
+  }
+  return keyboard.row().text(t("button-cancel"), encodeFlow({ type: "cancel" }));
+}
+
+/** The other payment method than the one chosen. */
+export function otherMethod(method: PaymentMethod): PaymentMethod {
+  return method === "ton" ? "usdt_ton" : "ton";
+}
+
+/** Confirm / Cancel, and a switch to the other payment method, all keyed by the intent id. */
+export function summaryKeyboard(t: Translate, intent: PurchaseIntent): InlineKeyboard {
+  const other = otherMethod(intent.paymentMethod);
+  return new InlineKeyboard()
+    .text(t("button-confirm"), encodeSummary({ type: "confirm", intentId: intent.id }))
+    .text(t("button-cancel"), encodeSummary({ type: "cancel", intentId: intent.id }))
+    .row()
+    .text(
+      t("button-switch-method", { method: t(`method-${other}`) }),
+      encodeSummary({ type: "method", intentId: intent.id, method: other }),
+    );
+}
+
+/** One button per locale, each labelled in its own language. */
+export function languageKeyboard(t: Translate): InlineKeyboard {
+  const keyboard = new InlineKeyboard();
+  for (const locale of LOCALES) keyboard.text(t(`language-name-${locale}`), encodeLanguage(locale));
+  return keyboard;
+}

@@ -1,0 +1,25 @@
+/**
+ * What the features share, built once per bot by createBot. Features receive this instead of
+ * reaching for globals, so a test (or a second bot instance on the same database) gets its own.
+ */
+import type { I18n } from "@grammyjs/i18n";
+import type { Context } from "grammy";
+import type { Logger } from "../logger.js";
+import type { PurchaseDesk } from "../purchases/types.js";
+import type { PaymentMethod } from "../service/types.js";
+import type { UserSettingsStore } from "./i18n.js";
+import type { OpenSummaryStore } from "./open-summaries.js";
+import type { PurchaseGate } from "./purchase-gate.js";
+
+export interface BotServices {
+  desk: PurchaseDesk;
+  i18n: I18n<Context>;
+  settings: UserSettingsStore;
+  summaries: OpenSummaryStore;
+  canBuy: PurchaseGate;
+  admins: ReadonlySet<number>;
+  defaultPaymentMethod: PaymentMethod;
+  /** The clock that decides whether a summary has expired; the desk's clock in tests. */
+  now: () => number;
+  logger: Logger;
+}

@@ -1,0 +1,168 @@
+/**
+ * Texts built from several locale keys: the summary, the outcome of a confirmation, the reason
+ * a button press did nothing. Kept apart from the handlers so the conversation (first render)
+ * and the plain callback handlers (re-render, outcome) show exactly the same thing.
+ */
+import type { ClaimRefusal, IntentStatus, PurchaseIntent } from "../ledger/types.js";
+import type { ConfirmResult } from "../purchases/types.js";
+import type { Translate } from "./context.js";
+import { formatDateTime, formatDecimal } from "./format.js";
+
+/** Where a person can look a transaction up. */
+export function transactionUrl(txHash: string): string {
+  return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
+}
+
+/** "Recipient: @x" and "Gift: 100 stars" lines. */
+function giftLines(t: Translate, intent: PurchaseIntent): string[] {
+  return [
+    t("summary-recipient", { username: intent.recipient }),
+    intent.kind === "stars"
+      ? t("summary-stars", { amount: intent.quantity })
+      : t("summary-premium", { months: intent.quantity }),
+  ];
+}
+
+/** The summary a person confirms: recipient, gift, payment method, the wallet's balance. */
+export function summaryText(t: Translate, locale: string, intent: PurchaseIntent): string {
+  const balance = intent.balanceBefore;
+  const ton = formatDecimal(locale, balance?.ton);
+  const usdt = formatDecimal(locale, balance?.usdt);
+  const balanceLine =
+    ton === undefined && usdt === undefined
+      ? t("summary-balance-unknown")
+      : t("summary-balance", {
+          ton: ton ?? t("unknown-value"),
+          usdt: usdt ?? t("unknown-value"),
+        });
+  return [
+    t("summary-title"),
+    "",
+    ...giftLines(t, intent),
+    t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
+    balanceLine,
+    "",
+    t("summary-confirm-hint"),
+  ].join("\n");
+}
+
+/** The summary with a status line instead of the hint (sending, queued, refused...). */
+export function summaryWithStatus(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  status: string,
+): string {
+  const lines = summaryText(t, locale, intent).split("\n");
+  lines[lines.length - 1] = status;
+  return lines.join("\n");
+}
+
+/** Capitalises the first letter, for reasons shown on their own (callback answers). */
+export function sentence(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
+/** Why a claim was refused, in the person's language (lower-case, to follow a colon). */
+export function refusalText(t: Translate, locale: string, refusal: ClaimRefusal): string {
+  switch (refusal.reason) {
+    case "limit":
+      return t("refusal-limit", {
+        limit: t(`limit-${refusal.limit}`),
+        used: refusal.used,
+        max: refusal.max,
+        resetsAt: formatDateTime(locale, refusal.resetsAt),
+      });
+    case "already_done":
+      return t("refusal-already_done");
+    case "frozen":
+      return t("refusal-frozen");
+    default:
+      return t(`refusal-${refusal.reason}`);
+  }
+}
+
+/**
+ * The refusal a summary's current status implies, before any claim is attempted, or
+ * `undefined` when the intent is still an open draft (only the ledger's claim decides then).
+ */
+export function refusalForStatus(
+  status: IntentStatus,
+  expiresAt: number,
+  now: number,
+): ClaimRefusal | undefined {
+  switch (status) {
+    case "draft":
+      return expiresAt <= now ? { reason: "expired" } : undefined;
+    case "sending":
+      return { reason: "already_processing" };
+    case "cancelled":
+      return { reason: "cancelled" };
+    case "expired":
+      return { reason: "expired" };
+    default:
+      return { reason: "already_done", status };
+  }
+}
+
+/** What the summary message becomes once the confirmation has an answer. */
+export function outcomeText(t: Translate, locale: string, result: ConfirmResult): string {
+  switch (result.kind) {
+    case "succeeded": {
+      const intent = result.intent;
+      const delivered =
+        intent.kind === "stars"
+          ? t("outcome-delivered-stars", { amount: intent.quantity, username: intent.recipient })
+          : t("outcome-delivered-premium", { months: intent.quantity, username: intent.recipient });
+      const txHash = result.txHash ?? intent.txHash;
+      return txHash === undefined
+        ? delivered
+        : `${delivered}\n${t("outcome-transaction", { url: transactionUrl(txHash) })}`;
+    }
+    case "rejected": {
+      const reason = result.rejection.detail ?? result.intent.outcomeDetail;
+      return withGift(
+        t,
+        result.intent,
+        t("outcome-rejected", { reason: reason ?? t("outcome-no-reason") }),
+      );
+    }
+    case "unconfirmed": {
+      const wait = result.ambiguity.retryAfterSeconds;
+      const lines = [t("outcome-unknown")];
+      if (wait !== undefined && wait > 0) lines.push(t("outcome-unknown-wait", { seconds: wait }));
+      return withGift(t, result.intent, lines.join("\n"));
+    }
+    case "recipient_has_premium":
+      return withGift(
+        t,
+        result.intent,
+        t("outcome-has-premium", { username: result.intent.recipient }),
+      );
+    case "refused":
+      return t("outcome-refused", { reason: refusalText(t, locale, result.refusal) });
+  }
+}
+
+function withGift(t: Translate, intent: PurchaseIntent, outcome: string): string {
+  return [...giftLines(t, intent), "", outcome].join("\n");
+}
+
+/** The summary message after the person cancelled it. */
+export function cancelledText(t: Translate, intent: PurchaseIntent | undefined): string {
+  return intent === undefined
+    ? t("outcome-cancelled")
+    : withGift(t, intent, t("outcome-cancelled"));
+}
+
+/** One line of /history. */
+export function historyLine(t: Translate, locale: string, intent: PurchaseIntent): string {
+  const common = {
+    date: formatDateTime(locale, intent.createdAt),
+    recipient: intent.recipient,
+    status: t(`status-${intent.status}`),
+  };
+  return intent.kind === "stars"
+    ? t("history-item-stars", { ...common, amount: intent.quantity })
+    : t("history-item-premium", { ...common, months: intent.quantity });
+}

@@ -1,0 +1,204 @@
+/**
+ * A fake Telegram Bot API behind grammY's `client.fetch`, the one interception point that also
+ * sees calls made inside conversations (stack facts). It records every outgoing call (method and
+ * payload) in order and answers with realistic results: sent messages get increasing message ids
+ * per chat, edits return the edited message, everything else `true` unless a canned answer is set.
+ *
+ * Waiting is event-based: `waitForCall` resolves when a matching call is recorded.
+ */
+import type { ApiClientOptions } from "grammy";
+import type { Chat, Message, UserFromGetMe } from "grammy/types";
+
+/** One outgoing Bot API call as the bot made it. */
+export interface RecordedCall {
+  /** Bot API method name, e.g. `sendMessage`. */
+  method: string;
+  /** The JSON payload the bot sent (already parsed). */
+  payload: Record<string, unknown>;
+  /** Order of the call among all recorded calls, from 1. */
+  seq: number;
+}
+
+/** A canned answer: the `result` to return, or an error Telegram would send. */
+export type CannedAnswer =
+  | { ok: true; result: unknown }
+  | { ok: false; error_code: number; description: string; parameters?: Record<string, unknown> };
+
+export type AnswerFn = (payload: Record<string, unknown>, call: RecordedCall) => CannedAnswer;
+
+export interface TelegramFakeOptions {
+  /** The bot itself, used as `from` of the messages it sends. */
+  botInfo?: UserFromGetMe;
+  /** Canned answers per method (getChatMember, getChatAdministrators, ...). */
+  answers?: Record<string, AnswerFn>;
+}
+
+export interface TelegramFake {
+  /** Pass as `client.fetch` (createBot's `deps.fetch`). */
+  fetch: NonNullable<ApiClientOptions["fetch"]>;
+  /** Every call so far, in order. */
+  readonly calls: readonly RecordedCall[];
+  /** Calls of one method. */
+  callsOf(method: string): RecordedCall[];
+  /** Calls recorded after the given sequence number (see `mark`). */
+  callsSince(seq: number): RecordedCall[];
+  /** The current last sequence number, to look only at later calls. */
+  mark(): number;
+  /** Sets (or replaces) the canned answer of a method. */
+  answer(method: string, fn: AnswerFn): void;
+  /** Resolves when a call matching the predicate is (or already was) recorded after `since`. */
+  waitForCall(
+    predicate: (call: RecordedCall) => boolean,
+    options?: { since?: number },
+  ): Promise<RecordedCall>;
+  /** Drops the recorded calls (message ids keep counting). */
+  clear(): void;
+}
+
+/** The bot every test talks to unless told otherwise. */
+export const TEST_BOT_INFO: UserFromGetMe = {
+  id: 7_000_000_001,
+  is_bot: true,
+  first_name: "Gift Bot",
+  username: "gift_test_bot",
+  can_join_groups: true,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+  has_topics_enabled: false,
+  allows_users_to_create_topics: false,
+} as UserFromGetMe;
+
+export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramFake {
+  const botInfo = options.botInfo ?? TEST_BOT_INFO;
+  const calls: RecordedCall[] = [];
+  const answers = new Map<string, AnswerFn>(Object.entries(options.answers ?? {}));
+  const nextMessageId = new Map<number, number>();
+  const messages = new Map<string, Message>();
+  const waiters = new Set<{
+    since: number;
+    test: (c: RecordedCall) => boolean;
+    done: (c: RecordedCall) => void;
+  }>();
+  let seq = 0;
+
+  function chatOf(chatId: unknown): Chat {
+    const id = Number(chatId);
+    return id > 0
+      ? { id, type: "private", first_name: "Person" }
+      : { id, type: "supergroup", title: "Group" };
+  }
+
+  function sent(payload: Record<string, unknown>): Message {
+    const chat = chatOf(payload.chat_id);
+    // Realistic ids: per chat, increasing, starting well above the person's own message ids.
+    const messageId = (nextMessageId.get(chat.id) ?? 1000) + 1;
+    nextMessageId.set(chat.id, messageId);
+    const message = {
+      message_id: messageId,
+      date: Math.floor(Date.now() / 1000),
+      chat,
+      from: botInfo,
+      text: String(payload.text ?? ""),
+      ...(payload.reply_markup ? { reply_markup: payload.reply_markup } : {}),
+    } as Message;
+    messages.set(`${chat.id}:${messageId}`, message);
+    return message;
+  }
+
+  function edited(payload: Record<string, unknown>): CannedAnswer {
+    if (payload.inline_message_id !== undefined) return { ok: true, result: true };
+    const key = `${Number(payload.chat_id)}:${Number(payload.message_id)}`;
+    const old = messages.get(key);
+    if (old === undefined) {
+      return { ok: false, error_code: 400, description: "Bad Request: message to edit not found" };
+    }
+    const next: Record<string, unknown> = { ...old, edit_date: Math.floor(Date.now() / 1000) };
+    if (payload.text !== undefined) next.text = String(payload.text);
+    if (payload.reply_markup !== undefined) next.reply_markup = payload.reply_markup;
+    else delete next.reply_markup;
+    messages.set(key, next as unknown as Message);
+    return { ok: true, result: next };
+  }
+
+  function defaultAnswer(method: string, payload: Record<string, unknown>): CannedAnswer {
+    switch (method) {
+      case "getMe":
+        return { ok: true, result: botInfo };
+      case "sendMessage":
+        return { ok: true, result: sent(payload) };
+      case "editMessageText":
+      case "editMessageReplyMarkup":
+        return edited(payload);
+      case "getChatMember":
+        return {
+          ok: true,
+          result: {
+            status: "member",
+            user: { id: Number(payload.user_id), is_bot: false, first_name: "Member" },
+          },
+        };
+      case "getChatAdministrators":
+        return { ok: true, result: [] };
+      default:
+        return { ok: true, result: true };
+    }
+  }
+
+  const fakeFetch = async (url: unknown, init?: { body?: unknown }): Promise<Response> => {
+    const method = String(url).split("/").pop() ?? "";
+    const body = init?.body;
+    const payload =
+      typeof body === "string" && body.length > 0
+        ? (JSON.parse(body) as Record<string, unknown>)
+        : {};
+    const call: RecordedCall = { method, payload, seq: ++seq };
+    calls.push(call);
+    const custom = answers.get(method);
+    const answer = custom ? custom(payload, call) : defaultAnswer(method, payload);
+    for (const waiter of [...waiters]) {
+      if (call.seq > waiter.since && waiter.test(call)) {
+        waiters.delete(waiter);
+        waiter.done(call);
+      }
+    }
+    return new Response(JSON.stringify(answer), {
+      status: answer.ok ? 200 : answer.error_code,
+      headers: { "content-type": "application/json" },
+    });
+  };
+
+  return {
+    fetch: fakeFetch as unknown as NonNullable<ApiClientOptions["fetch"]>,
+    get calls() {
+      return calls;
+    },
+    callsOf: (method) => calls.filter((c) => c.method === method),
+    callsSince: (since) => calls.filter((c) => c.seq > since),
+    mark: () => seq,
+    answer: (method, fn) => {
+      answers.set(method, fn);
+    },
+    waitForCall(predicate, { since = 0 } = {}) {
+      const found = calls.find((c) => c.seq > since && predicate(c));
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve) => {
+        waiters.add({ since, test: predicate, done: resolve });
+      });
+    },
+    clear: () => {
+      calls.length = 0;
+    },
+  };
+}
+
+/** The inline keyboard of a recorded call, as rows of `[label, callback_data]`. */
+export function keyboardOf(call: RecordedCall | undefined): [string, string][][] | undefined {
+  const markup = call?.payload.reply_markup as
+    | { inline_keyboard?: { text: string; callback_data?: string }[][] }
+    | undefined;
+  return markup?.inline_keyboard?.map((row) =>
+    row.map((button) => [button.text, button.callback_data ?? ""] as [string, string]),
+  );
+}
