@@ -63,6 +63,8 @@ export interface Unavailable {
   kind: "unavailable";
   cause: "timeout" | "transport" | "malformed" | "unexpected_status" | "wait_too_long";
   status?: number;
+  /** wait_too_long only: the wait the service asked for (longer than the 60 s a retry honours). */
+  retryAfterSeconds?: number;
   detail: string;
 }
 

@@ -1,0 +1,177 @@
+/**
+ * The client-side half of the service's shared quota (spec 8: 30 requests per client IP per
+ * minute across all endpoints). Every request of the client passes through one scheduler, which
+ * never lets a request out that would exceed the quota, holds everything after a 429/503 for
+ * the time the service asked, and serves queued purchases before queued reads (a person is
+ * waiting on a confirmed purchase; a read can be redone).
+ */
+import { GiftServiceCallCancelledError } from "./errors.js";
+
+export type Priority = "purchase" | "read";
+
+export interface QuotaSettings {
+  limit: number;
+  windowMs: number;
+  /**
+   * Extra spacing added to the window. The server counts arrival times, which trail our send
+   * times by a varying network delay; spacing the (limit+1)-th send at least window + margin
+   * after the first keeps the server's count within the limit as long as delays differ by less
+   * than the margin. Default: 5% of the window, at most 1 s.
+   */
+  marginMs?: number;
+}
+
+interface Waiting {
+  priority: Priority;
+  resolve: () => void;
+  reject: (error: Error) => void;
+  detach: () => void;
+}
+
+/** Monotonic milliseconds; wall-clock jumps must not open or close the window. */
+export type Clock = () => number;
+
+export class QuotaScheduler {
+  private readonly limit: number;
+  private readonly spanMs: number;
+  /** Grant times inside the last window + margin, oldest first. */
+  private sent: number[] = [];
+  private pausedUntil = 0;
+  private queue: Waiting[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    settings: QuotaSettings,
+    private readonly now: Clock = () => performance.now(),
+  ) {
+    this.limit = settings.limit;
+    const margin = settings.marginMs ?? Math.min(1000, Math.round(settings.windowMs * 0.05));
+    this.spanMs = settings.windowMs + margin;
+  }
+
+  /**
+   * Resolves when this request may be sent (and counts it as sent). `onQueued` is told the
+   * expected wait when the request cannot go at once. Rejects only on abort or close.
+   */
+  acquire(
+    priority: Priority,
+    options: { signal?: AbortSignal; onQueued?: (waitMs: number) => void } = {},
+  ): Promise<void> {
+    if (this.closed) return Promise.reject(new GiftServiceCallCancelledError("closed", false));
+    if (options.signal?.aborted) {
+      return Promise.reject(new GiftServiceCallCancelledError("aborted", false));
+    }
+    const now = this.now();
+    if (this.queue.length === 0 && this.nextFreeAt(this.sent, now) <= now) {
+      this.grant(now);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const signal = options.signal;
+      const onAbort = (): void => {
+        this.queue = this.queue.filter((w) => w !== entry);
+        reject(new GiftServiceCallCancelledError("aborted", false));
+        this.pump();
+      };
+      const entry: Waiting = {
+        priority,
+        resolve,
+        reject,
+        detach: () => signal?.removeEventListener("abort", onAbort),
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const position = this.insert(entry);
+      options.onQueued?.(this.waitForPosition(position + 1, now));
+      this.pump();
+    });
+  }
+
+  /** How long a request of this priority would wait now, in milliseconds. */
+  estimateWait(priority: Priority): number {
+    const ahead =
+      priority === "purchase"
+        ? this.queue.filter((w) => w.priority === "purchase").length
+        : this.queue.length;
+    return this.waitForPosition(ahead + 1, this.now());
+  }
+
+  /** Holds every request for `ms` (the service's 429/503 wait), on top of the window. */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+    this.pump();
+  }
+
+  /** Stops the timer and rejects every queued request; later acquires reject at once. */
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const waiting = this.queue;
+    this.queue = [];
+    for (const entry of waiting) {
+      entry.detach();
+      entry.reject(new GiftServiceCallCancelledError("closed", false));
+    }
+  }
+
+  /** Purchases go after queued purchases but before every queued read. */
+  private insert(entry: Waiting): number {
+    if (entry.priority === "read") return this.queue.push(entry) - 1;
+    const firstRead = this.queue.findIndex((w) => w.priority === "read");
+    const index = firstRead === -1 ? this.queue.length : firstRead;
+    this.queue.splice(index, 0, entry);
+    return index;
+  }
+
+  private grant(now: number): void {
+    this.sent.push(now);
+  }
+
+  private prune(now: number): void {
+    while (this.sent.length > 0 && (this.sent[0] ?? 0) <= now - this.spanMs) this.sent.shift();
+  }
+
+  /** The earliest time a request could go, given these past sends. */
+  private nextFreeAt(sent: readonly number[], now: number): number {
+    this.prune(now);
+    let at = Math.max(now, this.pausedUntil);
+    if (sent.length >= this.limit) {
+      at = Math.max(at, (sent[sent.length - this.limit] ?? 0) + this.spanMs);
+    }
+    return at;
+  }
+
+  /** Milliseconds until the `count`-th next request could go, if all go as early as allowed. */
+  private waitForPosition(count: number, now: number): number {
+    this.prune(now);
+    const simulated = [...this.sent];
+    let at = Math.max(now, this.pausedUntil);
+    for (let i = 0; i < count; i++) {
+      if (simulated.length >= this.limit) {
+        at = Math.max(at, (simulated[simulated.length - this.limit] ?? 0) + this.spanMs);
+      }
+      simulated.push(at);
+    }
+    return Math.max(0, Math.ceil(at - now));
+  }
+
+  /** Serves the queue head while slots are free, then sleeps until the next slot frees. */
+  private pump(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    while (!this.closed && this.queue.length > 0) {
+      const now = this.now();
+      const at = this.nextFreeAt(this.sent, now);
+      if (at > now) {
+        this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(at - now)));
+        return;
+      }
+      const entry = this.queue.shift();
+      if (!entry) return;
+      entry.detach();
+      this.grant(now);
+      entry.resolve();
+    }
+  }
+}

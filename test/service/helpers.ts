@@ -1,0 +1,54 @@
+import { Writable } from "node:stream";
+import { onTestFinished } from "vitest";
+import { createLogger, type Logger } from "../../src/logger.js";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
+import {
+  createGiftServiceClient,
+  type GiftServiceClientOptions,
+} from "../../src/service/client.js";
+import type { GiftServiceClient } from "../../src/service/types.js";
+
+export const CREDENTIALS = {
+  mnemonic: "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima",
+  cookie: "stel_ssid=test-session-id; stel_token=test-token",
+};
+
+/** A sandbox without quota unless asked, closed after the test. */
+export async function sandboxForTest(options: SandboxOptions = {}): Promise<Sandbox> {
+  const sandbox = await startSandbox({ quota: false, ...options });
+  onTestFinished(() => sandbox.close());
+  return sandbox;
+}
+
+/** A client of this sandbox, closed after the test (before the sandbox: hooks run in reverse). */
+export function clientFor(
+  sandbox: Sandbox,
+  options: Partial<GiftServiceClientOptions> = {},
+): GiftServiceClient {
+  const client = createGiftServiceClient({
+    baseUrl: sandbox.url,
+    credentials: CREDENTIALS,
+    quota: { limit: 1000, windowMs: 60_000 },
+    ...options,
+  });
+  onTestFinished(() => client.close());
+  return client;
+}
+
+/** A trace-level logger whose every line lands in `lines`. */
+export function capturingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      lines.push(chunk.toString("utf8"));
+      callback();
+    },
+  });
+  return { logger: createLogger({ level: "trace", destination }), lines };
+}
+
+/** Headers as the sandbox saw them, without the ones the HTTP stack adds by itself. */
+export function sentHeaders(headers: Record<string, string>): Record<string, string> {
+  const { host: _host, connection: _connection, "content-length": _length, ...rest } = headers;
+  return rest;
+}
