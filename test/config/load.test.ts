@@ -1,0 +1,443 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Address } from "@ton/core";
+import { mnemonicNew, mnemonicToPrivateKey } from "@ton/crypto";
+import { WalletContractV4 } from "@ton/ton";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../../src/config/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+let words: string[];
+let publicKey: Buffer;
+
+beforeAll(async () => {
+  words = await mnemonicNew(24);
+  publicKey = (await mnemonicToPrivateKey(words)).publicKey;
+});
+
+/** A complete, valid environment; tests override what they check. */
+function validEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return {
+    BOT_TOKEN: "123456:AAbbCC_dd-ee",
+    GIFT_API_BASE_URL: "http://127.0.0.1:9999/",
+    WALLET_MNEMONIC: words.join(" "),
+    MARKETPLACE_COOKIE: "stel_ssid=abc123; stel_token=xyz",
+    ADMIN_IDS: "111,222",
+    ...overrides,
+  };
+}
+
+async function problemsOf(env: NodeJS.ProcessEnv): Promise<ConfigError> {
+  const error = await loadConfig(env, { envFile: false }).then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ConfigError);
+  return error as ConfigError;
+}
+
+function variablesOf(error: ConfigError): string[] {
+  return error.problems.map((problem) => problem.variable);
+}
+
+function userFacing(address: Address): string {
+  return address.toString({ bounceable: false, urlSafe: true });
+}
+
+/**
+ * Any two consecutive words of the phrase. Single words cannot be checked: the word list is
+ * plain English ("list", "only", "must"), and messages legitimately use such words.
+ */
+function phrasePairs(phrase: string[]): string[] {
+  return phrase.slice(1).map((word, index) => `${phrase[index]} ${word}`);
+}
+
+describe("loadConfig: a valid environment", () => {
+  it("loads every variable into the typed, nested config", async () => {
+    const config = await loadConfig(
+      validEnv({
+        TELEGRAM_API_ROOT: "http://127.0.0.1:8081/",
+        SERVICE_QUOTA_PER_MINUTE: "20",
+        SERVICE_TIMEOUT_MS: "15000",
+        WALLET_VERSION: "v4r2",
+        PROVIDER_API_KEY: "provider-key",
+        UPSTREAM_PROXY: "http://user:pass@proxy:3128",
+        UPSTREAM_USER_AGENT: "giftbot/1",
+        PAYMENT_METHOD: "ton",
+        ALLOWED_USER_IDS: " 5, 6 ,7 ",
+        ALLOWED_CHAT_IDS: "-1001234567890,-42",
+        PUBLIC_PURCHASES: "yes",
+        DATABASE_PATH: "/var/lib/giftbot/db.sqlite",
+        DRAFT_TTL_SECONDS: "120",
+        LIMIT_STARS_PER_PURCHASE: "5000",
+        LIMIT_STARS_PER_USER_DAY: "6000",
+        LIMIT_STARS_PER_DAY: "70000",
+        LIMIT_PREMIUM_PER_USER_DAY: "1",
+        LIMIT_PREMIUM_PER_DAY: "9",
+        LIMITS_EXEMPT_ADMINS: "1",
+        TON_API_ENDPOINT: "https://toncenter.example/api/v2/jsonRPC",
+        TON_API_KEY: "ton-key",
+        LOW_BALANCE_TON: "1.5",
+        LOW_BALANCE_USDT: "20",
+        BOT_MODE: "webhook",
+        HOST: "0.0.0.0",
+        PORT: "3000",
+        WEBHOOK_URL: "https://bot.example/hook",
+        WEBHOOK_SECRET: "s3cr3t_-X",
+        SHUTDOWN_GRACE_SECONDS: "10",
+        LOG_LEVEL: "debug",
+        LOG_PRETTY: "TRUE",
+      }),
+      { envFile: false },
+    );
+    expect(config).toEqual({
+      telegram: { token: "123456:AAbbCC_dd-ee", apiRoot: "http://127.0.0.1:8081" },
+      service: {
+        baseUrl: "http://127.0.0.1:9999",
+        quotaPerMinute: 20,
+        timeoutMs: 15_000,
+        apiKey: "provider-key",
+        proxy: "http://user:pass@proxy:3128",
+        userAgent: "giftbot/1",
+      },
+      wallet: {
+        mnemonic: words.join(" "),
+        cookie: "stel_ssid=abc123; stel_token=xyz",
+        version: "v4r2",
+        effectiveVersion: "v4r2",
+        address: userFacing(WalletContractV4.create({ workchain: 0, publicKey }).address),
+        addressSource: "derived",
+        mnemonicScheme: "ton",
+        paymentMethod: "ton",
+      },
+      access: {
+        adminIds: [111, 222],
+        allowedUserIds: [5, 6, 7],
+        allowedChatIds: [-1001234567890, -42],
+        publicPurchases: true,
+      },
+      ledger: {
+        databasePath: "/var/lib/giftbot/db.sqlite",
+        draftTtlSeconds: 120,
+        limits: {
+          starsPerPurchase: 5000,
+          starsPerUserDay: 6000,
+          starsPerBotDay: 70_000,
+          premiumPerUserDay: 1,
+          premiumPerBotDay: 9,
+          adminsExempt: true,
+        },
+        tonApi: { endpoint: "https://toncenter.example/api/v2/jsonRPC", apiKey: "ton-key" },
+      },
+      alerts: { lowBalanceTon: "1.5", lowBalanceUsdt: "20" },
+      run: {
+        mode: "webhook",
+        host: "0.0.0.0",
+        port: 3000,
+        webhook: { url: "https://bot.example/hook", secret: "s3cr3t_-X" },
+        shutdownGraceSeconds: 10,
+      },
+      log: { level: "debug", pretty: true },
+    });
+  });
+
+  it("fills the defaults, and treats empty strings as unset", async () => {
+    const config = await loadConfig(
+      validEnv({ WALLET_VERSION: "", PORT: "  ", PUBLIC_PURCHASES: "", TELEGRAM_API_ROOT: "" }),
+      { envFile: false },
+    );
+    expect(config.telegram.apiRoot).toBeUndefined();
+    expect(config.service).toMatchObject({ quotaPerMinute: 30, timeoutMs: 30_000 });
+    expect(config.wallet).toMatchObject({
+      version: "auto",
+      effectiveVersion: "v5r1",
+      paymentMethod: "usdt_ton",
+    });
+    expect(config.access).toEqual({
+      adminIds: [111, 222],
+      allowedUserIds: [],
+      allowedChatIds: [],
+      publicPurchases: false,
+    });
+    expect(config.ledger).toEqual({
+      databasePath: "./data/giftbot.sqlite",
+      draftTtlSeconds: 600,
+      limits: {
+        starsPerPurchase: 10_000,
+        starsPerUserDay: 10_000,
+        starsPerBotDay: 100_000,
+        premiumPerUserDay: 3,
+        premiumPerBotDay: 20,
+        adminsExempt: false,
+      },
+      tonApi: undefined,
+    });
+    expect(config.alerts).toEqual({ lowBalanceTon: undefined, lowBalanceUsdt: undefined });
+    expect(config.run).toEqual({
+      mode: "polling",
+      host: "127.0.0.1",
+      port: 8080,
+      webhook: undefined,
+      shutdownGraceSeconds: 25,
+    });
+    expect(config.log).toEqual({ level: "info", pretty: false });
+  });
+
+  it("accepts every boolean spelling", async () => {
+    for (const [text, value] of [
+      ["true", true],
+      ["1", true],
+      ["Yes", true],
+      ["false", false],
+      ["0", false],
+      ["NO", false],
+    ] as const) {
+      const config = await loadConfig(validEnv({ LOG_PRETTY: text }), { envFile: false });
+      expect(config.log.pretty).toBe(value);
+    }
+  });
+});
+
+describe("loadConfig: bad and missing variables", () => {
+  it("names every missing required variable at once", async () => {
+    const error = await problemsOf({});
+    expect(variablesOf(error)).toEqual([
+      "BOT_TOKEN",
+      "GIFT_API_BASE_URL",
+      "WALLET_MNEMONIC",
+      "MARKETPLACE_COOKIE",
+      "ADMIN_IDS",
+    ]);
+    expect(error.message.split("\n")).toHaveLength(5);
+    for (const line of error.message.split("\n")) expect(line).toMatch(/^- [A-Z_]+: is required/);
+  });
+
+  it("names each bad variable with why, several in one error", async () => {
+    const error = await problemsOf(
+      validEnv({
+        BOT_TOKEN: "not-a-token",
+        TELEGRAM_API_ROOT: "ftp://x",
+        GIFT_API_BASE_URL: "nowhere",
+        SERVICE_QUOTA_PER_MINUTE: "0",
+        SERVICE_TIMEOUT_MS: "fast",
+        WALLET_MNEMONIC: "one two three",
+        MARKETPLACE_COOKIE: "session=1",
+        WALLET_VERSION: "v9",
+        WALLET_ADDRESS: "not-an-address",
+        PAYMENT_METHOD: "card",
+        ADMIN_IDS: "1,-5",
+        ALLOWED_USER_IDS: "abc",
+        ALLOWED_CHAT_IDS: "0",
+        PUBLIC_PURCHASES: "sometimes",
+        DRAFT_TTL_SECONDS: "1.5",
+        LIMIT_STARS_PER_PURCHASE: "1000001",
+        LIMIT_STARS_PER_USER_DAY: "-1",
+        LIMIT_STARS_PER_DAY: "x",
+        LIMIT_PREMIUM_PER_USER_DAY: "y",
+        LIMIT_PREMIUM_PER_DAY: "z",
+        LIMITS_EXEMPT_ADMINS: "2",
+        TON_API_ENDPOINT: "toncenter",
+        LOW_BALANCE_TON: "-1",
+        LOW_BALANCE_USDT: "1e3",
+        BOT_MODE: "push",
+        PORT: "70000",
+        WEBHOOK_URL: "hook",
+        WEBHOOK_SECRET: "has space",
+        SHUTDOWN_GRACE_SECONDS: "0",
+        LOG_LEVEL: "loud",
+        LOG_PRETTY: "maybe",
+      }),
+    );
+    expect(variablesOf(error)).toEqual([
+      "BOT_TOKEN",
+      "TELEGRAM_API_ROOT",
+      "GIFT_API_BASE_URL",
+      "SERVICE_QUOTA_PER_MINUTE",
+      "SERVICE_TIMEOUT_MS",
+      "WALLET_MNEMONIC",
+      "MARKETPLACE_COOKIE",
+      "WALLET_VERSION",
+      "WALLET_ADDRESS",
+      "PAYMENT_METHOD",
+      "ADMIN_IDS",
+      "ALLOWED_USER_IDS",
+      "ALLOWED_CHAT_IDS",
+      "PUBLIC_PURCHASES",
+      "DRAFT_TTL_SECONDS",
+      "LIMIT_STARS_PER_PURCHASE",
+      "LIMIT_STARS_PER_USER_DAY",
+      "LIMIT_STARS_PER_DAY",
+      "LIMIT_PREMIUM_PER_USER_DAY",
+      "LIMIT_PREMIUM_PER_DAY",
+      "LIMITS_EXEMPT_ADMINS",
+      "TON_API_ENDPOINT",
+      "LOW_BALANCE_TON",
+      "LOW_BALANCE_USDT",
+      "BOT_MODE",
+      "PORT",
+      "WEBHOOK_URL",
+      "WEBHOOK_SECRET",
+      "SHUTDOWN_GRACE_SECONDS",
+      "LOG_LEVEL",
+      "LOG_PRETTY",
+    ]);
+    const reasons = Object.fromEntries(error.problems.map((p) => [p.variable, p.reason]));
+    expect(reasons.WALLET_MNEMONIC).toBe("must have 12, 18 or 24 words, it has 3");
+    expect(reasons.MARKETPLACE_COOKIE).toMatch(/stel_ssid/);
+    expect(reasons.LIMIT_STARS_PER_PURCHASE).toBe("must be at most 1000000");
+    expect(reasons.ADMIN_IDS).toMatch(/"-5" is not a Telegram user id/);
+    expect(reasons.PORT).toBe("must be at most 65535");
+    // One line per variable, each naming it.
+    expect(error.message.split("\n")).toHaveLength(31);
+  });
+
+  it("requires WEBHOOK_URL and WEBHOOK_SECRET in webhook mode, alongside other problems", async () => {
+    const error = await problemsOf(validEnv({ BOT_MODE: "webhook", BOT_TOKEN: undefined }));
+    expect(variablesOf(error)).toEqual(["BOT_TOKEN", "WEBHOOK_URL", "WEBHOOK_SECRET"]);
+  });
+
+  it("rejects an empty ADMIN_IDS list", async () => {
+    const error = await problemsOf(validEnv({ ADMIN_IDS: " , ," }));
+    expect(error.problems).toEqual([
+      { variable: "ADMIN_IDS", reason: "must list at least one Telegram user id" },
+    ]);
+  });
+
+  it("never puts a secret's value in the error", async () => {
+    const canaries = {
+      BOT_TOKEN: "CANARY_TOKEN_7f3a",
+      WALLET_MNEMONIC: `${words.slice(0, 23).join(" ")} canarywordzz`,
+      MARKETPLACE_COOKIE: "CANARY_COOKIE_91=x; other=CANARY_COOKIE_92",
+      PROVIDER_API_KEY: "CANARY_APIKEY_1\nCANARY_APIKEY_2",
+      UPSTREAM_PROXY: "http://u:CANARY_PROXY_5@p\r\nx",
+      TON_API_KEY: "CANARY_TONKEY\n",
+      WEBHOOK_SECRET: "CANARY WEBHOOK SECRET!",
+    };
+    // TON_API_KEY's trailing newline is trimmed away (valid); embed one inside instead.
+    canaries.TON_API_KEY = "CANARY_TONKEY\ninside";
+    const error = await problemsOf(validEnv({ ...canaries, BOT_MODE: "webhook" }));
+    expect(variablesOf(error)).toEqual([
+      "BOT_TOKEN",
+      "WALLET_MNEMONIC",
+      "MARKETPLACE_COOKIE",
+      "PROVIDER_API_KEY",
+      "UPSTREAM_PROXY",
+      "TON_API_KEY",
+      "WEBHOOK_URL",
+      "WEBHOOK_SECRET",
+    ]);
+    const everything = [
+      error.message,
+      String(error),
+      JSON.stringify(error),
+      JSON.stringify(error.problems),
+    ].join("\n");
+    expect(everything).not.toMatch(/CANARY/i);
+    for (const pair of phrasePairs(words)) expect(everything).not.toContain(pair);
+  });
+
+  it("keeps a valid mnemonic's words out of an error about another variable", async () => {
+    const error = await problemsOf(validEnv({ WALLET_ADDRESS: "0:".padEnd(66, "0") }));
+    expect(variablesOf(error)).toEqual(["WALLET_ADDRESS"]);
+    for (const pair of phrasePairs(words)) expect(error.message).not.toContain(pair);
+  });
+});
+
+describe("loadConfig: secrets from files", () => {
+  it("reads each NAME_FILE, trimmed", async () => {
+    const dir = tempDir();
+    const files = {
+      BOT_TOKEN_FILE: "987:FromFile_x\n",
+      WALLET_MNEMONIC_FILE: `\n  ${words.join("\n")}\n`,
+      MARKETPLACE_COOKIE_FILE: "stel_ssid=file\n",
+      PROVIDER_API_KEY_FILE: "provider-from-file\n",
+      UPSTREAM_PROXY_FILE: " socks5://proxy-from-file ",
+      TON_API_KEY_FILE: "ton-key-from-file\r\n",
+      WEBHOOK_SECRET_FILE: "hook_secret_from_file\n",
+    };
+    const env: NodeJS.ProcessEnv = {
+      GIFT_API_BASE_URL: "http://127.0.0.1:1",
+      ADMIN_IDS: "1",
+      BOT_MODE: "webhook",
+      WEBHOOK_URL: "https://bot.example/hook",
+      TON_API_ENDPOINT: "http://127.0.0.1:2",
+    };
+    for (const [name, content] of Object.entries(files)) {
+      const path = join(dir, name.toLowerCase());
+      writeFileSync(path, content);
+      env[name] = path;
+    }
+    const config = await loadConfig(env, { envFile: false });
+    expect(config.telegram.token).toBe("987:FromFile_x");
+    expect(config.wallet.mnemonic).toBe(words.join(" "));
+    expect(config.wallet.cookie).toBe("stel_ssid=file");
+    expect(config.service.apiKey).toBe("provider-from-file");
+    expect(config.service.proxy).toBe("socks5://proxy-from-file");
+    expect(config.ledger.tonApi?.apiKey).toBe("ton-key-from-file");
+    expect(config.run.webhook?.secret).toBe("hook_secret_from_file");
+  });
+
+  it("refuses NAME and NAME_FILE both set, and unreadable or empty files", async () => {
+    const dir = tempDir();
+    const tokenFile = join(dir, "token");
+    writeFileSync(tokenFile, "1:abc");
+    const emptyFile = join(dir, "empty");
+    writeFileSync(emptyFile, "  \n");
+    const error = await problemsOf(
+      validEnv({
+        BOT_TOKEN_FILE: tokenFile,
+        WALLET_MNEMONIC: undefined,
+        WALLET_MNEMONIC_FILE: join(dir, "missing"),
+        MARKETPLACE_COOKIE: undefined,
+        MARKETPLACE_COOKIE_FILE: emptyFile,
+      }),
+    );
+    expect(error.problems).toEqual([
+      {
+        variable: "BOT_TOKEN_FILE",
+        reason: "BOT_TOKEN and BOT_TOKEN_FILE are both set: keep only one",
+      },
+      {
+        variable: "WALLET_MNEMONIC_FILE",
+        reason: `the file ${join(dir, "missing")} cannot be read (ENOENT)`,
+      },
+      { variable: "MARKETPLACE_COOKIE_FILE", reason: `the file ${emptyFile} is empty` },
+    ]);
+  });
+});
+
+describe("loadConfig: the .env file", () => {
+  it("reads the file under the environment, which wins", async () => {
+    const dir = tempDir();
+    const envFile = join(dir, ".env");
+    writeFileSync(
+      envFile,
+      [
+        "# a comment",
+        "BOT_TOKEN=1:fromfile",
+        `WALLET_MNEMONIC="${words.join(" ")}"`,
+        "MARKETPLACE_COOKIE='stel_ssid=fromfile'",
+        "GIFT_API_BASE_URL=http://127.0.0.1:5",
+        "ADMIN_IDS=7",
+        "PORT=1234",
+        "HOST=",
+      ].join("\n"),
+    );
+    const config = await loadConfig({ PORT: "4321", HOST: "" }, { envFile });
+    expect(config.telegram.token).toBe("1:fromfile");
+    expect(config.wallet.cookie).toBe("stel_ssid=fromfile");
+    expect(config.run.port).toBe(4321);
+    expect(config.run.host).toBe("127.0.0.1");
+  });
+
+  it("reads nothing with envFile: false, and names an explicit file that is missing", async () => {
+    const dir = tempDir();
+    const missing = join(dir, "nope.env");
+    await expect(loadConfig(validEnv(), { envFile: false })).resolves.toBeDefined();
+    const result = await loadConfig(validEnv(), { envFile: missing }).catch((e: unknown) => e);
+    expect(result).toBeInstanceOf(ConfigError);
+    expect((result as ConfigError).problems).toEqual([
+      { variable: "(env file)", reason: `${missing} cannot be read (ENOENT)` },
+    ]);
+  });
+});

@@ -1,0 +1,113 @@
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { mnemonicNew } from "@ton/crypto";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+const MAIN = join(ROOT, "src/main.ts");
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs src/main.ts with exactly `env` (plus PATH), in `cwd`, so no stray .env is read. */
+function runMain(env: Record<string, string>, cwd: string): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(TSX, [MAIN], {
+      cwd,
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * Any two consecutive words of the phrase. Single words cannot be checked: the word list is
+ * plain English ("list", "only", "must"), and messages legitimately use such words.
+ */
+function phrasePairs(phrase: string[]): string[] {
+  return phrase.slice(1).map((word, index) => `${phrase[index]} ${word}`);
+}
+
+describe("src/main.ts", () => {
+  it("with no configuration exits 1 with the list, no stack trace", async () => {
+    const run = await runMain({}, tempDir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      [
+        "giftbot cannot start:",
+        "- BOT_TOKEN: is required: the bot's token from @BotFather (digits:characters)",
+        "- GIFT_API_BASE_URL: is required: the Gift Purchase Service's base URL",
+        "- WALLET_MNEMONIC: is required: the paying wallet's 12, 18 or 24 words, separated by spaces",
+        "- MARKETPLACE_COOKIE: is required: the whole marketplace Cookie header, containing stel_ssid=...",
+        "- ADMIN_IDS: is required: comma-separated Telegram user ids of the bot's admins",
+        "",
+      ].join("\n"),
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).toBe("");
+  });
+
+  it("reads .env from its directory, logs non-secret facts, and says the bot is not wired yet", async () => {
+    const dir = tempDir();
+    const words = await mnemonicNew(24);
+    const secrets = {
+      BOT_TOKEN: "424242:CANARYtokenQQ",
+      MARKETPLACE_COOKIE: "stel_ssid=CANARYcookieQQ",
+      PROVIDER_API_KEY: "CANARYkeyQQ",
+      UPSTREAM_PROXY: "http://user:CANARYproxyQQ@proxy:1",
+    };
+    writeFileSync(
+      join(dir, ".env"),
+      `${Object.entries(secrets)
+        .map(([name, value]) => `${name}=${value}`)
+        .join("\n")}\nWALLET_MNEMONIC="${words.join(" ")}"\n`,
+    );
+    const run = await runMain(
+      { GIFT_API_BASE_URL: "http://127.0.0.1:1", ADMIN_IDS: "5", WALLET_VERSION: "v4r2" },
+      dir,
+    );
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const lines = run.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      msg: "giftbot starting",
+      mode: "polling",
+      walletVersion: "v4r2",
+      walletAddressSource: "derived",
+    });
+    expect(lines[0]?.walletAddress).toMatch(/^UQ/);
+    expect(lines[1]?.msg).toMatch(/not wired yet/);
+    expect(run.stdout).not.toMatch(/CANARY/);
+    for (const pair of phrasePairs(words)) expect(run.stdout).not.toContain(pair);
+  });
+
+  it("skips .env with ENV_FILE=none", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, ".env"), "BOT_TOKEN=1:fromfile\n");
+    const run = await runMain({ ENV_FILE: "none" }, dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("- BOT_TOKEN: is required");
+  });
+});
