@@ -17,6 +17,8 @@ export interface RecordedCall {
   payload: Record<string, unknown>;
   /** Order of the call among all recorded calls, from 1. */
   seq: number;
+  /** What the fake answered (`result`, e.g. the sent Message), or undefined for an error. */
+  result?: unknown;
 }
 
 /** A canned answer: the `result` to return, or an error Telegram would send. */
@@ -53,6 +55,10 @@ export interface TelegramFake {
   ): Promise<RecordedCall>;
   /** Drops the recorded calls (message ids keep counting). */
   clear(): void;
+  /** The bot's messages in a chat as the person sees them now (edits applied), oldest first. */
+  messagesIn(chatId: number): Message[];
+  /** One message as it is now, or undefined. */
+  message(chatId: number, messageId: number): Message | undefined;
 }
 
 /** The bot every test talks to unless told otherwise. */
@@ -157,6 +163,7 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     calls.push(call);
     const custom = answers.get(method);
     const answer = custom ? custom(payload, call) : defaultAnswer(method, payload);
+    if (answer.ok) call.result = answer.result;
     for (const waiter of [...waiters]) {
       if (call.seq > waiter.since && waiter.test(call)) {
         waiters.delete(waiter);
@@ -190,6 +197,11 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     clear: () => {
       calls.length = 0;
     },
+    messagesIn: (chatId) =>
+      [...messages.values()]
+        .filter((m) => m.chat.id === chatId)
+        .sort((a, b) => a.message_id - b.message_id),
+    message: (chatId, messageId) => messages.get(`${chatId}:${messageId}`),
   };
 }
 

@@ -1,0 +1,148 @@
+/**
+ * A bot wired to real parts, for tests that must prove behaviour end to end: the real sandbox
+ * service over 127.0.0.1, the real HTTP client, the real ledger and desk on a real SQLite file,
+ * and the real grammY bot whose Telegram calls go to the recording fake.
+ *
+ * `restart()` imitates a process restart: the database is closed and reopened, and a new
+ * client, ledger, desk and bot are built on it, while the sandbox and the fake Telegram (the
+ * outside world) stay as they were.
+ */
+import { join } from "node:path";
+import type { Bot } from "grammy";
+import type { Update } from "grammy/types";
+import type { BotContext } from "../bot/context.js";
+import { type BotDeps, createBot } from "../bot/index.js";
+import { Ledger } from "../ledger/ledger.js";
+import type { SpendingLimits } from "../ledger/types.js";
+import { type Logger, silentLogger } from "../logger.js";
+import { createPurchaseDesk } from "../purchases/desk.js";
+import type { PurchaseDesk } from "../purchases/types.js";
+import { startSandbox } from "../sandbox/server.js";
+import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
+import { createGiftServiceClient, type GiftServiceClientOptions } from "../service/client.js";
+import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
+import { type Db, openDatabase } from "../storage/database.js";
+import { createTestClock, type TestClock } from "./clock.js";
+import { createTelegramFake, TEST_BOT_INFO, type TelegramFake } from "./telegram-fake.js";
+import { createUpdateFactory, type UpdateFactory } from "./updates.js";
+
+/** Fake credentials in the shapes the service expects; never real ones. */
+export const TEST_CREDENTIALS = {
+  mnemonic: Array.from({ length: 24 }, () => "abandon").join(" "),
+  cookie: "stel_ssid=test-session-cookie",
+};
+
+export interface BotHarnessOptions {
+  /** A temporary folder for the SQLite file (the caller removes it, e.g. test/helpers/temp-dir). */
+  dir: string;
+  sandbox?: SandboxOptions;
+  /** The client's shared quota (default: the client's 30 per minute). */
+  clientQuota?: GiftServiceClientOptions["quota"];
+  limits?: Partial<SpendingLimits>;
+  draftTtlMs?: number;
+  defaultPaymentMethod?: PaymentMethod;
+  admins?: number[];
+  canBuy?: BotDeps["canBuy"];
+  extraFeatures?: BotDeps["extraFeatures"];
+  logger?: Logger;
+}
+
+export interface BotHarness {
+  readonly bot: Bot<BotContext>;
+  readonly desk: PurchaseDesk;
+  readonly ledger: Ledger;
+  readonly client: GiftServiceClient;
+  readonly db: Db;
+  readonly sandbox: Sandbox;
+  readonly telegram: TelegramFake;
+  readonly updates: UpdateFactory;
+  /** Shared by the ledger, the desk and the bot; `clock.advance(ms)` moves time. */
+  readonly clock: TestClock;
+  readonly dbPath: string;
+  /** Feeds one update to the current bot. */
+  send(update: Update): Promise<void>;
+  /** A new process on the same database: new client, ledger, desk and bot. */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
+  const sandbox = await startSandbox(options.sandbox);
+  const telegram = createTelegramFake();
+  const updates = createUpdateFactory();
+  const clock = createTestClock();
+  const dbPath = join(options.dir, "giftbot.sqlite");
+  const logger = options.logger ?? silentLogger;
+
+  function build() {
+    const db = openDatabase(dbPath);
+    const client = createGiftServiceClient({
+      baseUrl: sandbox.url,
+      credentials: TEST_CREDENTIALS,
+      ...(options.clientQuota ? { quota: options.clientQuota } : {}),
+      logger,
+    });
+    const ledger = new Ledger(db, {
+      clock,
+      ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.draftTtlMs !== undefined ? { draftTtlMs: options.draftTtlMs } : {}),
+    });
+    const desk = createPurchaseDesk({ ledger, client, clock, logger });
+    const bot = createBot({
+      token: "123456:TEST-TOKEN-never-real",
+      botInfo: TEST_BOT_INFO,
+      fetch: telegram.fetch,
+      desk,
+      db,
+      logger,
+      defaultPaymentMethod: options.defaultPaymentMethod ?? "usdt_ton",
+      admins: options.admins ?? [],
+      now: clock,
+      ...(options.canBuy ? { canBuy: options.canBuy } : {}),
+      ...(options.extraFeatures ? { extraFeatures: options.extraFeatures } : {}),
+    });
+    return { db, client, ledger, desk, bot };
+  }
+
+  let parts = build();
+  let closed = false;
+
+  async function teardownParts(): Promise<void> {
+    await parts.client.close();
+    parts.db.close();
+  }
+
+  return {
+    get bot() {
+      return parts.bot;
+    },
+    get desk() {
+      return parts.desk;
+    },
+    get ledger() {
+      return parts.ledger;
+    },
+    get client() {
+      return parts.client;
+    },
+    get db() {
+      return parts.db;
+    },
+    sandbox,
+    telegram,
+    updates,
+    clock,
+    dbPath,
+    send: (update) => parts.bot.handleUpdate(update),
+    async restart() {
+      await teardownParts();
+      parts = build();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await teardownParts();
+      await sandbox.close();
+    },
+  };
+}

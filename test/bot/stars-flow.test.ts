@@ -1,0 +1,147 @@
+import { describe, expect, it } from "vitest";
+import { buttonsOf, chatPerson } from "../../src/testing/chat-person.js";
+import { testUser } from "../../src/testing/updates.js";
+import { harness } from "./helpers.js";
+
+describe("stars flow against the sandbox", () => {
+  it("in English: greeting, recipient, amount, summary, confirm, delivered", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(101, { first_name: "Alice", language_code: "en-GB" }));
+
+    await alice.command("start");
+    expect(alice.lastMessage().text).toBe(
+      "Hi, Alice! I can gift Telegram Stars or Telegram Premium to anyone with a @username. What would you like to do?",
+    );
+    expect(buttonsOf(alice.lastMessage())).toEqual([["⭐ Gift stars", "💎 Gift premium"]]);
+
+    await alice.pressButton("⭐ Gift stars");
+    const ask = alice.lastMessage();
+    expect(ask.text).toBe("Who should get the stars? Send their @username or a t.me link.");
+    expect(buttonsOf(ask)).toEqual([["✖️ Cancel"]]);
+
+    await alice.say("not a name!");
+    expect(alice.lastMessage().text).toMatch(/^That does not look like a username\./);
+    await alice.say("nobody_here");
+    expect(alice.lastMessage().text).toBe(
+      "I could not find @nobody_here. Check the spelling and send the username again.",
+    );
+
+    await alice.say("https://t.me/bob_gifts");
+    expect(buttonsOf(h.telegram.message(alice.chatId, ask.message_id))).toEqual([]);
+    const amount = alice.lastMessage();
+    expect(amount.text).toBe("How many stars for @bob_gifts?");
+    expect(buttonsOf(amount)).toEqual([
+      ["⭐ 50", "⭐ 100", "⭐ 250"],
+      ["⭐ 500", "⭐ 1,000", "⭐ 2,500"],
+      ["Another amount"],
+      ["✖️ Cancel"],
+    ]);
+
+    await alice.pressButton("Another amount");
+    expect(buttonsOf(h.telegram.message(alice.chatId, amount.message_id))).toEqual([]);
+    expect(alice.lastMessage().text).toBe(
+      "Send the number of stars: a whole number from 50 to 5,000.",
+    );
+    await alice.say("49");
+    expect(alice.lastMessage().text).toBe(
+      "That is not a whole number from 50 to 5,000. Please send the number of stars again.",
+    );
+    await alice.say("12.5");
+    expect(alice.lastMessage().text).toMatch(/^That is not a whole number/);
+    await alice.say("1,500");
+
+    const summary = alice.lastMessage();
+    expect(summary.text).toBe(
+      [
+        "Please check your gift:",
+        "",
+        "Recipient: @bob_gifts",
+        "Gift: 1,500 Telegram Stars",
+        "Payment: USDT on TON",
+        "Wallet balance: 100 TON, 1,000 USDT",
+        "",
+        "Nothing is bought until you press Confirm.",
+      ].join("\n"),
+    );
+    expect(buttonsOf(summary)).toEqual([["✅ Confirm", "✖️ Cancel"], ["Pay with TON"]]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+
+    await alice.pressButton("Pay with TON");
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toContain("Payment: TON");
+    expect(buttonsOf(h.telegram.message(alice.chatId, summary.message_id))).toEqual([
+      ["✅ Confirm", "✖️ Cancel"],
+      ["Pay with USDT on TON"],
+    ]);
+
+    const before = h.telegram.mark();
+    await alice.pressButton("✅ Confirm");
+    const purchases = h.sandbox.purchaseRequests();
+    expect(purchases).toHaveLength(1);
+    expect(purchases[0]?.form).toMatchObject({
+      username: "bob_gifts",
+      amount: "1500",
+      payment_method: "ton",
+    });
+    const calls = alice.callsSince(before);
+    expect(calls.map((c) => c.method)).toEqual([
+      "answerCallbackQuery",
+      "editMessageText",
+      "editMessageText",
+    ]);
+    expect(calls[0]?.payload.text).toBe("⏳ Sending your gift…");
+    expect(calls[1]?.payload.text).toMatch(/Payment: TON\n.*\n\n⏳ Sending your gift…$/);
+    expect(calls[1]?.payload.reply_markup).toBeUndefined();
+    const outcome = h.telegram.message(alice.chatId, summary.message_id);
+    expect(outcome?.text).toMatch(
+      /^✅ Delivered: 1,500 Telegram Stars to @bob_gifts\.\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,
+    );
+    expect(buttonsOf(outcome)).toEqual([]);
+
+    await alice.command("history");
+    expect(alice.lastMessage().text).toMatch(
+      /^Your recent gifts:\n\n.+: 1,500 stars to @bob_gifts: delivered$/,
+    );
+  });
+
+  it("in Russian, with the amount from a button", async () => {
+    const h = await harness();
+    const boris = chatPerson(h, testUser(102, { first_name: "Борис", language_code: "ru" }));
+
+    await boris.command("stars");
+    expect(boris.lastMessage().text).toBe(
+      "Кому подарить звёзды? Отправьте @username или ссылку t.me.",
+    );
+    expect(buttonsOf(boris.lastMessage())).toEqual([["✖️ Отмена"]]);
+    await boris.say("@anna_ru");
+    expect(boris.lastMessage().text).toBe("Сколько звёзд подарить @anna_ru?");
+    expect(buttonsOf(boris.lastMessage())).toEqual([
+      ["⭐ 50", "⭐ 100", "⭐ 250"],
+      ["⭐ 500", "⭐ 1\u00a0000", "⭐ 2\u00a0500"],
+      ["Другое количество"],
+      ["✖️ Отмена"],
+    ]);
+    await boris.pressButton("⭐ 1\u00a0000");
+    const summary = boris.lastMessage();
+    expect(summary.text).toBe(
+      [
+        "Проверьте подарок:",
+        "",
+        "Получатель: @anna_ru",
+        "Подарок: 1\u00a0000 Telegram Stars",
+        "Оплата: USDT в сети TON",
+        "Баланс кошелька: 100 TON, 1\u00a0000 USDT",
+        "",
+        "Ничего не будет куплено, пока вы не нажмёте «Подтвердить».",
+      ].join("\n"),
+    );
+    expect(buttonsOf(summary)).toEqual([["✅ Подтвердить", "✖️ Отмена"], ["Оплатить в TON"]]);
+
+    await boris.pressButton("✅ Подтвердить");
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(h.telegram.message(boris.chatId, summary.message_id)?.text).toMatch(
+      /^✅ Доставлено: 1\u00a0000 Telegram Stars для @anna_ru\.\nТранзакция: https:\/\/tonviewer\.com\/transaction\/\S+$/,
+    );
+    await boris.command("history");
+    expect(boris.lastMessage().text).toMatch(/1\u00a0000 звёзд для @anna_ru: доставлен$/);
+  });
+});
