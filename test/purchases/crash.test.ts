@@ -1,0 +1,52 @@
+import { once } from "node:events";
+import { describe, expect, it } from "vitest";
+import { Ledger } from "../../src/ledger/ledger.js";
+import { createPurchaseDesk } from "../../src/purchases/desk.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { spawnFixture } from "../ledger/processes.js";
+import { deskFixture } from "./helpers.js";
+
+describe("a bot process killed mid-purchase", () => {
+  it("leaves the intent unconfirmed after restart, never resent, nothing else lost", async () => {
+    const f = await deskFixture();
+    const done = f.starsDraft();
+    expect((await f.desk.confirm(done.id, 1)).kind).toBe("succeeded");
+    const waiting = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    const victim = f.starsDraft({ quantity: 250 });
+
+    // The fixture runs on the real clock; give its draft a real-time expiry.
+    f.db
+      .prepare("UPDATE purchase_intents SET expires_at = ? WHERE id = ?")
+      .run(Date.now() + 600_000, victim.id);
+    f.sandbox.injectFault({ type: "delay", ms: 60_000 }, { path: "/buy-stars/" });
+    const child = spawnFixture("confirm-and-die.ts", [f.path, f.sandbox.url, victim.id, "1"]);
+    await f.sandbox.waitForRequests(2, "/buy-stars/");
+    expect(f.desk.getIntent(victim.id)?.status).toBe("sending");
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    f.sandbox.clearFaults();
+
+    const restarted = createPurchaseDesk({
+      ledger: new Ledger(openDatabase(f.path), { clock: () => f.clock.now }),
+      client: f.client,
+    });
+    const told: string[] = [];
+    restarted.onUnconfirmed((intent) => told.push(intent.id));
+    expect(restarted.recoverInterrupted().map((i) => i.id)).toEqual([victim.id]);
+    expect(told).toEqual([victim.id]);
+    expect(restarted.getIntent(victim.id)).toMatchObject({ status: "unconfirmed", quantity: 250 });
+    expect(await restarted.confirm(victim.id, 1)).toMatchObject({
+      kind: "refused",
+      refusal: { reason: "already_done", status: "unconfirmed" },
+    });
+    expect(restarted.getIntent(done.id)?.status).toBe("succeeded");
+    expect(restarted.getIntent(waiting.id)?.status).toBe("draft");
+    expect(await restarted.confirm(waiting.id, 2)).toMatchObject({ refusal: { reason: "frozen" } });
+    expect(f.sandbox.purchaseRequests()).toHaveLength(2);
+
+    restarted.resolve(victim.id, 99, true);
+    expect((await restarted.confirm(waiting.id, 2)).kind).toBe("succeeded");
+    expect(f.sandbox.purchaseRequests()).toHaveLength(3);
+    expect(f.sandbox.purchaseRequests().filter((r) => r.form?.amount === "250")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,328 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Address } from "@ton/core";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createTonEvidence } from "../../src/purchases/on-chain.js";
+import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
+import type { Fault } from "../../src/sandbox/server.js";
+import type { Ambiguous } from "../../src/service/types.js";
+import { CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
+import { startFakeToncenter } from "./toncenter-fake.js";
+
+const STARS = "/buy-stars/";
+
+function userInfoRequests(f: { sandbox: { requests: { path: string }[] } }): number {
+  return f.sandbox.requests.filter((r) => r.path === "/get-user-info/").length;
+}
+
+describe("PurchaseDesk reads", () => {
+  it("normalises, validates, shares and caches recipient checks", async () => {
+    const f = await deskFixture();
+    expect(await f.desk.checkRecipient("no")).toEqual({ kind: "invalid_username" });
+    expect(await f.desk.checkRecipient("@@alice")).toEqual({ kind: "invalid_username" });
+    expect(userInfoRequests(f)).toBe(0);
+
+    const checks = await Promise.all([
+      f.desk.checkRecipient("@alice_1"),
+      f.desk.checkRecipient("alice_1"),
+      f.desk.checkRecipient("https://t.me/Alice_1"),
+      f.desk.checkRecipient("  @ALICE_1 "),
+    ]);
+    for (const check of checks) expect(check).toMatchObject({ kind: "ok", isPremium: false });
+    expect(userInfoRequests(f)).toBe(1);
+    await f.desk.checkRecipient("alice_1");
+    expect(userInfoRequests(f)).toBe(1);
+    f.clock.now += 60_001;
+    await f.desk.checkRecipient("alice_1");
+    expect(userInfoRequests(f)).toBe(2);
+
+    expect(await f.desk.checkRecipient("nobody_here")).toEqual({ kind: "not_found" });
+    expect(await f.desk.checkRecipient("premium_pal")).toMatchObject({
+      kind: "ok",
+      isPremium: true,
+    });
+  });
+
+  it("shares and caches balance reads for 15 seconds", async () => {
+    const f = await deskFixture({ sandbox: { balance: { ton: "12.5", usdt: "40" } } });
+    const balanceReads = () =>
+      f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
+    const reads = await Promise.all([f.desk.readBalance(), f.desk.readBalance()]);
+    expect(reads[0]).toMatchObject({ kind: "ok", balance: { ton: "12.5", usdt: "40" } });
+    expect(balanceReads()).toBe(1);
+    f.clock.now += 14_000;
+    await f.desk.readBalance();
+    expect(balanceReads()).toBe(1);
+    f.clock.now += 2_000;
+    await f.desk.readBalance();
+    expect(balanceReads()).toBe(2);
+  });
+});
+
+describe("PurchaseDesk.confirm", () => {
+  it("buys stars once, records the full response, and answers repeats without sending", async () => {
+    const f = await deskFixture();
+    const intent = f.starsDraft();
+    const result = await f.desk.confirm(intent.id, 1);
+    expect(result.kind).toBe("succeeded");
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(f.sandbox.purchaseRequests()[0]?.form).toMatchObject({
+      username: "alice_1",
+      amount: "100",
+      payment_method: "ton",
+    });
+    const stored = f.desk.getIntent(intent.id);
+    expect(stored?.status).toBe("succeeded");
+    expect(stored?.response).toMatchObject({ ok: true });
+    if (result.kind === "succeeded") expect(stored?.txHash).toBe(result.txHash);
+
+    expect(await f.desk.confirm(intent.id, 1)).toEqual({
+      kind: "refused",
+      refusal: { reason: "already_done", status: "succeeded" },
+    });
+    expect(await f.desk.confirm(intent.id, 2)).toEqual({
+      kind: "refused",
+      refusal: { reason: "not_owner" },
+    });
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("1,000 concurrent confirmations (one desk) send exactly one request", async () => {
+    const f = await deskFixture();
+    const intent = f.starsDraft();
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, () => f.desk.confirm(intent.id, 1)),
+    );
+    expect(results.filter((r) => r.kind === "succeeded")).toHaveLength(1);
+    expect(results.filter((r) => r.kind === "refused")).toHaveLength(999);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("1,000 concurrent confirmations over several connections send exactly one request", async () => {
+    const f = await deskFixture();
+    const intent = f.starsDraft();
+    const desks = [f.desk, f.secondDesk(), f.secondDesk(), f.secondDesk()];
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) => desks[i % desks.length]?.confirm(intent.id, 1)),
+    );
+    expect(results.filter((r) => r?.kind === "succeeded")).toHaveLength(1);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  const ambiguousFaults: [string, Fault][] = [
+    [
+      "429",
+      {
+        type: "status",
+        status: 429,
+        body: { ok: false, error: "FLOOD_WAIT", retry_after: 1 },
+        headers: { "retry-after": "1" },
+      },
+    ],
+    [
+      "503",
+      {
+        type: "status",
+        status: 503,
+        body: { ok: false, error: "RATE_LIMIT_UNAVAILABLE" },
+        headers: { "retry-after": "1" },
+      },
+    ],
+    ["timeout", { type: "delay", ms: 5_000 }],
+    ["dropped connection", { type: "drop" }],
+    ["malformed body", { type: "malformed" }],
+    ["unconfirmed: true", { type: "unconfirmed", executed: true }],
+  ];
+
+  it.each(ambiguousFaults)(
+    "%s ends unconfirmed, notifies once, freezes claims until resolved, never resends",
+    async (_name, fault) => {
+      const f = await deskFixture({ client: { timeouts: { headersMs: 300, bodyMs: 300 } } });
+      const told: [string, Ambiguous][] = [];
+      f.desk.onUnconfirmed((intent, ambiguity) => told.push([intent.id, ambiguity]));
+      f.desk.onUnconfirmed(() => {
+        throw new Error("a broken listener must not break the purchase");
+      });
+      const intent = f.starsDraft();
+      const next = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+      f.sandbox.injectFault(fault, { path: STARS });
+
+      const result = await f.desk.confirm(intent.id, 1);
+      expect(result.kind).toBe("unconfirmed");
+      expect(f.desk.getIntent(intent.id)?.status).toBe("unconfirmed");
+      expect(f.desk.getIntent(intent.id)?.response).toBeDefined();
+      expect(told.map(([id]) => id)).toEqual([intent.id]);
+      expect(f.desk.status()).toEqual({ paused: false, unconfirmed: 1 });
+
+      expect(await f.desk.confirm(intent.id, 1)).toMatchObject({ kind: "refused" });
+      expect(await f.desk.confirm(next.id, 2)).toEqual({
+        kind: "refused",
+        refusal: { reason: "frozen", unconfirmed: 1 },
+      });
+      expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+
+      expect(f.desk.resolve(intent.id, 99, true)).toMatchObject({ ok: true, unconfirmedLeft: 0 });
+      expect(f.desk.resolve(intent.id, 99, true)).toEqual({ ok: false, reason: "not_unconfirmed" });
+      expect((await f.desk.confirm(next.id, 2)).kind).toBe("succeeded");
+      expect(f.sandbox.purchaseRequests()).toHaveLength(2);
+      expect(told).toHaveLength(1);
+    },
+  );
+
+  it("a rejected outcome (400) ends rejected, freezes nothing and notifies no one", async () => {
+    const f = await deskFixture();
+    const told: string[] = [];
+    f.desk.onUnconfirmed((intent) => told.push(intent.id));
+    const intent = f.starsDraft();
+    f.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, error: "PRICE_GUARD", price_guard: true } },
+      { path: STARS },
+    );
+    const result = await f.desk.confirm(intent.id, 1);
+    expect(result.kind).toBe("rejected");
+    if (result.kind === "rejected") expect(result.rejection.detail).toContain("PRICE_GUARD");
+    expect(f.desk.getIntent(intent.id)?.status).toBe("rejected");
+    expect(f.desk.status().unconfirmed).toBe(0);
+    expect(told).toEqual([]);
+    expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
+  });
+
+  it("an invalid answer from the client after the claim is recorded as rejected", async () => {
+    const f = await deskFixture({
+      wrapClient: (client) => ({
+        ...client,
+        buyStars: async () => ({ kind: "invalid", field: "amount", detail: "out of range" }),
+      }),
+    });
+    const intent = f.starsDraft();
+    const result = await f.desk.confirm(intent.id, 1);
+    expect(result.kind).toBe("rejected");
+    expect(f.desk.getIntent(intent.id)?.status).toBe("rejected");
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+
+  it("limits, the pause switch and expiry are enforced through the desk", async () => {
+    const f = await deskFixture({
+      ledger: { limits: { starsPerPurchase: 200 }, draftTtlMs: 60_000 },
+    });
+    expect(await f.desk.confirm(f.starsDraft({ quantity: 250 }).id, 1)).toMatchObject({
+      kind: "refused",
+      refusal: { reason: "limit", limit: "stars_per_purchase", max: 200 },
+    });
+    f.desk.pause(99);
+    const intent = f.starsDraft();
+    expect(await f.desk.confirm(intent.id, 1)).toEqual({
+      kind: "refused",
+      refusal: { reason: "paused" },
+    });
+    f.desk.resume(99);
+    f.clock.now += 60_000;
+    expect(await f.desk.confirm(intent.id, 1)).toEqual({
+      kind: "refused",
+      refusal: { reason: "expired" },
+    });
+    expect(f.desk.expireDrafts()).toBe(2);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+    expect(f.desk.usageToday(1)).toMatchObject({ starsUser: 0, resetsAt: Date.UTC(2030, 0, 2) });
+  });
+});
+
+describe("PurchaseDesk premium", () => {
+  const premiumDraft = (desk: PurchaseDesk, recipient = "bob_gift") =>
+    desk.createDraft({
+      kind: "premium",
+      recipient,
+      quantity: 3,
+      paymentMethod: "usdt_ton",
+      requester: { userId: 1, chatId: 1, chatType: "private" },
+      balanceBefore: undefined,
+    });
+
+  it("an old summary re-checks is_premium (bypassing the cache) and cancels without buying", async () => {
+    const f = await deskFixture();
+    expect(await f.desk.checkRecipient("bob_gift")).toMatchObject({ isPremium: false });
+    const intent = premiumDraft(f.desk);
+    f.sandbox.setUser("bob_gift", { isPremium: true });
+    f.clock.now += 60_001;
+    const results = await Promise.all([f.desk.confirm(intent.id, 1), f.desk.confirm(intent.id, 1)]);
+    expect(results.map((r) => r.kind).sort()).toEqual(["recipient_has_premium", "refused"]);
+    expect(f.desk.getIntent(intent.id)?.status).toBe("cancelled");
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+    expect(userInfoRequests(f)).toBe(2);
+  });
+
+  it("a fresh summary buys without re-checking; an old one re-checks then buys", async () => {
+    const f = await deskFixture();
+    const fresh = premiumDraft(f.desk, "carol_gift");
+    expect((await f.desk.confirm(fresh.id, 1)).kind).toBe("succeeded");
+    expect(userInfoRequests(f)).toBe(0);
+    const old = premiumDraft(f.desk, "dave_gift");
+    f.clock.now += 61_000;
+    expect((await f.desk.confirm(old.id, 1)).kind).toBe("succeeded");
+    expect(userInfoRequests(f)).toBe(1);
+    expect(f.sandbox.purchaseRequests().map((r) => r.form?.duration)).toEqual(["3", "3"]);
+  });
+
+  it("gathers evidence for an unconfirmed premium: balances, premium now, tx_hash, chain", async () => {
+    const wallet = Address.parse(`0:${"44".repeat(32)}`);
+    const chain = await startFakeToncenter(wallet, [
+      {
+        now: Math.floor(NOON / 1000) + 5,
+        lt: 100n,
+        transfers: [{ destination: Address.parse(`0:${"55".repeat(32)}`), amountNano: 7n }],
+      },
+    ]);
+    onTestFinished(() => chain.close());
+    const f = await deskFixture({
+      desk: {
+        onChain: createTonEvidence({ endpoint: chain.endpoint, walletAddress: wallet.toString() }),
+      },
+    });
+    const intent = premiumDraft(f.desk);
+    f.sandbox.injectFault({ type: "unconfirmed", executed: true }, { path: "/buy-premium/" });
+    const result: ConfirmResult = await f.desk.confirm(intent.id, 1);
+    expect(result.kind).toBe("unconfirmed");
+    const evidence = await f.desk.evidence(intent.id);
+    expect(evidence?.recipientHasPremiumNow).toBe(true);
+    expect(evidence?.balanceNow?.usdt).toBeDefined();
+    expect(evidence?.onChainTransfers).toEqual([
+      expect.objectContaining({ amountNano: "7", at: (Math.floor(NOON / 1000) + 5) * 1000 }),
+    ]);
+    expect(evidence?.txHash).toBe(f.desk.getIntent(intent.id)?.txHash);
+    expect(await f.desk.evidence("missing")).toBeUndefined();
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+});
+
+describe("secrets and the database", () => {
+  it("no canary secret reaches the database file after every kind of outcome", async () => {
+    const f = await deskFixture({ client: { timeouts: { headersMs: 300, bodyMs: 300 } } });
+    await f.desk.checkRecipient("alice_1");
+    await f.desk.readBalance();
+    expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
+    f.sandbox.injectFault({ type: "status", status: 400, body: { ok: false, error: "NOPE" } });
+    expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("rejected");
+    for (const fault of [
+      { type: "unconfirmed", executed: true },
+      { type: "malformed" },
+      { type: "drop" },
+      { type: "delay", ms: 3_000 },
+      { type: "status", status: 429, body: { ok: false }, headers: { "retry-after": "1" } },
+    ] as Fault[]) {
+      f.sandbox.injectFault(fault, { path: STARS });
+      const intent = f.starsDraft();
+      expect((await f.desk.confirm(intent.id, 1)).kind).toBe("unconfirmed");
+      f.desk.resolve(intent.id, 99, false);
+    }
+    await f.desk.evidence(f.desk.recent({ limit: 1 })[0]?.id ?? "");
+    f.db.close();
+
+    const files = readdirSync(f.dir);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      const bytes = readFileSync(join(f.dir, file)).toString("latin1");
+      for (const canary of CANARY_FRAGMENTS)
+        expect(bytes.includes(canary), `${canary} in ${file}`).toBe(false);
+    }
+  });
+});

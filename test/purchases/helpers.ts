@@ -1,0 +1,112 @@
+/**
+ * Desk tests run the real thing: the sandbox service on 127.0.0.1, the real client configured
+ * with canary secrets, and the ledger on a real SQLite file in a temp folder.
+ */
+import { join } from "node:path";
+import { onTestFinished } from "vitest";
+import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
+import type { NewIntent } from "../../src/ledger/types.js";
+import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
+import type { PurchaseDesk } from "../../src/purchases/types.js";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
+import {
+  createGiftServiceClient,
+  type GiftServiceClientOptions,
+} from "../../src/service/client.js";
+import type { GiftServiceClient } from "../../src/service/types.js";
+import { type Db, openDatabase } from "../../src/storage/database.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+/** Secrets that must never reach the database file: each is unique enough to scan for. */
+export const CANARY = {
+  mnemonic: Array.from({ length: 24 }, (_, i) => `canaryword${String.fromCharCode(97 + i)}`).join(
+    " ",
+  ),
+  cookie: "stel_ssid=CanaryCookieSsid7f3a; stel_token=CanaryCookieToken9b2c",
+  proxy: "socks5://CanaryProxyUser:CanaryProxyPass@127.0.0.1:1080",
+  apiKey: "CanaryProviderApiKey5d1e",
+};
+
+/** Every fragment of a canary that must not appear anywhere in the file. */
+export const CANARY_FRAGMENTS = [
+  ...CANARY.mnemonic.split(" "),
+  "CanaryCookieSsid7f3a",
+  "CanaryCookieToken9b2c",
+  "CanaryProxyUser",
+  "CanaryProxyPass",
+  "CanaryProviderApiKey5d1e",
+];
+
+export const NOON = Date.UTC(2030, 0, 1, 12);
+
+export interface DeskFixture {
+  dir: string;
+  path: string;
+  db: Db;
+  sandbox: Sandbox;
+  client: GiftServiceClient;
+  ledger: Ledger;
+  desk: PurchaseDesk;
+  clock: { now: number };
+  /** Another connection to the same file, with its own Ledger and desk (same client). */
+  secondDesk(): PurchaseDesk;
+  starsDraft(overrides?: Partial<NewIntent>): ReturnType<PurchaseDesk["createDraft"]>;
+}
+
+export interface DeskFixtureOptions {
+  sandbox?: SandboxOptions;
+  client?: Partial<GiftServiceClientOptions>;
+  ledger?: Omit<LedgerOptions, "clock">;
+  desk?: Partial<Omit<PurchaseDeskDeps, "ledger" | "client">>;
+  /** Replaces the real client (wrapping it), for the rare case a test needs an odd answer. */
+  wrapClient?: (client: GiftServiceClient) => GiftServiceClient;
+}
+
+/** Everything a desk test needs; all of it closed when the test ends. */
+export async function deskFixture(options: DeskFixtureOptions = {}): Promise<DeskFixture> {
+  const dir = tempDir("giftbot-desk-");
+  const path = join(dir, "bot.sqlite");
+  const sandbox = await startSandbox({ quota: false, ...options.sandbox });
+  onTestFinished(() => sandbox.close());
+  const realClient = createGiftServiceClient({
+    baseUrl: sandbox.url,
+    credentials: CANARY,
+    quota: { limit: 10_000, windowMs: 60_000 },
+    ...options.client,
+  });
+  onTestFinished(() => realClient.close());
+  const client = options.wrapClient ? options.wrapClient(realClient) : realClient;
+  const clock = { now: NOON };
+  const dbs: Db[] = [];
+  const open = () => {
+    const db = openDatabase(path);
+    dbs.push(db);
+    const ledger = new Ledger(db, { ...options.ledger, clock: () => clock.now });
+    return { db, ledger, desk: createPurchaseDesk({ ledger, client, ...options.desk }) };
+  };
+  onTestFinished(() => {
+    for (const db of dbs) if (db.open) db.close();
+  });
+  const first = open();
+  return {
+    dir,
+    path,
+    db: first.db,
+    sandbox,
+    client,
+    ledger: first.ledger,
+    desk: first.desk,
+    clock,
+    secondDesk: () => open().desk,
+    starsDraft: (overrides = {}) =>
+      first.desk.createDraft({
+        kind: "stars",
+        recipient: "alice_1",
+        quantity: 100,
+        paymentMethod: "ton",
+        requester: { userId: 1, chatId: 1, chatType: "private" },
+        balanceBefore: { ton: "100", usdt: "1000" },
+        ...overrides,
+      }),
+  };
+}
