@@ -571,6 +571,8 @@ async function getUpdates(
         if (state.activePoll === poll) state.activePoll = undefined;
         signal?.removeEventListener("abort", onOuterAbort);
       });
+    // Whoever waits for a bot to be polling may go on now.
+    state.changed();
   });
 }
 
@@ -687,20 +689,54 @@ export async function callBotApi(
 ): Promise<BotApiResponse> {
   const params = decodeJsonFields(rawParams);
   const entry = HANDLERS.get(method.toLowerCase());
-  let response: BotApiResponse;
-  try {
+  const name = entry?.name ?? method;
+  const run = (): unknown => {
     if (entry === undefined) throw new BotApiError(404, "Not Found");
     const injected = state.takeInjectedError(entry.name);
     if (injected !== undefined) throw injected;
-    response = { ok: true, result: await entry.handler(state, params, signal) };
-  } catch (thrown) {
-    const error = asBotApiError(thrown);
-    response = { ok: false, error_code: error.errorCode, description: error.description };
-    if (error.parameters !== undefined) response.parameters = error.parameters;
+    return entry.handler(state, params, signal);
+  };
+  if (name === "getUpdates") {
+    // The only method that waits: it cannot hold the waiters meanwhile.
+    const response = await respond(run).catch(errorResponse);
+    return state.atomically(() => record(state, name, params, response));
   }
+  // Every other method is synchronous: its effects and its log entry appear together.
+  return state.atomically(() => {
+    let response: BotApiResponse;
+    try {
+      response = { ok: true, result: run() };
+    } catch (thrown) {
+      response = errorResponse(thrown);
+    }
+    return record(state, name, params, response);
+  });
+}
+
+async function respond(run: () => unknown): Promise<BotApiResponse> {
+  return { ok: true, result: await run() };
+}
+
+function errorResponse(thrown: unknown): BotApiResponse {
+  const error = asBotApiError(thrown);
+  const response: BotApiResponse = {
+    ok: false,
+    error_code: error.errorCode,
+    description: error.description,
+  };
+  if (error.parameters !== undefined) response.parameters = error.parameters;
+  return response;
+}
+
+function record(
+  state: EmulatorState,
+  method: string,
+  payload: Params,
+  response: BotApiResponse,
+): BotApiResponse {
   state.recordCall({
-    method: entry?.name ?? method,
-    payload: params,
+    method,
+    payload,
     ok: response.ok,
     ...(response.ok
       ? { result: response.result }

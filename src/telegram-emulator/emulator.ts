@@ -368,6 +368,11 @@ export class TelegramEmulator {
     return structuredClone(this.state.commands.get(commandsScopeKey(scope, languageCode)) ?? []);
   }
 
+  /** Whether a getUpdates request is being held right now (a bot is long polling). */
+  get pollPending(): boolean {
+    return this.state.activePoll !== undefined;
+  }
+
   /** Updates the bot has not confirmed yet. */
   pendingUpdates(): ApiUpdate[] {
     return structuredClone(this.state.updates);

@@ -34,8 +34,9 @@ export class EmulatorControlError extends Error {
 
 /** A wait that passed its bound without seeing what it waited for. */
 export class EmulatorTimeoutError extends Error {
-  constructor(what: string, timeoutMs: number) {
-    super(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+  /** Without `timeoutMs`, `what` is the whole message (as relayed from the server). */
+  constructor(what: string, timeoutMs?: number) {
+    super(timeoutMs === undefined ? what : `Timed out after ${timeoutMs} ms waiting for ${what}`);
     this.name = "EmulatorTimeoutError";
   }
 }

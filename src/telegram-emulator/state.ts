@@ -111,6 +111,8 @@ export class EmulatorState {
   private nextUpdateId = 1;
   private nextQueryId = 1;
   private readonly waiters = new Set<Waiter>();
+  private held = 0;
+  private dirty = false;
 
   constructor(botId: number, botUsername: string) {
     this.bot = { id: botId, is_bot: true, first_name: "Gift Bot", username: botUsername };
@@ -237,7 +239,7 @@ export class EmulatorState {
       };
       const onAbort = (): void => {
         finish();
-        reject(new EmulatorTimeoutError(options.what ?? "a change", 0));
+        reject(new EmulatorTimeoutError(`${options.what ?? "a change"} (cancelled)`));
       };
       const finish = (): void => {
         this.waiters.delete(waiter);
@@ -256,7 +258,28 @@ export class EmulatorState {
 
   /** Re-checks every waiter; called after each mutation. */
   changed(): void {
+    if (this.held > 0) {
+      this.dirty = true;
+      return;
+    }
     for (const waiter of [...this.waiters]) waiter.check();
+  }
+
+  /**
+   * Runs `work` with waiters woken only once at the end, so a waiter never sees a half-done
+   * call (say, the bot's message in the chat before the call that sent it is in the log).
+   */
+  atomically<T>(work: () => T): T {
+    this.held += 1;
+    try {
+      return work();
+    } finally {
+      this.held -= 1;
+      if (this.held === 0 && this.dirty) {
+        this.dirty = false;
+        this.changed();
+      }
+    }
   }
 
   /** Takes an injected error for this method, if one is armed. */
