@@ -58,7 +58,11 @@ export function chatPerson(world: ChatWorld, user: User): ChatPerson {
   }
 
   async function press(data: string, messageId: number): Promise<void> {
-    const update = world.updates.callback(user, data, messageId);
+    const shown = world.telegram.message(chatId, messageId);
+    const update = world.updates.callback(user, data, messageId, chatId, {
+      ...(shown?.text !== undefined ? { text: shown.text } : {}),
+      ...(shown?.reply_markup ? { reply_markup: shown.reply_markup } : {}),
+    });
     if (update.callback_query) pressedIds.add(update.callback_query.id);
     await world.send(update);
   }

@@ -3,7 +3,7 @@
  * `bot_command` entities for commands) and callback queries, with increasing update ids and
  * message ids, as Telegram would send them.
  */
-import type { Update, User } from "grammy/types";
+import type { InlineKeyboardMarkup, Update, User } from "grammy/types";
 
 export interface TestUser {
   id: number;
@@ -28,8 +28,18 @@ export interface UpdateFactory {
   text(from: User, text: string): Update;
   /** `/name args` in a private chat. */
   command(from: User, name: string, args?: string): Update;
-  /** A press of an inline button on the bot's message `messageId` in the person's private chat. */
-  callback(from: User, data: string, messageId: number, chatId?: number): Update;
+  /**
+   * A press of an inline button on the bot's message `messageId` (in the person's private chat
+   * unless `chatId` says otherwise). `message` carries the pressed message's current text and
+   * keyboard, as Telegram includes them.
+   */
+  callback(
+    from: User,
+    data: string,
+    messageId: number,
+    chatId?: number,
+    message?: { text?: string; reply_markup?: InlineKeyboardMarkup },
+  ): Update;
 }
 
 export function createUpdateFactory(start = 1): UpdateFactory {
@@ -57,7 +67,7 @@ export function createUpdateFactory(start = 1): UpdateFactory {
   return {
     text,
     command: (from, name, args) => text(from, args ? `/${name} ${args}` : `/${name}`),
-    callback(from, data, onMessage, chatId = from.id) {
+    callback(from, data, onMessage, chatId = from.id, shown = {}) {
       return {
         update_id: updateId++,
         callback_query: {
@@ -72,7 +82,8 @@ export function createUpdateFactory(start = 1): UpdateFactory {
               chatId > 0
                 ? { id: chatId, type: "private", first_name: from.first_name }
                 : { id: chatId, type: "supergroup", title: "Group" },
-            text: "",
+            text: shown.text ?? "",
+            ...(shown.reply_markup ? { reply_markup: shown.reply_markup } : {}),
           },
         },
       };

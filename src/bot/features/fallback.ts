@@ -12,10 +12,18 @@ export function fallbackFeature(): Composer<BotContext> {
   composer.on("callback_query:data", async (ctx) => {
     if (isFlowData(ctx.callbackQuery.data)) {
       await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
-      try {
-        await ctx.editMessageReplyMarkup();
-      } catch {
-        // Already without a keyboard, or too old to edit: the answer above is what matters.
+      // Strip the keyboard only when it is an ended flow's prompt: forged flow data pressed
+      // "on" a summary must not take that summary's buttons away.
+      const rows = ctx.callbackQuery.message?.reply_markup?.inline_keyboard ?? [];
+      const onlyFlowButtons =
+        rows.length > 0 &&
+        rows.every((row) => row.every((b) => "callback_data" in b && isFlowData(b.callback_data)));
+      if (onlyFlowButtons) {
+        try {
+          await ctx.editMessageReplyMarkup();
+        } catch {
+          // Already without a keyboard, or too old to edit: the answer above is what matters.
+        }
       }
       return;
     }
