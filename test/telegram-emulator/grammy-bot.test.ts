@@ -1,3 +1,4 @@
+import { run, sequentialize } from "@grammyjs/runner";
 import { Api, GrammyError, InlineKeyboard } from "grammy";
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB, botFor, GROUP, runBot, startEmulator } from "./harness.js";
@@ -134,6 +135,24 @@ describe("Telegram emulator with the real grammY bot", () => {
     await runBot(second);
     await emu.nextBotMessage(ALICE.id);
     expect(seen).toEqual(["first:one", "second:two"]);
+  });
+
+  it("serves the grammY runner (concurrent chats, sequential per chat)", async () => {
+    const emu = await startEmulator();
+    emu.addUser(ALICE);
+    emu.addUser(BOB);
+    const bot = botFor(emu);
+    bot.use(sequentialize((ctx) => String(ctx.chat?.id)));
+    bot.on("message:text", (ctx) => ctx.reply(`echo ${ctx.message.text}`));
+    const runner = run(bot, { runner: { fetch: { timeout: 2 } } });
+    try {
+      emu.sendText(ALICE.id, ALICE.id, "a");
+      emu.sendText(BOB.id, BOB.id, "b");
+      expect((await emu.nextBotMessage(ALICE.id, { after: 1 })).text).toBe("echo a");
+      expect((await emu.nextBotMessage(BOB.id, { after: 1 })).text).toBe("echo b");
+    } finally {
+      await runner.stop();
+    }
   });
 
   it("ends the older of two pending getUpdates with 409 Conflict", async () => {
