@@ -65,9 +65,16 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   const recheckAfterMs = deps.premiumRecheckAfterMs ?? 60_000;
   const listeners = new Set<UnconfirmedListener>();
 
+  // The client promises typed outcomes; should it throw anyway, a read is merely unavailable.
   const recipients = new SharedReads<string, RecipientCheck>(
-    async (username, onQueued) =>
-      toRecipientCheck(username, await client.getUserInfo(username, { onQueued })),
+    (username, onQueued) =>
+      client.getUserInfo(username, { onQueued }).then(
+        (outcome) => toRecipientCheck(username, outcome),
+        (err: unknown): RecipientCheck => {
+          logger.error({ err: errorSummary(err) }, "recipient check failed unexpectedly");
+          return { kind: "unavailable" };
+        },
+      ),
     {
       ttlMs: deps.recipientCacheMs ?? 60_000,
       clock,
@@ -75,7 +82,11 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     },
   );
   const balances = new SharedReads<"wallet", BalanceRead>(
-    async (_key, onQueued) => toBalanceRead(await client.getWalletBalance({ onQueued })),
+    (_key, onQueued) =>
+      client.getWalletBalance({ onQueued }).then(toBalanceRead, (err: unknown): BalanceRead => {
+        logger.error({ err: errorSummary(err) }, "balance read failed unexpectedly");
+        return { kind: "unavailable" };
+      }),
     { ttlMs: deps.balanceCacheMs ?? 15_000, clock, cacheable: (read) => read.kind === "ok" },
   );
 

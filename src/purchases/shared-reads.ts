@@ -8,7 +8,7 @@ interface InFlight<V> {
   promise: Promise<V>;
   listeners: Set<(waitMs: number) => void>;
   /** The queue wait already reported, replayed to callers that join later. */
-  queuedMs: number | undefined;
+  readonly queuedMs: number | undefined;
 }
 
 export interface SharedReadOptions {
@@ -41,32 +41,40 @@ export class SharedReads<K, V> {
     const table = options.fresh ? this.#inFlightFresh : this.#inFlight;
     let flight = table.get(key);
     if (flight === undefined) {
-      const created: InFlight<V> = {
-        promise: Promise.resolve(undefined as V),
-        listeners: new Set(),
-        queuedMs: undefined,
-      };
-      created.promise = this.fetch(key, (waitMs) => {
-        created.queuedMs = waitMs;
-        for (const listener of created.listeners) safeCall(listener, waitMs);
-      })
-        .then((value) => {
-          if (this.options.cacheable(value)) {
-            this.#cache.set(key, { value, until: this.options.clock() + this.options.ttlMs });
-          } else {
-            this.#cache.delete(key);
-          }
-          return value;
-        })
-        .finally(() => table.delete(key));
-      table.set(key, created);
-      flight = created;
+      flight = this.#start(key, table);
+      table.set(key, flight);
     }
     if (options.onQueued) {
       flight.listeners.add(options.onQueued);
       if (flight.queuedMs !== undefined) safeCall(options.onQueued, flight.queuedMs);
     }
     return flight.promise;
+  }
+
+  /** Sends one request for `key`; its progress is fanned out to every caller sharing it. */
+  #start(key: K, table: Map<K, InFlight<V>>): InFlight<V> {
+    const listeners = new Set<(waitMs: number) => void>();
+    const state: { queuedMs: number | undefined } = { queuedMs: undefined };
+    const promise = this.fetch(key, (waitMs) => {
+      state.queuedMs = waitMs;
+      for (const listener of listeners) safeCall(listener, waitMs);
+    })
+      .then((value) => {
+        if (this.options.cacheable(value)) {
+          this.#cache.set(key, { value, until: this.options.clock() + this.options.ttlMs });
+        } else {
+          this.#cache.delete(key);
+        }
+        return value;
+      })
+      .finally(() => table.delete(key));
+    return {
+      promise,
+      listeners,
+      get queuedMs() {
+        return state.queuedMs;
+      },
+    };
   }
 
   /** Forgets a cached answer (for example after a purchase changed it). */

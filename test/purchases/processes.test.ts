@@ -3,8 +3,28 @@ import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/ledger/ledger.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import { openDatabase } from "../../src/storage/database.js";
-import { spawnFixture } from "../ledger/processes.js";
+import { nextLine, spawnFixture } from "../ledger/processes.js";
 import { deskFixture } from "./helpers.js";
+
+describe("several bot processes on one database", () => {
+  it("4 processes confirming one intent 250 times each send exactly one request", async () => {
+    const f = await deskFixture();
+    const intent = f.starsDraft();
+    f.db
+      .prepare("UPDATE purchase_intents SET expires_at = ? WHERE id = ?")
+      .run(Date.now() + 600_000, intent.id);
+    const children = Array.from({ length: 4 }, () =>
+      spawnFixture("confirm-race.ts", [f.path, f.sandbox.url, intent.id, "1", "250"]),
+    );
+    expect(await Promise.all(children.map(nextLine))).toEqual(["ready", "ready", "ready", "ready"]);
+    const outputs = children.map(nextLine);
+    for (const child of children) child.stdin.write("go\n");
+    const kinds = (await Promise.all(outputs)).map((l) => JSON.parse(l) as Record<string, number>);
+    expect(kinds.reduce((n, k) => n + (k.succeeded ?? 0), 0)).toBe(1);
+    expect(kinds.reduce((n, k) => n + (k.refused ?? 0), 0)).toBe(999);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+});
 
 describe("a bot process killed mid-purchase", () => {
   it("leaves the intent unconfirmed after restart, never resent, nothing else lost", async () => {
