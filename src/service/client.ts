@@ -182,6 +182,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
   const scheduler = new QuotaScheduler(options.quota ?? CLIENT_DEFAULTS.quota);
   const agent: Agent = createAgent({ ...CLIENT_DEFAULTS.timeouts, ...options.timeouts });
   const mnemonic = normaliseMnemonic(credentials.mnemonic);
+  let closing: Promise<void> | undefined;
 
   const walletHeaders = (): Record<string, string> => {
     const headers: Record<string, string> = { Mnemonic: mnemonic };
@@ -212,7 +213,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     callOptions: CallOptions,
     queued: { told: boolean },
   ): Promise<Answer | Extract<Exchange, { kind: "failure" }>> => {
-    await scheduler.acquire(call.priority, {
+    const release = await scheduler.acquire(call.priority, {
       signal: callOptions.signal,
       onQueued: (waitMs) => {
         if (queued.told) return;
@@ -240,6 +241,9 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
         throw new GiftServiceCallCancelledError("aborted", true);
       }
       throw error;
+    } finally {
+      // The answer (or failure) bounds when the service can have counted this request.
+      release();
     }
     const ms = Math.round(performance.now() - started);
     if (result.kind === "failure") {
@@ -550,9 +554,13 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       return scheduler.estimateWait(priority);
     },
 
-    async close() {
-      scheduler.close();
-      await agent.close();
+    close() {
+      // Idempotent: closing twice (a shutdown path and a test hook) must not throw.
+      closing ??= (async () => {
+        scheduler.close();
+        await agent.close();
+      })();
+      return closing;
     },
   };
 }

@@ -13,19 +13,29 @@ export interface QuotaSettings {
   limit: number;
   windowMs: number;
   /**
-   * Extra spacing added to the window. The server counts arrival times, which trail our send
-   * times by a varying network delay; spacing the (limit+1)-th send at least window + margin
-   * after the first keeps the server's count within the limit as long as delays differ by less
-   * than the margin. Default: 5% of the window, at most 1 s.
+   * Extra spacing added to the window, against clock granularity at either end. Default: 5%
+   * of the window, at most 1 s. (Network delay needs no margin: see `QuotaScheduler`.)
    */
   marginMs?: number;
 }
 
 interface Waiting {
   priority: Priority;
-  resolve: () => void;
+  resolve: (release: () => void) => void;
   reject: (error: Error) => void;
   detach: () => void;
+}
+
+/**
+ * One request counted against the quota. The server counts *arrival* times, which we cannot
+ * see; we only know an arrival lies between our send and the answer. So while a request is in
+ * flight it may still arrive at any moment (`open`), and once answered its arrival is taken as
+ * the answer's time, the latest it can have been. Counting that upper bound means no
+ * connection set-up delay or slow socket can ever make the server see more than the limit.
+ */
+interface Sent {
+  at: number;
+  open: boolean;
 }
 
 /** Monotonic milliseconds; wall-clock jumps must not open or close the window. */
@@ -34,8 +44,7 @@ export type Clock = () => number;
 export class QuotaScheduler {
   private readonly limit: number;
   private readonly spanMs: number;
-  /** Grant times inside the last window + margin, oldest first. */
-  private sent: number[] = [];
+  private sent: Sent[] = [];
   private pausedUntil = 0;
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -51,23 +60,23 @@ export class QuotaScheduler {
   }
 
   /**
-   * Resolves when this request may be sent (and counts it as sent). `onQueued` is told the
-   * expected wait when the request cannot go at once. Rejects only on abort or close.
+   * Resolves when this request may be sent, with a `release` to call once it has been answered
+   * (or failed). `onQueued` is told the expected wait when the request cannot go at once.
+   * Rejects only on abort or close.
    */
   acquire(
     priority: Priority,
     options: { signal?: AbortSignal; onQueued?: (waitMs: number) => void } = {},
-  ): Promise<void> {
+  ): Promise<() => void> {
     if (this.closed) return Promise.reject(new GiftServiceCallCancelledError("closed", false));
     if (options.signal?.aborted) {
       return Promise.reject(new GiftServiceCallCancelledError("aborted", false));
     }
     const now = this.now();
-    if (this.queue.length === 0 && this.nextFreeAt(this.sent, now) <= now) {
-      this.grant(now);
-      return Promise.resolve();
+    if (this.queue.length === 0 && this.nextFreeAt(now) <= now) {
+      return Promise.resolve(this.grant());
     }
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<() => void>((resolve, reject) => {
       const signal = options.signal;
       const onAbort = (): void => {
         this.queue = this.queue.filter((w) => w !== entry);
@@ -87,7 +96,10 @@ export class QuotaScheduler {
     });
   }
 
-  /** How long a request of this priority would wait now, in milliseconds. */
+  /**
+   * How long a request of this priority would wait now, in milliseconds. Requests in flight
+   * are assumed to be answered now, so this is a lower bound when answers are slow.
+   */
   estimateWait(priority: Priority): number {
     const ahead =
       priority === "purchase"
@@ -124,28 +136,36 @@ export class QuotaScheduler {
     return index;
   }
 
-  private grant(now: number): void {
-    this.sent.push(now);
+  private grant(): () => void {
+    const record: Sent = { at: this.now(), open: true };
+    this.sent.push(record);
+    return () => {
+      if (!record.open) return;
+      record.open = false;
+      record.at = this.now();
+      this.pump();
+    };
   }
 
-  private prune(now: number): void {
-    while (this.sent.length > 0 && (this.sent[0] ?? 0) <= now - this.spanMs) this.sent.shift();
+  /** Latest possible arrival times, oldest first; an open request may arrive any time. */
+  private latestArrivals(now: number): number[] {
+    this.sent = this.sent.filter((r) => r.open || r.at > now - this.spanMs);
+    return this.sent.map((r) => (r.open ? Number.POSITIVE_INFINITY : r.at)).sort((a, b) => a - b);
   }
 
-  /** The earliest time a request could go, given these past sends. */
-  private nextFreeAt(sent: readonly number[], now: number): number {
-    this.prune(now);
+  /** The earliest time a request could go; Infinity while the limit is held by open requests. */
+  private nextFreeAt(now: number): number {
+    const arrivals = this.latestArrivals(now);
     let at = Math.max(now, this.pausedUntil);
-    if (sent.length >= this.limit) {
-      at = Math.max(at, (sent[sent.length - this.limit] ?? 0) + this.spanMs);
+    if (arrivals.length >= this.limit) {
+      at = Math.max(at, (arrivals[arrivals.length - this.limit] ?? 0) + this.spanMs);
     }
     return at;
   }
 
   /** Milliseconds until the `count`-th next request could go, if all go as early as allowed. */
   private waitForPosition(count: number, now: number): number {
-    this.prune(now);
-    const simulated = [...this.sent];
+    const simulated = this.latestArrivals(now).map((at) => Math.min(at, now));
     let at = Math.max(now, this.pausedUntil);
     for (let i = 0; i < count; i++) {
       if (simulated.length >= this.limit) {
@@ -162,16 +182,18 @@ export class QuotaScheduler {
     this.timer = undefined;
     while (!this.closed && this.queue.length > 0) {
       const now = this.now();
-      const at = this.nextFreeAt(this.sent, now);
+      const at = this.nextFreeAt(now);
       if (at > now) {
-        this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(at - now)));
+        // Infinity: an answer will free the slot and call pump again.
+        if (Number.isFinite(at)) {
+          this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(at - now)));
+        }
         return;
       }
       const entry = this.queue.shift();
       if (!entry) return;
       entry.detach();
-      this.grant(now);
-      entry.resolve();
+      entry.resolve(this.grant());
     }
   }
 }

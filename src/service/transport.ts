@@ -37,7 +37,10 @@ export function createAgent(timeouts: TransportTimeouts): Agent {
     headersTimeout: timeouts.headersMs,
     bodyTimeout: timeouts.bodyMs,
     keepAliveTimeout: 4_000,
-    connections: 4,
+    // No connection cap: a request the quota let out must leave at once. Queueing it behind a
+    // busy socket would shift its arrival past the quota's safety margin. The quota itself
+    // bounds how many requests can be in flight.
+    connections: null,
   });
 }
 
