@@ -115,6 +115,23 @@ export class TelegramEmulatorClient {
     return (await this.get<{ calls: RecordedCall[] }>("calls", query)).calls;
   }
 
+  /** The first call of `method` after call number `after` (default: any), held until it comes. */
+  async waitForCall(
+    method: string,
+    options: { after?: number; timeoutMs?: number } = {},
+  ): Promise<RecordedCall> {
+    const query: Record<string, string | number> = { method, after: options.after ?? 0 };
+    if (options.timeoutMs !== undefined) query.timeout_ms = options.timeoutMs;
+    return (await this.get<{ call: RecordedCall }>("wait-call", query)).call;
+  }
+
+  /** Resolves once a bot is long polling (a held getUpdates), e.g. a spawned bot is up. */
+  async waitForPolling(options: { timeoutMs?: number } = {}): Promise<void> {
+    const query: Record<string, number> = {};
+    if (options.timeoutMs !== undefined) query.timeout_ms = options.timeoutMs;
+    await this.get("wait-polling", query);
+  }
+
   /** Every answerCallbackQuery so far. */
   async callbackAnswers(): Promise<CallbackAnswer[]> {
     return (await this.get<{ answers: CallbackAnswer[] }>("callback-answers")).answers;

@@ -193,6 +193,18 @@ const CONTROL_ROUTES: Record<string, ControlRoute> = {
     });
     return { events, lastEventSeq: emulator.lastEventSeq };
   },
+  "GET wait-call": async (emulator, query, signal) => {
+    const call = await emulator.waitForCall(stringParam(query, "method"), () => true, {
+      afterSeq: intParam(query, "after", 0),
+      timeoutMs: holdMs(query, 10_000),
+      signal,
+    });
+    return { call };
+  },
+  "GET wait-polling": async (emulator, query, signal) => {
+    await emulator.waitFor((e) => e.pollPending, { timeoutMs: holdMs(query, 10_000), signal });
+    return { polling: true };
+  },
   "GET calls": (emulator, query) => {
     const after = intParam(query, "after", 0);
     const method = query.method;

@@ -167,6 +167,36 @@ describe("Telegram emulator with the real grammY bot", () => {
     expect((error as GrammyError).description).toMatch(/^Conflict: terminated by other getUpdates/);
   });
 
+  it("stores the webhook, refusing getUpdates while it is set, and filters allowed_updates", async () => {
+    const emu = await startEmulator();
+    emu.addUser(ALICE);
+    const api = new Api(emu.token, { apiRoot: emu.apiRoot });
+    await api.setWebhook("https://bot.example/hook", { secret_token: "s3cret_Token" });
+    expect(emu.webhook).toMatchObject({
+      url: "https://bot.example/hook",
+      secretToken: "s3cret_Token",
+    });
+    await expect(api.getUpdates()).rejects.toMatchObject({ error_code: 409 });
+    emu.sendText(ALICE.id, ALICE.id, "/start");
+    expect(await api.getWebhookInfo()).toMatchObject({
+      url: "https://bot.example/hook",
+      pending_update_count: 1,
+    });
+    await api.deleteWebhook({ drop_pending_updates: true });
+    expect((await api.getWebhookInfo()).url).toBe("");
+
+    emu.sendText(ALICE.id, ALICE.id, "text");
+    const menu = await api.sendMessage(ALICE.id, "menu", {
+      reply_markup: new InlineKeyboard().text("x", "x"),
+    });
+    emu.pressButton(ALICE.id, ALICE.id, menu.message_id, "x");
+    const onlyButtons = await api.getUpdates({ allowed_updates: ["callback_query"] });
+    expect(onlyButtons.map((update) => Object.keys(update))).toEqual([
+      ["update_id", "callback_query"],
+    ]);
+    expect(onlyButtons[0]?.callback_query?.message?.message_id).toBe(menu.message_id);
+  });
+
   it("answers getChatMember and getChatAdministrators from the statuses set", async () => {
     const emu = await startEmulator();
     emu.addUser(ALICE);

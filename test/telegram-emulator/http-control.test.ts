@@ -19,6 +19,8 @@ describe("Telegram emulator over HTTP", () => {
     });
     await runBot(bot);
 
+    await remote.waitForPolling({ timeoutMs: 5_000 });
+    expect((await remote.waitForCall("getMe", { timeoutMs: 5_000 })).ok).toBe(true);
     expect(await remote.info()).toMatchObject({ botId: 7000000001, botUsername: "gift_test_bot" });
     await remote.addUser(ALICE);
     await remote.addUser(BOB);
