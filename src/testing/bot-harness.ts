@@ -38,6 +38,8 @@ export interface BotHarnessOptions {
   sandbox?: SandboxOptions;
   /** The client's shared quota (default: the client's 30 per minute). */
   clientQuota?: GiftServiceClientOptions["quota"];
+  /** The client's read retries (default: the client's 2). */
+  clientReadRetries?: number;
   limits?: Partial<SpendingLimits>;
   draftTtlMs?: number;
   defaultPaymentMethod?: PaymentMethod;
@@ -80,6 +82,9 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       baseUrl: sandbox.url,
       credentials: TEST_CREDENTIALS,
       ...(options.clientQuota ? { quota: options.clientQuota } : {}),
+      ...(options.clientReadRetries !== undefined
+        ? { readRetries: options.clientReadRetries }
+        : {}),
       logger,
     });
     const ledger = new Ledger(db, {

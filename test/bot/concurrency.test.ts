@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { chatPerson } from "../../src/testing/chat-person.js";
+import { testUser } from "../../src/testing/updates.js";
+import { harness } from "./helpers.js";
+
+describe("one slow purchase does not hold up anyone else", () => {
+  it("answers another person's /start while a purchase response is held for 5 s", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(501));
+    const carol = chatPerson(h, testUser(502, { first_name: "Carol" }));
+    await alice.command("stars");
+    await alice.say("bob_gifts");
+    await alice.pressButton("⭐ 100");
+    const summary = alice.lastMessage();
+    const confirm = alice.findButton("✅ Confirm");
+
+    h.sandbox.injectFault({ type: "delay", ms: 5_000 }, { path: "/buy-stars/" });
+    let purchaseFinished = false;
+    const purchase = alice.press(confirm.data, confirm.messageId).then(() => {
+      purchaseFinished = true;
+    });
+    // The purchase request has reached the service and its answer is being held.
+    await h.sandbox.waitForRequests(1, "/buy-stars/");
+
+    await carol.command("start");
+    expect(carol.lastMessage().text).toMatch(/^Hi, Carol!/);
+    expect(purchaseFinished).toBe(false);
+
+    await purchase;
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/^✅ Delivered/);
+    // Carol's answer was recorded before Alice's outcome.
+    const carolReply = h.telegram
+      .callsOf("sendMessage")
+      .find((c) => c.payload.chat_id === carol.chatId);
+    const aliceOutcome = h.telegram
+      .callsOf("editMessageText")
+      .find((c) => String(c.payload.text).startsWith("✅ Delivered"));
+    expect(carolReply?.seq).toBeLessThan(aliceOutcome?.seq ?? 0);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("shows the person that the purchase waits for the service's quota, and for how long", async () => {
+    // Two requests per 1.5 s: the recipient check and the balance read use them up, so the
+    // purchase has to wait for the window to move on.
+    const h = await harness({ clientQuota: { limit: 2, windowMs: 1_500 } });
+    const alice = chatPerson(h, testUser(503));
+    await alice.command("stars");
+    await alice.say("bob_gifts");
+    await alice.pressButton("⭐ 100");
+    const summary = alice.lastMessage();
+    const before = h.telegram.mark();
+    await alice.pressButton("✅ Confirm");
+    const calls = alice.callsSince(before);
+    expect(calls.map((c) => c.method)).toEqual([
+      "answerCallbackQuery",
+      "editMessageText",
+      "sendChatAction",
+      "editMessageText",
+      "editMessageText",
+    ]);
+    expect(calls[3]?.payload.text).toMatch(
+      /\n\n⏳ The service is busy: your gift is queued and will be sent in about [12] s\.$/,
+    );
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/^✅ Delivered/);
+  });
+});

@@ -1,0 +1,177 @@
+import { describe, expect, it } from "vitest";
+import { buttonsOf, type ChatPerson, chatPerson } from "../../src/testing/chat-person.js";
+import { testUser } from "../../src/testing/updates.js";
+import { answersSince, harness } from "./helpers.js";
+
+async function toSummary(person: ChatPerson, amountLabel = "⭐ 100") {
+  await person.command("stars");
+  await person.say("bob_gifts");
+  await person.pressButton(amountLabel);
+  return person.lastMessage();
+}
+
+describe("what a person sees for each outcome", () => {
+  it("refused by the service: the reason, and that nothing was spent", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(601));
+    const summary = await toSummary(alice);
+    h.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, error: "Not enough funds on the wallet" } },
+      { path: "/buy-stars/" },
+    );
+    await alice.pressButton("✅ Confirm");
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toBe(
+      [
+        "Recipient: @bob_gifts",
+        "Gift: 100 Telegram Stars",
+        "",
+        "❌ The service refused the purchase: Not enough funds on the wallet. Nothing was spent.",
+      ].join("\n"),
+    );
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("unconfirmed: do not try again, the admins are checking; a second press buys nothing", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(602, { language_code: "ru" }));
+    const summary = await toSummary(alice);
+    const confirm = alice.findButton("✅ Подтвердить");
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await alice.press(confirm.data, confirm.messageId);
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toBe(
+      [
+        "Получатель: @bob_gifts",
+        "Подарок: 100 Telegram Stars",
+        "",
+        "⚠️ Результат неизвестен. Не пытайтесь повторить: администраторы проверяют и всё уладят.",
+      ].join("\n"),
+    );
+    const before = h.telegram.mark();
+    await alice.press(confirm.data, confirm.messageId);
+    expect(answersSince(h, before)).toEqual(["Этот подарок уже обработан."]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+
+    // Purchases are now frozen for everyone until an admin settles it.
+    const second = await toSummary(alice);
+    const after = h.telegram.mark();
+    await alice.pressButton("✅ Подтвердить");
+    expect(answersSince(h, after)).toEqual([
+      "Покупки приостановлены, пока администраторы проверяют предыдущий подарок.",
+    ]);
+    expect(buttonsOf(h.telegram.message(alice.chatId, second.message_id))[0]).toEqual([
+      "✅ Подтвердить",
+      "✖️ Отмена",
+    ]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("a purchase answered 429: outcome unknown, with how long the service asked to wait", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(603));
+    const summary = await toSummary(alice);
+    h.sandbox.injectFault(
+      {
+        type: "status",
+        status: 429,
+        body: { ok: false, error: "FLOOD_WAIT", retry_after: 30 },
+        headers: { "Retry-After": "30" },
+      },
+      { path: "/buy-stars/" },
+    );
+    await alice.pressButton("✅ Confirm");
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(
+      /⚠️ The outcome is unknown\. Do not try again: the admins are checking and will settle it\.\nThe service also asked to wait 30 s before any new request\.$/,
+    );
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("paused by the admins: answered, the summary keeps its buttons, nothing sent", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(604));
+    const summary = await toSummary(alice);
+    h.desk.pause(1);
+    const before = h.telegram.mark();
+    await alice.pressButton("✅ Confirm");
+    expect(answersSince(h, before)).toEqual(["Purchases are paused by the admins for now."]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+    h.desk.resume(1);
+    await alice.press(alice.findButton("✅ Confirm").data, summary.message_id);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("a spending limit: which one, and when it resets", async () => {
+    const h = await harness({ limits: { starsPerUserDay: 150 } });
+    const alice = chatPerson(h, testUser(605));
+    const first = await toSummary(alice);
+    await alice.pressButton("✅ Confirm");
+    expect(h.telegram.message(alice.chatId, first.message_id)?.text).toMatch(/^✅ Delivered/);
+    const second = await toSummary(alice);
+    await alice.pressButton("✅ Confirm");
+    expect(h.telegram.message(alice.chatId, second.message_id)?.text).toMatch(
+      /\n\nNothing was bought: the limit "your stars per day" is reached \(100 of 150\)\. It resets on .+ UTC\.$/,
+    );
+    expect(buttonsOf(h.telegram.message(alice.chatId, second.message_id))[0]).toEqual([
+      "✅ Confirm",
+      "✖️ Cancel",
+    ]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("the amount buttons and the typed amount stay within the per-purchase limit", async () => {
+    const h = await harness({ limits: { starsPerPurchase: 300 } });
+    const alice = chatPerson(h, testUser(606));
+    await alice.command("stars");
+    await alice.say("bob_gifts");
+    expect(buttonsOf(alice.lastMessage())).toEqual([
+      ["⭐ 50", "⭐ 100", "⭐ 250"],
+      ["Another amount"],
+      ["✖️ Cancel"],
+    ]);
+    await alice.say("500");
+    expect(alice.lastMessage().text).toBe(
+      "That is not a whole number from 50 to 300. Please send the number of stars again.",
+    );
+  });
+
+  it("recipient checks that fail are explained and the person can retry", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(607));
+    await alice.command("stars");
+    h.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, error: "USERNAME_CHECK_FAILED" } },
+      { path: "/get-user-info/" },
+    );
+    await alice.say("bob_gifts");
+    expect(alice.lastMessage().text).toBe(
+      "The service could not check @bob_gifts (USERNAME_CHECK_FAILED). Send the username again or try another one.",
+    );
+    h.sandbox.injectFault({ type: "malformed" }, { path: "/get-user-info/" });
+    await alice.say("bob_gifts");
+    expect(alice.lastMessage().text).toBe(
+      "The service is not answering right now. Please send the username again in a minute.",
+    );
+    await alice.say("bob_gifts");
+    expect(alice.lastMessage().text).toBe("How many stars for @bob_gifts?");
+  });
+
+  it("a rate-limited recipient check says how long to wait", async () => {
+    // Without read retries the client reports the 429 instead of waiting it out.
+    const h = await harness({ clientReadRetries: 0 });
+    const alice = chatPerson(h, testUser(608, { language_code: "ru" }));
+    await alice.command("stars");
+    h.sandbox.injectFault(
+      {
+        type: "status",
+        status: 429,
+        body: { ok: false, error: "FLOOD_WAIT", retry_after: 20 },
+        headers: { "Retry-After": "20" },
+      },
+      { path: "/get-user-info/" },
+    );
+    await alice.say("bob_gifts");
+    expect(alice.lastMessage().text).toBe(
+      "Сервис перегружен. Подождите 20 с и отправьте имя ещё раз.",
+    );
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});
