@@ -198,6 +198,11 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       const outcome = await send(claim.intent, options.onQueued);
       const recorded = ledger.recordOutcome(id, outcome, clock());
       const intent = recorded.intent;
+      // Ids, kinds and statuses only: never the request, its headers or the service's body.
+      logger[intent.status === "unconfirmed" ? "warn" : "info"](
+        { intentId: id, kind: intent.kind, status: intent.status, outcome: outcome.kind },
+        "purchase outcome recorded",
+      );
       if (intent.kind === "premium" && outcome.kind === "success") {
         recipients.forget(intent.recipient.toLowerCase());
       }

@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { Address } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { createLogger } from "../../src/logger.js";
 import { createTonEvidence } from "../../src/purchases/on-chain.js";
 import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
 import type { Fault } from "../../src/sandbox/server.js";
@@ -295,8 +297,21 @@ describe("PurchaseDesk premium", () => {
 });
 
 describe("secrets and the database", () => {
-  it("no canary secret reaches the database file after every kind of outcome", async () => {
-    const f = await deskFixture({ client: { timeouts: { headersMs: 300, bodyMs: 300 } } });
+  it("no canary secret reaches the database file (or a log line) after every kind of outcome", async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: "trace",
+      destination: new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      }),
+    });
+    const f = await deskFixture({
+      client: { timeouts: { headersMs: 300, bodyMs: 300 }, logger },
+      desk: { logger },
+    });
     await f.desk.checkRecipient("alice_1");
     await f.desk.readBalance();
     expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
@@ -316,6 +331,14 @@ describe("secrets and the database", () => {
     }
     await f.desk.evidence(f.desk.recent({ limit: 1 })[0]?.id ?? "");
     f.db.close();
+
+    expect(lines.some((l) => l.includes("purchase outcome recorded"))).toBe(true);
+    for (const canary of CANARY_FRAGMENTS) {
+      expect(
+        lines.some((l) => l.includes(canary)),
+        `${canary} in a log line`,
+      ).toBe(false);
+    }
 
     const files = readdirSync(f.dir);
     expect(files.length).toBeGreaterThan(0);
