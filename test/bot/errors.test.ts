@@ -1,0 +1,67 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.js";
+import { chatPerson } from "../../src/testing/chat-person.js";
+import { testUser } from "../../src/testing/updates.js";
+import { harness } from "./helpers.js";
+
+function captureLogs() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: "debug", destination }), lines };
+}
+
+describe("a handler that fails", () => {
+  it("apologises in the person's language and logs the update id, never the token", async () => {
+    const { logger, lines } = captureLogs();
+    const h = await harness({ logger });
+    const boris = chatPerson(h, testUser(701, { language_code: "ru" }));
+    let failed = false;
+    h.telegram.answer("sendMessage", (payload) => {
+      if (!failed) {
+        failed = true;
+        return { ok: false, error_code: 400, description: "Bad Request: chat not found" };
+      }
+      return {
+        ok: true,
+        result: {
+          message_id: 5000,
+          date: 0,
+          chat: { id: Number(payload.chat_id), type: "private", first_name: "x" },
+          text: String(payload.text),
+        },
+      };
+    });
+    const update = h.updates.command(boris.user, "help");
+    await h.send(update);
+    const sent = h.telegram.callsOf("sendMessage").map((c) => c.payload.text);
+    expect(sent.at(-1)).toBe("Извините, у меня что-то пошло не так. Попробуйте ещё раз.");
+    const failure = lines.map((l) => JSON.parse(l)).find((l) => l.msg === "update handler failed");
+    expect(failure).toMatchObject({ updateId: update.update_id, chatId: boris.chatId });
+    expect(failure.error.message).toContain("chat not found");
+    const all = lines.join("\n");
+    expect(all).not.toContain("TEST-TOKEN");
+    expect(all).not.toContain("123456:");
+  });
+
+  it("a summary that cannot be edited does not lose the purchase outcome", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(702));
+    await alice.command("stars");
+    await alice.say("bob_gifts");
+    await alice.pressButton("⭐ 100");
+    const confirm = alice.findButton("✅ Confirm");
+    h.telegram.answer("editMessageText", () => {
+      throw new Error("network gone");
+    });
+    // The fake's fetch throwing is a transport failure for grammY: the handler must survive it.
+    await alice.press(confirm.data, confirm.messageId);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(h.desk.getIntent(confirm.data.split(":")[2] ?? "")?.status).toBe("succeeded");
+  });
+});

@@ -1,0 +1,100 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { commandsFor, PRIVATE_COMMANDS } from "../../src/bot/commands.js";
+import { localesDirectory } from "../../src/bot/i18n.js";
+
+/** Message ids of a Fluent file (top-level `key =` lines; terms and comments excluded). */
+function keysOf(file: string): string[] {
+  return readFileSync(join(localesDirectory(), file), "utf8")
+    .split("\n")
+    .map((line) => /^([a-zA-Z][a-zA-Z0-9_-]*)\s*=/.exec(line)?.[1])
+    .filter((key): key is string => key !== undefined)
+    .sort();
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : path.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** A literal handed straight to a method that shows text to a person, or a literal button label. */
+const HARD_CODED = [
+  /\b(reply|editMessageText|sendMessage|answerCallbackQuery|replyWithMarkdown|replyWithHTML)\(\s*["'`]/,
+  /\bsendMessage\([^,()]+,\s*["'`]/,
+  /\beditMessageText\([^,()]+,\s*[^,()]+,\s*["'`]/,
+  /\btext:\s*["'`]/,
+  /\.(text|url)\(\s*["'`]/,
+  /\bdescription:\s*["'`]/,
+];
+
+describe("texts", () => {
+  it("en.ftl and ru.ftl have exactly the same keys, none twice", () => {
+    const files = readdirSync(localesDirectory()).filter((f) => f.endsWith(".ftl"));
+    expect(files.sort()).toEqual(["en.ftl", "ru.ftl"]);
+    const en = keysOf("en.ftl");
+    const ru = keysOf("ru.ftl");
+    expect(new Set(en).size).toBe(en.length);
+    expect(ru).toEqual(en);
+  });
+
+  it("every key the bot's code names exists in the locale files", () => {
+    const keys = new Set(keysOf("en.ftl"));
+    const named = new Set<string>();
+    for (const file of sourceFiles(join(process.cwd(), "src", "bot"))) {
+      const source = readFileSync(file, "utf8");
+      for (const match of source.matchAll(/\bt\(\s*"([a-z][a-z0-9_-]*)"/g))
+        named.add(match[1] ?? "");
+    }
+    expect(named.size).toBeGreaterThan(40);
+    expect([...named].filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it("the hard-coded-string scan catches what it is meant to", () => {
+    for (const line of [
+      'await ctx.reply("Hello there");',
+      "await ctx.editMessageText(`Done`);",
+      'await ctx.api.sendMessage(chatId, "Hi");',
+      'await ctx.answerCallbackQuery({ text: "Nope" });',
+      'keyboard.text("Confirm", "buy:confirm:x");',
+    ]) {
+      expect(
+        HARD_CODED.some((p) => p.test(line)),
+        line,
+      ).toBe(true);
+    }
+    expect(HARD_CODED.some((p) => p.test('await ctx.reply(ctx.t("cancel-done"));'))).toBe(false);
+  });
+
+  it("no user-facing string is hard-coded in src/bot", () => {
+    const patterns = HARD_CODED;
+    const offenders: string[] = [];
+    for (const file of sourceFiles(join(process.cwd(), "src", "bot"))) {
+      readFileSync(file, "utf8")
+        .split("\n")
+        .forEach((line, index) => {
+          if (patterns.some((p) => p.test(line)))
+            offenders.push(`${file}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the command list exists in both languages, from the locale files", () => {
+    expect(commandsFor("en").map((c) => c.command)).toEqual([...PRIVATE_COMMANDS]);
+    expect(commandsFor("en").find((c) => c.command === "stars")?.description).toBe(
+      "Gift Telegram Stars",
+    );
+    expect(commandsFor("ru").find((c) => c.command === "stars")?.description).toBe(
+      "Подарить Telegram Stars",
+    );
+    for (const locale of ["en", "ru"] as const) {
+      for (const command of commandsFor(locale)) {
+        expect(command.description.length).toBeGreaterThan(2);
+        expect(command.description.length).toBeLessThanOrEqual(256);
+      }
+    }
+  });
+});
