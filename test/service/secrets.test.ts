@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { createGiftServiceClient } from "../../src/service/client.js";
+import { capturingLogger, sandboxForTest } from "./helpers.js";
+
+const WORDS = Array.from({ length: 24 }, (_, i) => `canaryword${String(i).padStart(2, "0")}x`);
+const CANARY = {
+  mnemonic: WORDS.join(" "),
+  cookie: "stel_ssid=CANARYSSID7f3a91; stel_token=CANARYTOKEN55b2",
+  proxy: "http://canaryuser:CANARYPROXYPASS@proxy.invalid:8080",
+  apiKey: "CANARYAPIKEY0c4d",
+  walletVersion: "v5r1" as const,
+  walletAddress: "UQ-not-a-secret",
+  userAgent: "giftbot-canary-test",
+};
+const NEEDLES = [
+  ...WORDS,
+  "CANARYSSID7f3a91",
+  "CANARYTOKEN55b2",
+  "canaryuser",
+  "CANARYPROXYPASS",
+  "CANARYAPIKEY0c4d",
+];
+
+describe("secrets never leave the client", () => {
+  it("runs every outcome class, retries and the quota with canary secrets, and finds none in any output", async () => {
+    const sandbox = await sandboxForTest({ balance: { ton: "1", usdt: "2" } });
+    const { logger, lines } = capturingLogger();
+    const client = createGiftServiceClient({
+      baseUrl: sandbox.url,
+      credentials: CANARY,
+      quota: { limit: 3, windowMs: 200 },
+      timeouts: { headersMs: 100 },
+      logger,
+    });
+    const seen: unknown[] = [];
+    const record = async (call: Promise<unknown>) => {
+      try {
+        seen.push(await call);
+      } catch (error) {
+        seen.push(error, String(error), (error as Error).stack);
+      }
+    };
+    const stars = () => client.buyStars({ username: "alice", amount: 50 });
+
+    // Successes, rejections, invalid input.
+    await record(client.getUserInfo("alice"));
+    await record(client.getWalletBalance());
+    await record(stars());
+    await record(client.buyPremium({ username: "premium_pat", duration: 3 }));
+    await record(client.buyStars({ username: "alice", amount: 1000 }));
+    await record(client.buyStars({ username: "x", amount: 50 }));
+    // A service that echoes the secrets back in its errors and bodies.
+    const echo = {
+      ok: false,
+      error: `bad mnemonic ${CANARY.mnemonic}`,
+      reason: `cookie ${CANARY.cookie} via ${CANARY.proxy}`,
+      info: { key: CANARY.apiKey, [CANARY.apiKey]: "as a key" },
+    };
+    for (const status of [400, 200, 500]) {
+      sandbox.injectFault({ type: "status", status, body: echo });
+      await record(stars());
+      sandbox.injectFault({ type: "status", status, body: echo });
+      await record(client.getWalletBalance());
+    }
+    sandbox.injectFault({ type: "status", status: 400, body: `plain ${CANARY.mnemonic}` });
+    await record(stars());
+    // Every ambiguous and unavailable class, and bounded read retries.
+    for (const fault of [
+      { type: "drop" },
+      { type: "malformed" },
+      { type: "unconfirmed", executed: true },
+      { type: "delay", ms: 3_000 },
+    ] as const) {
+      sandbox.injectFault(fault, { times: 2 });
+      await record(stars());
+      await record(client.getUserInfo("alice"));
+    }
+    sandbox.clearFaults();
+    sandbox.injectFault(
+      {
+        type: "status",
+        status: 429,
+        body: { ...echo, retry_after: 0 },
+        headers: { "retry-after": "0" },
+      },
+      { times: 4 },
+    );
+    await record(client.getWalletBalance());
+    await record(stars());
+    // Queued calls (the quota is 3 per 200 ms) and a cancelled one.
+    const controller = new AbortController();
+    await Promise.all([
+      record(client.getUserInfo("alice", { onQueued: (ms) => seen.push(ms) })),
+      record(stars()),
+      record(
+        client.getUserInfo("bobby", {
+          signal: controller.signal,
+          onQueued: () => controller.abort(),
+        }),
+      ),
+    ]);
+    // A wait hint beyond 60 s gives up at once (and holds the client, so it comes last).
+    sandbox.injectFault({ type: "status", status: 503, body: { ok: false, flood_wait: 999 } });
+    await record(client.getUserInfo("alice"));
+    await client.close();
+    await record(client.getUserInfo("alice"));
+    // A configuration error about a secret.
+    await record(
+      Promise.resolve().then(() =>
+        createGiftServiceClient({
+          baseUrl: sandbox.url,
+          credentials: { ...CANARY, cookie: `${CANARY.cookie}\n` },
+        }),
+      ),
+    );
+
+    expect(lines.length).toBeGreaterThan(20);
+    const kinds = new Set(seen.map((o) => (o as { kind?: string })?.kind).filter(Boolean));
+    expect([...kinds].sort()).toEqual([
+      "ambiguous",
+      "invalid",
+      "rate_limited",
+      "rejected",
+      "success",
+      "unavailable",
+    ]);
+    // The echo reached the client, and was scrubbed.
+    expect(JSON.stringify(seen)).toContain("[redacted]");
+    const output = [
+      ...lines,
+      ...seen.map((item) => (typeof item === "string" ? item : JSON.stringify(item))),
+    ].join("\n");
+    for (const needle of NEEDLES) expect(output).not.toContain(needle);
+    // The sandbox did receive them, so the test proves the client had them to leak.
+    expect(sandbox.purchaseRequests()[0]?.headers.mnemonic).toBe(CANARY.mnemonic);
+  });
+});
