@@ -93,6 +93,7 @@ export function createGiftBot(deps: BotDeps): GiftBot {
     summaries: new OpenSummaryStore(deps.db),
     canBuy: deps.canBuy ?? allowEveryone,
     admins: new Set(deps.admins),
+    walletAddress: deps.walletAddress,
     defaultPaymentMethod: deps.defaultPaymentMethod,
     now: deps.now ?? Date.now,
     logger: deps.logger,

@@ -18,6 +18,8 @@ export interface BotServices {
   summaries: OpenSummaryStore;
   canBuy: PurchaseGate;
   admins: ReadonlySet<number>;
+  /** The paying wallet's address, when configured or derived (for admin features). */
+  walletAddress: string | undefined;
   defaultPaymentMethod: PaymentMethod;
   /** The clock that decides whether a summary has expired; the desk's clock in tests. */
   now: () => number;
