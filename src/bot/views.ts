@@ -40,7 +40,8 @@ export function summaryText(t: Translate, locale: string, intent: PurchaseIntent
     "",
     ...giftLines(t, intent),
     t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
-    balanceLine,
+    // The operator's figures are shown in private chats only, never in a group.
+    ...(intent.requester.chatType === "private" ? [balanceLine] : []),
     "",
     t("summary-confirm-hint"),
   ].join("\n");
