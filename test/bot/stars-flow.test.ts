@@ -134,7 +134,7 @@ describe("stars flow against the sandbox", () => {
         "Ничего не будет куплено, пока вы не нажмёте «Подтвердить».",
       ].join("\n"),
     );
-    expect(buttonsOf(summary)).toEqual([["✅ Подтвердить", "✖️ Отмена"], ["Оплатить в TON"]]);
+    expect(buttonsOf(summary)).toEqual([["✅ Подтвердить", "✖️ Отмена"], ["Сменить оплату на TON"]]);
 
     await boris.pressButton("✅ Подтвердить");
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
