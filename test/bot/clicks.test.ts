@@ -148,6 +148,9 @@ describe("buttons that must not buy (again)", () => {
     const before = h.telegram.mark();
     await alice.press(summary.confirm, summary.messageId);
     expect(answersSince(h, before)).toEqual(["This summary was cancelled."]);
+    expect(textOf(h, alice, summary.messageId)).toBe(
+      "Recipient: @bob_gifts\nGift: 100 Telegram Stars\n\nCancelled. Nothing was bought.",
+    );
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
     await alice.command("cancel");
     expect(alice.lastMessage().text).toBe("There is nothing to cancel.");

@@ -68,8 +68,13 @@ async function refuse(
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
   await ctx.answerCallbackQuery({ text: sentence(refusalText(ctx.t, locale, refusal)) });
-  const dead = refusal.reason === "expired" || refusal.reason === "cancelled";
-  if (dead && intent !== undefined && intent.requester.userId === ctx.from?.id) {
+  // An expired summary still shows its buttons (nothing edited it when it expired): say so
+  // and take them away. A cancelled one was edited when it was cancelled.
+  if (
+    refusal.reason === "expired" &&
+    intent !== undefined &&
+    intent.requester.userId === ctx.from?.id
+  ) {
     await editQuietly(
       ctx,
       summaryWithStatus(ctx.t, locale, intent, outcomeLine(ctx, locale, refusal)),
