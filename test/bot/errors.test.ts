@@ -49,19 +49,25 @@ describe("a handler that fails", () => {
     expect(all).not.toContain("123456:");
   });
 
-  it("a summary that cannot be edited does not lose the purchase outcome", async () => {
-    const h = await harness();
+  it("a summary that cannot be edited does not lose the purchase outcome, nor log the token", async () => {
+    const { logger, lines } = captureLogs();
+    const h = await harness({ logger });
     const alice = chatPerson(h, testUser(702));
     await alice.command("stars");
     await alice.say("bob_gifts");
     await alice.pressButton("⭐ 100");
     const confirm = alice.findButton("✅ Confirm");
     h.telegram.answer("editMessageText", () => {
-      throw new Error("network gone");
+      // node-fetch puts the URL, with the bot token in it, into its error messages.
+      throw new Error(
+        "request to https://api.telegram.org/bot123456:TEST-TOKEN-never-real/editMessageText failed",
+      );
     });
     // The fake's fetch throwing is a transport failure for grammY: the handler must survive it.
     await alice.press(confirm.data, confirm.messageId);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
     expect(h.desk.getIntent(confirm.data.split(":")[2] ?? "")?.status).toBe("succeeded");
+    expect(lines.some((l) => l.includes("could not edit the summary message"))).toBe(true);
+    expect(lines.join("\n")).not.toContain("TEST-TOKEN");
   });
 });

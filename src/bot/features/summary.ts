@@ -11,6 +11,7 @@ import { Composer, type Filter } from "grammy";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
 import { decodeSummary, type SummaryAction } from "../callback-data/index.js";
 import type { BotContext } from "../context.js";
+import { describeError } from "../error-boundary.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
@@ -124,7 +125,9 @@ async function confirm(
     shown = shown
       .then(() => ctx.replyWithChatAction("typing"))
       .then(() => editQuietly(ctx, text))
-      .catch((error: unknown) => ctx.log.debug({ err: error }, "could not show the queue wait"));
+      .catch((error: unknown) =>
+        ctx.log.debug({ error: describeError(error) }, "could not show the queue wait"),
+      );
   };
   const userId = ctx.from.id;
   const result = await services.desk.confirm(intent.id, userId, {
@@ -218,6 +221,6 @@ async function editQuietly(
   try {
     await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard });
   } catch (error) {
-    ctx.log.warn({ err: error }, "could not edit the summary message");
+    ctx.log.warn({ error: describeError(error) }, "could not edit the summary message");
   }
 }
