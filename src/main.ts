@@ -1,9 +1,11 @@
 /**
- * The process entry point. It only loads the configuration and reports; building the bot's
- * parts from the configuration belongs in its own module, so this file stays small.
+ * The process entry point: configuration → app → run until a signal. It stays small on purpose:
+ * everything is built in the composition root (src/app), and this file only decides what the
+ * process does with errors and signals.
  */
-import { ConfigError, configSummary, loadConfig } from "./config/index.js";
-import { createLogger } from "./logger.js";
+import { createApp } from "./app/index.js";
+import { ConfigError, loadConfig } from "./config/index.js";
+import { handleShutdownSignals } from "./run/shutdown.js";
 
 /** `ENV_FILE` picks another dotenv file; `ENV_FILE=none` reads none (tests, containers). */
 function envFileOption(value: string | undefined): string | false | undefined {
@@ -11,7 +13,8 @@ function envFileOption(value: string | undefined): string | false | undefined {
   return value.trim() === "none" ? false : value.trim();
 }
 
-async function main(): Promise<number> {
+/** Resolves once the bot takes updates, or with an exit code when it cannot start. */
+async function main(): Promise<number | undefined> {
   let config: Awaited<ReturnType<typeof loadConfig>>;
   try {
     config = await loadConfig(process.env, { envFile: envFileOption(process.env.ENV_FILE) });
@@ -23,20 +26,34 @@ async function main(): Promise<number> {
     }
     throw error;
   }
-  const logger = createLogger({ level: config.log.level, pretty: config.log.pretty });
-  logger.info(configSummary(config), "giftbot starting");
-  logger.warn("the bot is not wired yet: configuration is valid, nothing else to run");
-  return 0;
+  const app = createApp(config);
+  // Installed before start: a signal while connecting still closes the database cleanly.
+  handleShutdownSignals({
+    stop: () => app.stop(),
+    graceMs: config.run.shutdownGraceSeconds * 1000,
+    logger: app.logger,
+  });
+  try {
+    await app.start();
+  } catch (error) {
+    app.logger.fatal({ err: describe(error) }, "giftbot could not start");
+    await app.stop().catch(() => undefined);
+    return 1;
+  }
+  return undefined;
+}
+
+/** Only the message: a grammY error can carry a context, whose API holds the bot token. */
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
 main().then(
   (code) => {
-    process.exitCode = code;
+    if (code !== undefined) process.exit(code);
   },
   (error: unknown) => {
-    process.stderr.write(
-      `giftbot crashed: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
-    process.exitCode = 1;
+    process.stderr.write(`giftbot crashed: ${describe(error)}\n`);
+    process.exit(1);
   },
 );

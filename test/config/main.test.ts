@@ -1,8 +1,9 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it, onTestFinished } from "vitest";
+import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -17,12 +18,20 @@ interface Run {
 
 /** Runs src/main.ts with exactly `env` (plus PATH), in `cwd`, so no stray .env is read. */
 function runMain(env: Record<string, string>, cwd: string): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(TSX, [MAIN], {
-      cwd,
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+  return startMain(env, cwd).done;
+}
+
+/** Like runMain, with the child process at hand (to signal it). */
+function startMain(
+  env: Record<string, string>,
+  cwd: string,
+): { child: ChildProcess; done: Promise<Run> } {
+  const child = spawn(TSX, [MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const done = new Promise<Run>((resolvePromise, reject) => {
     onTestFinished(() => {
       if (child.exitCode === null) child.kill("SIGKILL");
     });
@@ -37,6 +46,7 @@ function runMain(env: Record<string, string>, cwd: string): Promise<Run> {
     child.on("error", reject);
     child.on("close", (code) => resolvePromise({ code, stdout, stderr }));
   });
+  return { child, done };
 }
 
 /**
@@ -66,7 +76,7 @@ describe("src/main.ts", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("reads .env from its directory, logs non-secret facts, and says the bot is not wired yet", async () => {
+  it("reads .env from its directory, logs non-secret facts, starts, and stops on SIGTERM", async () => {
     const dir = tempDir();
     const words = await mnemonicNew(24);
     const secrets = {
@@ -75,16 +85,27 @@ describe("src/main.ts", () => {
       PROVIDER_API_KEY: "CANARYkeyQQ",
       UPSTREAM_PROXY: "http://user:CANARYproxyQQ@proxy:1",
     };
+    // The bot now really starts: it needs a Telegram to talk to (the local emulator).
+    const telegram = await startTelegramEmulator({ token: secrets.BOT_TOKEN });
+    onTestFinished(() => telegram.close());
     writeFileSync(
       join(dir, ".env"),
       `${Object.entries(secrets)
         .map(([name, value]) => `${name}=${value}`)
         .join("\n")}\nWALLET_MNEMONIC="${words.join(" ")}"\n`,
     );
-    const run = await runMain(
-      { GIFT_API_BASE_URL: "http://127.0.0.1:1", ADMIN_IDS: "5", WALLET_VERSION: "v4r2" },
+    const running = startMain(
+      {
+        GIFT_API_BASE_URL: "http://127.0.0.1:1",
+        TELEGRAM_API_ROOT: telegram.apiRoot,
+        ADMIN_IDS: "5",
+        WALLET_VERSION: "v4r2",
+      },
       dir,
     );
+    await telegram.waitFor((t) => t.pollPending, { timeoutMs: 15_000 });
+    running.child.kill("SIGTERM");
+    const run = await running.done;
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const lines = run.stdout
@@ -98,7 +119,7 @@ describe("src/main.ts", () => {
       walletAddressSource: "derived",
     });
     expect(lines[0]?.walletAddress).toMatch(/^UQ/);
-    expect(lines[1]?.msg).toMatch(/not wired yet/);
+    expect(lines.map((line) => line.msg)).toContain("stopped cleanly");
     expect(run.stdout).not.toMatch(/CANARY/);
     for (const pair of phrasePairs(words)) expect(run.stdout).not.toContain(pair);
   });

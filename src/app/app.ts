@@ -1,0 +1,241 @@
+/**
+ * The composition root: every part of the bot is built here from the validated Config, and
+ * nowhere else. Rooms stay unaware of each other's construction (the bot gets a desk, the desk
+ * a client and a ledger), and a test can build the whole thing from a Config just as `main` does.
+ *
+ * Lifecycle: `createApp` builds (no network), `start` talks to Telegram and starts taking
+ * updates, `stop` stops taking updates, waits for the updates being handled (a purchase in
+ * flight is sent, answered and recorded), then closes the client and the database.
+ */
+import { autoRetry } from "@grammyjs/auto-retry";
+import { type RunnerHandle, run } from "@grammyjs/runner";
+import type { Bot } from "grammy";
+import { AccessList } from "../access/access-list.js";
+import {
+  type BotContext,
+  createGiftBot,
+  type PurchaseGate,
+  registerCommands,
+} from "../bot/index.js";
+import type { BotServices } from "../bot/services.js";
+import type { Config } from "../config/index.js";
+import { configSummary } from "../config/index.js";
+import { Ledger } from "../ledger/ledger.js";
+import type { PurchaseIntent } from "../ledger/types.js";
+import { createLogger, type Logger } from "../logger.js";
+import { createPurchaseDesk } from "../purchases/desk.js";
+import { createTonEvidence } from "../purchases/on-chain.js";
+import type { PurchaseDesk } from "../purchases/types.js";
+import {
+  type HealthReport,
+  healthReport,
+  monitorService,
+  type ServiceMonitor,
+} from "../run/health.js";
+import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js";
+import { createGiftServiceClient } from "../service/client.js";
+import { type Db, openDatabase } from "../storage/database.js";
+import { trackUpdates, type UpdateTracker } from "./in-flight.js";
+import { tellRequestersOutcomeUnknown } from "./recovered.js";
+
+/** How often drafts past their expiry are marked expired. */
+const EXPIRE_DRAFTS_EVERY_MS = 60_000;
+
+/** Outgoing Telegram calls: retry 429 and 5xx a few times, never wait longer than a minute. */
+const TELEGRAM_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 60 } as const;
+
+export interface AppOptions {
+  /** Replaces the logger built from the config (tests capture lines with it). */
+  logger?: Logger;
+}
+
+/** The running bot's parts, for `main`, the health endpoint and tests. */
+export interface App {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly db: Db;
+  readonly desk: PurchaseDesk;
+  readonly access: AccessList;
+  readonly bot: Bot<BotContext>;
+  readonly services: BotServices;
+  readonly service: ServiceMonitor;
+  readonly updates: UpdateTracker;
+  /** The webhook server once started in webhook mode. */
+  readonly webhookServer: WebhookServer | undefined;
+  health(): HealthReport;
+  /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
+  start(): Promise<void>;
+  /** Stops taking updates, waits for those in flight, closes everything. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Builds every part from the configuration; nothing talks to the network yet. */
+export function createApp(config: Config, options: AppOptions = {}): App {
+  const logger =
+    options.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
+  const db = openDatabase(config.ledger.databasePath);
+  const ledger = new Ledger(db, {
+    limits: config.ledger.limits,
+    draftTtlMs: config.ledger.draftTtlSeconds * 1000,
+  });
+  const timeoutMs = config.service.timeoutMs;
+  const service = monitorService(
+    createGiftServiceClient({
+      baseUrl: config.service.baseUrl,
+      credentials: {
+        mnemonic: config.wallet.mnemonic,
+        cookie: config.wallet.cookie,
+        walletVersion: config.wallet.version,
+        // A derived address is the service's own derivation too; send only one we were given.
+        ...(config.wallet.addressSource === "configured" && config.wallet.address
+          ? { walletAddress: config.wallet.address }
+          : {}),
+        ...(config.service.proxy ? { proxy: config.service.proxy } : {}),
+        ...(config.service.apiKey ? { apiKey: config.service.apiKey } : {}),
+        ...(config.service.userAgent ? { userAgent: config.service.userAgent } : {}),
+      },
+      quota: { limit: config.service.quotaPerMinute, windowMs: 60_000 },
+      timeouts: {
+        connectMs: Math.min(10_000, timeoutMs),
+        headersMs: timeoutMs,
+        bodyMs: timeoutMs,
+      },
+      logger,
+    }),
+  );
+  const tonApi = config.ledger.tonApi;
+  const desk = createPurchaseDesk({
+    ledger,
+    client: service.client,
+    logger,
+    ...(tonApi && config.wallet.address
+      ? {
+          onChain: createTonEvidence({
+            endpoint: tonApi.endpoint,
+            walletAddress: config.wallet.address,
+            ...(tonApi.apiKey ? { apiKey: tonApi.apiKey } : {}),
+          }),
+        }
+      : {}),
+  });
+  const access = new AccessList(db, config.access);
+
+  const { bot, services } = createGiftBot({
+    token: config.telegram.token,
+    ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
+    desk,
+    db,
+    logger,
+    defaultPaymentMethod: config.wallet.paymentMethod,
+    admins: config.access.adminIds,
+    ...(config.wallet.address ? { walletAddress: config.wallet.address } : {}),
+    canBuy: accessGate(access),
+  });
+  // On the outer API only: every context's API inherits it; inside conversations a retry
+  // would sleep again on every replay (stack facts).
+  bot.api.config.use(autoRetry(TELEGRAM_RETRY));
+  const updates = trackUpdates(bot);
+
+  const health = (): HealthReport =>
+    healthReport(() => db.open && db.prepare("SELECT 1 AS one").get() !== undefined, service);
+
+  let runner: RunnerHandle | undefined;
+  let webhookServer: WebhookServer | undefined;
+  let expiry: NodeJS.Timeout | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const start = async (): Promise<void> => {
+    logger.info(configSummary(config), "giftbot starting");
+    await bot.init();
+    const recovered = desk.recoverInterrupted();
+    if (recovered.length > 0) {
+      logger.warn(
+        { intents: recovered.map((intent: PurchaseIntent) => intent.id) },
+        "purchases interrupted by the last stop are now unconfirmed",
+      );
+      await tellRequestersOutcomeUnknown(bot.api, services, recovered, logger);
+    }
+    desk.expireDrafts();
+    expiry = setInterval(() => {
+      try {
+        desk.expireDrafts();
+      } catch (error) {
+        logger.error({ err: describe(error) }, "could not expire drafts");
+      }
+    }, EXPIRE_DRAFTS_EVERY_MS);
+    expiry.unref();
+    // A menu that fails to register is cosmetic: the bot works without it.
+    await registerCommands(bot).catch((error: unknown) =>
+      logger.warn({ err: describe(error) }, "could not register the command menu"),
+    );
+
+    const webhook = config.run.webhook;
+    if (config.run.mode === "webhook" && webhook !== undefined) {
+      webhookServer = await startWebhookServer({
+        bot,
+        host: config.run.host,
+        port: config.run.port,
+        path: new URL(webhook.url).pathname,
+        secretToken: webhook.secret,
+        health,
+        logger,
+      });
+      await bot.api.setWebhook(webhook.url, { secret_token: webhook.secret });
+      logger.info({ listening: webhookServer.url }, "taking updates by webhook");
+      return;
+    }
+    // A webhook left by an earlier run would make every getUpdates fail with 409.
+    await bot.api.deleteWebhook();
+    runner = run(bot);
+    logger.info("taking updates by long polling");
+  };
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (expiry !== undefined) clearInterval(expiry);
+      // Stop taking updates first, so nothing new starts while we wait.
+      const intake: Promise<unknown>[] = [];
+      if (runner?.isRunning()) intake.push(runner.stop());
+      if (webhookServer !== undefined) intake.push(webhookServer.close());
+      const busy = updates.inFlight();
+      if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
+      await Promise.all(intake);
+      await updates.drained();
+      await service.client.close();
+      db.close();
+      logger.info("stopped: database closed");
+    })();
+    return stopping;
+  };
+
+  return {
+    config,
+    logger,
+    db,
+    desk,
+    access,
+    bot,
+    services,
+    service,
+    updates,
+    get webhookServer() {
+      return webhookServer;
+    },
+    health,
+    start,
+    stop,
+  };
+}
+
+/**
+ * Until the admin features bring the full gate (group administrators, the admins' own lists in
+ * the bot): only admins, ALLOWED_USER_IDS and, with PUBLIC_PURCHASES, everyone may buy.
+ */
+function accessGate(access: AccessList): PurchaseGate {
+  return (ctx) =>
+    ctx.from !== undefined && access.mayBuy(ctx.from.id) ? { allowed: true } : { allowed: false };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

@@ -1,0 +1,157 @@
+/**
+ * The demo's world: the Gift Purchase Service sandbox and the Telegram Bot API emulator in this
+ * process, and the REAL bot as a child process (`node dist/src/main.js`) pointed at both, with a
+ * throwaway wallet phrase generated on the spot and a database in a temporary folder.
+ *
+ * A developer's `.env` is never read (ENV_FILE=none): the demo must never reach a real service
+ * with real credentials.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { mnemonicNew } from "@ton/crypto";
+import { startSandbox } from "../sandbox/server.js";
+import type { Sandbox } from "../sandbox/types.js";
+import { TelegramEmulatorClient } from "../telegram-emulator/client.js";
+import {
+  DEMO_ADMIN,
+  DEMO_GROUP,
+  DEMO_USER,
+  setUpDemoPeople,
+} from "../telegram-emulator/demo-people.js";
+import type { TelegramEmulator } from "../telegram-emulator/emulator.js";
+import { startTelegramEmulator } from "../telegram-emulator/server.js";
+
+/** How long the bot may take to start polling, and to stop after SIGTERM. */
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+/** The environment the bot runs with: local peers only, a fresh wallet, a temp database. */
+export function demoEnvironment(options: {
+  sandboxUrl: string;
+  emulator: { token: string; apiRoot: string };
+  mnemonic: string;
+  databasePath: string;
+}): Record<string, string> {
+  return {
+    ENV_FILE: "none",
+    BOT_TOKEN: options.emulator.token,
+    TELEGRAM_API_ROOT: options.emulator.apiRoot,
+    GIFT_API_BASE_URL: options.sandboxUrl,
+    WALLET_MNEMONIC: options.mnemonic,
+    MARKETPLACE_COOKIE: "stel_ssid=demo",
+    ADMIN_IDS: String(DEMO_ADMIN.id),
+    ALLOWED_USER_IDS: String(DEMO_USER.id),
+    ALLOWED_CHAT_IDS: String(DEMO_GROUP.id),
+    DATABASE_PATH: options.databasePath,
+    BOT_MODE: "polling",
+    SHUTDOWN_GRACE_SECONDS: "10",
+    LOG_LEVEL: "info",
+  };
+}
+
+/** The built bot next to this module, or the TypeScript one through tsx when run from src/. */
+export function botCommand(): { command: string; args: string[] } {
+  const built = fileURLToPath(new URL("../main.js", import.meta.url));
+  if (existsSync(built)) return { command: process.execPath, args: [built] };
+  const source = fileURLToPath(new URL("../main.ts", import.meta.url));
+  return { command: process.execPath, args: ["--import", "tsx", source] };
+}
+
+/** A running demo. */
+export interface Demo {
+  dir: string;
+  logFile: string;
+  sandbox: Sandbox;
+  emulator: TelegramEmulator;
+  bot: ChildProcess;
+  /** Resolves when the bot process has exited. */
+  botExited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The bot's last log lines, to show when it stopped unexpectedly. */
+  logTail(lines?: number): string;
+  /** SIGTERM to the bot (SIGKILL if it does not stop in time), then everything else. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Starts the sandbox, the emulator and the bot; resolves once the bot long-polls. */
+export async function startDemo(): Promise<Demo> {
+  const dir = mkdtempSync(join(tmpdir(), "giftbot-demo-"));
+  const logFile = join(dir, "bot.log");
+  let sandbox: Sandbox | undefined;
+  let emulator: TelegramEmulator | undefined;
+  let bot: ChildProcess | undefined;
+  let botExited: Demo["botExited"] | undefined;
+  let stopping: Promise<void> | undefined;
+
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      if (bot !== undefined && botExited !== undefined && bot.exitCode === null) {
+        bot.kill("SIGTERM");
+        let timer: NodeJS.Timeout | undefined;
+        const late = new Promise<"late">((resolve) => {
+          timer = setTimeout(() => resolve("late"), STOP_TIMEOUT_MS);
+        });
+        if ((await Promise.race([botExited, late])) === "late") bot.kill("SIGKILL");
+        clearTimeout(timer);
+        await botExited;
+      }
+      await emulator?.close();
+      await sandbox?.close();
+      rmSync(dir, { recursive: true, force: true });
+    })();
+    return stopping;
+  };
+  const logTail = (lines = 20): string => {
+    try {
+      return readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+    } catch {
+      return "(no log)";
+    }
+  };
+
+  try {
+    sandbox = await startSandbox();
+    emulator = await startTelegramEmulator();
+    // The people exist before the bot starts, so it may message the admin from the first moment.
+    await setUpDemoPeople(new TelegramEmulatorClient(emulator.url));
+    const mnemonic = (await mnemonicNew(24)).join(" ");
+    const { command, args } = botCommand();
+    const log = openSync(logFile, "a");
+    const child = spawn(command, args, {
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...demoEnvironment({
+          sandboxUrl: sandbox.url,
+          emulator,
+          mnemonic,
+          databasePath: join(dir, "giftbot.sqlite"),
+        }),
+      },
+      stdio: ["ignore", log, log],
+      // Its own process group: a Ctrl-C in this terminal reaches only the demo, which then
+      // stops the bot with one SIGTERM (a second signal would make the bot exit at once).
+      detached: true,
+    });
+    bot = child;
+    const exited: Demo["botExited"] = new Promise((resolve) => {
+      child.once("exit", (code, signal) => resolve({ code, signal }));
+    });
+    botExited = exited;
+
+    const polling = emulator.waitFor((e) => e.pollPending, { timeoutMs: START_TIMEOUT_MS });
+    polling.catch(() => undefined);
+    const started = await Promise.race([
+      polling.then(() => "polling" as const),
+      exited.then(() => "exited" as const),
+    ]);
+    if (started === "exited") {
+      throw new Error(`the bot stopped at start. Its last log lines:\n${logTail()}`);
+    }
+    return { dir, logFile, sandbox, emulator, bot: child, botExited: exited, logTail, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
