@@ -29,6 +29,16 @@ export interface UpdateFactory {
   /** `/name args` in a private chat. */
   command(from: User, name: string, args?: string): Update;
   /**
+   * A text message in a group (`chatId` < 0), optionally replying to another person's message
+   * (how a group administrator points at the member to gift).
+   */
+  groupText(
+    from: User,
+    chatId: number,
+    text: string,
+    replyTo?: { from: User; text?: string },
+  ): Update;
+  /**
    * A press of an inline button on the bot's message `messageId` (in the person's private chat
    * unless `chatId` says otherwise). `message` carries the pressed message's current text and
    * keyboard, as Telegram includes them.
@@ -64,8 +74,43 @@ export function createUpdateFactory(start = 1): UpdateFactory {
     };
   }
 
+  function groupText(
+    from: User,
+    chatId: number,
+    body: string,
+    replyTo?: { from: User; text?: string },
+  ): Update {
+    const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(body);
+    const chat = { id: chatId, type: "supergroup" as const, title: "Group" };
+    return {
+      update_id: updateId++,
+      message: {
+        message_id: messageId++,
+        date: now(),
+        chat,
+        from,
+        text: body,
+        ...(command
+          ? { entities: [{ type: "bot_command" as const, offset: 0, length: command[0].length }] }
+          : {}),
+        ...(replyTo
+          ? {
+              reply_to_message: {
+                message_id: messageId++,
+                date: now(),
+                chat,
+                from: replyTo.from,
+                text: replyTo.text ?? "",
+              },
+            }
+          : {}),
+      },
+    } as Update;
+  }
+
   return {
     text,
+    groupText,
     command: (from, name, args) => text(from, args ? `/${name} ${args}` : `/${name}`),
     callback(from, data, onMessage, chatId = from.id, shown = {}) {
       return {

@@ -85,3 +85,15 @@ describe("update factories", () => {
     expect(press.callback_query?.chat_instance).toBeTruthy();
   });
 });
+
+describe("group updates", () => {
+  it("carry the group chat, the command entity and the replied-to member", () => {
+    const updates = createUpdateFactory();
+    const admin = testUser(1);
+    const member = testUser(2, { username: "member_two" });
+    const update = updates.groupText(admin, -1001, "/premium", { from: member, text: "hi" });
+    expect(update.message?.chat).toMatchObject({ id: -1001, type: "supergroup" });
+    expect(update.message?.entities).toEqual([{ type: "bot_command", offset: 0, length: 8 }]);
+    expect(update.message?.reply_to_message?.from).toEqual(member);
+  });
+});
