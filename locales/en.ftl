@@ -122,3 +122,145 @@ limit-premium_per_bot_day = Premium gifts per day for everyone
 callback-invalid = This button is not valid.
 purchase-not-allowed = Purchases are not open to you. Please ask the bot's admins for access.
 error-generic = Sorry, something went wrong on my side. Please try again.
+
+# ---- Admins, access and groups (issue 5; the "admin" helper's section) ----
+
+## Who may buy
+access-denied = Purchases are not open to you. To get access, ask the bot's admins and give them your user id: { $userId }.
+access-group-premium-only = In groups I can gift only Telegram Premium, with /premium.
+access-group-not-allowed = Gifting is not enabled in this group. A bot admin can enable it with /allowchat.
+access-group-admins-only = Gifting Premium here is for the group's administrators.
+access-group-check-failed = I could not check your administrator rights just now. Please try again.
+
+## Group premium gifting
+group-usage = Reply to a member's message with /premium, or write /premium @username.
+group-no-username = { $name } has no public @username, so I cannot gift them Premium. They can set a username in Telegram's settings.
+group-recipient-not-found = I could not find @{ $username }.
+group-recipient-has-premium = @{ $username } already has Telegram Premium.
+group-recipient-busy = The service is busy. Try /premium again in { $seconds } s.
+group-recipient-unavailable = I could not check @{ $username } right now. Try /premium again in a minute.
+group-ask-duration = Telegram Premium for @{ $username }: for how long?
+group-not-yours = Only the administrator who started this gift can use these buttons.
+group-flow-expired = This gift was started too long ago. Start again with /premium.
+
+## Admin: names and purchases
+admin-user = { $id }
+admin-user-labelled = { $label } ({ $id })
+admin-gift-stars = { $amount } stars
+admin-gift-premium = Premium for { $months } months
+admin-chat-private = a private chat
+admin-chat-group = group { $chatId }
+admin-intent-id = Purchase id: { $id }
+admin-intent-requester = Asked by user { $userId } in { $chat }
+admin-intent-sent = Sent: { $date } UTC
+admin-intent-detail = Detail: { $detail }
+
+## Admin: /balance
+admin-balance-title = 💰 Wallet
+admin-balance-ton = TON: { $ton }
+admin-balance-usdt = USDT: { $usdt }
+admin-balance-unavailable = Balance: the service is not answering right now.
+admin-balance-rate-limited = Balance: the service is busy, try again in { $seconds } s.
+admin-wallet-address = Address: { $address }
+admin-wallet-address-unknown = Address: not known (set WALLET_ADDRESS)
+admin-wallet-version = Wallet version: { $version }
+admin-today = Today (UTC): { $count } purchases sent; { $stars } stars and { $premium } Premium gifts counted against the limits
+admin-state-open = Purchases: open
+admin-state-paused = Purchases: ⏸ paused (/resume to reopen)
+admin-state-frozen = Purchases: on hold, { $count ->
+        [one] one unknown outcome
+       *[other] { $count } unknown outcomes
+    } to check (/pending)
+admin-low-balance-ton = ⚠️ The wallet is running low on TON: { $value } TON (alert below { $threshold } TON).
+admin-low-balance-usdt = ⚠️ The wallet is running low on USDT: { $value } USDT (alert below { $threshold } USDT).
+
+## Admin: /purchases
+admin-purchases-empty = No purchases yet.
+admin-purchases-title = Recent purchases ({ $from }–{ $to }), newest first:
+admin-purchase-line = { $date }: { $gift } to @{ $recipient }, { $status }, user { $userId }, id { $id }
+admin-purchases-hint = One purchase in detail: /purchases <id>
+button-admin-newer = ◀ Newer
+button-admin-older = Older ▶
+admin-purchase-not-found = There is no purchase with id { $id }.
+admin-detail-title = Purchase { $id }
+admin-detail-gift = Gift: { $gift } to @{ $recipient }
+admin-detail-status = Status: { $status }
+admin-detail-created = Created: { $date } UTC
+admin-detail-finished = Finished: { $date } UTC
+admin-detail-resolved = Settled by admin { $adminId } on { $date } UTC
+
+## Admin: unknown outcomes and /pending
+admin-unconfirmed-title = ⚠️ A purchase ended with an unknown outcome: { $gift } to @{ $recipient }.
+admin-pending-title = ⏳ Unknown outcome: { $gift } to @{ $recipient }.
+admin-evidence-balance-before = Balance before: { $ton } TON, { $usdt } USDT
+admin-evidence-balance-now = Balance now: { $ton } TON, { $usdt } USDT
+admin-evidence-premium-yes = The recipient has Premium now: yes
+admin-evidence-premium-no = The recipient has Premium now: no
+admin-evidence-premium-unknown = The recipient has Premium now: unknown
+admin-evidence-transfers = Outgoing transfers on chain since it was sent: { $count }
+admin-evidence-transfer = • { $date } UTC: { $amount } TON to { $destination } { $comment } { $url }
+admin-evidence-no-chain = On-chain check: not configured (TON_API_ENDPOINT).
+admin-evidence-hint = Check the wallet, then say what happened. Purchases stay on hold until every unknown outcome is settled.
+button-admin-delivered = ✅ Delivered
+button-admin-not-delivered = ❌ Not delivered
+admin-resolved-delivered = Settled as delivered by admin { $adminId }.
+admin-resolved-not-delivered = Settled as not delivered by admin { $adminId }.
+admin-resolved-already = already settled: { $status }.
+admin-resolve-left = { $count ->
+        [one] One unknown outcome is
+       *[other] { $count } unknown outcomes are
+    } still waiting (/pending): purchases stay on hold.
+admin-resolve-resumed = Every unknown outcome is settled: purchases resumed.
+admin-resolve-resumed-paused = Every unknown outcome is settled, but purchases are paused: /resume to reopen them.
+admin-pending-none = No purchases are waiting for a check.
+admin-pending-count = { $count ->
+        [one] One purchase is
+       *[other] { $count } purchases are
+    } waiting for a check:
+
+## Admin: /pause and /resume
+admin-paused = ⏸ Purchases are paused. Nobody can buy until /resume.
+admin-resumed = ▶ Purchases are open again.
+admin-resumed-frozen = ▶ The pause is lifted, but { $count ->
+        [one] one unknown outcome still holds
+       *[other] { $count } unknown outcomes still hold
+    } purchases: settle them with /pending.
+
+## Admin: who may buy
+admin-who-usage = Tell me who: /allow 123456789, or reply with /allow to a message forwarded from that person (/deny works the same way).
+admin-who-hidden = { $name } hides their account in forwarded messages, so I cannot see who they are. Ask them for their user id (I show it to them when they try to buy), then send /allow with it.
+admin-who-not-person = That message was forwarded from a chat or a channel, not from a person.
+admin-forwarded = This message is from { $who }. May they buy?
+button-admin-allow = ✅ Allow
+button-admin-deny = 🚫 Deny
+admin-allowed-user = ✅ { $who } may buy now.
+admin-allow-admin = { $who } is an admin and may always buy.
+admin-denied-user = { $who } may no longer buy.
+admin-deny-configured = { $who } is allowed by ALLOWED_USER_IDS: remove them there and restart the bot.
+admin-deny-not-listed = { $who } was not on the list.
+admin-deny-admin = { $who } is an admin (ADMIN_IDS); that cannot be changed in the bot.
+admin-deny-public = Note: PUBLIC_PURCHASES is on, so everyone may still buy.
+admin-allowed-title = Who may buy
+admin-allowed-admins = Admins: { $ids }
+admin-allowed-public = Everyone may buy (PUBLIC_PURCHASES is on).
+admin-allowed-users = Buyers:
+admin-allowed-users-none = Buyers: none yet. Add one with /allow.
+admin-allowed-chats = Groups whose administrators may gift Premium:
+admin-allowed-chats-none = Groups: none. Send /allowchat inside a group to add it.
+admin-allowed-entry-config = • { $who } (ALLOWED settings)
+admin-allowed-entry-bot = • { $who } (added by admin { $adminId } on { $date } UTC)
+admin-chat-allowed = ✅ This group's administrators can now gift Telegram Premium with /premium.
+admin-chat-denied = This group can no longer gift Premium.
+admin-chat-deny-configured = This group is allowed by ALLOWED_CHAT_IDS: remove it there and restart the bot.
+admin-chat-deny-not-listed = This group was not allowed.
+admin-chat-only-in-group = Send this command inside the group you mean.
+
+## Admin: /limits
+admin-limits-title = Spending limits (today's use resets on { $resetsAt } UTC):
+admin-limit-stars-purchase = Stars in one purchase: up to { $max }
+admin-limit-stars-user = Stars per person per day: up to { $max }
+admin-limit-stars-bot = Stars per day for everyone: { $used } of { $max } used
+admin-limit-premium-user = Premium gifts per person per day: up to { $max }
+admin-limit-premium-bot = Premium gifts per day for everyone: { $used } of { $max } used
+admin-limit-admins-exempt = Admins skip the per-person limits.
+admin-limit-admins-not-exempt = Admins have the same per-person limits as everyone.

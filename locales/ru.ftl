@@ -142,3 +142,141 @@ limit-premium_per_bot_day = подарков Premium в день для всех
 callback-invalid = Эта кнопка недействительна.
 purchase-not-allowed = Покупки для вас закрыты. Попросите доступ у администраторов бота.
 error-generic = Извините, у меня что-то пошло не так. Попробуйте ещё раз.
+
+# ---- Администраторы, доступ и группы (задача 5; раздел помощника "admin") ----
+
+## Кто может покупать
+access-denied = Покупки для вас закрыты. Чтобы получить доступ, напишите администраторам бота и сообщите им ваш id: { $userId }.
+access-group-premium-only = В группах я дарю только Telegram Premium, командой /premium.
+access-group-not-allowed = В этой группе подарки не включены. Администратор бота может включить их командой /allowchat.
+access-group-admins-only = Дарить Premium здесь могут только администраторы группы.
+access-group-check-failed = Не удалось проверить ваши права администратора. Попробуйте ещё раз.
+
+## Подарки Premium в группах
+group-usage = Ответьте на сообщение участника командой /premium или напишите /premium @username.
+group-no-username = У пользователя { $name } нет публичного @username, поэтому подарить ему Premium нельзя. Username можно задать в настройках Telegram.
+group-recipient-not-found = Не удалось найти @{ $username }.
+group-recipient-has-premium = У @{ $username } уже есть Telegram Premium.
+group-recipient-busy = Сервис занят. Повторите /premium через { $seconds } с.
+group-recipient-unavailable = Сейчас не удаётся проверить @{ $username }. Повторите /premium через минуту.
+group-ask-duration = Telegram Premium для @{ $username }: на какой срок?
+group-not-yours = Этими кнопками может пользоваться только администратор, который начал подарок.
+group-flow-expired = Этот подарок начат слишком давно. Начните заново с /premium.
+
+## Администратор: имена и покупки
+admin-user = { $id }
+admin-user-labelled = { $label } ({ $id })
+admin-gift-stars = { $amount } { $amount ->
+        [one] звезда
+        [few] звезды
+       *[many] звёзд
+    }
+admin-gift-premium = Premium на { $months } { $months ->
+        [one] месяц
+        [few] месяца
+       *[many] месяцев
+    }
+admin-chat-private = личном чате
+admin-chat-group = группе { $chatId }
+admin-intent-id = Id покупки: { $id }
+admin-intent-requester = Запросил пользователь { $userId } в { $chat }
+admin-intent-sent = Отправлено: { $date } UTC
+admin-intent-detail = Подробности: { $detail }
+
+## Администратор: /balance
+admin-balance-title = 💰 Кошелёк
+admin-balance-ton = TON: { $ton }
+admin-balance-usdt = USDT: { $usdt }
+admin-balance-unavailable = Баланс: сервис сейчас не отвечает.
+admin-balance-rate-limited = Баланс: сервис занят, повторите через { $seconds } с.
+admin-wallet-address = Адрес: { $address }
+admin-wallet-address-unknown = Адрес: неизвестен (задайте WALLET_ADDRESS)
+admin-wallet-version = Версия кошелька: { $version }
+admin-today = Сегодня (UTC): отправлено покупок: { $count }; в лимиты засчитано звёзд: { $stars }, подарков Premium: { $premium }
+admin-state-open = Покупки: открыты
+admin-state-paused = Покупки: ⏸ приостановлены (/resume, чтобы открыть)
+admin-state-frozen = Покупки: заморожены, непроверенных исходов: { $count } (/pending)
+admin-low-balance-ton = ⚠️ На кошельке заканчиваются TON: { $value } TON (порог { $threshold } TON).
+admin-low-balance-usdt = ⚠️ На кошельке заканчиваются USDT: { $value } USDT (порог { $threshold } USDT).
+
+## Администратор: /purchases
+admin-purchases-empty = Покупок пока нет.
+admin-purchases-title = Последние покупки ({ $from }–{ $to }), сначала новые:
+admin-purchase-line = { $date }: { $gift } для @{ $recipient }, { $status }, пользователь { $userId }, id { $id }
+admin-purchases-hint = Одна покупка подробно: /purchases <id>
+button-admin-newer = ◀ Новее
+button-admin-older = Старее ▶
+admin-purchase-not-found = Покупки с id { $id } нет.
+admin-detail-title = Покупка { $id }
+admin-detail-gift = Подарок: { $gift } для @{ $recipient }
+admin-detail-status = Статус: { $status }
+admin-detail-created = Создана: { $date } UTC
+admin-detail-finished = Завершена: { $date } UTC
+admin-detail-resolved = Решение принял администратор { $adminId }, { $date } UTC
+
+## Администратор: неизвестные исходы и /pending
+admin-unconfirmed-title = ⚠️ Исход покупки неизвестен: { $gift } для @{ $recipient }.
+admin-pending-title = ⏳ Исход неизвестен: { $gift } для @{ $recipient }.
+admin-evidence-balance-before = Баланс до: { $ton } TON, { $usdt } USDT
+admin-evidence-balance-now = Баланс сейчас: { $ton } TON, { $usdt } USDT
+admin-evidence-premium-yes = У получателя сейчас есть Premium: да
+admin-evidence-premium-no = У получателя сейчас есть Premium: нет
+admin-evidence-premium-unknown = У получателя сейчас есть Premium: неизвестно
+admin-evidence-transfers = Исходящих переводов в блокчейне с момента отправки: { $count }
+admin-evidence-transfer = • { $date } UTC: { $amount } TON на { $destination } { $comment } { $url }
+admin-evidence-no-chain = Проверка в блокчейне: не настроена (TON_API_ENDPOINT).
+admin-evidence-hint = Проверьте кошелёк и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
+button-admin-delivered = ✅ Доставлено
+button-admin-not-delivered = ❌ Не доставлено
+admin-resolved-delivered = Отмечено как доставленное администратором { $adminId }.
+admin-resolved-not-delivered = Отмечено как недоставленное администратором { $adminId }.
+admin-resolved-already = уже решено: { $status }.
+admin-resolve-left = Ещё ждут проверки неизвестных исходов: { $count } (/pending). Покупки пока заморожены.
+admin-resolve-resumed = Все неизвестные исходы решены: покупки возобновлены.
+admin-resolve-resumed-paused = Все неизвестные исходы решены, но покупки приостановлены: /resume, чтобы открыть их.
+admin-pending-none = Нет покупок, ждущих проверки.
+admin-pending-count = Покупок, ждущих проверки: { $count }
+
+## Администратор: /pause и /resume
+admin-paused = ⏸ Покупки приостановлены. Никто не сможет покупать до /resume.
+admin-resumed = ▶ Покупки снова открыты.
+admin-resumed-frozen = ▶ Пауза снята, но покупки заморожены из-за неизвестных исходов ({ $count }): решите их через /pending.
+
+## Администратор: кто может покупать
+admin-who-usage = Укажите, кого: /allow 123456789 или ответьте командой /allow на пересланное от этого человека сообщение (/deny работает так же).
+admin-who-hidden = { $name } скрывает свой аккаунт в пересланных сообщениях, поэтому я не вижу, кто это. Попросите у него id (я показываю его, когда он пытается купить) и отправьте /allow с этим id.
+admin-who-not-person = Это сообщение переслано из чата или канала, а не от человека.
+admin-forwarded = Это сообщение от { $who }. Разрешить ему покупки?
+button-admin-allow = ✅ Разрешить
+button-admin-deny = 🚫 Запретить
+admin-allowed-user = ✅ { $who } теперь может покупать.
+admin-allow-admin = { $who } администратор и может покупать всегда.
+admin-denied-user = { $who } больше не может покупать.
+admin-deny-configured = { $who } разрешён в ALLOWED_USER_IDS: уберите его оттуда и перезапустите бота.
+admin-deny-not-listed = { $who } не было в списке.
+admin-deny-admin = { $who } администратор (ADMIN_IDS); в боте это не изменить.
+admin-deny-public = Внимание: включён PUBLIC_PURCHASES, поэтому покупать по-прежнему могут все.
+admin-allowed-title = Кто может покупать
+admin-allowed-admins = Администраторы: { $ids }
+admin-allowed-public = Покупать могут все (включён PUBLIC_PURCHASES).
+admin-allowed-users = Покупатели:
+admin-allowed-users-none = Покупатели: пока никого. Добавьте командой /allow.
+admin-allowed-chats = Группы, где администраторы могут дарить Premium:
+admin-allowed-chats-none = Группы: нет. Отправьте /allowchat в группе, чтобы добавить её.
+admin-allowed-entry-config = • { $who } (из настроек ALLOWED)
+admin-allowed-entry-bot = • { $who } (добавил администратор { $adminId }, { $date } UTC)
+admin-chat-allowed = ✅ Администраторы этой группы теперь могут дарить Telegram Premium командой /premium.
+admin-chat-denied = Эта группа больше не может дарить Premium.
+admin-chat-deny-configured = Эта группа разрешена в ALLOWED_CHAT_IDS: уберите её оттуда и перезапустите бота.
+admin-chat-deny-not-listed = Эта группа не была разрешена.
+admin-chat-only-in-group = Отправьте эту команду в нужной группе.
+
+## Администратор: /limits
+admin-limits-title = Лимиты трат (сегодняшний расход обнулится { $resetsAt } UTC):
+admin-limit-stars-purchase = Звёзд в одной покупке: до { $max }
+admin-limit-stars-user = Звёзд на человека в день: до { $max }
+admin-limit-stars-bot = Звёзд в день на всех: использовано { $used } из { $max }
+admin-limit-premium-user = Подарков Premium на человека в день: до { $max }
+admin-limit-premium-bot = Подарков Premium в день на всех: использовано { $used } из { $max }
+admin-limit-admins-exempt = Администраторы не ограничены лимитами на человека.
+admin-limit-admins-not-exempt = У администраторов те же лимиты на человека, что у всех.

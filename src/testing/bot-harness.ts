@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { BotContext } from "../bot/context.js";
-import { type BotDeps, createBot } from "../bot/index.js";
+import { type BotDeps, createGiftBot, type GiftBot } from "../bot/index.js";
 import { Ledger } from "../ledger/ledger.js";
 import type { SpendingLimits } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../logger.js";
@@ -47,6 +47,28 @@ export interface BotHarnessOptions {
   canBuy?: BotDeps["canBuy"];
   extraFeatures?: BotDeps["extraFeatures"];
   logger?: Logger;
+  /**
+   * Builds more of the bot from each (re)start's parts: another desk for the bot, the purchase
+   * gate, extra features, and `attach`, run once the bot exists (what it returns runs at
+   * teardown). Overrides `canBuy` and `extraFeatures` when it sets them.
+   */
+  plugIn?: (parts: HarnessParts) => HarnessPlugIn;
+}
+
+/** What a plug-in may build on: the parts of one (re)start. */
+export interface HarnessParts {
+  db: Db;
+  desk: PurchaseDesk;
+  ledger: Ledger;
+  clock: TestClock;
+  logger: Logger;
+}
+
+export interface HarnessPlugIn {
+  desk?: PurchaseDesk;
+  canBuy?: BotDeps["canBuy"];
+  extraFeatures?: BotDeps["extraFeatures"];
+  attach?: (bot: GiftBot) => () => void;
 }
 
 export interface BotHarness {
@@ -93,26 +115,31 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       ...(options.draftTtlMs !== undefined ? { draftTtlMs: options.draftTtlMs } : {}),
     });
     const desk = createPurchaseDesk({ ledger, client, clock, logger });
-    const bot = createBot({
+    const plugIn = options.plugIn?.({ db, desk, ledger, clock, logger }) ?? {};
+    const canBuy = plugIn.canBuy ?? options.canBuy;
+    const extraFeatures = plugIn.extraFeatures ?? options.extraFeatures;
+    const giftBot = createGiftBot({
       token: "123456:TEST-TOKEN-never-real",
       botInfo: TEST_BOT_INFO,
       fetch: telegram.fetch,
-      desk,
+      desk: plugIn.desk ?? desk,
       db,
       logger,
       defaultPaymentMethod: options.defaultPaymentMethod ?? "usdt_ton",
       admins: options.admins ?? [],
       now: clock,
-      ...(options.canBuy ? { canBuy: options.canBuy } : {}),
-      ...(options.extraFeatures ? { extraFeatures: options.extraFeatures } : {}),
+      ...(canBuy ? { canBuy } : {}),
+      ...(extraFeatures ? { extraFeatures } : {}),
     });
-    return { db, client, ledger, desk, bot };
+    const detach = plugIn.attach?.(giftBot);
+    return { db, client, ledger, desk, bot: giftBot.bot, detach };
   }
 
   let parts = build();
   let closed = false;
 
   async function teardownParts(): Promise<void> {
+    parts.detach?.();
     await parts.client.close();
     parts.db.close();
   }

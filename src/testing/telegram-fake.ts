@@ -147,6 +147,10 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         };
       case "getChatAdministrators":
         return { ok: true, result: [] };
+      case "deleteMessage":
+        // The message is gone for everyone: messagesIn no longer lists it.
+        messages.delete(`${Number(payload.chat_id)}:${Number(payload.message_id)}`);
+        return { ok: true, result: true };
       default:
         return { ok: true, result: true };
     }

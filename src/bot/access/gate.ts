@@ -1,0 +1,74 @@
+/**
+ * The purchase gate built on the access list: who may start a flow and confirm a purchase.
+ *
+ * Private chats: admins (ADMIN_IDS), buyers (ALLOWED_USER_IDS and those admins add in the bot),
+ * or anyone when PUBLIC_PURCHASES is on. Groups: premium only, only in allowed groups, only by
+ * that group's administrators, asked of Telegram at the start and again (fresh) at
+ * confirmation. Everything here is decided locally or by Telegram: a refused person never
+ * causes a request to the Gift Purchase Service.
+ */
+import type { AccessList } from "../../access/access-list.js";
+import type { BotContext } from "../context.js";
+import type { PurchaseGate, PurchaseGateDecision, PurchaseGateRequest } from "../purchase-gate.js";
+import type { GroupAdminChecker } from "./group-admins.js";
+
+export interface AccessGateOptions {
+  access: AccessList;
+  groupAdmins: GroupAdminChecker;
+}
+
+/** Why a group request was refused, for features that word the answer themselves. */
+export type GroupRefusal = "premium_only" | "chat_not_allowed" | "not_admin" | "check_failed";
+
+/** Decides a group request; `undefined` means allowed. */
+export async function checkGroupRequest(
+  ctx: BotContext,
+  request: PurchaseGateRequest,
+  options: AccessGateOptions,
+): Promise<GroupRefusal | undefined> {
+  const chatId = ctx.chat?.id;
+  const userId = ctx.from?.id;
+  if (chatId === undefined || userId === undefined) return "not_admin";
+  if (request.kind !== "premium") return "premium_only";
+  if (!options.access.isChatAllowed(chatId)) return "chat_not_allowed";
+  const check = await options.groupAdmins.check(ctx.api, chatId, userId, {
+    fresh: request.stage === "confirm",
+  });
+  if (check === "unknown") return "check_failed";
+  return check === "admin" ? undefined : "not_admin";
+}
+
+/** The text a refused group request gets, in the person's language. */
+export function groupRefusalText(ctx: BotContext, refusal: GroupRefusal): string {
+  switch (refusal) {
+    case "premium_only":
+      return ctx.t("access-group-premium-only");
+    case "chat_not_allowed":
+      return ctx.t("access-group-not-allowed");
+    case "not_admin":
+      return ctx.t("access-group-admins-only");
+    case "check_failed":
+      return ctx.t("access-group-check-failed");
+  }
+}
+
+/** The gate to pass as `canBuy` to createGiftBot. */
+export function createAccessGate(options: AccessGateOptions): PurchaseGate {
+  return async (ctx, request): Promise<PurchaseGateDecision> => {
+    const chat = ctx.chat;
+    const userId = ctx.from?.id;
+    if (chat === undefined || userId === undefined) return { allowed: false };
+    if (chat.type === "private") {
+      if (options.access.mayBuy(userId)) return { allowed: true };
+      return { allowed: false, text: ctx.t("access-denied", { userId: String(userId) }) };
+    }
+    if (chat.type === "group" || chat.type === "supergroup") {
+      const refusal = await checkGroupRequest(ctx, request, options);
+      return refusal === undefined
+        ? { allowed: true }
+        : { allowed: false, text: groupRefusalText(ctx, refusal) };
+    }
+    // Channels cannot hold a conversation with a buyer.
+    return { allowed: false };
+  };
+}

@@ -1,0 +1,197 @@
+/**
+ * Messages to every admin that do not answer anyone's update: a purchase that ended
+ * unconfirmed (with the evidence and the resolve buttons, once per intent), and a wallet
+ * balance that fell below LOW_BALANCE_TON / LOW_BALANCE_USDT (once per crossing: a balance
+ * that stays low is not announced again on every read, one that recovers and falls again is).
+ *
+ * What was already announced lives in the kv store, so a restart neither repeats nor forgets
+ * it. The work runs in the background of the update that caused it (a person's outcome must
+ * not wait for admin messages); `idle()` lets tests and shutdown wait for it.
+ */
+import type { I18n, TranslationVariables } from "@grammyjs/i18n";
+import type { Api, Context } from "grammy";
+import type { PurchaseIntent } from "../../ledger/types.js";
+import type { Logger } from "../../logger.js";
+import type { PurchaseDesk } from "../../purchases/types.js";
+import type { WalletBalance } from "../../service/types.js";
+import type { Db } from "../../storage/database.js";
+import { KeyValueStore } from "../../storage/key-value-store.js";
+import type { Translate } from "../context.js";
+import { describeError } from "../error-boundary.js";
+import { evidenceText, resolveKeyboard } from "../features/admin/views.js";
+import { formatDecimal } from "../format.js";
+import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
+import { isBelow } from "./decimal.js";
+
+export { isBelow, scaleDecimal } from "./decimal.js";
+
+/** LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings; unset means no alert. */
+export interface BalanceAlerts {
+  lowBalanceTon?: string | undefined;
+  lowBalanceUsdt?: string | undefined;
+}
+
+export interface AdminNotifierOptions {
+  admins: readonly number[];
+  desk: PurchaseDesk;
+  db: Db;
+  i18n: I18n<Context>;
+  settings: UserSettingsStore;
+  alerts?: BalanceAlerts | undefined;
+  logger: Logger;
+}
+
+type Currency = "ton" | "usdt";
+type LowState = Partial<Record<Currency, boolean>>;
+
+const LOW_STATE_KEY = "low-balance";
+
+export class AdminNotifier {
+  readonly #options: AdminNotifierOptions;
+  readonly #store: KeyValueStore<LowState | true>;
+  readonly #pending = new Set<Promise<void>>();
+  #api: Api | undefined;
+
+  constructor(options: AdminNotifierOptions) {
+    this.#options = options;
+    this.#store = new KeyValueStore<LowState | true>(options.db, "admin-notifications");
+  }
+
+  /**
+   * Starts listening to the desk. Call once the bot exists and before
+   * `desk.recoverInterrupted()`, so intents recovered at start are announced too.
+   * Returns a function that stops listening.
+   */
+  attach(api: Api): () => void {
+    this.#api = api;
+    const stop = this.#options.desk.onUnconfirmed((intent) => this.unconfirmed(intent));
+    return () => {
+      stop();
+      this.#api = undefined;
+    };
+  }
+
+  /** Whether any balance threshold is configured (else no read is spent on alerts). */
+  get hasBalanceAlerts(): boolean {
+    const alerts = this.#options.alerts;
+    return alerts?.lowBalanceTon !== undefined || alerts?.lowBalanceUsdt !== undefined;
+  }
+
+  /** Announces an unconfirmed intent to every admin, at most once per intent. */
+  unconfirmed(intent: PurchaseIntent): void {
+    const key = `unconfirmed:${intent.id}`;
+    // Read and write in one synchronous step: no second listener call can slip in between.
+    if (this.#store.read(key) !== undefined) return;
+    this.#store.write(key, true);
+    this.#track(this.#sendUnconfirmed(intent));
+  }
+
+  /**
+   * Compares a balance just read with the thresholds and tells the admins about each one
+   * newly crossed downwards. Safe to call on every read.
+   */
+  checkBalance(balance: WalletBalance): void {
+    const alerts = this.#options.alerts;
+    if (alerts === undefined) return;
+    const state: LowState = { ...(this.#lowState() ?? {}) };
+    const crossed: { currency: Currency; value: string; threshold: string }[] = [];
+    const pairs: [Currency, string | undefined, string | undefined][] = [
+      ["ton", balance.ton, alerts.lowBalanceTon],
+      ["usdt", balance.usdt, alerts.lowBalanceUsdt],
+    ];
+    for (const [currency, current, threshold] of pairs) {
+      if (current === undefined || threshold === undefined) continue;
+      const below = isBelow(current, threshold);
+      if (below === undefined) continue;
+      if (below && state[currency] !== true) crossed.push({ currency, value: current, threshold });
+      state[currency] = below;
+    }
+    this.#store.write(LOW_STATE_KEY, state);
+    if (crossed.length > 0) {
+      this.#track(
+        this.#toAdmins((t, locale) => ({
+          text: crossed
+            .map((c) =>
+              t(`admin-low-balance-${c.currency}`, {
+                value: formatDecimal(locale, c.value) ?? c.value,
+                threshold: formatDecimal(locale, c.threshold) ?? c.threshold,
+              }),
+            )
+            .join("\n"),
+        })),
+      );
+    }
+  }
+
+  /** After a purchase request went out: read the balance (fresh) and check it. */
+  afterPurchase(): void {
+    if (!this.hasBalanceAlerts) return;
+    this.#track(
+      this.#options.desk.readBalance().then((read) => {
+        if (read.kind === "ok") this.checkBalance(read.balance);
+      }),
+    );
+  }
+
+  /** Resolves when every message started so far has been sent (or has failed). */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  #lowState(): LowState | undefined {
+    const saved = this.#store.read(LOW_STATE_KEY);
+    return saved === true ? undefined : saved;
+  }
+
+  async #sendUnconfirmed(intent: PurchaseIntent): Promise<void> {
+    const evidence = await this.#options.desk.evidence(intent.id).catch(() => undefined);
+    const fresh = evidence?.intent ?? intent;
+    await this.#toAdmins((t, locale) => ({
+      text: evidenceText(t, locale, fresh, evidence, "notification"),
+      // Already settled by the time the evidence arrived: no buttons to press in vain.
+      keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
+    }));
+  }
+
+  async #toAdmins(
+    render: (
+      t: Translate,
+      locale: string,
+    ) => { text: string; keyboard?: ReturnType<typeof resolveKeyboard> | undefined },
+  ): Promise<void> {
+    const api = this.#api;
+    if (api === undefined) {
+      this.#options.logger.warn("admin notification dropped: the notifier is not attached");
+      return;
+    }
+    const { i18n, settings } = this.#options;
+    for (const adminId of this.#options.admins) {
+      const locale = settings.language(adminId) ?? DEFAULT_LOCALE;
+      const t: Translate = (key: string, variables?: TranslationVariables) =>
+        i18n.t(locale, key, variables);
+      const { text, keyboard } = render(t, locale);
+      try {
+        await api.sendMessage(
+          adminId,
+          text,
+          keyboard === undefined ? {} : { reply_markup: keyboard },
+        );
+      } catch (error) {
+        // An admin who never opened the bot cannot be messaged; the others still are.
+        this.#options.logger.warn(
+          { adminId, error: describeError(error) },
+          "could not notify an admin",
+        );
+      }
+    }
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work
+      .catch((error: unknown) =>
+        this.#options.logger.error({ error: describeError(error) }, "admin notification failed"),
+      )
+      .finally(() => this.#pending.delete(tracked));
+    this.#pending.add(tracked);
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Callback data of the admin and group buttons, in the style of src/bot/callback-data: strict
+ * encode/decode pairs, `undefined` for anything an encoder would not produce. All of it comes
+ * back from a client and is untrusted; the handlers also check who pressed.
+ *
+ * Formats:
+ * - `adm:page:<offset>`                 (/purchases paging; offset a multiple of the page size)
+ * - `adm:res:<y|n>:<intentId>`          (/pending and notifications: delivered / not delivered)
+ * - `adm:who:<allow|deny>:<userId>`     (a forwarded message: allow or deny its sender)
+ * - `grp:dur:<3|6|12>` | `grp:cancel`   (a group premium prompt; its state is keyed by the message)
+ */
+import type { PremiumDuration } from "../../../service/types.js";
+import { PREMIUM_DURATIONS } from "../../callback-data/index.js";
+
+/** Recent intents shown per /purchases page. */
+export const PURCHASES_PAGE_SIZE = 5;
+/** Pages beyond this are not offered (the ledger keeps everything; /purchases <id> finds any). */
+const MAX_OFFSET = 10_000;
+
+const INTENT_ID = /^[A-Za-z0-9_-]{6,40}$/;
+const WHOLE = /^(0|[1-9][0-9]{0,5})$/;
+const USER_ID = /^[1-9][0-9]{0,15}$/;
+
+export type AdminAction =
+  | { type: "page"; offset: number }
+  | { type: "resolve"; intentId: string; delivered: boolean }
+  | { type: "who"; userId: number; allow: boolean };
+
+export function encodeAdmin(action: AdminAction): string {
+  switch (action.type) {
+    case "page":
+      return `adm:page:${action.offset}`;
+    case "resolve":
+      return `adm:res:${action.delivered ? "y" : "n"}:${action.intentId}`;
+    case "who":
+      return `adm:who:${action.allow ? "allow" : "deny"}:${action.userId}`;
+  }
+}
+
+export function decodeAdmin(data: string): AdminAction | undefined {
+  const parts = data.split(":");
+  if (parts[0] !== "adm") return undefined;
+  const [, type, a = "", b = ""] = parts;
+  if (type === "page" && parts.length === 3 && WHOLE.test(a)) {
+    const offset = Number(a);
+    if (offset > MAX_OFFSET || offset % PURCHASES_PAGE_SIZE !== 0) return undefined;
+    return { type: "page", offset };
+  }
+  if (type === "res" && parts.length === 4 && (a === "y" || a === "n") && INTENT_ID.test(b)) {
+    return { type: "resolve", intentId: b, delivered: a === "y" };
+  }
+  if (type === "who" && parts.length === 4 && (a === "allow" || a === "deny") && USER_ID.test(b)) {
+    const userId = Number(b);
+    if (!Number.isSafeInteger(userId)) return undefined;
+    return { type: "who", userId, allow: a === "allow" };
+  }
+  return undefined;
+}
+
+/** Whether data is meant for the admin handlers at all (even if malformed), for routing. */
+export function isAdminData(data: string): boolean {
+  return data.startsWith("adm:");
+}
+
+export type GroupAction = { type: "duration"; months: PremiumDuration } | { type: "cancel" };
+
+export function encodeGroup(action: GroupAction): string {
+  return action.type === "cancel" ? "grp:cancel" : `grp:dur:${action.months}`;
+}
+
+export function decodeGroup(data: string): GroupAction | undefined {
+  if (data === "grp:cancel") return { type: "cancel" };
+  const parts = data.split(":");
+  if (parts.length !== 3 || parts[0] !== "grp" || parts[1] !== "dur") return undefined;
+  const months = PREMIUM_DURATIONS.find((d) => String(d) === parts[2]);
+  return months === undefined ? undefined : { type: "duration", months };
+}
+
+export function isGroupData(data: string): boolean {
+  return data.startsWith("grp:");
+}

@@ -1,0 +1,132 @@
+/**
+ * Everything access control and administration adds to the bot, behind one entry point for
+ * the composition root:
+ *
+ * ```ts
+ * const admin = createAdminFeatures({ access, desk, db, alerts: config.alerts, logger,
+ *   wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion } });
+ * const giftBot = createGiftBot({ ...deps, desk: admin.desk, canBuy: admin.canBuy,
+ *   extraFeatures: admin.extraFeatures });
+ * const detach = admin.attach(giftBot);   // before desk.recoverInterrupted()
+ * ```
+ *
+ * - `canBuy`: the purchase gate (admins, buyers, public purchases, group administrators).
+ * - `desk`: the same desk, whose `confirm` also checks the balance thresholds afterwards.
+ * - `extraFeatures`: admin commands and buttons, and group premium gifting.
+ * - `attach`: starts the admin notifications (unconfirmed purchases, low balance).
+ */
+import type { Middleware } from "grammy";
+import type { AccessList } from "../../../access/access-list.js";
+import type { Logger } from "../../../logger.js";
+import type { PurchaseDesk } from "../../../purchases/types.js";
+import type { Db } from "../../../storage/database.js";
+import { createAccessGate } from "../../access/gate.js";
+import { GroupAdminChecker } from "../../access/group-admins.js";
+import { AdminNotifier, type BalanceAlerts } from "../../admin-notifications/index.js";
+import type { BotContext } from "../../context.js";
+import type { GiftBot } from "../../index.js";
+import type { PurchaseGate } from "../../purchase-gate.js";
+import type { BotServices } from "../../services.js";
+import { groupPremiumFeature } from "../group/premium.js";
+import { GroupPromptStore } from "../group/prompts.js";
+import { adminCommandsFeature } from "./commands.js";
+import type { WalletInfo } from "./views.js";
+
+export type { BalanceAlerts } from "../../admin-notifications/index.js";
+export type { WalletInfo } from "./views.js";
+
+export interface AdminFeaturesOptions {
+  /** Admins, buyers and groups (src/access). */
+  access: AccessList;
+  /** The desk the rest of the app uses; `AdminFeatures.desk` wraps it. */
+  desk: PurchaseDesk;
+  /** The bot's database (kv store: group prompts, what admins were already told). */
+  db: Db;
+  /** LOW_BALANCE_TON / LOW_BALANCE_USDT (Config.alerts). */
+  alerts?: BalanceAlerts | undefined;
+  /** The paying wallet, shown by /balance (Config.wallet.address / effectiveVersion). */
+  wallet?: WalletInfo | undefined;
+  /** How long a group administrator check is reused before asking Telegram again; 30 s. */
+  groupAdminCacheMs?: number;
+  /** The clock (tests pass the desk's). */
+  now?: () => number;
+  logger: Logger;
+}
+
+export interface AdminFeatures {
+  /** Pass as `BotDeps.canBuy`. */
+  canBuy: PurchaseGate;
+  /** Pass as `BotDeps.desk`: `confirm` checks the balance thresholds after each purchase. */
+  desk: PurchaseDesk;
+  /** Pass as `BotDeps.extraFeatures`. */
+  extraFeatures: (services: BotServices) => Middleware<BotContext>[];
+  /**
+   * Call once with the built bot, before `desk.recoverInterrupted()`: admins are then told
+   * about every purchase that ends unconfirmed. Returns a function that stops that.
+   */
+  attach(bot: GiftBot): () => void;
+  /** Resolves when the admin messages started so far are sent (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeatures {
+  const groupAdmins = new GroupAdminChecker({
+    ...(options.groupAdminCacheMs !== undefined ? { ttlMs: options.groupAdminCacheMs } : {}),
+    ...(options.now !== undefined ? { now: options.now } : {}),
+  });
+  const gate = { access: options.access, groupAdmins };
+  const prompts = new GroupPromptStore(options.db);
+  let notifier: AdminNotifier | undefined;
+
+  function notifierFor(services: BotServices): AdminNotifier {
+    notifier ??= new AdminNotifier({
+      admins: [...services.admins],
+      desk: options.desk,
+      db: options.db,
+      i18n: services.i18n,
+      settings: services.settings,
+      alerts: options.alerts,
+      logger: options.logger,
+    });
+    return notifier;
+  }
+
+  const desk = wrapDesk(options.desk, () => notifier?.afterPurchase());
+
+  return {
+    canBuy: createAccessGate(gate),
+    desk,
+    extraFeatures: (services) => [
+      adminCommandsFeature(services, {
+        access: options.access,
+        notifier: notifierFor(services),
+        groupAdmins,
+        wallet: options.wallet ?? {},
+      }),
+      groupPremiumFeature(services, { ...gate, prompts }),
+    ],
+    attach: (bot) => notifierFor(bot.services).attach(bot.bot.api),
+    idle: async () => notifier?.idle(),
+  };
+}
+
+/**
+ * The desk with one addition: after a confirmation that sent a request (whatever its
+ * outcome), `afterPurchase` runs, in the background of the person's answer.
+ */
+function wrapDesk(desk: PurchaseDesk, afterPurchase: () => void): PurchaseDesk {
+  return new Proxy(desk, {
+    get(target, property, receiver) {
+      if (property === "confirm") {
+        const confirm: PurchaseDesk["confirm"] = async (id, userId, confirmOptions) => {
+          const result = await target.confirm(id, userId, confirmOptions);
+          if (result.kind !== "refused" && result.kind !== "recipient_has_premium") afterPurchase();
+          return result;
+        };
+        return confirm;
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}

@@ -1,0 +1,352 @@
+/**
+ * What admins read: the wallet overview, purchase lists and details, reconciliation evidence,
+ * the limits and the access lists. Every text comes from the locale files; these functions only
+ * pick the keys and fill in the values, so /pending and the unconfirmed notification show the
+ * same evidence the same way.
+ */
+import { InlineKeyboard } from "grammy";
+import type { AllowedEntry } from "../../../access/access-list.js";
+import type { DayTotals, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
+import type {
+  BalanceRead,
+  DailyUsage,
+  DeskStatus,
+  ReconciliationEvidence,
+} from "../../../purchases/types.js";
+import type { Translate } from "../../context.js";
+import { formatDateTime, formatDecimal } from "../../format.js";
+import { transactionUrl } from "../../views.js";
+import { encodeAdmin, PURCHASES_PAGE_SIZE } from "./callback-data.js";
+
+/** The paying wallet as configured (address derived or given, contract version). */
+export interface WalletInfo {
+  address?: string | undefined;
+  version?: string | undefined;
+}
+
+/** "100 stars" or "Premium for 6 months". */
+export function giftName(t: Translate, intent: PurchaseIntent): string {
+  return intent.kind === "stars"
+    ? t("admin-gift-stars", { amount: intent.quantity })
+    : t("admin-gift-premium", { months: intent.quantity });
+}
+
+function value(t: Translate, locale: string, decimal: string | undefined): string {
+  return formatDecimal(locale, decimal) ?? t("unknown-value");
+}
+
+/** A user id as a plain string (Fluent would group its digits like an amount). */
+export function userName(t: Translate, id: number, label?: string): string {
+  return label === undefined
+    ? t("admin-user", { id: String(id) })
+    : t("admin-user-labelled", { id: String(id), label });
+}
+
+function requesterLine(t: Translate, intent: PurchaseIntent): string {
+  const chat =
+    intent.requester.chatType === "private"
+      ? t("admin-chat-private")
+      : t("admin-chat-group", { chatId: String(intent.requester.chatId) });
+  return t("admin-intent-requester", { userId: String(intent.requester.userId), chat });
+}
+
+/** /balance: balances, wallet, today's purchases, whether buying is open. */
+export function balanceText(
+  t: Translate,
+  locale: string,
+  input: {
+    read: BalanceRead;
+    wallet: WalletInfo;
+    usage: DailyUsage;
+    today: DayTotals | undefined;
+    status: DeskStatus;
+  },
+): string {
+  const lines = [t("admin-balance-title"), ""];
+  const { read } = input;
+  if (read.kind === "ok") {
+    lines.push(t("admin-balance-ton", { ton: value(t, locale, read.balance.ton) }));
+    lines.push(t("admin-balance-usdt", { usdt: value(t, locale, read.balance.usdt) }));
+  } else if (read.kind === "rate_limited") {
+    lines.push(t("admin-balance-rate-limited", { seconds: Math.max(1, read.retryAfterSeconds) }));
+  } else {
+    lines.push(t("admin-balance-unavailable"));
+  }
+  lines.push(
+    input.wallet.address === undefined
+      ? t("admin-wallet-address-unknown")
+      : t("admin-wallet-address", { address: input.wallet.address }),
+  );
+  if (input.wallet.version !== undefined) {
+    lines.push(t("admin-wallet-version", { version: input.wallet.version }));
+  }
+  lines.push("");
+  const sent = Object.values(input.today?.byStatus ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+  lines.push(
+    t("admin-today", {
+      count: sent,
+      stars: input.usage.starsBot,
+      premium: input.usage.premiumBot,
+    }),
+  );
+  lines.push(...stateLines(t, input.status));
+  return lines.join("\n");
+}
+
+/** Whether purchases are open, paused, frozen (or both). */
+export function stateLines(t: Translate, status: DeskStatus): string[] {
+  const lines: string[] = [];
+  if (status.paused) lines.push(t("admin-state-paused"));
+  if (status.unconfirmed > 0) lines.push(t("admin-state-frozen", { count: status.unconfirmed }));
+  if (lines.length === 0) lines.push(t("admin-state-open"));
+  return lines;
+}
+
+/** One line of /purchases. */
+export function purchaseLine(t: Translate, locale: string, intent: PurchaseIntent): string {
+  return t("admin-purchase-line", {
+    date: formatDateTime(locale, intent.createdAt),
+    gift: giftName(t, intent),
+    recipient: intent.recipient,
+    status: t(`status-${intent.status}`),
+    userId: String(intent.requester.userId),
+    id: intent.id,
+  });
+}
+
+/** A page of /purchases; `hasOlder` says whether another page follows. */
+export function purchasesPage(
+  t: Translate,
+  locale: string,
+  intents: PurchaseIntent[],
+  offset: number,
+): string {
+  if (intents.length === 0) return t("admin-purchases-empty");
+  return [
+    t("admin-purchases-title", { from: offset + 1, to: offset + intents.length }),
+    "",
+    ...intents.map((intent) => purchaseLine(t, locale, intent)),
+    "",
+    t("admin-purchases-hint"),
+  ].join("\n");
+}
+
+export function purchasesKeyboard(
+  t: Translate,
+  offset: number,
+  hasOlder: boolean,
+): InlineKeyboard | undefined {
+  if (offset === 0 && !hasOlder) return undefined;
+  const keyboard = new InlineKeyboard();
+  if (offset > 0) {
+    keyboard.text(
+      t("button-admin-newer"),
+      encodeAdmin({ type: "page", offset: Math.max(0, offset - PURCHASES_PAGE_SIZE) }),
+    );
+  }
+  if (hasOlder) {
+    keyboard.text(
+      t("button-admin-older"),
+      encodeAdmin({ type: "page", offset: offset + PURCHASES_PAGE_SIZE }),
+    );
+  }
+  return keyboard;
+}
+
+/** `/purchases <id>`: everything the ledger knows about one intent. */
+export function purchaseDetails(t: Translate, locale: string, intent: PurchaseIntent): string {
+  const lines = [
+    t("admin-detail-title", { id: intent.id }),
+    "",
+    t("admin-detail-gift", { gift: giftName(t, intent), recipient: intent.recipient }),
+    t("admin-detail-status", { status: t(`status-${intent.status}`) }),
+    t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
+    requesterLine(t, intent),
+    t("admin-detail-created", { date: formatDateTime(locale, intent.createdAt) }),
+  ];
+  if (intent.sentAt !== undefined) {
+    lines.push(t("admin-intent-sent", { date: formatDateTime(locale, intent.sentAt) }));
+  }
+  if (intent.finishedAt !== undefined) {
+    lines.push(t("admin-detail-finished", { date: formatDateTime(locale, intent.finishedAt) }));
+  }
+  if (intent.balanceBefore !== undefined) {
+    lines.push(
+      t("admin-evidence-balance-before", {
+        ton: value(t, locale, intent.balanceBefore.ton),
+        usdt: value(t, locale, intent.balanceBefore.usdt),
+      }),
+    );
+  }
+  if (intent.txHash !== undefined) {
+    lines.push(t("outcome-transaction", { url: transactionUrl(intent.txHash) }));
+  }
+  if (intent.outcomeDetail !== undefined) {
+    lines.push(t("admin-intent-detail", { detail: intent.outcomeDetail }));
+  }
+  if (intent.resolvedBy !== undefined && intent.resolvedAt !== undefined) {
+    lines.push(
+      t("admin-detail-resolved", {
+        adminId: String(intent.resolvedBy),
+        date: formatDateTime(locale, intent.resolvedAt),
+      }),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Nanotons (an integer string) as TON, without floats. */
+export function nanoToTon(nano: string | undefined): string | undefined {
+  if (nano === undefined || !/^\d+$/.test(nano)) return undefined;
+  const padded = nano.padStart(10, "0");
+  const whole = padded.slice(0, -9).replace(/^0+(?=\d)/, "");
+  const fraction = padded.slice(-9).replace(/0+$/, "");
+  return fraction === "" ? whole : `${whole}.${fraction}`;
+}
+
+/** On-chain transfers shown per evidence message; the rest are counted. */
+const MAX_TRANSFERS_SHOWN = 5;
+
+/**
+ * An unconfirmed intent with what an admin needs to decide: the gift, who asked, the cause,
+ * the balances before and now, the recipient's premium state, a transaction, on-chain transfers.
+ * `evidence` may be undefined when it could not be gathered (the intent alone is shown).
+ */
+export function evidenceText(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  evidence: ReconciliationEvidence | undefined,
+  title: "notification" | "pending",
+): string {
+  const lines = [
+    t(title === "notification" ? "admin-unconfirmed-title" : "admin-pending-title", {
+      gift: giftName(t, intent),
+      recipient: intent.recipient,
+    }),
+    "",
+    t("admin-intent-id", { id: intent.id }),
+    requesterLine(t, intent),
+  ];
+  if (intent.sentAt !== undefined) {
+    lines.push(t("admin-intent-sent", { date: formatDateTime(locale, intent.sentAt) }));
+  }
+  if (intent.outcomeDetail !== undefined) {
+    lines.push(t("admin-intent-detail", { detail: intent.outcomeDetail }));
+  }
+  const before = evidence?.balanceBefore ?? intent.balanceBefore;
+  lines.push(
+    t("admin-evidence-balance-before", {
+      ton: value(t, locale, before?.ton),
+      usdt: value(t, locale, before?.usdt),
+    }),
+  );
+  lines.push(
+    t("admin-evidence-balance-now", {
+      ton: value(t, locale, evidence?.balanceNow?.ton),
+      usdt: value(t, locale, evidence?.balanceNow?.usdt),
+    }),
+  );
+  if (intent.kind === "premium") {
+    const now = evidence?.recipientHasPremiumNow;
+    lines.push(
+      now === undefined
+        ? t("admin-evidence-premium-unknown")
+        : t(now ? "admin-evidence-premium-yes" : "admin-evidence-premium-no"),
+    );
+  }
+  const txHash = evidence?.txHash ?? intent.txHash;
+  if (txHash !== undefined) lines.push(t("outcome-transaction", { url: transactionUrl(txHash) }));
+  const transfers = evidence?.onChainTransfers;
+  if (transfers === undefined) {
+    lines.push(t("admin-evidence-no-chain"));
+  } else {
+    lines.push(t("admin-evidence-transfers", { count: transfers.length }));
+    for (const transfer of transfers.slice(0, MAX_TRANSFERS_SHOWN)) {
+      lines.push(
+        t("admin-evidence-transfer", {
+          date: formatDateTime(locale, transfer.at),
+          amount: value(t, locale, nanoToTon(transfer.amountNano)),
+          destination: transfer.destination ?? t("unknown-value"),
+          comment: transfer.comment ?? "",
+          url: transactionUrl(transfer.hash),
+        }),
+      );
+    }
+  }
+  lines.push("", t("admin-evidence-hint"));
+  return lines.join("\n");
+}
+
+/** Delivered / Not delivered for one unconfirmed intent. */
+export function resolveKeyboard(t: Translate, intentId: string): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t("button-admin-delivered"), encodeAdmin({ type: "resolve", intentId, delivered: true }))
+    .text(
+      t("button-admin-not-delivered"),
+      encodeAdmin({ type: "resolve", intentId, delivered: false }),
+    );
+}
+
+/** /limits: the limits in force and what today has used of the per-bot ones. */
+export function limitsText(
+  t: Translate,
+  locale: string,
+  limits: SpendingLimits,
+  usage: DailyUsage,
+): string {
+  return [
+    t("admin-limits-title", { resetsAt: formatDateTime(locale, usage.resetsAt) }),
+    "",
+    t("admin-limit-stars-purchase", { max: limits.starsPerPurchase }),
+    t("admin-limit-stars-user", { max: limits.starsPerUserDay }),
+    t("admin-limit-stars-bot", { used: usage.starsBot, max: limits.starsPerBotDay }),
+    t("admin-limit-premium-user", { max: limits.premiumPerUserDay }),
+    t("admin-limit-premium-bot", { used: usage.premiumBot, max: limits.premiumPerBotDay }),
+    t(limits.adminsExempt ? "admin-limit-admins-exempt" : "admin-limit-admins-not-exempt"),
+  ].join("\n");
+}
+
+function entryLine(t: Translate, locale: string, entry: AllowedEntry): string {
+  const who = userName(t, entry.id, entry.label);
+  if (entry.source === "config") return t("admin-allowed-entry-config", { who });
+  return t("admin-allowed-entry-bot", {
+    who,
+    adminId: String(entry.addedBy ?? ""),
+    date: formatDateTime(locale, entry.addedAt ?? 0),
+  });
+}
+
+/** /allowed: admins, buyers, groups, and whether purchases are public. */
+export function allowedText(
+  t: Translate,
+  locale: string,
+  input: {
+    admins: readonly number[];
+    users: AllowedEntry[];
+    chats: AllowedEntry[];
+    publicPurchases: boolean;
+  },
+): string {
+  const lines = [
+    t("admin-allowed-title"),
+    "",
+    t("admin-allowed-admins", { ids: input.admins.map(String).join(", ") }),
+  ];
+  if (input.publicPurchases) lines.push(t("admin-allowed-public"));
+  lines.push("");
+  if (input.users.length === 0) {
+    lines.push(t("admin-allowed-users-none"));
+  } else {
+    lines.push(t("admin-allowed-users"));
+    for (const entry of input.users) lines.push(entryLine(t, locale, entry));
+  }
+  lines.push("");
+  if (input.chats.length === 0) {
+    lines.push(t("admin-allowed-chats-none"));
+  } else {
+    lines.push(t("admin-allowed-chats"));
+    for (const entry of input.chats) lines.push(entryLine(t, locale, entry));
+  }
+  return lines.join("\n");
+}

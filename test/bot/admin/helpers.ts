@@ -1,0 +1,172 @@
+/**
+ * A bot with the access gate, the admin commands, group gifting and the admin notifications
+ * plugged in exactly as the composition root does (createAdminFeatures), on the real harness.
+ */
+import type { Message, Update, User } from "grammy/types";
+import { type AccessConfig, AccessList } from "../../../src/access/access-list.js";
+import {
+  type AdminFeatures,
+  type BalanceAlerts,
+  createAdminFeatures,
+} from "../../../src/bot/features/admin/index.js";
+import type { BotHarness, BotHarnessOptions } from "../../../src/testing/bot-harness.js";
+import type { CannedAnswer } from "../../../src/testing/telegram-fake.js";
+import { testUser } from "../../../src/testing/updates.js";
+import { harness } from "../helpers.js";
+
+export const ADMIN = testUser(1001, { first_name: "Ada", username: "ada_admin" });
+export const ADMIN2 = testUser(1002, { first_name: "Boris", language_code: "ru" });
+export const BUYER = testUser(2001, { first_name: "Bea", username: "bea_buyer" });
+export const STRANGER = testUser(3001, { first_name: "Sam" });
+export const GROUP_ID = -100_500;
+export const OTHER_GROUP_ID = -100_600;
+export const WALLET = {
+  address: "UQ_test_wallet_address_0000000000000000000000000",
+  version: "v5r1",
+};
+
+export interface AdminWorld {
+  h: BotHarness;
+  /** The current process's features (rebuilt on restart). */
+  readonly features: AdminFeatures;
+  readonly access: AccessList;
+}
+
+export async function adminWorld(
+  options: {
+    access?: Partial<AccessConfig>;
+    alerts?: BalanceAlerts;
+  } & Omit<BotHarnessOptions, "dir" | "plugIn"> = {},
+): Promise<AdminWorld> {
+  const { access: accessOverrides, alerts, ...harnessOptions } = options;
+  const config: AccessConfig = {
+    adminIds: [ADMIN.id, ADMIN2.id],
+    allowedUserIds: [BUYER.id],
+    allowedChatIds: [GROUP_ID],
+    publicPurchases: false,
+    ...accessOverrides,
+  };
+  let features: AdminFeatures | undefined;
+  let access: AccessList | undefined;
+  const h = await harness({
+    admins: [...config.adminIds],
+    ...harnessOptions,
+    plugIn: ({ db, desk, clock, logger }) => {
+      access = new AccessList(db, config);
+      const built = createAdminFeatures({
+        access,
+        desk,
+        db,
+        alerts,
+        wallet: WALLET,
+        now: clock,
+        logger,
+      });
+      features = built;
+      return {
+        desk: built.desk,
+        canBuy: built.canBuy,
+        extraFeatures: built.extraFeatures,
+        attach: built.attach,
+      };
+    },
+  });
+  return {
+    h,
+    get features() {
+      if (features === undefined) throw new Error("not built");
+      return features;
+    },
+    get access() {
+      if (access === undefined) throw new Error("not built");
+      return access;
+    },
+  };
+}
+
+let nextUpdateId = 500_000;
+let nextMessageId = 50_000;
+
+function commandEntities(text: string) {
+  const command = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
+  return command
+    ? { entities: [{ type: "bot_command" as const, offset: 0, length: command[0].length }] }
+    : {};
+}
+
+/** A message in a group, optionally replying to another one. */
+export function groupMessage(
+  from: User,
+  chatId: number,
+  text: string,
+  extra: { replyTo?: Message } = {},
+): { update: Update; message: Message } {
+  const message = {
+    message_id: nextMessageId++,
+    date: Math.floor(Date.now() / 1000),
+    chat: { id: chatId, type: "supergroup", title: "Family" },
+    from,
+    text,
+    ...commandEntities(text),
+    ...(extra.replyTo ? { reply_to_message: extra.replyTo } : {}),
+  } as Message;
+  return { update: { update_id: nextUpdateId++, message } as Update, message };
+}
+
+/** A private message that carries a forward origin (a message the admin forwarded). */
+export function forwardedMessage(
+  from: User,
+  origin: NonNullable<Message["forward_origin"]>,
+  text = "hello",
+): Message {
+  return {
+    message_id: nextMessageId++,
+    date: Math.floor(Date.now() / 1000),
+    chat: { id: from.id, type: "private", first_name: from.first_name },
+    from,
+    text,
+    forward_origin: origin,
+  } as Message;
+}
+
+/** A private message (command or text) from `from`, optionally replying to `replyTo`. */
+export function privateMessage(from: User, text: string, replyTo?: Message): Update {
+  return {
+    update_id: nextUpdateId++,
+    message: {
+      message_id: nextMessageId++,
+      date: Math.floor(Date.now() / 1000),
+      chat: { id: from.id, type: "private", first_name: from.first_name },
+      from,
+      text,
+      ...commandEntities(text),
+      ...(replyTo ? { reply_to_message: replyTo } : {}),
+    },
+  } as Update;
+}
+
+/** Answers getChatMember from a table of statuses per chat; everyone else is a member. */
+export function memberStatuses(h: BotHarness): Map<string, string> {
+  const statuses = new Map<string, string>();
+  h.telegram.answer("getChatMember", (payload): CannedAnswer => {
+    const status =
+      statuses.get(`${Number(payload.chat_id)}:${Number(payload.user_id)}`) ?? "member";
+    return {
+      ok: true,
+      result: {
+        status,
+        user: { id: Number(payload.user_id), is_bot: false, first_name: "Member" },
+        ...(status === "administrator" ? { can_be_edited: false } : {}),
+      },
+    };
+  });
+  return statuses;
+}
+
+/** Texts the bot sent (sendMessage) to a chat after `since`. */
+export function sentTexts(h: BotHarness, chatId: number, since = 0): string[] {
+  return h.telegram
+    .callsSince(since)
+    .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === chatId)
+    .map((c) => String(c.payload.text));
+}
