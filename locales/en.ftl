@@ -164,7 +164,10 @@ admin-balance-rate-limited = Balance: the service is busy, try again in { $secon
 admin-wallet-address = Address: { $address }
 admin-wallet-address-unknown = Address: not known (set WALLET_ADDRESS)
 admin-wallet-version = Wallet version: { $version }
-admin-today = Today (UTC): { $count } purchases sent; { $stars } stars and { $premium } Premium gifts counted against the limits
+admin-today = Today (UTC): { $count ->
+        [one] one purchase
+       *[other] { $count } purchases
+    } sent; { $stars } stars and { $premium } Premium gifts counted against the limits
 admin-state-open = Purchases: open
 admin-state-paused = Purchases: ⏸ paused (/resume to reopen)
 admin-state-frozen = Purchases: on hold, { $count ->

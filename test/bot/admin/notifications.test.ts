@@ -1,0 +1,183 @@
+import { describe, expect, it } from "vitest";
+import { buttonsOf, chatPerson } from "../../../src/testing/chat-person.js";
+import { answersSince } from "../helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+
+async function confirmStars(person: ReturnType<typeof chatPerson>, recipient: string) {
+  await person.command("stars");
+  await person.say(recipient);
+  await person.pressButton("⭐ 100");
+  await person.pressButton("✅ Confirm");
+}
+
+describe("unconfirmed purchases", () => {
+  it("every admin is told once, with the evidence and working resolve buttons; settling resumes purchases", async () => {
+    const { h, features } = await adminWorld();
+    // Admin notifications follow the language an admin picked with /language.
+    const boris = chatPerson(h, ADMIN2);
+    await boris.command("language");
+    await boris.pressButton("Русский");
+    const bea = chatPerson(h, BUYER);
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await confirmStars(bea, "bob_gifts");
+    await features.idle();
+    expect(h.desk.status().unconfirmed).toBe(1);
+
+    const ada = chatPerson(h, ADMIN);
+    const adaTexts = sentTexts(h, ADMIN.id);
+    expect(adaTexts).toHaveLength(1);
+    const text = adaTexts[0] ?? "";
+    const id = h.desk.unconfirmed()[0]?.id ?? "";
+    expect(text.split("\n").slice(0, 4)).toEqual([
+      "⚠️ A purchase ended with an unknown outcome: 100 stars to @bob_gifts.",
+      "",
+      `Purchase id: ${id}`,
+      `Asked by user ${BUYER.id} in a private chat`,
+    ]);
+    expect(text).toContain("Balance before: 100 TON, 1,000 USDT");
+    // The sandbox's "unconfirmed" fault spends nothing: the balance now is the same.
+    expect(text).toContain("Balance now: 100 TON, 1,000 USDT");
+    expect(text).toContain("On-chain check: not configured (TON_API_ENDPOINT).");
+    expect(buttonsOf(ada.lastMessage())).toEqual([["✅ Delivered", "❌ Not delivered"]]);
+    // The second admin reads it in Russian, once too.
+    const borisTexts = sentTexts(h, ADMIN2.id).filter((t) => t.startsWith("⚠️"));
+    expect(borisTexts).toHaveLength(1);
+    expect(borisTexts[0]).toMatch(/^⚠️ Исход покупки неизвестен: 100 звёзд для @bob_gifts\./);
+
+    // A second unconfirmed purchase cannot happen while frozen; the first is not re-announced
+    // by anything the bot does later.
+    await confirmStars(bea, "carl_gifts");
+    await features.idle();
+    expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
+
+    const notification = ada.findButton("✅ Delivered");
+    await ada.pressButton("✅ Delivered");
+    expect(h.desk.getIntent(id)?.status).toBe("delivered");
+    expect(h.telegram.message(ADMIN.id, notification.messageId)?.text).toMatch(
+      new RegExp(`\\n\\nSettled as delivered by admin ${ADMIN.id}\\.$`),
+    );
+    expect(buttonsOf(h.telegram.message(ADMIN.id, notification.messageId))).toEqual([]);
+    expect(ada.lastMessage().text).toBe("Every unknown outcome is settled: purchases resumed.");
+
+    // The other admin's buttons now only say it is settled.
+    const borisButton = boris.findButton("✅ Доставлено");
+    const before = h.telegram.mark();
+    await boris.press(borisButton.data, borisButton.messageId);
+    expect(answersSince(h, before)).toEqual([
+      "Уже решено: доставлен (проверено администраторами).",
+    ]);
+
+    // Purchases are open again.
+    const purchases = h.sandbox.purchaseRequests().length;
+    await confirmStars(bea, "dana_gifts");
+    expect(h.sandbox.purchaseRequests()).toHaveLength(purchases + 1);
+    expect(bea.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @dana_gifts\./);
+  });
+
+  it("/pending lists each unconfirmed intent with evidence; resolving the last says purchases resumed", async () => {
+    const { h, features } = await adminWorld();
+    const ada = chatPerson(h, ADMIN);
+    await ada.command("pending");
+    expect(ada.lastMessage().text).toBe("No purchases are waiting for a check.");
+
+    // Two unconfirmed intents: one left "sending" by a crash mid-send (recovered at the next
+    // start), and one from a purchase whose outcome is unknown.
+    const draft = h.desk.createDraft({
+      kind: "premium",
+      recipient: "carol_p",
+      quantity: 3,
+      paymentMethod: "ton",
+      requester: { userId: BUYER.id, chatId: BUYER.id, chatType: "private" },
+      balanceBefore: undefined,
+    });
+    expect(h.ledger.claim(draft.id, BUYER.id, h.clock(), { isAdmin: false }).ok).toBe(true);
+    const bea = chatPerson(h, BUYER);
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await confirmStars(bea, "bob_gifts");
+    h.desk.recoverInterrupted();
+    await features.idle();
+    expect(h.desk.status().unconfirmed).toBe(2);
+    expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"))).toHaveLength(2);
+
+    const before = h.telegram.mark();
+    await ada.command("pending");
+    const shown = sentTexts(h, ADMIN.id, before);
+    expect(shown[0]).toBe("2 purchases are waiting for a check:");
+    expect(shown[1]).toMatch(/^⏳ Unknown outcome: Premium for 3 months to @carol_p\./);
+    expect(shown[1]).toContain(
+      "Detail: interrupted: the process stopped while the purchase request was in flight",
+    );
+    expect(shown[1]).toContain("The recipient has Premium now: no");
+    expect(shown[2]).toMatch(/^⏳ Unknown outcome: 100 stars to @bob_gifts\./);
+
+    const bobMessage = ada.messages().find((m) => m.text === shown[2]);
+    const notDelivered = (bobMessage?.reply_markup?.inline_keyboard[0] ?? [])[1];
+    await ada.press(
+      notDelivered && "callback_data" in notDelivered ? notDelivered.callback_data : "",
+      bobMessage?.message_id ?? 0,
+    );
+    expect(ada.lastMessage().text).toBe(
+      "One unknown outcome is still waiting (/pending): purchases stay on hold.",
+    );
+    await ada.command("pause");
+    await ada.pressButton("✅ Delivered");
+    expect(ada.lastMessage().text).toBe(
+      "Every unknown outcome is settled, but purchases are paused: /resume to reopen them.",
+    );
+    expect(h.desk.status()).toEqual({ paused: true, unconfirmed: 0 });
+    await ada.command("resume");
+    expect(ada.lastMessage().text).toBe("▶ Purchases are open again.");
+  });
+});
+
+describe("low balance", () => {
+  it("tells every admin once per crossing, after a purchase and on /balance, comparing decimals exactly", async () => {
+    const { h, features } = await adminWorld({
+      alerts: { lowBalanceUsdt: "998.5", lowBalanceTon: "10" },
+    });
+    const ada = chatPerson(h, ADMIN);
+    const boris = chatPerson(h, ADMIN2);
+    await boris.command("language");
+    await boris.pressButton("Русский");
+    const lowTexts = () => sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"));
+
+    await ada.command("balance");
+    expect(lowTexts()).toHaveLength(0);
+
+    // 1,000 − 1.5 = 998.5: not below 998.5. One more purchase crosses it.
+    const bea = chatPerson(h, BUYER);
+    await confirmStars(bea, "bob_gifts");
+    await features.idle();
+    expect(lowTexts()).toHaveLength(0);
+    await confirmStars(bea, "carl_gifts");
+    await features.idle();
+    expect(lowTexts()).toEqual([
+      "⚠️ The wallet is running low on USDT: 997 USDT (alert below 998.5 USDT).",
+    ]);
+    expect(sentTexts(h, ADMIN2.id).filter((t) => t.startsWith("⚠️"))).toEqual([
+      "⚠️ На кошельке заканчиваются USDT: 997 USDT (порог 998,5 USDT).",
+    ]);
+
+    // Still low: no repeat, on /balance or after another purchase.
+    await ada.command("balance");
+    await confirmStars(bea, "dana_gifts");
+    await features.idle();
+    expect(lowTexts()).toHaveLength(1);
+
+    // Recovered, then low again: a new crossing (TON as well, this time).
+    h.sandbox.setBalance({ ton: "50", usdt: "2000" });
+    h.clock.advance(60_000);
+    await ada.command("balance");
+    expect(lowTexts()).toHaveLength(1);
+    h.sandbox.setBalance({ ton: "9.999999999", usdt: "5" });
+    h.clock.advance(60_000);
+    await ada.command("balance");
+    await features.idle();
+    expect(lowTexts().slice(1)).toEqual([
+      [
+        "⚠️ The wallet is running low on TON: 9.999999999 TON (alert below 10 TON).",
+        "⚠️ The wallet is running low on USDT: 5 USDT (alert below 998.5 USDT).",
+      ].join("\n"),
+    ]);
+  });
+});
