@@ -1,0 +1,62 @@
+/**
+ * `npm run demo`'s entry (dist/src/demo/run-demo.js) as a person uses it: it starts the
+ * sandbox, the emulator and the real bot, the terminal chat answers, and `:quit` stops
+ * everything and removes its temporary folder.
+ */
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const DEMO_JS = join(resolve(import.meta.dirname, "../.."), "dist/src/demo/run-demo.js");
+
+describe("npm run demo", () => {
+  it("starts the whole bot, chats in the terminal, and quits cleanly on :quit", async () => {
+    // The demo's temporary folder goes under TMPDIR: it must be gone after :quit.
+    const tmp = tempDir("giftbot-demo-test-");
+    const demo = spawn(process.execPath, [DEMO_JS], {
+      env: { PATH: process.env.PATH ?? "", TMPDIR: tmp },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((done) => demo.once("exit", (code) => done(code)));
+    onTestFinished(async () => {
+      if (demo.exitCode === null && demo.signalCode === null) {
+        demo.kill("SIGKILL");
+        await exited;
+      }
+    });
+    let output = "";
+    const waiters = new Set<() => void>();
+    demo.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      for (const waiter of waiters) waiter();
+    });
+    demo.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const waitForOutput = (pattern: RegExp): Promise<void> =>
+      new Promise((done, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no ${pattern} in:\n${output}`)), 15_000);
+        const check = (): void => {
+          if (!pattern.test(output)) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          done();
+        };
+        waiters.add(check);
+        check();
+      });
+
+    await waitForOutput(/Type :help for commands\./);
+    expect(readdirSync(tmp).filter((name) => name.startsWith("giftbot-demo-"))).toHaveLength(1);
+    demo.stdin.write("/start\n");
+    await waitForOutput(/@giftbot_demo_bot: Hi, Uma!/);
+    await waitForOutput(/\[1\] ⭐ Gift stars/);
+    demo.stdin.write(":quit\n");
+
+    expect(await exited).toBe(0);
+    expect(output).toContain("Stopping the demo");
+    expect(readdirSync(tmp).filter((name) => name.startsWith("giftbot-demo-"))).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * What production does to a running bot, done to the real process: the service drops the
+ * connection during a purchase, the process is SIGKILLed while a purchase is held, and a
+ * SIGTERM arrives while a purchase is held. Money must never be spent twice, and nobody is left
+ * without an answer.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  buttons,
+  callbackData,
+  DEMO_USER,
+  Person,
+  starsSummary,
+  startBot,
+  startWorld,
+  WAIT_MS,
+} from "./helpers.js";
+
+describe("the bot process under faults", () => {
+  it("a dropped connection during a purchase: unconfirmed, never resent, new purchases wait", async () => {
+    const world = await startWorld();
+    await startBot(world);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+
+    world.sandbox.injectFault({ type: "drop", executed: true }, { path: "/buy-stars/" });
+    const summary = await starsSummary(uma, "alice_friend");
+    await uma.press(summary, "✅ Confirm");
+    const outcome = await uma.waitForText(summary.id, /outcome is unknown/);
+    expect(outcome.text).toContain("Do not try again");
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(world.intents()[0]?.status).toBe("unconfirmed");
+
+    // A new gift is held while an admin has not settled the unknown one: nothing is sent.
+    const next = await starsSummary(uma, "bob_friend");
+    const answer = await uma.press(next, "✅ Confirm");
+    expect(answer.text).toMatch(/on hold while the admins check/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("SIGKILL while the service holds a purchase, then a restart: no second request, the person is told", async () => {
+    const world = await startWorld();
+    const first = await startBot(world);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+
+    const summary = await starsSummary(uma, "alice_friend");
+    const confirm = callbackData(summary, "✅ Confirm");
+    world.sandbox.injectFault({ type: "delay", ms: 1_500 }, { path: "/buy-stars/" });
+    await uma.press(summary, "✅ Confirm");
+    await world.sandbox.waitForRequests(1, "/buy-stars/");
+    first.child.kill("SIGKILL");
+    expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
+    expect(world.intents()[0]?.status).toBe("sending");
+
+    const second = await startBot(world);
+    await second.waitForLog((line) => line.msg === "requester told the outcome is unknown");
+    const told = await uma.waitForText(summary.id, /outcome is unknown/);
+    expect(buttons(told)).toEqual([]);
+    expect(world.intents()[0]?.status).toBe("unconfirmed");
+
+    // The old Confirm, pressed again after the restart, buys nothing.
+    const press = world.emulator.pressButton(DEMO_USER.id, DEMO_USER.id, summary.id, confirm);
+    await world.emulator.waitFor(
+      (e) => e.callbackAnswers.find((a) => a.callbackQueryId === press.callbackQueryId),
+      { timeoutMs: WAIT_MS },
+    );
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("SIGTERM while the service holds a purchase: the purchase finishes, is recorded, exit 0", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world, { SHUTDOWN_GRACE_SECONDS: "10" });
+    const uma = new Person(world.emulator, DEMO_USER.id);
+
+    const summary = await starsSummary(uma, "alice_friend");
+    world.sandbox.injectFault({ type: "delay", ms: 1_000 }, { path: "/buy-stars/" });
+    await uma.press(summary, "✅ Confirm");
+    await world.sandbox.waitForRequests(1, "/buy-stars/");
+    bot.child.kill("SIGTERM");
+
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+    expect(world.intents()[0]?.status).toBe("succeeded");
+    expect(uma.message(summary.id)?.text).toMatch(/^✅ Delivered: 50 Telegram Stars/);
+    const messages = bot.logs.map((line) => line.msg);
+    expect(messages).toContain("waiting for updates in flight");
+    expect(messages.at(-1)).toBe("stopped cleanly");
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("a second signal exits at once (130) even while a purchase is held", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world, { SHUTDOWN_GRACE_SECONDS: "30" });
+    const uma = new Person(world.emulator, DEMO_USER.id);
+
+    const summary = await starsSummary(uma, "alice_friend");
+    world.sandbox.injectFault({ type: "delay", ms: 20_000 }, { path: "/buy-stars/" });
+    await uma.press(summary, "✅ Confirm");
+    await world.sandbox.waitForRequests(1, "/buy-stars/");
+    bot.child.kill("SIGTERM");
+    await bot.waitForLog((line) => line.msg === "shutting down");
+    bot.child.kill("SIGINT");
+    expect(await bot.exited).toEqual({ code: 130, signal: null });
+    // What was claimed stays `sending`: the next start makes it unconfirmed, never resends it.
+    expect(world.intents()[0]?.status).toBe("sending");
+  });
+});

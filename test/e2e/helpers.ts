@@ -1,0 +1,289 @@
+/**
+ * End-to-end tests drive the REAL bot process (`node dist/src/main.js`, built by `pretest`)
+ * against the Telegram emulator and the sandbox, both running in the test process so a test can
+ * act as a person and inject faults. Everything a test starts is stopped when it finishes:
+ * bot processes are SIGKILLed if still alive, then the emulator and the sandbox close.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { mnemonicNew } from "@ton/crypto";
+import { onTestFinished } from "vitest";
+import { Ledger } from "../../src/ledger/ledger.js";
+import type { PurchaseIntent } from "../../src/ledger/types.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import type { Sandbox, SandboxOptions } from "../../src/sandbox/types.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { TelegramEmulatorClient } from "../../src/telegram-emulator/client.js";
+import {
+  DEMO_ADMIN,
+  DEMO_GROUP,
+  DEMO_USER,
+  setUpDemoPeople,
+} from "../../src/telegram-emulator/demo-people.js";
+import type { TelegramEmulator } from "../../src/telegram-emulator/emulator.js";
+import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+import type { ChatViewMessage } from "../../src/telegram-emulator/types.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+export { DEMO_ADMIN, DEMO_GROUP, DEMO_USER };
+
+const ROOT = resolve(import.meta.dirname, "../..");
+/** The built bot: `npm test` builds it first (pretest). */
+export const MAIN_JS = join(ROOT, "dist/src/main.js");
+
+/** Bounds for every wait in these tests. */
+export const WAIT_MS = 8_000;
+
+/** One phrase for every e2e test: generating one costs a noticeable fraction of a second. */
+let phrase: Promise<string> | undefined;
+function demoPhrase(): Promise<string> {
+  phrase ??= mnemonicNew(24).then((words) => words.join(" "));
+  return phrase;
+}
+
+export interface World {
+  sandbox: Sandbox;
+  emulator: TelegramEmulator;
+  dir: string;
+  databasePath: string;
+  /** The bot's environment for this world (local peers only, .env never read). */
+  env(overrides?: Record<string, string>): Promise<Record<string, string>>;
+  /** The intents in the bot's database file, newest first (open it only while no bot runs, or read-only use). */
+  intents(): PurchaseIntent[];
+}
+
+/** A sandbox, an emulator with the demo people, and a temp folder; all closed after the test. */
+export async function startWorld(options: { sandbox?: SandboxOptions } = {}): Promise<World> {
+  if (!existsSync(MAIN_JS)) {
+    throw new Error(`${MAIN_JS} is missing: run the tests with npm test (it builds first)`);
+  }
+  const dir = tempDir("giftbot-e2e-");
+  const sandbox = await startSandbox({ quota: false, ...options.sandbox });
+  onTestFinished(() => sandbox.close());
+  const emulator = await startTelegramEmulator();
+  onTestFinished(() => emulator.close());
+  await setUpDemoPeople(new TelegramEmulatorClient(emulator.url));
+  const databasePath = join(dir, "giftbot.sqlite");
+  return {
+    sandbox,
+    emulator,
+    dir,
+    databasePath,
+    env: async (overrides = {}) => ({
+      ENV_FILE: "none",
+      BOT_TOKEN: emulator.token,
+      TELEGRAM_API_ROOT: emulator.apiRoot,
+      GIFT_API_BASE_URL: sandbox.url,
+      WALLET_MNEMONIC: await demoPhrase(),
+      MARKETPLACE_COOKIE: "stel_ssid=e2e",
+      ADMIN_IDS: String(DEMO_ADMIN.id),
+      ALLOWED_USER_IDS: String(DEMO_USER.id),
+      ALLOWED_CHAT_IDS: String(DEMO_GROUP.id),
+      DATABASE_PATH: databasePath,
+      SHUTDOWN_GRACE_SECONDS: "5",
+      SERVICE_TIMEOUT_MS: "5000",
+      LOG_LEVEL: "info",
+      ...overrides,
+    }),
+    intents: () => {
+      const db = openDatabase(databasePath);
+      try {
+        return new Ledger(db).recent({ limit: 100 });
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+export interface BotProcess {
+  child: ChildProcess;
+  /** Every JSON log line so far. */
+  logs: Array<Record<string, unknown>>;
+  /** Everything written, as text (for secret scans and failure messages). */
+  output(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** The first log line (past or future) that matches. */
+  waitForLog(
+    predicate: (line: Record<string, unknown>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
+}
+
+/** Spawns the built bot with `env` (plus PATH only); SIGKILLed after the test if still alive. */
+export function spawnBot(env: Record<string, string>): BotProcess {
+  const child = spawn(process.execPath, [MAIN_JS], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const logs: Array<Record<string, unknown>> = [];
+  const listeners = new Set<() => void>();
+  let text = "";
+  let partial = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+    partial += chunk.toString();
+    const lines = partial.split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      if (line.trim() === "") continue;
+      try {
+        logs.push(JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        logs.push({ msg: line });
+      }
+    }
+    for (const listener of listeners) listener();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  const exited: BotProcess["exited"] = new Promise((resolve) => {
+    child.once("exit", (code, signal) => {
+      resolve({ code, signal });
+      for (const listener of listeners) listener();
+    });
+  });
+  onTestFinished(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGKILL");
+      await exited;
+    }
+  });
+  const waitForLog: BotProcess["waitForLog"] = (predicate, timeoutMs = WAIT_MS) =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const found = logs.find(predicate);
+        if (found !== undefined) {
+          done();
+          resolve(found);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          done();
+          reject(new Error(`the bot exited before the log line came:\n${text}`));
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no such log line within ${timeoutMs} ms:\n${text}`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
+      listeners.add(check);
+      check();
+    });
+  return { child, logs, output: () => text, exited, waitForLog };
+}
+
+/** Spawns the bot and resolves once it long-polls the emulator. */
+export async function startBot(
+  world: World,
+  overrides: Record<string, string> = {},
+): Promise<BotProcess> {
+  const bot = spawnBot(await world.env(overrides));
+  const polling = world.emulator.waitFor((e) => e.pollPending, { timeoutMs: WAIT_MS });
+  const started = await Promise.race([polling.then(() => true), bot.exited.then(() => false)]);
+  polling.catch(() => undefined);
+  if (!started) throw new Error(`the bot exited at start:\n${bot.output()}`);
+  return bot;
+}
+
+/** A person in a chat with the bot, acting through the emulator. */
+export class Person {
+  constructor(
+    readonly emulator: TelegramEmulator,
+    readonly userId: number,
+    readonly chatId: number = userId,
+  ) {}
+
+  /** Sends text and resolves with the bot's next message in this chat. */
+  async say(text: string, options: { replyTo?: number } = {}): Promise<ChatViewMessage> {
+    const sent = this.emulator.sendText(this.userId, this.chatId, text, {
+      ...(options.replyTo === undefined ? {} : { replyToMessageId: options.replyTo }),
+    });
+    return this.emulator.nextBotMessage(this.chatId, {
+      after: sent.messageId,
+      timeoutMs: WAIT_MS,
+    });
+  }
+
+  /** Presses a button by its label; resolves with the callback query's answer once given. */
+  async press(message: ChatViewMessage, label: string): Promise<{ text?: string | undefined }> {
+    const { callbackQueryId } = this.emulator.pressButtonLabeled(
+      this.userId,
+      this.chatId,
+      message.id,
+      label,
+    );
+    const answer = await this.emulator.waitFor(
+      (e) => e.callbackAnswers.find((a) => a.callbackQueryId === callbackQueryId),
+      { timeoutMs: WAIT_MS },
+    );
+    return { text: answer.text };
+  }
+
+  /** Presses a button and resolves with the bot's next new message in this chat. */
+  async pressForMessage(message: ChatViewMessage, label: string): Promise<ChatViewMessage> {
+    const after = this.lastMessageId();
+    this.emulator.pressButtonLabeled(this.userId, this.chatId, message.id, label);
+    return this.emulator.nextBotMessage(this.chatId, { after, timeoutMs: WAIT_MS });
+  }
+
+  /** Resolves with message `id` once its text matches. */
+  waitForText(id: number, pattern: RegExp): Promise<ChatViewMessage> {
+    return this.emulator.waitFor(
+      (e) => e.chat(this.chatId).find((m) => m.id === id && pattern.test(m.text)),
+      { timeoutMs: WAIT_MS },
+    );
+  }
+
+  /** Resolves with the first bot message (old or new) whose text matches. */
+  waitForMessage(pattern: RegExp): Promise<ChatViewMessage> {
+    return this.emulator.waitFor(
+      (e) => e.chat(this.chatId).find((m) => m.fromBot && pattern.test(m.text)),
+      { timeoutMs: WAIT_MS },
+    );
+  }
+
+  message(id: number): ChatViewMessage | undefined {
+    return this.emulator.chat(this.chatId).find((m) => m.id === id);
+  }
+
+  lastMessageId(): number {
+    return this.emulator.chat(this.chatId).at(-1)?.id ?? 0;
+  }
+}
+
+/** The labels of a message's buttons, row by row. */
+export function buttons(message: ChatViewMessage | undefined): string[][] {
+  return (message?.replyMarkup?.inline_keyboard ?? []).map((row) => row.map((b) => b.text));
+}
+
+/** The callback data of the button labelled `label`. */
+export function callbackData(message: ChatViewMessage, label: string): string {
+  for (const row of message.replyMarkup?.inline_keyboard ?? []) {
+    for (const button of row) {
+      if (button.text === label && typeof button.callback_data === "string") {
+        return button.callback_data;
+      }
+    }
+  }
+  throw new Error(`no button "${label}" on message ${message.id}`);
+}
+
+/**
+ * Goes from /stars to the summary: recipient, then the amount button. Resolves with the summary.
+ */
+export async function starsSummary(
+  person: Person,
+  recipient: string,
+  amountLabel = "⭐ 50",
+): Promise<ChatViewMessage> {
+  const ask = await person.say("/stars");
+  if (!/Who should get the stars/.test(ask.text)) throw new Error(`unexpected: ${ask.text}`);
+  const amount = await person.say(recipient);
+  if (!/How many stars/.test(amount.text)) throw new Error(`unexpected: ${amount.text}`);
+  return person.pressForMessage(amount, amountLabel);
+}
