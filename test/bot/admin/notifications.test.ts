@@ -50,7 +50,13 @@ describe("unconfirmed purchases", () => {
     await features.idle();
     expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
 
+    // Someone who is not an admin presses a real resolve button: nothing is settled.
     const notification = ada.findButton("✅ Delivered");
+    const forged = h.telegram.mark();
+    await chatPerson(h, BUYER).press(notification.data, notification.messageId);
+    expect(answersSince(h, forged)).toEqual(["This button is not valid."]);
+    expect(h.desk.getIntent(id)?.status).toBe("unconfirmed");
+
     await ada.pressButton("✅ Delivered");
     expect(h.desk.getIntent(id)?.status).toBe("delivered");
     expect(h.telegram.message(ADMIN.id, notification.messageId)?.text).toMatch(

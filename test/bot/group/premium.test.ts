@@ -228,6 +228,27 @@ describe("group premium gifting", () => {
     expect(g.memberChecks()).toBe(2);
   });
 
+  it("a prompt survives a restart, and an old one is refused and deleted", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    await g.say(GINA, "/premium @mia_member");
+    await h.restart();
+    memberStatuses(h).set(`${GROUP_ID}:${GINA.id}`, "administrator");
+    await g.press(GINA, "3 months");
+    expect(g.last()?.text).toContain("Gift: Telegram Premium for 3 months");
+
+    await g.say(GINA, "/premium @lena_l");
+    const prompt = g.last();
+    h.clock.advance(11 * 60_000);
+    const before = h.telegram.mark();
+    await g.press(GINA, "6 months");
+    expect(answersSince(h, before)).toEqual([
+      "This gift was started too long ago. Start again with /premium.",
+    ]);
+    expect(h.telegram.message(GROUP_ID, prompt?.message_id ?? 0)).toBeUndefined();
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+
   it("a group an admin allows with /allowchat can gift right away", async () => {
     const g = await groupWorld();
     const { h } = g;
