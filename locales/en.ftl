@@ -267,3 +267,15 @@ admin-limit-premium-user = Premium gifts per person per day: up to { $max }
 admin-limit-premium-bot = Premium gifts per day for everyone: { $used } of { $max } used
 admin-limit-admins-exempt = Admins skip the per-person limits.
 admin-limit-admins-not-exempt = Admins have the same per-person limits as everyone.
+
+## Admin: command menus (setMyCommands)
+command-balance = Wallet balance and today's purchases
+command-purchases = Recent purchases, or one by id
+command-pending = Purchases with an unknown outcome
+command-pause = Pause all purchases
+command-resume = Resume purchases
+command-allow = Let a person buy
+command-deny = Stop a person buying
+command-allowed = Who may buy
+command-limits = Spending limits and today's use
+command-group-premium = Gift Telegram Premium to a member

@@ -280,3 +280,15 @@ admin-limit-premium-user = Подарков Premium на человека в д�
 admin-limit-premium-bot = Подарков Premium в день на всех: использовано { $used } из { $max }
 admin-limit-admins-exempt = Администраторы не ограничены лимитами на человека.
 admin-limit-admins-not-exempt = У администраторов те же лимиты на человека, что у всех.
+
+## Администратор: меню команд (setMyCommands)
+command-balance = Баланс кошелька и покупки за сегодня
+command-purchases = Последние покупки или одна по id
+command-pending = Покупки с неизвестным исходом
+command-pause = Приостановить все покупки
+command-resume = Возобновить покупки
+command-allow = Разрешить человеку покупать
+command-deny = Запретить человеку покупать
+command-allowed = Кто может покупать
+command-limits = Лимиты трат и расход за сегодня
+command-group-premium = Подарить Telegram Premium участнику

@@ -8,6 +8,7 @@
  * const giftBot = createGiftBot({ ...deps, desk: admin.desk, canBuy: admin.canBuy,
  *   extraFeatures: admin.extraFeatures });
  * const detach = admin.attach(giftBot);   // before desk.recoverInterrupted()
+ * await registerAdminCommands(giftBot, config.access.adminIds);   // after registerCommands
  * ```
  *
  * - `canBuy`: the purchase gate (admins, buyers, public purchases, group administrators).
@@ -33,6 +34,7 @@ import { adminCommandsFeature } from "./commands.js";
 import type { WalletInfo } from "./views.js";
 
 export type { BalanceAlerts } from "../../admin-notifications/index.js";
+export { ADMIN_COMMANDS, adminCommandsFor, registerAdminCommands } from "./command-menu.js";
 export type { WalletInfo } from "./views.js";
 
 export interface AdminFeaturesOptions {

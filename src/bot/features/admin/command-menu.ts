@@ -1,0 +1,74 @@
+/**
+ * The command menus admins and group administrators see. Admin commands are listed only in
+ * each admin's own chat (a per-chat scope), so nobody else learns they exist; /premium is
+ * listed for group administrators, who are the only ones it works for in a group.
+ */
+import type { BotCommand } from "grammy/types";
+import { LOCALES, type Locale } from "../../callback-data/index.js";
+import { commandsFor } from "../../commands.js";
+import { DEFAULT_LOCALE } from "../../i18n.js";
+import type { GiftBot } from "../../index.js";
+
+/** Admin commands in menu order (each has a `command-<name>` text). */
+export const ADMIN_COMMANDS = [
+  "balance",
+  "purchases",
+  "pending",
+  "pause",
+  "resume",
+  "allow",
+  "deny",
+  "allowed",
+  "limits",
+] as const;
+
+/** An admin's whole menu in one language: the person's commands, then the admin ones. */
+export function adminCommandsFor(bot: GiftBot, locale: Locale): BotCommand[] {
+  const t = (key: string) => bot.services.i18n.t(locale, key);
+  return [
+    ...commandsFor(locale),
+    ...ADMIN_COMMANDS.map((command) => ({ command, description: t(`command-${command}`) })),
+  ];
+}
+
+/**
+ * Registers the admins' menus (per admin chat, per language) and the group administrators'
+ * /premium. Call at start, after registerCommands. An admin who never opened the bot makes
+ * Telegram refuse their chat scope: that admin is skipped, the others still get theirs.
+ */
+export async function registerAdminCommands(
+  bot: GiftBot,
+  adminIds: readonly number[],
+): Promise<void> {
+  const api = bot.bot.api;
+  for (const adminId of adminIds) {
+    try {
+      await api.setMyCommands(adminCommandsFor(bot, DEFAULT_LOCALE), {
+        scope: { type: "chat", chat_id: adminId },
+      });
+      for (const locale of LOCALES) {
+        await api.setMyCommands(adminCommandsFor(bot, locale), {
+          scope: { type: "chat", chat_id: adminId },
+          language_code: locale,
+        });
+      }
+    } catch (error) {
+      bot.services.logger.warn(
+        { adminId, error: error instanceof Error ? error.message : String(error) },
+        "could not set an admin's command menu",
+      );
+    }
+  }
+  const groupMenu = (locale: Locale): BotCommand[] => [
+    { command: "premium", description: bot.services.i18n.t(locale, "command-group-premium") },
+  ];
+  await api.setMyCommands(groupMenu(DEFAULT_LOCALE), {
+    scope: { type: "all_chat_administrators" },
+  });
+  for (const locale of LOCALES) {
+    await api.setMyCommands(groupMenu(locale), {
+      scope: { type: "all_chat_administrators" },
+      language_code: locale,
+    });
+  }
+}

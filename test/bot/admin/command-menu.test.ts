@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { AccessList } from "../../../src/access/access-list.js";
+import { PRIVATE_COMMANDS } from "../../../src/bot/commands.js";
+import {
+  ADMIN_COMMANDS,
+  createAdminFeatures,
+  registerAdminCommands,
+} from "../../../src/bot/features/admin/index.js";
+import type { GiftBot } from "../../../src/bot/index.js";
+import { harness } from "../helpers.js";
+
+describe("command menus", () => {
+  it("lists the admin commands in each admin's own chat, per language, and /premium for group administrators", async () => {
+    let giftBot: GiftBot | undefined;
+    const h = await harness({
+      admins: [11, 12],
+      plugIn: ({ db, desk, logger }) => {
+        const access = new AccessList(db, {
+          adminIds: [11, 12],
+          allowedUserIds: [],
+          allowedChatIds: [],
+          publicPurchases: false,
+        });
+        const features = createAdminFeatures({ access, desk, db, logger });
+        return {
+          ...features,
+          attach: (bot) => {
+            giftBot = bot;
+            return features.attach(bot);
+          },
+        };
+      },
+    });
+    if (giftBot === undefined) throw new Error("not attached");
+    await registerAdminCommands(giftBot, [11, 12]);
+    const calls = h.telegram.callsOf("setMyCommands").map((c) => c.payload);
+    expect(calls.map((c) => [c.scope, c.language_code])).toEqual([
+      [{ type: "chat", chat_id: 11 }, undefined],
+      [{ type: "chat", chat_id: 11 }, "en"],
+      [{ type: "chat", chat_id: 11 }, "ru"],
+      [{ type: "chat", chat_id: 12 }, undefined],
+      [{ type: "chat", chat_id: 12 }, "en"],
+      [{ type: "chat", chat_id: 12 }, "ru"],
+      [{ type: "all_chat_administrators" }, undefined],
+      [{ type: "all_chat_administrators" }, "en"],
+      [{ type: "all_chat_administrators" }, "ru"],
+    ]);
+    const english = calls[1]?.commands as { command: string; description: string }[];
+    expect(english.map((c) => c.command)).toEqual([...PRIVATE_COMMANDS, ...ADMIN_COMMANDS]);
+    expect(english.find((c) => c.command === "pending")?.description).toBe(
+      "Purchases with an unknown outcome",
+    );
+    const russianGroup = calls[8]?.commands as { command: string; description: string }[];
+    expect(russianGroup).toEqual([
+      { command: "premium", description: "Подарить Telegram Premium участнику" },
+    ]);
+  });
+});
