@@ -145,6 +145,8 @@ describe("group premium gifting", () => {
     expect(g.last()?.text).toBe(
       "Reply to a member's message with /premium, or write /premium @username.",
     );
+    await g.say(GINA, "/stars @mia_member");
+    expect(g.last()?.text).toBe("In groups I can gift only Telegram Premium, with /premium.");
     await g.say(GINA, "/premium @premium_pat");
     expect(g.last()?.text).toBe("@premium_pat already has Telegram Premium.");
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);

@@ -145,6 +145,14 @@ export function groupPremiumFeature(
     });
   });
 
+  // Stars are for private chats; in a group where gifting is on, say what works here.
+  group.command("stars", async (ctx, next) => {
+    if (!deps.access.isChatAllowed(ctx.chat.id)) return next();
+    await ctx.reply(ctx.t("access-group-premium-only"), {
+      reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+    });
+  });
+
   composer.on("callback_query:data", async (ctx, next) => {
     if (!isGroupData(ctx.callbackQuery.data)) return next();
     const action = decodeGroup(ctx.callbackQuery.data);
