@@ -39,6 +39,30 @@ export const REDACTED_PATHS = [
   "config",
 ];
 
+/** A Telegram bot token as it appears in API URLs (`/bot123:AA.../method`). */
+const BOT_TOKEN_IN_TEXT = /\d{5,}:[A-Za-z0-9_-]{20,}/g;
+
+/** Removes anything shaped like a bot token from a text (an error message, a stack). */
+export function scrubTokens(text: string): string {
+  return text.replace(BOT_TOKEN_IN_TEXT, "[redacted]");
+}
+
+/**
+ * Errors are logged as name, message, stack and code only. pino's standard serializer copies
+ * every enumerable property, and grammY's HttpError keeps the underlying fetch error, whose
+ * message holds the request URL with the bot token; a BotError holds the whole context.
+ */
+export function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const code = (error as { code?: unknown }).code;
+  return {
+    type: error.name,
+    message: scrubTokens(error.message),
+    ...(error.stack ? { stack: scrubTokens(error.stack) } : {}),
+    ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
+  };
+}
+
 export interface LoggerOptions {
   level?: string;
   /** Human-friendly output for development; JSON lines otherwise. */
@@ -52,6 +76,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = {
     level: options.level ?? "info",
     redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
+    serializers: { err: serializeError, error: serializeError },
   };
   if (options.destination) return pino(base, options.destination);
   if (options.pretty) {

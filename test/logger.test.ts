@@ -1,0 +1,46 @@
+import { Writable } from "node:stream";
+import { GrammyError, HttpError } from "grammy";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../src/logger.js";
+
+const TOKEN = "1234567890:AAHcanaryTOKENcanaryTOKENcanary_xyz12";
+
+function capture() {
+  const lines: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return { lines, logger: createLogger({ level: "trace", destination }) };
+}
+
+describe("logger", () => {
+  it("never prints a bot token held inside grammY's network error", () => {
+    const { lines, logger } = capture();
+    const inner = new Error(`request to https://api.telegram.org/bot${TOKEN}/sendMessage failed`);
+    const httpError = new HttpError("Network request for 'sendMessage' failed!", inner);
+    logger.error({ err: httpError }, "failed");
+    logger.warn({ error: inner }, "failed again");
+    const output = lines.join("\n");
+    expect(output).not.toContain(TOKEN);
+    expect(output).toContain("Network request for 'sendMessage' failed!");
+    expect(output).toContain("[redacted]");
+  });
+
+  it("keeps the useful part of an API error and redacts secret-named fields", () => {
+    const { lines, logger } = capture();
+    const apiError = new GrammyError(
+      "Call to 'sendMessage' failed!",
+      { ok: false, error_code: 400, description: "Bad Request: chat not found" },
+      "sendMessage",
+      { chat_id: 1, text: "hi" },
+    );
+    logger.error({ err: apiError, token: TOKEN, headers: { mnemonic: "w1 w2" } }, "api");
+    const output = lines.join("\n");
+    expect(output).toContain("chat not found");
+    expect(output).not.toContain(TOKEN);
+    expect(output).not.toContain("w1 w2");
+  });
+});
