@@ -1,0 +1,165 @@
+/**
+ * A bot process for the memory phase (forked by phases/memory.ts). Request "park": N people
+ * each send /stars and a recipient, so N conversations wait at the amount step in SQLite; the
+ * process then reports its RSS after a GC and the database size. Request "resume": a fresh
+ * process on the same database sends the next update of parked people (an amount typed as text)
+ * and times each until the bot's reply (the summary) is sent.
+ */
+import { statSync } from "node:fs";
+import { TEST_BOT_INFO } from "../src/testing/telegram-fake.js";
+import { createUpdateFactory, testUser } from "../src/testing/updates.js";
+import { serveOnce } from "./lib/child.js";
+import { type Person, people, stepUpdate } from "./lib/flow.js";
+import { BENCH_LIMITS, buildBotStack, LIFTED_CLIENT_QUOTA } from "./lib/stack.js";
+import { pool } from "./lib/stats.js";
+import { createTelegramStub } from "./lib/telegram-stub.js";
+
+export type ParkRequest =
+  | { type: "park"; dbPath: string; serviceUrl: string; count: number; firstId: number }
+  | { type: "resume"; dbPath: string; serviceUrl: string; userIds: number[] };
+
+export interface ParkReply {
+  rssBeforeMb: number;
+  /** After the first tenth was parked: with rssAfterMb, what each further parked flow adds. */
+  rssTenthMb: number;
+  rssAfterMb: number;
+  heapUsedAfterMb: number;
+  /** process.memoryUsage() after parking and GC, in MB (where the RSS is). */
+  memoryAfterMb: Record<string, number>;
+  dbBytes: number;
+  walBytes: number;
+  parkSeconds: number;
+  conversationsStored: number;
+}
+
+export interface ResumeReply {
+  /** Per resumed person, ms from handing the update to the bot until the summary was sent. */
+  replyMs: number[];
+  /** Until handleUpdate finished (the summary recorded as open, the state row deleted). */
+  handledMs: number[];
+  rssAfterMb: number;
+  conversationsLeft: number;
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+function settledRss(): number {
+  // Two collections: the first can leave garbage reachable only from finalisers.
+  globalThis.gc?.();
+  globalThis.gc?.();
+  return mb(process.memoryUsage().rss);
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function park(request: Extract<ParkRequest, { type: "park" }>): Promise<ParkReply> {
+  const stub = createTelegramStub(TEST_BOT_INFO);
+  const stack = buildBotStack({
+    dbPath: request.dbPath,
+    serviceUrl: request.serviceUrl,
+    fetch: stub.fetch,
+    clientQuota: LIFTED_CLIENT_QUOTA,
+    limits: BENCH_LIMITS,
+  });
+  const updates = createUpdateFactory();
+  const rssBeforeMb = settledRss();
+  const crowd = people(request.count, request.firstId, "parked_rcpt_");
+  const started = performance.now();
+  // Many chats at once, as the runner would run them; each person's updates in order.
+  const parkAll = (group: Person[]) =>
+    pool(group, 32, async (person: Person) => {
+      await stack.bot.handleUpdate(updates.command(person.user, "stars"));
+      await stack.bot.handleUpdate(stepUpdate("recipient", person, stub, updates));
+      if (!stub.keyboard(person.user.id)?.data.includes("flow:amount:50")) {
+        throw new Error(`chat ${person.user.id} is not at the amount step`);
+      }
+    });
+  const tenth = Math.max(1, Math.floor(crowd.length / 10));
+  await parkAll(crowd.slice(0, tenth));
+  stub.reset();
+  const rssTenthMb = settledRss();
+  await parkAll(crowd.slice(tenth));
+  const parkSeconds = (performance.now() - started) / 1000;
+  stub.reset(); // the stub's own per-chat state is the bench's, not the bot's
+  const rssAfterMb = settledRss();
+  const usage = process.memoryUsage();
+  const heapUsedAfterMb = mb(usage.heapUsed);
+  const memoryAfterMb = Object.fromEntries(
+    Object.entries(usage).map(([k, v]) => [k, Math.round(mb(v) * 10) / 10]),
+  );
+  const stored = stack.db
+    .prepare<[], { n: number }>("SELECT count(*) AS n FROM kv WHERE namespace = 'conversations'")
+    .get();
+  // Everything into the main file, so its size is the database's size.
+  stack.db.pragma("wal_checkpoint(TRUNCATE)");
+  const reply: ParkReply = {
+    rssBeforeMb,
+    rssTenthMb,
+    rssAfterMb,
+    heapUsedAfterMb,
+    memoryAfterMb,
+    dbBytes: fileSize(request.dbPath),
+    walBytes: fileSize(`${request.dbPath}-wal`),
+    parkSeconds,
+    conversationsStored: stored?.n ?? 0,
+  };
+  await stack.close();
+  return reply;
+}
+
+async function resume(request: Extract<ParkRequest, { type: "resume" }>): Promise<ResumeReply> {
+  const stub = createTelegramStub(TEST_BOT_INFO);
+  let replied: (() => void) | undefined;
+  stub.onCall = (method, _chatId, text) => {
+    if (method === "sendMessage" && text !== undefined && replied) replied();
+  };
+  const stack = buildBotStack({
+    dbPath: request.dbPath,
+    serviceUrl: request.serviceUrl,
+    fetch: stub.fetch,
+    clientQuota: LIFTED_CLIENT_QUOTA,
+    limits: BENCH_LIMITS,
+  });
+  // Update ids far above the parking run's, as Telegram's keep increasing.
+  const updates = createUpdateFactory(10_000_000);
+  const replyMs: number[] = [];
+  const handledMs: number[] = [];
+  for (const userId of request.userIds) {
+    const user = testUser(userId, { language_code: userId % 2 === 0 ? "en" : "ru" });
+    const update = updates.text(user, "100");
+    let repliedAt = Number.NaN;
+    replied = () => {
+      repliedAt = performance.now();
+      replied = undefined;
+    };
+    const t = performance.now();
+    await stack.bot.handleUpdate(update);
+    handledMs.push(performance.now() - t);
+    replyMs.push(repliedAt - t);
+    if (!stub.keyboard(userId)?.data.some((d) => d.startsWith("buy:confirm:"))) {
+      throw new Error(
+        `resumed chat ${userId} did not get a summary: ${JSON.stringify(stub.lastText(userId))}`,
+      );
+    }
+  }
+  const left = stack.db
+    .prepare<[], { n: number }>("SELECT count(*) AS n FROM kv WHERE namespace = 'conversations'")
+    .get();
+  const rssAfterMb = settledRss();
+  await stack.close();
+  return { replyMs, handledMs, rssAfterMb, conversationsLeft: left?.n ?? 0 };
+}
+
+serveOnce<ParkRequest, ParkReply | ResumeReply>(async (request) => {
+  try {
+    return request.type === "park" ? await park(request) : await resume(request);
+  } finally {
+    setImmediate(() => process.disconnect());
+  }
+});

@@ -1,0 +1,187 @@
+/**
+ * `npm run bench`: measures what the bot costs per update, how well it spends the service's
+ * quota, what parked conversations cost, and how fast the process starts; prints a table and
+ * writes bench/results.json (top-level keys are the figures tracked from run to run).
+ *
+ * Everything runs on 127.0.0.1 in child processes and temporary files it removes. Settings:
+ * BENCH_PEOPLE (1000), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
+ * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { formatTable, type Row } from "./lib/table.js";
+import { runMemory } from "./phases/memory.js";
+import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
+import { runStartup } from "./phases/startup.js";
+import { runUpdateCost } from "./phases/update-cost.js";
+
+function setting(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  }
+  return value;
+}
+
+const settings = {
+  people: setting("BENCH_PEOPLE", 1000, 10, 100_000),
+  quotaPeople: setting("BENCH_QUOTA_PEOPLE", 150, 10, 3000),
+  quotaWindowMs: setting("BENCH_QUOTA_WINDOW_MS", 2000, 500, 60_000),
+  parked: setting("BENCH_PARKED", 10_000, 10, 200_000),
+  resumes: setting("BENCH_RESUMES", 100, 1, 10_000),
+  startupRuns: setting("BENCH_STARTUP_RUNS", 3, 1, 20),
+};
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Node's own start-up, for scale next to the bot's. */
+function nodeBaselineMs(): number {
+  const t = performance.now();
+  execFileSync(process.execPath, ["-e", "0"]);
+  return Math.round(performance.now() - t);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
+const started = performance.now();
+try {
+  log(`1/4 update cost: ${settings.people} people through ours, then the bare bot ...`);
+  const cost = await runUpdateCost({ dir, people: settings.people, warmupPeople: 100 });
+  log(`2/4 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
+  const quota = await runQuota({
+    dir,
+    people: settings.quotaPeople,
+    windowMs: settings.quotaWindowMs,
+  });
+  log(`3/4 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
+  const memory = await runMemory({ dir, count: settings.parked, resumes: settings.resumes });
+  log(`4/4 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
+  const startup = await runStartup({ dir, runs: settings.startupRuns });
+  const nodeMs = nodeBaselineMs();
+  const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
+
+  const results = {
+    updates_per_second: cost.ours.updates_per_second,
+    update_p50_ms: cost.ours.p50_ms,
+    update_p95_ms: cost.ours.p95_ms,
+    update_p99_ms: cost.ours.p99_ms,
+    update_cpu_ms: cost.ours.cpu_ms_per_update,
+    bare_updates_per_second: cost.bare.updates_per_second,
+    bare_update_p50_ms: cost.bare.p50_ms,
+    bare_update_p95_ms: cost.bare.p95_ms,
+    bare_update_p99_ms: cost.bare.p99_ms,
+    bare_update_cpu_ms: cost.bare.cpu_ms_per_update,
+    update_cost_ratio: cost.ratio,
+    requests_per_purchase: quota.requests_per_purchase,
+    self_caused_429: quota.self_caused_429,
+    quota_used_share: quota.quota_used_share,
+    recipient_wait_p50_s: quota.recipient_wait_p50_s,
+    recipient_wait_p99_s: quota.recipient_wait_p99_s,
+    summary_wait_p50_s: quota.summary_wait_p50_s,
+    summary_wait_p99_s: quota.summary_wait_p99_s,
+    purchase_wait_p50_s: quota.purchase_wait_p50_s,
+    purchase_wait_p99_s: quota.purchase_wait_p99_s,
+    rss_mb_10k_parked: memory.rss_mb_10k_parked,
+    rss_mb_before_parking: memory.rss_mb_before,
+    rss_kb_per_parked: memory.rss_kb_per_parked,
+    rss_mb_resume_process: memory.rss_mb_resume_process,
+    heap_mb_10k_parked: memory.heap_used_mb_parked,
+    db_mb_10k_parked: memory.db_mb_10k_parked,
+    db_bytes_per_parked: memory.db_bytes_per_conversation,
+    resume_ms: memory.resume_ms,
+    resume_warm_p50_ms: memory.resume_warm_p50_ms,
+    resume_warm_p99_ms: memory.resume_warm_p99_ms,
+    startup_ms: startup.startup_ms,
+    startup_first_ms: startup.startup_first_ms,
+    node_baseline_ms: nodeMs,
+    details: { update_cost: cost, quota, memory, startup },
+    settings,
+    machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" },
+    bench_seconds: Math.round((performance.now() - started) / 1000),
+    measured_at: new Date().toISOString(),
+  };
+
+  const rows: Row[] = [
+    { section: `1. Update cost (${cost.people} people x 5 updates, one at a time)` },
+    [
+      "updates/s: ours | bare grammY",
+      `${cost.ours.updates_per_second} | ${cost.bare.updates_per_second}`,
+    ],
+    ["p50 / p95 / p99 ms: ours", `${cost.ours.p50_ms} / ${cost.ours.p95_ms} / ${cost.ours.p99_ms}`],
+    ["p50 / p95 / p99 ms: bare", `${cost.bare.p50_ms} / ${cost.bare.p95_ms} / ${cost.bare.p99_ms}`],
+    [
+      "CPU ms per update: ours | bare",
+      `${cost.ours.cpu_ms_per_update} | ${cost.bare.cpu_ms_per_update}`,
+    ],
+    ["cost ratio ours / bare (per update)", `${cost.ratio}`],
+    [
+      "p50 ms by step",
+      Object.entries(cost.step_p50_ms)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", "),
+    ],
+    [
+      "Telegram calls per update: ours | bare",
+      `${cost.telegram_calls_per_update} | ${cost.bare_telegram_calls_per_update}`,
+    ],
+    { section: `2. Quota (30 requests per window; ${scaleNote})` },
+    ["people / demand", `${quota.people} at once / ${quota.demand_multiple}x one window's quota`],
+    ["purchases delivered", `${quota.purchases_delivered}`],
+    [
+      "service requests per purchase",
+      `${quota.requests_per_purchase} (${Object.entries(quota.by_path)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")})`,
+    ],
+    ["429s caused by the bot", `${quota.self_caused_429}`],
+    ["quota used while people waited", `${Math.round(quota.quota_used_share * 100)}%`],
+    [
+      "recipient check wait p50 / p99 s",
+      `${quota.recipient_wait_p50_s} / ${quota.recipient_wait_p99_s}`,
+    ],
+    [
+      "summary (balance) wait p50 / p99 s",
+      `${quota.summary_wait_p50_s} / ${quota.summary_wait_p99_s}`,
+    ],
+    ["purchase wait p50 / p99 s", `${quota.purchase_wait_p50_s} / ${quota.purchase_wait_p99_s}`],
+    [
+      "last purchase: actual | fastest possible s",
+      `${quota.last_purchase_s} | ${quota.ideal_last_purchase_s}`,
+    ],
+    { section: `3. Memory (${memory.conversations} conversations parked at the amount step)` },
+    [
+      "RSS MB before | after parking (after GC)",
+      `${memory.rss_mb_before} | ${memory.rss_mb_10k_parked}`,
+    ],
+    ["JS heap used MB after parking (after GC)", `${memory.heap_used_mb_parked}`],
+    ["RSS growth per parked flow (tenth to all)", `${memory.rss_kb_per_parked} KB`],
+    ["RSS of the fresh resuming process MB", `${memory.rss_mb_resume_process}`],
+    [
+      "database MB (bytes per parked flow)",
+      `${memory.db_mb_10k_parked} (${memory.db_bytes_per_conversation})`,
+    ],
+    ["resume in a fresh process, first (ms)", `${memory.resume_ms}`],
+    [
+      `resume, next ${memory.resumed - 1}: p50 / p99 ms`,
+      `${memory.resume_warm_p50_ms} / ${memory.resume_warm_p99_ms}`,
+    ],
+    { section: "4. Start-up (spawn to first getUpdates at the emulator)" },
+    [
+      "median ms (runs)",
+      startup.startup_ms === null
+        ? `n/a: ${startup.note ?? "no figure"}`
+        : `${startup.startup_ms} (${startup.runs_ms.join(", ")})`,
+    ],
+    ["node -e 0 for scale, ms", `${nodeMs}`],
+  ];
+  process.stdout.write(`${formatTable(rows)}\n`);
+  const out = fileURLToPath(new URL("./results.json", import.meta.url));
+  writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
+  log(`wrote ${out} in ${results.bench_seconds} s`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
