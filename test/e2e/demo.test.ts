@@ -19,7 +19,7 @@ describe("npm run demo", () => {
       env: { PATH: process.env.PATH ?? "", TMPDIR: tmp },
       stdio: ["pipe", "pipe", "pipe"],
     });
-    const exited = new Promise<number | null>((done) => demo.once("exit", (code) => done(code)));
+    const exited = new Promise<number | null>((done) => demo.once("close", (code) => done(code)));
     onTestFinished(async () => {
       if (demo.exitCode === null && demo.signalCode === null) {
         demo.kill("SIGKILL");

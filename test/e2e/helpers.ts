@@ -121,6 +121,7 @@ export function spawnBot(env: Record<string, string>): BotProcess {
   const listeners = new Set<() => void>();
   let text = "";
   let partial = "";
+  let closed = false;
   child.stdout?.on("data", (chunk: Buffer) => {
     text += chunk.toString();
     partial += chunk.toString();
@@ -140,7 +141,9 @@ export function spawnBot(env: Record<string, string>): BotProcess {
     text += chunk.toString();
   });
   const exited: BotProcess["exited"] = new Promise((resolve) => {
-    child.once("exit", (code, signal) => {
+    // "close", not "exit": the last log lines may still be in the pipe when the process exits.
+    child.once("close", (code, signal) => {
+      closed = true;
       resolve({ code, signal });
       for (const listener of listeners) listener();
     });
@@ -158,7 +161,7 @@ export function spawnBot(env: Record<string, string>): BotProcess {
         if (found !== undefined) {
           done();
           resolve(found);
-        } else if (child.exitCode !== null || child.signalCode !== null) {
+        } else if (closed) {
           done();
           reject(new Error(`the bot exited before the log line came:\n${text}`));
         }
