@@ -3,7 +3,7 @@
  * a button press did nothing. Kept apart from the handlers so the conversation (first render)
  * and the plain callback handlers (re-render, outcome) show exactly the same thing.
  */
-import type { ClaimRefusal, IntentStatus, PurchaseIntent } from "../ledger/types.js";
+import type { ClaimRefusal, PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmResult } from "../purchases/types.js";
 import type { Translate } from "./context.js";
 import { formatDateTime, formatDecimal } from "./format.js";
@@ -80,29 +80,6 @@ export function refusalText(t: Translate, locale: string, refusal: ClaimRefusal)
       return t("refusal-frozen");
     default:
       return t(`refusal-${refusal.reason}`);
-  }
-}
-
-/**
- * The refusal a summary's current status implies, before any claim is attempted, or
- * `undefined` when the intent is still an open draft (only the ledger's claim decides then).
- */
-export function refusalForStatus(
-  status: IntentStatus,
-  expiresAt: number,
-  now: number,
-): ClaimRefusal | undefined {
-  switch (status) {
-    case "draft":
-      return expiresAt <= now ? { reason: "expired" } : undefined;
-    case "sending":
-      return { reason: "already_processing" };
-    case "cancelled":
-      return { reason: "cancelled" };
-    case "expired":
-      return { reason: "expired" };
-    default:
-      return { reason: "already_done", status };
   }
 }
 

@@ -10,7 +10,7 @@ import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
 import { nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
-import { assertMove, SPENDING_STATUSES } from "./transitions.js";
+import { assertMove, refusalForStatus, SPENDING_STATUSES } from "./transitions.js";
 import type {
   ClaimRefusal,
   ClaimResult,
@@ -240,19 +240,8 @@ export class Ledger {
     const intent = this.get(id);
     if (intent === undefined) return { reason: "not_found" };
     if (intent.requester.userId !== userId) return { reason: "not_owner" };
-    switch (intent.status) {
-      case "draft":
-        break;
-      case "sending":
-        return { reason: "already_processing" };
-      case "cancelled":
-        return { reason: "cancelled" };
-      case "expired":
-        return { reason: "expired" };
-      default:
-        return { reason: "already_done", status: intent.status };
-    }
-    if (intent.expiresAt <= now) return { reason: "expired" };
+    const byStatus = refusalForStatus(intent.status, intent.expiresAt, now);
+    if (byStatus !== undefined) return byStatus;
     if (this.pauseState().paused) return { reason: "paused" };
     const unconfirmed = this.unconfirmedCount();
     if (unconfirmed > 0) return { reason: "frozen", unconfirmed };

@@ -3,7 +3,7 @@
  * table first, so a move the issue does not name (a resend, an undo) cannot happen by accident.
  */
 import { IllegalTransitionError } from "./errors.js";
-import type { IntentStatus } from "./types.js";
+import type { ClaimRefusal, IntentStatus } from "./types.js";
 
 /** Every status and the statuses it may move to; anything absent is refused. */
 export const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
@@ -34,4 +34,28 @@ export function canMove(from: IntentStatus, to: IntentStatus): boolean {
 /** Throws {@link IllegalTransitionError} unless `from → to` is an allowed move. */
 export function assertMove(intentId: string, from: IntentStatus, to: IntentStatus): void {
   if (!canMove(from, to)) throw new IllegalTransitionError(intentId, from, to);
+}
+
+/**
+ * The refusal an intent's status alone implies for a confirmation, or `undefined` while it is
+ * an open draft (then only the claim decides). Shared by the claim's explanation and by the
+ * bot's early answer to a press, so both always give the same reason.
+ */
+export function refusalForStatus(
+  status: IntentStatus,
+  expiresAt: number,
+  now: number,
+): ClaimRefusal | undefined {
+  switch (status) {
+    case "draft":
+      return expiresAt <= now ? { reason: "expired" } : undefined;
+    case "sending":
+      return { reason: "already_processing" };
+    case "cancelled":
+      return { reason: "cancelled" };
+    case "expired":
+      return { reason: "expired" };
+    default:
+      return { reason: "already_done", status };
+  }
 }

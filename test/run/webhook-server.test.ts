@@ -1,24 +1,9 @@
 import { Bot } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import type { HealthReport } from "../../src/run/health.js";
 import { startWebhookServer, type WebhookServer } from "../../src/run/webhook-server.js";
-
-const botInfo: UserFromGetMe = {
-  id: 42,
-  is_bot: true,
-  first_name: "Gift",
-  username: "gift_test_bot",
-  can_join_groups: true,
-  can_read_all_group_messages: false,
-  supports_inline_queries: false,
-  can_connect_to_business: false,
-  has_main_web_app: false,
-  has_topics_enabled: false,
-  allows_users_to_create_topics: false,
-  can_manage_bots: false,
-};
+import { TEST_BOT_INFO } from "../../src/testing/telegram-fake.js";
 
 const update = (updateId: number, text: string) => ({
   update_id: updateId,
@@ -38,7 +23,7 @@ afterEach(async () => {
 });
 
 async function start(health: HealthReport, onText: (text: string) => Promise<void> | void) {
-  const bot = new Bot("123:TEST", { botInfo });
+  const bot = new Bot("123:TEST", { botInfo: TEST_BOT_INFO });
   bot.on("message:text", (ctx) => onText(ctx.message.text));
   server = await startWebhookServer({
     bot,

@@ -8,6 +8,7 @@
  * the desk claims and sends, and the summary is edited into the outcome.
  */
 import { Composer, type Filter } from "grammy";
+import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
 import { decodeSummary, type SummaryAction } from "../callback-data/index.js";
 import type { BotContext } from "../context.js";
@@ -18,7 +19,6 @@ import type { BotServices } from "../services.js";
 import {
   cancelledText,
   outcomeText,
-  refusalForStatus,
   refusalText,
   sentence,
   summaryText,
