@@ -11,12 +11,8 @@ import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
 import type { Bot } from "grammy";
 import { AccessList } from "../access/access-list.js";
-import {
-  type BotContext,
-  createGiftBot,
-  type PurchaseGate,
-  registerCommands,
-} from "../bot/index.js";
+import { createAdminFeatures, registerAdminCommands } from "../bot/features/admin/index.js";
+import { type BotContext, createGiftBot, registerCommands } from "../bot/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
 import { configSummary } from "../config/index.js";
@@ -120,17 +116,28 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   });
   const access = new AccessList(db, config.access);
 
-  const { bot, services } = createGiftBot({
+  // Access control, admin commands, group premium gifting and admin notifications.
+  const admin = createAdminFeatures({
+    access,
+    desk,
+    db,
+    alerts: config.alerts,
+    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
+    logger,
+  });
+  const giftBot = createGiftBot({
     token: config.telegram.token,
     ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
-    desk,
+    desk: admin.desk,
     db,
     logger,
     defaultPaymentMethod: config.wallet.paymentMethod,
     admins: config.access.adminIds,
     ...(config.wallet.address ? { walletAddress: config.wallet.address } : {}),
-    canBuy: accessGate(access),
+    canBuy: admin.canBuy,
+    extraFeatures: admin.extraFeatures,
   });
+  const { bot, services } = giftBot;
   // On the outer API only: every context's API inherits it; inside conversations a retry
   // would sleep again on every replay (stack facts).
   bot.api.config.use(autoRetry(TELEGRAM_RETRY));
@@ -147,6 +154,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const start = async (): Promise<void> => {
     logger.info(configSummary(config), "giftbot starting");
     await bot.init();
+    // Admins are told about every purchase that ends unconfirmed, including those recovered now.
+    admin.attach(giftBot);
     const recovered = desk.recoverInterrupted();
     if (recovered.length > 0) {
       logger.warn(
@@ -165,9 +174,11 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     }, EXPIRE_DRAFTS_EVERY_MS);
     expiry.unref();
     // A menu that fails to register is cosmetic: the bot works without it.
-    await registerCommands(bot).catch((error: unknown) =>
-      logger.warn({ err: describe(error) }, "could not register the command menu"),
-    );
+    await registerCommands(bot)
+      .then(() => registerAdminCommands(giftBot, config.access.adminIds))
+      .catch((error: unknown) =>
+        logger.warn({ err: describe(error) }, "could not register the command menu"),
+      );
 
     const webhook = config.run.webhook;
     if (config.run.mode === "webhook" && webhook !== undefined) {
@@ -201,6 +212,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
       await Promise.all(intake);
       await updates.drained();
+      // Admin messages started by the last updates (an unconfirmed purchase) still go out.
+      await admin.idle();
       await service.client.close();
       db.close();
       logger.info("stopped: database closed");
@@ -225,15 +238,6 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     start,
     stop,
   };
-}
-
-/**
- * Until the admin features bring the full gate (group administrators, the admins' own lists in
- * the bot): only admins, ALLOWED_USER_IDS and, with PUBLIC_PURCHASES, everyone may buy.
- */
-function accessGate(access: AccessList): PurchaseGate {
-  return (ctx) =>
-    ctx.from !== undefined && access.mayBuy(ctx.from.id) ? { allowed: true } : { allowed: false };
 }
 
 function describe(error: unknown): string {

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import {
   buttons,
   callbackData,
+  DEMO_ADMIN,
   DEMO_USER,
   Person,
   starsSummary,
@@ -30,11 +31,23 @@ describe("the bot process under faults", () => {
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
     expect(world.intents()[0]?.status).toBe("unconfirmed");
 
+    // Every admin is told at once, with the evidence and the buttons to settle it.
+    const ada = new Person(world.emulator, DEMO_ADMIN.id);
+    const alert = await ada.waitForMessage(/unknown outcome: 50 stars to @alice_friend/);
+    expect(buttons(alert)).toEqual([["✅ Delivered", "❌ Not delivered"]]);
+
     // A new gift is held while an admin has not settled the unknown one: nothing is sent.
     const next = await starsSummary(uma, "bob_friend");
     const answer = await uma.press(next, "✅ Confirm");
     expect(answer.text).toMatch(/on hold while the admins check/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+
+    // The admin settles it; purchases resume and the held summary can be confirmed now.
+    await ada.press(alert, "✅ Delivered");
+    expect(world.intents().find((i) => i.recipient === "alice_friend")?.status).toBe("delivered");
+    await uma.press(next, "✅ Confirm");
+    await uma.waitForText(next.id, /Delivered: 50 Telegram Stars to @bob_friend/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(2);
   });
 
   it("SIGKILL while the service holds a purchase, then a restart: no second request, the person is told", async () => {
@@ -56,6 +69,10 @@ describe("the bot process under faults", () => {
     const told = await uma.waitForText(summary.id, /outcome is unknown/);
     expect(buttons(told)).toEqual([]);
     expect(world.intents()[0]?.status).toBe("unconfirmed");
+    // The admin learns of it at the restart.
+    await new Person(world.emulator, DEMO_ADMIN.id).waitForMessage(
+      /unknown outcome: 50 stars to @alice_friend/,
+    );
 
     // The old Confirm, pressed again after the restart, buys nothing.
     const press = world.emulator.pressButton(DEMO_USER.id, DEMO_USER.id, summary.id, confirm);
