@@ -16,7 +16,7 @@ const GUIDE = [
   "  /premium      gift Telegram Premium (usernames starting with 'premium' already have it)",
   "  /history      your gifts",
   "  :as admin     become the admin (then /balance, /purchases, /pending)",
-  "  :group        talk in the demo group (an admin replies to a member with /premium)",
+  "  :group        talk in the demo group (as the admin: /premium @uma_user gifts a member)",
   "  :help         every terminal command;   :quit to leave",
   "",
 ].join("\n");
