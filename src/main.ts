@@ -26,7 +26,15 @@ async function main(): Promise<number | undefined> {
     }
     throw error;
   }
-  const app = createApp(config);
+  const app = createApp(config, {
+    onFatal: () => {
+      // Telegram will not give this process updates any more: let a supervisor restart it.
+      app.stop().then(
+        () => process.exit(1),
+        () => process.exit(1),
+      );
+    },
+  });
   // Installed before start: a signal while connecting still closes the database cleanly.
   handleShutdownSignals({
     stop: () => app.stop(),

@@ -43,6 +43,12 @@ const TELEGRAM_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 60 } as const;
 export interface AppOptions {
   /** Replaces the logger built from the config (tests capture lines with it). */
   logger?: Logger;
+  /**
+   * Called when the bot can no longer take updates (long polling ended with an error Telegram
+   * will not recover from, e.g. a revoked token or another instance polling): `main` stops and
+   * exits non-zero so a supervisor restarts it.
+   */
+  onFatal?: (error: unknown) => void;
 }
 
 /** The running bot's parts, for `main`, the health endpoint and tests. */
@@ -138,6 +144,14 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     extraFeatures: admin.extraFeatures,
   });
   const { bot, services } = giftBot;
+  // The features run inside the bot's error boundary; this catches what is left (the outermost
+  // middleware). grammY's default would rethrow and end long polling for everyone.
+  bot.catch((error) => {
+    logger.error(
+      { err: describe(error.error), updateId: error.ctx.update.update_id },
+      "update failed",
+    );
+  });
   // On the outer API only: every context's API inherits it; inside conversations a retry
   // would sleep again on every replay (stack facts).
   bot.api.config.use(autoRetry(TELEGRAM_RETRY));
@@ -198,6 +212,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     // A webhook left by an earlier run would make every getUpdates fail with 409.
     await bot.api.deleteWebhook();
     runner = run(bot);
+    runner.task()?.catch((error: unknown) => {
+      logger.fatal({ err: describe(error) }, "long polling stopped with an error");
+      options.onFatal?.(error);
+    });
     logger.info("taking updates by long polling");
   };
 

@@ -11,6 +11,7 @@ import {
   DEMO_ADMIN,
   DEMO_USER,
   Person,
+  secretsIn,
   starsSummary,
   startBot,
   startWorld,
@@ -81,6 +82,7 @@ describe("the bot process under faults", () => {
       { timeoutMs: WAIT_MS },
     );
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(secretsIn(first.output() + second.output(), second.env)).toEqual([]);
   });
 
   it("SIGTERM while the service holds a purchase: the purchase finishes, is recorded, exit 0", async () => {
@@ -101,6 +103,7 @@ describe("the bot process under faults", () => {
     expect(messages).toContain("waiting for updates in flight");
     expect(messages.at(-1)).toBe("stopped cleanly");
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
 
   it("a second signal exits at once (130) even while a purchase is held", async () => {
@@ -118,5 +121,17 @@ describe("the bot process under faults", () => {
     expect(await bot.exited).toEqual({ code: 130, signal: null });
     // What was claimed stays `sending`: the next start makes it unconfirmed, never resends it.
     expect(world.intents()[0]?.status).toBe("sending");
+  });
+
+  it("Telegram stops taking the token while polling: the process stops and exits 1 for a restart", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world);
+    world.emulator.injectApiError("getUpdates", { errorCode: 401, description: "Unauthorized" });
+    // The held poll ends with the next update; the one after it meets the 401.
+    world.emulator.sendText(DEMO_USER.id, DEMO_USER.id, "/start");
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const messages = bot.logs.map((line) => line.msg);
+    expect(messages).toContain("long polling stopped with an error");
+    expect(messages.at(-1)).toBe("stopped: database closed");
   });
 });

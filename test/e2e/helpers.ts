@@ -99,6 +99,8 @@ export async function startWorld(options: { sandbox?: SandboxOptions } = {}): Pr
 
 export interface BotProcess {
   child: ChildProcess;
+  /** The environment it was started with (secrets included: for scans only). */
+  env: Record<string, string>;
   /** Every JSON log line so far. */
   logs: Array<Record<string, unknown>>;
   /** Everything written, as text (for secret scans and failure messages). */
@@ -177,7 +179,7 @@ export function spawnBot(env: Record<string, string>): BotProcess {
       listeners.add(check);
       check();
     });
-  return { child, logs, output: () => text, exited, waitForLog };
+  return { child, env, logs, output: () => text, exited, waitForLog };
 }
 
 /** Spawns the bot and resolves once it long-polls the emulator. */
@@ -289,4 +291,27 @@ export async function starsSummary(
   const amount = await person.say(recipient);
   if (!/How many stars/.test(amount.text)) throw new Error(`unexpected: ${amount.text}`);
   return person.pressForMessage(amount, amountLabel);
+}
+
+/**
+ * The process's whole output holds none of its secrets: the token (nor its secret half), the
+ * cookie, any two consecutive words of the phrase, the webhook secret.
+ */
+export function secretsIn(output: string, env: Record<string, string>): string[] {
+  const found: string[] = [];
+  const token = env.BOT_TOKEN ?? "";
+  const tokenSecret = token.slice(token.indexOf(":") + 1);
+  if (tokenSecret !== "" && output.includes(tokenSecret)) found.push("BOT_TOKEN");
+  if (env.MARKETPLACE_COOKIE && output.includes(env.MARKETPLACE_COOKIE)) {
+    found.push("MARKETPLACE_COOKIE");
+  }
+  if (env.WEBHOOK_SECRET && output.includes(env.WEBHOOK_SECRET)) found.push("WEBHOOK_SECRET");
+  const words = (env.WALLET_MNEMONIC ?? "").split(" ");
+  for (let i = 1; i < words.length; i++) {
+    if (output.includes(`${words[i - 1]} ${words[i]}`)) {
+      found.push("WALLET_MNEMONIC");
+      break;
+    }
+  }
+  return found;
 }

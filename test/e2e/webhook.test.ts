@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ApiUpdate } from "../../src/telegram-emulator/types.js";
-import { DEMO_USER, spawnBot, startWorld, WAIT_MS } from "./helpers.js";
+import { DEMO_USER, secretsIn, spawnBot, startWorld, WAIT_MS } from "./helpers.js";
 
 const SECRET = "e2e-webhook-secret_0123456789";
 
@@ -81,6 +81,7 @@ describe("the bot process in webhook mode", () => {
 
     bot.child.kill("SIGTERM");
     expect(await bot.exited).toEqual({ code: 0, signal: null });
+    expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
 });
 
