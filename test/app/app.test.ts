@@ -1,0 +1,101 @@
+/**
+ * The composition root in-process, against the emulator and the sandbox: what `start` does
+ * with purchases a previous process left in flight, and what `stop` waits for.
+ */
+import { join } from "node:path";
+import { mnemonicNew } from "@ton/crypto";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { createApp } from "../../src/app/index.js";
+import { loadConfig } from "../../src/config/index.js";
+import { Ledger } from "../../src/ledger/ledger.js";
+import { silentLogger } from "../../src/logger.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { TelegramEmulatorClient } from "../../src/telegram-emulator/client.js";
+import { DEMO_ADMIN, DEMO_USER, setUpDemoPeople } from "../../src/telegram-emulator/demo-people.js";
+import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+async function world() {
+  const dir = tempDir("giftbot-app-");
+  const sandbox = await startSandbox({ quota: false });
+  onTestFinished(() => sandbox.close());
+  const emulator = await startTelegramEmulator();
+  onTestFinished(() => emulator.close());
+  await setUpDemoPeople(new TelegramEmulatorClient(emulator.url));
+  const databasePath = join(dir, "giftbot.sqlite");
+  const config = await loadConfig(
+    {
+      BOT_TOKEN: emulator.token,
+      TELEGRAM_API_ROOT: emulator.apiRoot,
+      GIFT_API_BASE_URL: sandbox.url,
+      WALLET_MNEMONIC: (await mnemonicNew(24)).join(" "),
+      MARKETPLACE_COOKIE: "stel_ssid=app-test",
+      ADMIN_IDS: String(DEMO_ADMIN.id),
+      ALLOWED_USER_IDS: String(DEMO_USER.id),
+      DATABASE_PATH: databasePath,
+    },
+    { envFile: false },
+  );
+  return { sandbox, emulator, config, databasePath };
+}
+
+/** What a process that died mid-purchase leaves behind: an intent in `sending`. */
+function leaveSending(databasePath: string, recipient: string): string {
+  const db = openDatabase(databasePath);
+  try {
+    const ledger = new Ledger(db);
+    const draft = ledger.createDraft({
+      kind: "stars",
+      recipient,
+      quantity: 50,
+      paymentMethod: "ton",
+      requester: { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" },
+      balanceBefore: undefined,
+    });
+    const claim = ledger.claim(draft.id, DEMO_USER.id);
+    if (!claim.ok) throw new Error(`claim refused: ${claim.reason}`);
+    return draft.id;
+  } finally {
+    db.close();
+  }
+}
+
+describe("createApp", () => {
+  it("at start, an interrupted purchase becomes unconfirmed; its requester and the admins are told", async () => {
+    const { emulator, sandbox, config, databasePath } = await world();
+    const id = leaveSending(databasePath, "lost_gift");
+    const app = createApp(config, { logger: silentLogger });
+    onTestFinished(() => app.stop());
+    await app.start();
+
+    expect(app.desk.getIntent(id)?.status).toBe("unconfirmed");
+    // No summary message is known for it: the person gets a new message.
+    const told = await emulator.waitFor((e) =>
+      e.chat(DEMO_USER.id).find((m) => m.fromBot && /outcome is unknown/.test(m.text)),
+    );
+    expect(told.text).toContain("@lost_gift");
+    await emulator.waitFor((e) =>
+      e.chat(DEMO_ADMIN.id).find((m) => /unknown outcome: 50 stars to @lost_gift/.test(m.text)),
+    );
+    expect(sandbox.purchaseRequests()).toHaveLength(0);
+    expect(app.health()).toMatchObject({ database: "up" });
+  });
+
+  it("stop waits for an update in flight, then closes the database; a second stop is the same", async () => {
+    const { emulator, config } = await world();
+    const app = createApp(config, { logger: silentLogger });
+    await app.start();
+    emulator.sendText(DEMO_USER.id, DEMO_USER.id, "/start");
+    await emulator.waitFor(() => app.updates.inFlight() > 0);
+    const stopped = app.stop();
+    expect(app.stop()).toBe(stopped);
+    await stopped;
+    expect(app.updates.inFlight()).toBe(0);
+    expect(emulator.chat(DEMO_USER.id).some((m) => m.fromBot && /^Hi, Uma!/.test(m.text))).toBe(
+      true,
+    );
+    expect(app.db.open).toBe(false);
+    expect(app.health()).toMatchObject({ status: "down", database: "down" });
+  });
+});
