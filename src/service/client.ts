@@ -433,6 +433,15 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       return { kind: "success", value: { txHash, data }, body: json };
     }
     if (answer.status === 400) {
+      // Spec 2.4: `tx_hash` is there "when a transfer progressed", so money may have moved even
+      // though the service calls it a failure. Only a 400 without one is a definite rejection.
+      const txHash = txHashOf(json);
+      if (txHash !== undefined && txHash.trim() !== "") {
+        return ambiguous(
+          "unconfirmed",
+          "HTTP 400 carrying a transaction hash: a transfer may have happened",
+        );
+      }
       const rejected = rejectedFrom(answer);
       if (rejected) return rejected;
       return ambiguous("malformed", "HTTP 400 without a failure body");

@@ -41,7 +41,10 @@ export interface Success<T> {
   body: RawBody;
 }
 
-/** A definite failure: 400 with `ok: false` and no `unconfirmed`. Nothing was spent. */
+/**
+ * A definite failure: 400 with `ok: false`, and for purchases neither `unconfirmed` nor a
+ * `tx_hash` (either means money may have moved: that is `Ambiguous`). Nothing was spent.
+ */
 export interface Rejected {
   kind: "rejected";
   status: number;

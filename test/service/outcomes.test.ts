@@ -53,6 +53,19 @@ describe("client outcomes: reads", () => {
     });
   });
 
+  it("a read's 400 with a tx_hash stays rejected (no money moves on a read)", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox);
+    const body = { ok: false, error: "BAD", tx_hash: "abc123" };
+    sandbox.injectFault({ type: "status", status: 400, body });
+    expect(await client.getWalletBalance()).toEqual({
+      kind: "rejected",
+      status: 400,
+      body,
+      detail: "BAD",
+    });
+  });
+
   it.each<[string, Fault, object]>([
     ["a timeout", { type: "delay", ms: 5_000 }, { kind: "unavailable", cause: "timeout" }],
     ["a dropped connection", { type: "drop" }, { kind: "unavailable", cause: "transport" }],
@@ -131,6 +144,16 @@ describe("client outcomes: purchases", () => {
     });
   });
 
+  it("a 400 with an empty tx_hash is still a rejection", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox);
+    sandbox.injectFault({ type: "status", status: 400, body: { ok: false, tx_hash: "" } });
+    expect(await client.buyStars({ username: "alice", amount: 50 })).toMatchObject({
+      kind: "rejected",
+      status: 400,
+    });
+  });
+
   it("rejected: unknown recipient, already premium, insufficient balance (fields kept)", async () => {
     const sandbox = await sandboxForTest({ balance: { ton: "0", usdt: "1" } });
     const client = clientFor(sandbox);
@@ -179,6 +202,20 @@ describe("client outcomes: purchases", () => {
       "a 302",
       { type: "status", status: 302, headers: { location: "/elsewhere/" } },
       { cause: "unexpected_status", status: 302 },
+    ],
+    [
+      "a 400 carrying a tx_hash (a transfer progressed), without unconfirmed",
+      {
+        type: "status",
+        status: 400,
+        body: { ok: false, error: "UPSTREAM_FAILED", tx_hash: "abc123", transient: false },
+      },
+      {
+        cause: "unconfirmed",
+        status: 400,
+        txHash: "abc123",
+        body: { ok: false, error: "UPSTREAM_FAILED", tx_hash: "abc123", transient: false },
+      },
     ],
     [
       "unconfirmed after the transfer",
