@@ -10,7 +10,7 @@ import type { Logger } from "../logger.js";
 import { silentLogger } from "../logger.js";
 import { extractBalance } from "./balance.js";
 import { GiftServiceCallCancelledError, GiftServiceConfigError } from "./errors.js";
-import { type Priority, QuotaScheduler } from "./quota.js";
+import { type Priority, QUOTA_DEFAULTS, QuotaScheduler } from "./quota.js";
 import {
   failureBodySchema,
   objectBodySchema,
@@ -59,6 +59,11 @@ export interface GiftServiceClientOptions {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   /** Retries of a rate-limited read; default 2, at most 2 (spec 8). */
   readRetries?: number;
+  /**
+   * Longest time one 429/503 holds every request of the client, whatever wait the service
+   * asks (default 15 minutes). A Retry-After far ahead must not freeze purchases for hours.
+   */
+  maxPauseMs?: number;
   logger?: Logger;
 }
 
@@ -71,6 +76,7 @@ export const CLIENT_DEFAULTS = {
   maxRetryWaitSeconds: 60,
   /** Wait assumed when a 429/503 carries no hint at all. */
   defaultWaitSeconds: 2,
+  maxPauseMs: QUOTA_DEFAULTS.maxPauseMs,
 } as const;
 
 const PATHS = {
@@ -135,6 +141,12 @@ function validateOptions(options: GiftServiceClientOptions): void {
   if (!Number.isInteger(retries) || retries < 0 || retries > 2) {
     throw new GiftServiceConfigError("readRetries must be 0, 1 or 2");
   }
+  const maxPauseMs = options.maxPauseMs ?? CLIENT_DEFAULTS.maxPauseMs;
+  if (!Number.isFinite(maxPauseMs) || maxPauseMs < 0) {
+    throw new GiftServiceConfigError(
+      "maxPauseMs must be a finite number of milliseconds, 0 or more",
+    );
+  }
   const quota = options.quota ?? CLIENT_DEFAULTS.quota;
   if (!Number.isInteger(quota.limit) || quota.limit < 1 || !(quota.windowMs > 0)) {
     throw new GiftServiceConfigError("quota needs a positive integer limit and window");
@@ -177,9 +189,16 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
   const { credentials } = options;
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const readRetries = options.readRetries ?? CLIENT_DEFAULTS.readRetries;
+  const maxPauseMs = options.maxPauseMs ?? CLIENT_DEFAULTS.maxPauseMs;
+  // A retry must really wait what the service asked, and the hold is capped at maxPauseMs, so
+  // a read only retries after a hint both limits allow.
+  const maxRetryWaitSeconds = Math.min(CLIENT_DEFAULTS.maxRetryWaitSeconds, maxPauseMs / 1000);
   const scrubber = new SecretScrubber(secretValues(credentials));
   const logger = (options.logger ?? silentLogger).child({ component: "gift-service" });
-  const scheduler = new QuotaScheduler(options.quota ?? CLIENT_DEFAULTS.quota);
+  const scheduler = new QuotaScheduler({
+    ...(options.quota ?? CLIENT_DEFAULTS.quota),
+    maxPauseMs,
+  });
   const agent: Agent = createAgent({ ...CLIENT_DEFAULTS.timeouts, ...options.timeouts });
   const mnemonic = normaliseMnemonic(credentials.mnemonic);
   let closing: Promise<void> | undefined;
@@ -270,9 +289,16 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     };
     if (answer.status === 429 || answer.status === 503) {
       const seconds = waitHintSeconds(answer);
-      scheduler.pause(seconds * 1000);
+      // The scheduler caps the hold (maxPauseMs): the hint itself is untrusted input.
+      const pauseMs = scheduler.pause(seconds * 1000);
       logger.warn(
-        { operation: call.operation, status: answer.status, retryAfterSeconds: seconds, ms },
+        {
+          operation: call.operation,
+          status: answer.status,
+          retryAfterSeconds: seconds,
+          pauseMs,
+          ms,
+        },
         "the gift service asks to wait",
       );
     } else {
@@ -306,13 +332,13 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       }
       if (answer.status === 429 || answer.status === 503) {
         const seconds = waitHintSeconds(answer);
-        if (seconds > CLIENT_DEFAULTS.maxRetryWaitSeconds) {
+        if (seconds > maxRetryWaitSeconds) {
           const giveUp: Unavailable = {
             kind: "unavailable",
             cause: "wait_too_long",
             status: answer.status,
             retryAfterSeconds: seconds,
-            detail: `the gift service asks to wait ${seconds} s, longer than ${CLIENT_DEFAULTS.maxRetryWaitSeconds} s`,
+            detail: `the gift service asks to wait ${seconds} s, longer than ${maxRetryWaitSeconds} s`,
           };
           return giveUp;
         }

@@ -17,7 +17,26 @@ export interface QuotaSettings {
    * of the window, at most 1 s. (Network delay needs no margin: see `QuotaScheduler`.)
    */
   marginMs?: number;
+  /**
+   * Longest global hold after a 429/503, however long the service asks (default 15 minutes,
+   * `QUOTA_DEFAULTS.maxPauseMs`). A Retry-After date an hour ahead, or a garbage hint, must not
+   * freeze every purchase and read of the process for that long; reads that were told to wait
+   * longer than they may give up anyway (spec 8), and the quota window still applies.
+   */
+  maxPauseMs?: number;
 }
+
+/** Defaults of the scheduler that are not part of the service's quota itself. */
+export const QUOTA_DEFAULTS = {
+  maxPauseMs: 15 * 60_000,
+} as const;
+
+/**
+ * setTimeout's largest delay (a signed 32-bit millisecond count). Node turns anything larger
+ * into 1 ms, which would make the scheduler wake, find nothing free, and sleep "forever" again
+ * every millisecond: a busy loop. Longer waits are taken in steps of at most this.
+ */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Waiting {
   priority: Priority;
@@ -44,6 +63,7 @@ export type Clock = () => number;
 export class QuotaScheduler {
   private readonly limit: number;
   private readonly spanMs: number;
+  private readonly maxPauseMs: number;
   private sent: Sent[] = [];
   private pausedUntil = 0;
   private queue: Waiting[] = [];
@@ -57,6 +77,7 @@ export class QuotaScheduler {
     this.limit = settings.limit;
     const margin = settings.marginMs ?? Math.min(1000, Math.round(settings.windowMs * 0.05));
     this.spanMs = settings.windowMs + margin;
+    this.maxPauseMs = settings.maxPauseMs ?? QUOTA_DEFAULTS.maxPauseMs;
   }
 
   /**
@@ -108,10 +129,16 @@ export class QuotaScheduler {
     return this.waitForPosition(ahead + 1, this.now());
   }
 
-  /** Holds every request for `ms` (the service's 429/503 wait), on top of the window. */
-  pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  /**
+   * Holds every request for `ms` (the service's 429/503 wait), on top of the window, but never
+   * longer than `maxPauseMs`. Returns the hold actually applied, in milliseconds.
+   */
+  pause(ms: number): number {
+    // NaN or a negative hint holds nothing; Infinity (a hint of 1e308 s) is capped like any other.
+    const held = ms > 0 ? Math.min(ms, this.maxPauseMs) : 0;
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + held);
     this.pump();
+    return held;
   }
 
   /** Stops the timer and rejects every queued request; later acquires reject at once. */
@@ -186,7 +213,8 @@ export class QuotaScheduler {
       if (at > now) {
         // Infinity: an answer will free the slot and call pump again.
         if (Number.isFinite(at)) {
-          this.timer = setTimeout(() => this.pump(), Math.max(1, Math.ceil(at - now)));
+          const delay = Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - now)));
+          this.timer = setTimeout(() => this.pump(), delay);
         }
         return;
       }
