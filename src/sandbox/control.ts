@@ -7,6 +7,9 @@
 import { z } from "zod";
 import type { RecordedRequest, Sandbox } from "./types.js";
 
+/** A cap on the `huge` fault over HTTP, so a control call cannot exhaust the sandbox's memory. */
+const HUGE_MAX_BYTES = 64 * 1024 * 1024;
+
 const faultSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("status"),
@@ -18,6 +21,16 @@ const faultSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("drop"), executed: z.boolean().optional() }),
   z.object({ type: z.literal("malformed"), executed: z.boolean().optional() }),
   z.object({ type: z.literal("unconfirmed"), executed: z.boolean().optional() }),
+  z.object({
+    type: z.literal("huge"),
+    bytes: z.number().int().min(1).max(HUGE_MAX_BYTES).optional(),
+    executed: z.boolean().optional(),
+  }),
+  z.object({
+    type: z.literal("trickle"),
+    intervalMs: z.number().int().min(1).optional(),
+    executed: z.boolean().optional(),
+  }),
 ]);
 
 const injectSchema = z.object({

@@ -306,7 +306,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   /** The answer when a fault (other than delay) applies. */
-  const faultReply = (fault: Fault, request: RecordedRequest): Reply | "drop" => {
+  const faultReply = (
+    fault: Fault,
+    request: RecordedRequest,
+  ): Reply | "drop" | { trickleMs: number } => {
     const isPurchase = PURCHASE_PATHS.has(request.path);
     const executed =
       fault.type !== "status" && fault.type !== "delay" && fault.executed === true && isPurchase
@@ -319,6 +322,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return "drop";
       case "malformed":
         return { status: 200, body: MALFORMED_BODY };
+      case "huge": {
+        const base =
+          executed?.status === 200 ? (executed.body as Record<string, unknown>) : { ok: true };
+        const bytes = fault.bytes ?? HUGE_DEFAULT_BYTES;
+        return { status: 200, body: { ...base, padding: "x".repeat(bytes) } };
+      }
+      case "trickle":
+        return { trickleMs: fault.intervalMs ?? TRICKLE_DEFAULT_MS };
       case "unconfirmed": {
         if (executed && executed.status !== 200) return executed;
         const txHash = executed ? (executed.body as { tx_hash?: string }).tx_hash : undefined;
@@ -349,6 +360,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
     res.end(isText ? (reply.body as string) : JSON.stringify(reply.body));
     log?.(`${request.method} ${request.path} -> ${reply.status}`);
+  };
+
+  /** Headers and the start of a JSON body, then a byte per interval until the client leaves. */
+  const trickle = async (res: ServerResponse, request: RecordedRequest, intervalMs: number) => {
+    if (res.destroyed) return;
+    let gone = false;
+    res.once("close", () => {
+      gone = true;
+    });
+    // A write racing the client's disconnect must not crash the sandbox.
+    res.on("error", () => {
+      gone = true;
+    });
+    res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+    res.write('{"ok":true,"padding":"');
+    log?.(`${request.method} ${request.path} -> 200 (trickling)`);
+    // Ends when the client closes the socket or close() destroys it (and clears the timers).
+    while (!gone && !res.destroyed && !state.closed) {
+      await sleep(intervalMs);
+      if (!gone && !res.destroyed && !state.closed) res.write("x");
+    }
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -393,6 +425,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         req.socket.destroy();
         return;
       }
+      if ("trickleMs" in reply) {
+        await trickle(res, request, reply.trickleMs);
+        return;
+      }
       await send(res, request, reply);
       return;
     }
@@ -432,6 +468,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   sandbox.url = `http://${host}:${address.port}`;
   return sandbox;
 }
+
+/** Default size of the `huge` fault's padding: twice a client's usual 1 MiB limit. */
+const HUGE_DEFAULT_BYTES = 2 * 1024 * 1024;
+/** Default pause between the bytes of the `trickle` fault. */
+const TRICKLE_DEFAULT_MS = 50;
 
 /** A truncated JSON document: what a proxy cutting off a response could deliver. */
 const MALFORMED_BODY = '{"ok":true,"data":{"tx_';

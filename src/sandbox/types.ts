@@ -51,7 +51,18 @@ export type Fault =
   /** 200 with a body that is not JSON. */
   | { type: "malformed"; executed?: boolean }
   /** 400 `{ ok: false, unconfirmed: true, transient: true, ... }` (with a tx_hash when executed). */
-  | { type: "unconfirmed"; executed?: boolean };
+  | { type: "unconfirmed"; executed?: boolean }
+  /**
+   * 200 with a well-formed JSON body padded to about `bytes` (default 2 MiB): more than a client
+   * should buffer. With `executed`, it is the real purchase answer, padded.
+   */
+  | { type: "huge"; bytes?: number; executed?: boolean }
+  /**
+   * 200 whose JSON body never ends: the headers, then one byte every `intervalMs` (default 50)
+   * until the client goes away or the sandbox closes. Each byte resets a client's
+   * between-chunks body timeout, so only an overall deadline ends the exchange.
+   */
+  | { type: "trickle"; intervalMs?: number; executed?: boolean };
 
 /** Options of `injectFault`. */
 export interface FaultOptions {

@@ -30,6 +30,16 @@ describe("sandbox: control endpoints over HTTP", () => {
     expect((await fetch(`${url}/get-user-info/?username=alice`)).status).toBe(502);
     await control(url, "POST", "faults", { fault: { type: "malformed" }, times: 3 });
     await control(url, "DELETE", "faults");
+    expect(await control(url, "POST", "faults", { fault: { type: "huge", bytes: 2048 } })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
+    expect((await (await fetch(`${url}/get-user-info/?username=alice`)).text()).length).toBe(
+      2048 + '{"ok":true,"padding":""}'.length,
+    );
+    expect(
+      (await control(url, "POST", "faults", { fault: { type: "trickle", intervalMs: 0 } })).status,
+    ).toBe(400);
     expect((await fetch(`${url}/get-user-info/?username=alice`)).status).toBe(200);
 
     await control(url, "POST", "users", { username: "alice", isPremium: true });

@@ -236,6 +236,48 @@ describe("sandbox: faults", () => {
     expect(sandbox.getBalance().usdt).toBe("8.5");
   });
 
+  it("answers a huge but well-formed 200, carrying the purchase out only when told", async () => {
+    const sandbox = await sandboxForTest({ balance: { ton: "0", usdt: "10" } });
+    sandbox.injectFault({ type: "huge", bytes: 100_000 });
+    const plain = await fetch(`${sandbox.url}/get-user-info/?username=alice`);
+    const text = await plain.text();
+    expect(plain.status).toBe(200);
+    expect(text.length).toBeGreaterThan(100_000);
+    expect(JSON.parse(text)).toMatchObject({ ok: true, padding: expect.any(String) });
+
+    sandbox.injectFault({ type: "huge", bytes: 10, executed: true });
+    const done = await postForm(`${sandbox.url}/buy-stars/`, { username: "alice", amount: "100" });
+    expect(await done.json()).toMatchObject({
+      ok: true,
+      tx_hash: expect.any(String),
+      padding: "xxxxxxxxxx",
+    });
+    expect(sandbox.getBalance().usdt).toBe("8.5");
+  });
+
+  it("trickles a body that never ends, until the client leaves", async () => {
+    const sandbox = await sandboxForTest();
+    sandbox.injectFault({ type: "trickle", intervalMs: 5 });
+    const controller = new AbortController();
+    const res = await fetch(`${sandbox.url}/get-user-info/?username=alice`, {
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error("no body");
+    let received = "";
+    for (let i = 0; i < 200 && received.length < 30; i++) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      received += new TextDecoder().decode(chunk.value);
+    }
+    expect(received.startsWith('{"ok":true,"padding":"x')).toBe(true);
+    controller.abort();
+    // The sandbox stays usable after the client walked away.
+    const next = await fetch(`${sandbox.url}/get-user-info/?username=alice`);
+    expect(await next.json()).toMatchObject({ ok: true });
+  });
+
   it("clears faults", async () => {
     const sandbox = await sandboxForTest();
     sandbox.injectFault({ type: "status", status: 500 }, { times: 5 });
