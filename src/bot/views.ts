@@ -3,8 +3,8 @@
  * a button press did nothing. Kept apart from the handlers so the conversation (first render)
  * and the plain callback handlers (re-render, outcome) show exactly the same thing.
  */
-import type { ClaimRefusal, PurchaseIntent } from "../ledger/types.js";
-import type { ConfirmResult } from "../purchases/types.js";
+import type { PurchaseIntent } from "../ledger/types.js";
+import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
 import type { Translate } from "./context.js";
 import { formatDateTime, formatDecimal } from "./format.js";
 
@@ -65,7 +65,7 @@ export function sentence(text: string): string {
 }
 
 /** Why a claim was refused, in the person's language (lower-case, to follow a colon). */
-export function refusalText(t: Translate, locale: string, refusal: ClaimRefusal): string {
+export function refusalText(t: Translate, locale: string, refusal: ConfirmRefusal): string {
   switch (refusal.reason) {
     case "limit":
       return t("refusal-limit", {

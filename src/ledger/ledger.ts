@@ -60,11 +60,18 @@ export type RecordedOutcome =
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
 const SPENDING_SQL = SPENDING_STATUSES.map((s) => `'${s}'`).join(", ");
 const PAUSED_KEY = "purchases_paused";
+/** Statuses an intent can reach while its request's answer is still on the way. */
+const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
 
 /**
  * The single claim statement. Every condition of the issue is inside this one UPDATE, so
  * SQLite's write lock makes the check and the move one indivisible step: no other connection
  * can change the counts, the pause switch or the status between them.
+ *
+ * Only one intent may be `sending` at a time. Were two in flight, the first could come back
+ * ambiguous while the second was still queued for the service's quota, and the second would go
+ * out after the freeze had begun, against the spec's "reconcile before any new purchase". One
+ * wallet paying one transfer at a time is also what a TON wallet's seqno wants.
  */
 const CLAIM_SQL = `
 UPDATE purchase_intents
@@ -75,6 +82,7 @@ WHERE id = @id
   AND requester_user_id = @userId
   AND NOT EXISTS (SELECT 1 FROM ledger_settings WHERE key = '${PAUSED_KEY}' AND value = 'true')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
+  AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
   AND (kind <> 'stars' OR quantity <= @starsPerPurchase)
   AND (kind <> 'stars' OR @exempt = 1 OR quantity + (
         SELECT COALESCE(SUM(u.quantity), 0) FROM purchase_intents u
@@ -269,6 +277,8 @@ export class Ledger {
         return limit("premium_per_bot_day", l.premiumPerBotDay, usage.premiumBot, resetsAt);
       }
     }
+    // Last, because it passes by itself in a moment: another purchase is in flight.
+    if (this.sendingCount() > 0) return { reason: "busy" };
     // Inside the IMMEDIATE transaction nothing can change between the UPDATE and these reads,
     // so reaching here means a condition above disagrees with the SQL: refuse, never allow.
     return { reason: "already_processing" };
@@ -288,13 +298,14 @@ export class Ledger {
     return this.#db
       .transaction((): RecordedOutcome => {
         const current = this.#mustGet(id);
-        if (current.status === "unconfirmed" && current.response === undefined) {
-          // Recovered as interrupted by a restart while this response was on its way: keep
-          // the status (an admin reconciles it) and keep the late answer as evidence.
+        if (LATE_ANSWER_STATUSES.includes(current.status)) {
+          // Recovered as interrupted by a restart while this response was on its way (and
+          // perhaps already settled by an admin): keep the status, and keep the late answer as
+          // evidence unless the intent already holds one.
           this.#db
             .prepare(
               `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
-                 outcome_detail = @detail, updated_at = @now WHERE id = @id`,
+                 outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
             )
             .run({
               id,
@@ -429,6 +440,17 @@ export class Ledger {
       .get(PAUSED_KEY);
     if (row === undefined) return { paused: false, by: undefined, at: undefined };
     return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
+  }
+
+  /** How many purchase requests are in flight (at most one, by the claim). */
+  sendingCount(): number {
+    return (
+      this.#db
+        .prepare<[], { n: number }>(
+          "SELECT COUNT(*) AS n FROM purchase_intents WHERE status = 'sending'",
+        )
+        .get()?.n ?? 0
+    );
   }
 
   /** How many intents wait for reconciliation (while > 0, no claim succeeds). */

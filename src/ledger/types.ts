@@ -90,6 +90,8 @@ export type ClaimRefusal =
   | { reason: "expired" }
   | { reason: "paused" }
   | { reason: "frozen"; unconfirmed: number }
+  /** Another purchase is being sent: the wallet pays for one purchase at a time. */
+  | { reason: "busy" }
   | { reason: "limit"; limit: LimitName; max: number; used: number; resetsAt: number };
 
 export type ClaimResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);

@@ -8,6 +8,7 @@ import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js
 import type { Ledger } from "../ledger/ledger.js";
 import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../logger.js";
+import { GiftServiceCallCancelledError } from "../service/errors.js";
 import type {
   Ambiguous,
   GiftServiceClient,
@@ -16,6 +17,7 @@ import type {
   PurchaseOutcome,
 } from "../service/types.js";
 import type { OnChainEvidence } from "./on-chain.js";
+import { PurchaseLane } from "./purchase-lane.js";
 import { SharedReads } from "./shared-reads.js";
 import type {
   BalanceRead,
@@ -64,6 +66,9 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   const logger = deps.logger ?? silentLogger;
   const recheckAfterMs = deps.premiumRecheckAfterMs ?? 60_000;
   const listeners = new Set<UnconfirmedListener>();
+  // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
+  // their turn here instead of being refused as "busy".
+  const lane = new PurchaseLane();
 
   // The client promises typed outcomes; should it throw anyway, a read is merely unavailable.
   const recipients = new SharedReads<string, RecipientCheck>(
@@ -146,6 +151,10 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
         { onQueued },
       );
     } catch (err) {
+      if (err instanceof GiftServiceCallCancelledError && !err.sent) {
+        // Cancelled while queued (the client was closed at shutdown): nothing went out.
+        return { kind: "invalid", field: "username", detail: "the purchase was not sent" };
+      }
       // The client promises never to throw; if it does, the request may have gone out.
       return {
         kind: "ambiguous",
@@ -153,6 +162,90 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
         detail: `the client failed unexpectedly (${errorSummary(err).name})`,
       };
     }
+  }
+
+  /**
+   * Claims the intent and, only if the claim won, sends its one request and records the
+   * outcome. Runs in the purchase lane: one at a time in this process.
+   */
+  async function claimAndSend(
+    id: string,
+    userId: number,
+    options: { onQueued?: (waitMs: number) => void; isAdmin?: boolean },
+  ): Promise<ConfirmResult> {
+    const claim = ledger.claim(id, userId, clock(), { isAdmin: options.isAdmin === true });
+    if (!claim.ok) {
+      const { ok: _ok, ...refusal } = claim;
+      return { kind: "refused", refusal };
+    }
+    // The claim has committed (better-sqlite3 is synchronous): only now may the request go.
+    const outcome = await send(claim.intent, options.onQueued);
+    let recorded: ReturnType<Ledger["recordOutcome"]>;
+    try {
+      recorded = ledger.recordOutcome(id, outcome, clock());
+    } catch (err) {
+      // The request went out but its outcome could not be written. The intent stays
+      // `sending`, which holds every new claim until a restart makes it unconfirmed for an
+      // admin; the person is told the outcome is unknown, never that they may retry.
+      logger.error(
+        { err: errorSummary(err), intentId: id, outcome: outcome.kind },
+        "could not record a purchase outcome",
+      );
+      return {
+        kind: "unconfirmed",
+        intent: claim.intent,
+        ambiguity: {
+          kind: "ambiguous",
+          cause: "transport",
+          detail: "the outcome could not be recorded",
+        },
+      };
+    }
+    const intent = recorded.intent;
+    // Ids, kinds and statuses only: never the request, its headers or the service's body.
+    logger[intent.status === "unconfirmed" ? "warn" : "info"](
+      { intentId: id, kind: intent.kind, status: intent.status, outcome: outcome.kind },
+      "purchase outcome recorded",
+    );
+    if (intent.kind === "premium" && outcome.kind === "success") {
+      recipients.forget(intent.recipient.toLowerCase());
+    }
+    balances.forget("wallet");
+
+    switch (outcome.kind) {
+      case "success":
+        if (!recorded.recorded) break;
+        return { kind: "succeeded", intent, txHash: outcome.value.txHash };
+      case "rejected":
+        if (!recorded.recorded) break;
+        return { kind: "rejected", intent, rejection: outcome };
+      case "invalid":
+        if (!recorded.recorded) break;
+        // Refused by the client before sending: nothing went out, nothing was spent.
+        return {
+          kind: "rejected",
+          intent,
+          rejection: {
+            kind: "rejected",
+            status: 0,
+            body: { ok: false, error: `invalid ${outcome.field}` },
+            detail: outcome.detail,
+          },
+        };
+      case "ambiguous":
+        if (recorded.recorded) notifyUnconfirmed(intent, outcome);
+        return { kind: "unconfirmed", intent, ambiguity: outcome };
+    }
+    // A restart's recovery had already made it unconfirmed: it stays so for an admin.
+    return {
+      kind: "unconfirmed",
+      intent,
+      ambiguity: {
+        kind: "ambiguous",
+        cause: "transport",
+        detail: "the outcome arrived after the intent was recovered as interrupted",
+      },
+    };
   }
 
   const desk: PurchaseDesk = {
@@ -187,61 +280,15 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
         if (check.kind === "ok" && check.isPremium === true && ledger.cancel(id, userId, clock())) {
           return { kind: "recipient_has_premium", intent: ledger.get(id) ?? before };
         }
+        if (check.kind !== "ok") {
+          // Without a fresh answer the spec's "check is_premium before buying" is not met:
+          // nothing is claimed, and the person may press Confirm again.
+          return { kind: "refused", refusal: { reason: "recipient_unverified" } };
+        }
       }
 
-      const claim = ledger.claim(id, userId, clock(), { isAdmin: options.isAdmin === true });
-      if (!claim.ok) {
-        const { ok: _ok, ...refusal } = claim;
-        return { kind: "refused", refusal };
-      }
-      // The claim has committed (better-sqlite3 is synchronous): only now may the request go.
-      const outcome = await send(claim.intent, options.onQueued);
-      const recorded = ledger.recordOutcome(id, outcome, clock());
-      const intent = recorded.intent;
-      // Ids, kinds and statuses only: never the request, its headers or the service's body.
-      logger[intent.status === "unconfirmed" ? "warn" : "info"](
-        { intentId: id, kind: intent.kind, status: intent.status, outcome: outcome.kind },
-        "purchase outcome recorded",
-      );
-      if (intent.kind === "premium" && outcome.kind === "success") {
-        recipients.forget(intent.recipient.toLowerCase());
-      }
-      balances.forget("wallet");
-
-      switch (outcome.kind) {
-        case "success":
-          if (!recorded.recorded) break;
-          return { kind: "succeeded", intent, txHash: outcome.value.txHash };
-        case "rejected":
-          if (!recorded.recorded) break;
-          return { kind: "rejected", intent, rejection: outcome };
-        case "invalid":
-          if (!recorded.recorded) break;
-          // Refused by the client before sending: nothing went out, nothing was spent.
-          return {
-            kind: "rejected",
-            intent,
-            rejection: {
-              kind: "rejected",
-              status: 0,
-              body: { ok: false, error: `invalid ${outcome.field}` },
-              detail: outcome.detail,
-            },
-          };
-        case "ambiguous":
-          if (recorded.recorded) notifyUnconfirmed(intent, outcome);
-          return { kind: "unconfirmed", intent, ambiguity: outcome };
-      }
-      // A restart's recovery had already made it unconfirmed: it stays so for an admin.
-      return {
-        kind: "unconfirmed",
-        intent,
-        ambiguity: {
-          kind: "ambiguous",
-          cause: "transport",
-          detail: "the outcome arrived after the intent was recovered as interrupted",
-        },
-      };
+      if (lane.busy) options.onQueued?.(Math.max(1_000, client.estimateWait("purchase")));
+      return lane.run(() => claimAndSend(id, userId, options));
     },
 
     getIntent: (id) => ledger.get(id),

@@ -38,13 +38,19 @@ export interface DraftRequest {
   balanceBefore: BalanceSnapshot | undefined;
 }
 
+/**
+ * Why a confirmation sent nothing: the ledger's refusal, or a premium recipient whose
+ * `is_premium` could not be checked again at confirmation.
+ */
+export type ConfirmRefusal = ClaimRefusal | { reason: "recipient_unverified" };
+
 /** What a person's press of "Confirm" came to. */
 export type ConfirmResult =
   | { kind: "succeeded"; intent: PurchaseIntent; txHash: string | undefined }
   | { kind: "rejected"; intent: PurchaseIntent; rejection: Rejected }
   | { kind: "unconfirmed"; intent: PurchaseIntent; ambiguity: Ambiguous }
-  /** The claim was refused: nothing was sent. */
-  | { kind: "refused"; refusal: ClaimRefusal }
+  /** The claim was refused (or, for premium, the recipient could not be re-checked): nothing was sent. */
+  | { kind: "refused"; refusal: ConfirmRefusal }
   /** Premium only: the recheck at confirmation found the recipient already premium; nothing was sent. */
   | { kind: "recipient_has_premium"; intent: PurchaseIntent };
 

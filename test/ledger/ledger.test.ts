@@ -27,6 +27,18 @@ const ambiguous: Ambiguous = {
   detail: "the service marked the outcome unconfirmed",
 };
 
+/** Claims and, when the claim wins, records a success: one purchase done, none in flight. */
+function buy(
+  ledger: Ledger,
+  id: string,
+  userId: number,
+  options?: Parameters<Ledger["claim"]>[3],
+): ReturnType<Ledger["claim"]> {
+  const claim = ledger.claim(id, userId, undefined, options);
+  if (claim.ok) ledger.recordOutcome(id, success);
+  return claim;
+}
+
 describe("Ledger drafts and claims", () => {
   it("records a draft with every field, then exactly one claim wins", () => {
     const { ledger, draft } = ledgerFixture();
@@ -175,9 +187,9 @@ describe("Ledger outcomes and reconciliation", () => {
     const sending = draft();
     const done = draft();
     const waiting = draft();
-    ledger.claim(sending.id, 1);
     ledger.claim(done.id, 1);
     ledger.recordOutcome(done.id, success);
+    ledger.claim(sending.id, 1);
 
     const restarted = new Ledger(openDatabase(path), { clock: () => NOON + 1 });
     const recovered = restarted.recoverInterrupted();
@@ -194,6 +206,24 @@ describe("Ledger outcomes and reconciliation", () => {
     expect(late.recorded).toBe(false);
     expect(late.intent.status).toBe("unconfirmed");
     expect(late.intent.txHash).toBe("abc123");
+  });
+
+  it("lets one purchase be in flight at a time, and keeps a late answer after an admin settled it", () => {
+    const { ledger, draft, path } = ledgerFixture();
+    const first = draft();
+    const second = draft();
+    expect(ledger.claim(first.id, 1).ok).toBe(true);
+    expect(ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
+    expect(ledger.get(second.id)?.status).toBe("draft");
+
+    // The process dies; at restart the first becomes unconfirmed and an admin settles it.
+    const restarted = new Ledger(openDatabase(path), { clock: () => NOON + 1 });
+    restarted.recoverInterrupted();
+    restarted.resolve(first.id, 42, false);
+    const late = ledger.recordOutcome(first.id, success);
+    expect(late).toMatchObject({ recorded: false, intent: { status: "not_delivered" } });
+    expect(late.intent.txHash).toBe("abc123");
+    expect(restarted.claim(second.id, 1).ok).toBe(true);
   });
 
   it("refuses every status move the lifecycle does not name", () => {
@@ -248,12 +278,12 @@ describe("Ledger spending limits", () => {
       limit: "stars_per_purchase",
       max: 500,
     });
-    expect(ledger.claim(draft({ quantity: 500 }).id, 1).ok).toBe(true);
+    expect(buy(ledger, draft({ quantity: 500 }).id, 1).ok).toBe(true);
   });
 
   it("stars per person per day, counting this purchase, reset at UTC midnight", () => {
     const { ledger, draft, clock } = ledgerFixture({ limits });
-    expect(ledger.claim(draft({ quantity: 400 }).id, 1).ok).toBe(true);
+    expect(buy(ledger, draft({ quantity: 400 }).id, 1).ok).toBe(true);
     const over = draft({ quantity: 201 });
     expect(ledger.claim(over.id, 1)).toEqual({
       ok: false,
@@ -263,17 +293,17 @@ describe("Ledger spending limits", () => {
       used: 400,
       resetsAt: Date.UTC(2030, 0, 2),
     });
-    expect(ledger.claim(draft({ quantity: 200 }).id, 1).ok).toBe(true);
+    expect(buy(ledger, draft({ quantity: 200 }).id, 1).ok).toBe(true);
     clock.now = Date.UTC(2030, 0, 2) - 1;
     expect(ledger.claim(draft({ quantity: 50 }).id, 1)).toMatchObject({ reason: "limit" });
     clock.now = Date.UTC(2030, 0, 2);
-    expect(ledger.claim(draft({ quantity: 500 }).id, 1).ok).toBe(true);
+    expect(buy(ledger, draft({ quantity: 500 }).id, 1).ok).toBe(true);
   });
 
   it("stars per day for the whole bot", () => {
     const { ledger, draft } = ledgerFixture({ limits });
-    expect(ledger.claim(draft({ quantity: 500, ...user(1) }).id, 1).ok).toBe(true);
-    expect(ledger.claim(draft({ quantity: 450, ...user(2) }).id, 2).ok).toBe(true);
+    expect(buy(ledger, draft({ quantity: 500, ...user(1) }).id, 1).ok).toBe(true);
+    expect(buy(ledger, draft({ quantity: 450, ...user(2) }).id, 2).ok).toBe(true);
     expect(ledger.claim(draft({ quantity: 100, ...user(3) }).id, 3)).toMatchObject({
       ok: false,
       limit: "stars_per_bot_day",
@@ -286,6 +316,7 @@ describe("Ledger spending limits", () => {
     const { ledger, draft } = ledgerFixture({ limits });
     const premium = (id: number) => draft({ kind: "premium", quantity: 3, ...user(id) });
     const first = premium(1);
+    // While in flight it counts: another purchase by the same person is over the limit.
     expect(ledger.claim(first.id, 1).ok).toBe(true);
     expect(ledger.claim(premium(1).id, 1)).toMatchObject({
       limit: "premium_per_user_day",
@@ -293,8 +324,8 @@ describe("Ledger spending limits", () => {
       used: 1,
     });
     ledger.recordOutcome(first.id, rejected);
-    expect(ledger.claim(premium(1).id, 1).ok).toBe(true);
-    expect(ledger.claim(premium(2).id, 2).ok).toBe(true);
+    expect(buy(ledger, premium(1).id, 1).ok).toBe(true);
+    expect(buy(ledger, premium(2).id, 2).ok).toBe(true);
     expect(ledger.claim(premium(3).id, 3)).toMatchObject({
       limit: "premium_per_bot_day",
       max: 2,
@@ -305,16 +336,16 @@ describe("Ledger spending limits", () => {
 
   it("admins are not exempt unless configured, and never from per-bot limits", () => {
     const strict = ledgerFixture({ limits });
-    expect(strict.ledger.claim(strict.draft({ quantity: 500 }).id, 1).ok).toBe(true);
+    expect(buy(strict.ledger, strict.draft({ quantity: 500 }).id, 1).ok).toBe(true);
     expect(
       strict.ledger.claim(strict.draft({ quantity: 150 }).id, 1, undefined, { isAdmin: true }),
     ).toMatchObject({ limit: "stars_per_user_day" });
 
     const lenient = ledgerFixture({ limits: { ...limits, adminsExempt: true } });
-    lenient.ledger.claim(lenient.draft({ quantity: 500 }).id, 1);
+    buy(lenient.ledger, lenient.draft({ quantity: 500 }).id, 1);
     const again = lenient.draft({ quantity: 400 });
     expect(lenient.ledger.claim(again.id, 1)).toMatchObject({ limit: "stars_per_user_day" });
-    expect(lenient.ledger.claim(again.id, 1, undefined, { isAdmin: true }).ok).toBe(true);
+    expect(buy(lenient.ledger, again.id, 1, { isAdmin: true }).ok).toBe(true);
     expect(
       lenient.ledger.claim(lenient.draft({ quantity: 200 }).id, 1, undefined, { isAdmin: true }),
     ).toMatchObject({ limit: "stars_per_bot_day" });

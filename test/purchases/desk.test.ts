@@ -349,3 +349,81 @@ describe("secrets and the database", () => {
     }
   });
 });
+
+describe("purchase desk: one purchase in flight at a time", () => {
+  it("a purchase queued behind one that ends ambiguous is never sent", async () => {
+    const f = await deskFixture({ client: { timeouts: { headersMs: 300, bodyMs: 300 } } });
+    const first = f.starsDraft();
+    const second = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    // The first purchase is held past the client's timeout: its outcome becomes unknown.
+    f.sandbox.injectFault({ type: "delay", ms: 5_000 }, { path: STARS });
+    const queued: number[] = [];
+
+    const firstResult = f.desk.confirm(first.id, 1);
+    await f.sandbox.waitForRequests(1, STARS);
+    const secondResult = f.desk.confirm(second.id, 2, { onQueued: (ms) => queued.push(ms) });
+
+    expect((await firstResult).kind).toBe("unconfirmed");
+    expect(await secondResult).toEqual({
+      kind: "refused",
+      refusal: { reason: "frozen", unconfirmed: 1 },
+    });
+    expect(queued).toHaveLength(1);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(f.desk.getIntent(second.id)?.status).toBe("draft");
+  });
+
+  it("another connection's confirmation is refused as busy while a purchase is in flight", async () => {
+    const f = await deskFixture();
+    const first = f.starsDraft();
+    const second = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    f.sandbox.injectFault({ type: "delay", ms: 300 }, { path: STARS });
+
+    const firstResult = f.desk.confirm(first.id, 1);
+    await f.sandbox.waitForRequests(1, STARS);
+    expect(await f.secondDesk().confirm(second.id, 2)).toEqual({
+      kind: "refused",
+      refusal: { reason: "busy" },
+    });
+    expect((await firstResult).kind).toBe("succeeded");
+    expect((await f.secondDesk().confirm(second.id, 2)).kind).toBe("succeeded");
+    expect(f.sandbox.purchaseRequests()).toHaveLength(2);
+  });
+
+  it("a purchase still queued when the client closes is recorded as not sent", async () => {
+    const f = await deskFixture({ client: { quota: { limit: 1, windowMs: 60_000 } } });
+    // The only request of the window goes to a read; the purchase must wait for the next one.
+    await f.desk.readBalance();
+    const intent = f.starsDraft();
+    let queued!: (ms: number) => void;
+    const queuedFor = new Promise<number>((resolve) => (queued = resolve));
+    const result = f.desk.confirm(intent.id, 1, { onQueued: (ms) => queued(ms) });
+    expect(await queuedFor).toBeGreaterThan(0);
+    await f.client.close();
+    const outcome = await result;
+    expect(outcome.kind).toBe("rejected");
+    expect(f.desk.getIntent(intent.id)?.status).toBe("rejected");
+    expect(f.desk.status().unconfirmed).toBe(0);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+
+  it("an old premium summary whose recipient cannot be re-checked buys nothing", async () => {
+    const f = await deskFixture({ client: { readRetries: 0 } });
+    const intent = f.desk.createDraft({
+      kind: "premium",
+      recipient: "erin_gift",
+      quantity: 3,
+      paymentMethod: "usdt_ton",
+      requester: { userId: 1, chatId: 1, chatType: "private" },
+      balanceBefore: undefined,
+    });
+    f.clock.now += 61_000;
+    f.sandbox.injectFault({ type: "status", status: 503 }, { path: "/get-user-info/" });
+    expect(await f.desk.confirm(intent.id, 1)).toEqual({
+      kind: "refused",
+      refusal: { reason: "recipient_unverified" },
+    });
+    expect(f.desk.getIntent(intent.id)?.status).toBe("draft");
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});

@@ -10,6 +10,7 @@
 import { Composer, type Filter } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
+import type { ConfirmRefusal } from "../../purchases/types.js";
 import { decodeSummary, type SummaryAction } from "../callback-data/index.js";
 import type { BotContext } from "../context.js";
 import { describeError } from "../error-boundary.js";
@@ -83,7 +84,7 @@ async function refuse(
   }
 }
 
-function outcomeLine(ctx: BotContext, locale: string, refusal: ClaimRefusal): string {
+function outcomeLine(ctx: BotContext, locale: string, refusal: ConfirmRefusal): string {
   return ctx.t("outcome-refused", { reason: refusalText(ctx.t, locale, refusal) });
 }
 
@@ -149,7 +150,12 @@ async function confirm(
     // Another press of the same summary won the claim: its handler shows the outcome.
     if (reason === "already_processing" || reason === "already_done") return;
     const line = outcomeLine(ctx, locale, result.refusal);
-    const retryable = reason === "paused" || reason === "frozen" || reason === "limit";
+    const retryable =
+      reason === "paused" ||
+      reason === "frozen" ||
+      reason === "limit" ||
+      reason === "busy" ||
+      reason === "recipient_unverified";
     const fresh = services.desk.getIntent(intent.id) ?? intent;
     await editQuietly(
       ctx,
