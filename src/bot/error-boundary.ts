@@ -5,7 +5,7 @@
  */
 import type { I18n } from "@grammyjs/i18n";
 import type { BotError, Context, NextFunction } from "grammy";
-import type { Logger } from "../logger.js";
+import { type Logger, scrubTokens } from "../logger.js";
 import type { BotContext } from "./context.js";
 import { negotiateLocale, type UserSettingsStore } from "./i18n.js";
 
@@ -14,11 +14,11 @@ export function describeError(error: unknown): { name: string; message: string; 
   if (error instanceof Error) {
     return {
       name: error.name,
-      message: error.message,
-      ...(error.stack ? { stack: error.stack } : {}),
+      message: scrubTokens(error.message),
+      ...(error.stack ? { stack: scrubTokens(error.stack) } : {}),
     };
   }
-  return { name: "NonError", message: String(error) };
+  return { name: "NonError", message: scrubTokens(String(error)) };
 }
 
 export function createErrorHandler(

@@ -49,6 +49,18 @@ describe("buttons that must not buy (again)", () => {
     expect(textOf(h, alice, summary.messageId)).toMatch(/^✅ Delivered/);
   });
 
+  it("a summary's button pressed in another chat is refused and buys nothing", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(309));
+    const summary = await toSummary(alice);
+    const before = h.telegram.mark();
+    // The same person presses forged data carrying the summary's id in a group.
+    await h.send(h.updates.callback(testUser(309), summary.confirm, summary.messageId, -100_500));
+    expect(answersSince(h, before)).toEqual(["This summary is not yours."]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+    expect(h.desk.getIntent(summary.intentId)?.status).toBe("draft");
+  });
+
   it("a stale summary (a new flow has begun) is cancelled and cannot buy", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(303));

@@ -34,7 +34,7 @@ export function summaryFeature(services: BotServices): Composer<BotContext> {
     const action = decodeSummary(ctx.callbackQuery.data);
     if (action === undefined) return next();
     const intent = services.desk.getIntent(action.intentId);
-    const refusal = preCheck(intent, ctx.from.id, services);
+    const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
     if (refusal !== undefined || intent === undefined) {
       await refuse(ctx, refusal ?? { reason: "not_found" }, intent);
       return;
@@ -55,10 +55,15 @@ export function summaryFeature(services: BotServices): Composer<BotContext> {
 function preCheck(
   intent: PurchaseIntent | undefined,
   userId: number,
+  chatId: number | undefined,
   services: BotServices,
 ): ClaimRefusal | undefined {
   if (intent === undefined) return { reason: "not_found" };
-  if (intent.requester.userId !== userId) return { reason: "not_owner" };
+  // A summary answers only in the chat it was shown in: a forged press elsewhere is judged
+  // by nobody's rules but its own chat's, so it is refused outright.
+  if (intent.requester.userId !== userId || intent.requester.chatId !== chatId) {
+    return { reason: "not_owner" };
+  }
   return refusalForStatus(intent.status, intent.expiresAt, services.now());
 }
 

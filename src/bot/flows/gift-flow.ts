@@ -58,16 +58,24 @@ export function createGiftFlow(kind: IntentKind, services: BotServices) {
     const balance = await conversation.external(() => services.desk.readBalance());
     const balanceBefore: BalanceSnapshot | undefined =
       balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
-    const intent = await conversation.external(() =>
-      services.desk.createDraft({
+    const intent = await conversation.external(() => {
+      // A crash between this step and the conversation's save would replay it and show a
+      // second summary; cancelling the person's other drafts in this chat first means only
+      // the newest summary can ever be confirmed.
+      for (const open of services.desk.recent({ userId: from.id, limit: 20 })) {
+        if (open.status === "draft" && open.requester.chatId === chat.id) {
+          services.desk.cancel(open.id, from.id);
+        }
+      }
+      return services.desk.createDraft({
         kind,
         recipient: recipient.username,
         quantity: choice.quantity,
         paymentMethod: services.defaultPaymentMethod,
         requester: { userId: from.id, chatId: chat.id, chatType: chat.type },
         balanceBefore,
-      }),
-    );
+      });
+    });
     const locale = await last.i18n.getLocale();
     const message = await last.reply(summaryText(last.t, locale, intent), {
       reply_markup: summaryKeyboard(last.t, intent),
