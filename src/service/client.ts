@@ -18,7 +18,14 @@ import {
   userInfoSchema,
 } from "./schemas.js";
 import { normaliseMnemonic, SecretScrubber, secretValues } from "./secrets.js";
-import { createAgent, type Exchange, ExchangeAbortedError, exchange } from "./transport.js";
+import { MAX_TIMER_MS } from "./timers.js";
+import {
+  createAgent,
+  type Exchange,
+  ExchangeAbortedError,
+  type ExchangeLimits,
+  exchange,
+} from "./transport.js";
 import type {
   Ambiguous,
   CallOptions,
@@ -55,8 +62,18 @@ export interface GiftServiceClientOptions {
   credentials: GiftServiceCredentials;
   /** The shared quota; default 30 per 60_000 ms. `marginMs`: see QuotaSettings. */
   quota?: { limit: number; windowMs: number; marginMs?: number };
-  /** Defaults: connect 10 s, headers 60 s (a purchase waits for a transfer), body 30 s. */
-  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /**
+   * Defaults: connect 10 s, headers 60 s (a purchase waits for a transfer), body 30 s between
+   * chunks. `totalMs` bounds the whole exchange (send to last body byte); default the sum of
+   * the three (100 s), at most 2^31-1 ms. When it passes, a purchase is ambiguous (timeout)
+   * and a read unavailable (timeout).
+   */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
+  /**
+   * Largest response body read, in bytes; default 1 MiB. A larger body is not read: a purchase
+   * is ambiguous (malformed), a read unavailable (malformed).
+   */
+  maxBodyBytes?: number;
   /** Retries of a rate-limited read; default 2, at most 2 (spec 8). */
   readRetries?: number;
   /**
@@ -77,6 +94,7 @@ export const CLIENT_DEFAULTS = {
   /** Wait assumed when a 429/503 carries no hint at all. */
   defaultWaitSeconds: 2,
   maxPauseMs: QUOTA_DEFAULTS.maxPauseMs,
+  maxBodyBytes: 1024 * 1024,
 } as const;
 
 const PATHS = {
@@ -147,6 +165,16 @@ function validateOptions(options: GiftServiceClientOptions): void {
       "maxPauseMs must be a finite number of milliseconds, 0 or more",
     );
   }
+  const { totalMs, ...phases } = options.timeouts ?? {};
+  for (const [name, value] of Object.entries({ ...phases, totalMs })) {
+    if (value !== undefined && !(Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)) {
+      throw new GiftServiceConfigError(`timeouts.${name} must be from 1 to 2^31-1 ms`);
+    }
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new GiftServiceConfigError("maxBodyBytes must be a positive integer");
+  }
   const quota = options.quota ?? CLIENT_DEFAULTS.quota;
   if (!Number.isInteger(quota.limit) || quota.limit < 1 || !(quota.windowMs > 0)) {
     throw new GiftServiceConfigError("quota needs a positive integer limit and window");
@@ -199,7 +227,15 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     ...(options.quota ?? CLIENT_DEFAULTS.quota),
     maxPauseMs,
   });
-  const agent: Agent = createAgent({ ...CLIENT_DEFAULTS.timeouts, ...options.timeouts });
+  const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
+  const agent: Agent = createAgent(timeouts);
+  const limits: ExchangeLimits = {
+    totalMs: Math.min(
+      MAX_TIMER_MS,
+      timeouts.totalMs ?? timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs,
+    ),
+    maxBodyBytes: options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes,
+  };
   const mnemonic = normaliseMnemonic(credentials.mnemonic);
   let closing: Promise<void> | undefined;
 
@@ -246,15 +282,19 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     logger.trace({ operation: call.operation, method: call.method, path: call.path }, "request");
     let result: Exchange;
     try {
-      result = await exchange(agent, {
-        method: call.method,
-        url: `${baseUrl}${call.path}${query}`,
-        headers: { Accept: "application/json", ...call.headers },
-        body: call.form ? new URLSearchParams(call.form).toString() : undefined,
-        // An in-flight purchase is never aborted: its answer is the only evidence of what
-        // happened to the money.
-        signal: call.priority === "read" ? callOptions.signal : undefined,
-      });
+      result = await exchange(
+        agent,
+        {
+          method: call.method,
+          url: `${baseUrl}${call.path}${query}`,
+          headers: { Accept: "application/json", ...call.headers },
+          body: call.form ? new URLSearchParams(call.form).toString() : undefined,
+          // The caller never aborts an in-flight purchase: its answer is the only evidence of
+          // what happened to the money. Only the deadline ends it, as ambiguous.
+          signal: call.priority === "read" ? callOptions.signal : undefined,
+        },
+        limits,
+      );
     } catch (error) {
       if (error instanceof ExchangeAbortedError) {
         throw new GiftServiceCallCancelledError("aborted", true);
@@ -308,6 +348,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
   };
 
   const rawText = (answer: Answer): string => answer.text.slice(0, MAX_RAW_TEXT);
+  const tooLargeDetail = `the response body is larger than ${limits.maxBodyBytes} bytes`;
 
   const rejectedFrom = (answer: Answer): Rejected | undefined => {
     const parsed = failureBodySchema.safeParse(answer.json);
@@ -326,6 +367,9 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     for (let attempt = 0; ; attempt++) {
       const answer = await send(call, callOptions, queued);
       if (!("status" in answer)) {
+        if (answer.cause === "too_large") {
+          return { kind: "unavailable", cause: "malformed", detail: tooLargeDetail };
+        }
         const detail =
           answer.cause === "timeout" ? "the gift service did not answer in time" : answer.code;
         return { kind: "unavailable", cause: answer.cause, detail };
@@ -405,6 +449,13 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     answer: Answer | Extract<Exchange, { kind: "failure" }>,
   ): PurchaseOutcome => {
     if (!("status" in answer)) {
+      if (answer.cause === "too_large") {
+        return {
+          kind: "ambiguous",
+          cause: "malformed",
+          detail: `${tooLargeDetail}: the purchase may or may not have happened`,
+        };
+      }
       return {
         kind: "ambiguous",
         cause: answer.cause,

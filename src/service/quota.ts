@@ -6,6 +6,7 @@
  * waiting on a confirmed purchase; a read can be redone).
  */
 import { GiftServiceCallCancelledError } from "./errors.js";
+import { MAX_TIMER_MS } from "./timers.js";
 
 export type Priority = "purchase" | "read";
 
@@ -30,13 +31,6 @@ export interface QuotaSettings {
 export const QUOTA_DEFAULTS = {
   maxPauseMs: 15 * 60_000,
 } as const;
-
-/**
- * setTimeout's largest delay (a signed 32-bit millisecond count). Node turns anything larger
- * into 1 ms, which would make the scheduler wake, find nothing free, and sleep "forever" again
- * every millisecond: a busy loop. Longer waits are taken in steps of at most this.
- */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Waiting {
   priority: Priority;
@@ -213,6 +207,8 @@ export class QuotaScheduler {
       if (at > now) {
         // Infinity: an answer will free the slot and call pump again.
         if (Number.isFinite(at)) {
+          // A longer wait is slept in steps: an overflowing delay would fire after 1 ms, and
+          // the scheduler would wake, find nothing free and sleep again: a busy loop.
           const delay = Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(at - now)));
           this.timer = setTimeout(() => this.pump(), delay);
         }

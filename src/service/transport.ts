@@ -1,19 +1,34 @@
 /**
  * One HTTP exchange over undici, reduced to what the outcome rules need: a status, headers and
- * the body text, or a classified failure (timeout vs other transport error). Nothing here
- * retries: undici's Agent does not retry, and the client decides everything else.
+ * the body text, or a classified failure (timeout, too large, other transport error). Nothing
+ * here retries: undici's Agent does not retry, and the client decides everything else.
  */
 import { Agent, request } from "undici";
+import { MAX_TIMER_MS } from "./timers.js";
 
 export interface TransportTimeouts {
   connectMs: number;
+  /** Until the response headers arrive. */
   headersMs: number;
+  /** Between two chunks of the body (undici's bodyTimeout), not for the whole body. */
   bodyMs: number;
+}
+
+/** Bounds of one exchange as a whole, on top of undici's per-phase timeouts. */
+export interface ExchangeLimits {
+  /**
+   * Deadline of the whole exchange, from send to the last body byte. undici's body timeout only
+   * bounds the gap between chunks, so a body trickled a byte at a time would otherwise keep a
+   * purchase `sending` for ever.
+   */
+  totalMs: number;
+  /** Largest body read; a larger one is dropped unread rather than buffered. */
+  maxBodyBytes: number;
 }
 
 export type Exchange =
   | { kind: "response"; status: number; headers: Record<string, string>; text: string }
-  | { kind: "failure"; cause: "timeout" | "transport"; code: string };
+  | { kind: "failure"; cause: "timeout" | "transport" | "too_large"; code: string };
 
 export interface ExchangeRequest {
   method: "GET" | "POST";
@@ -22,6 +37,11 @@ export interface ExchangeRequest {
   body?: string;
   signal?: AbortSignal;
 }
+
+/** The `code` of a failure whose overall deadline passed. */
+export const DEADLINE_CODE = "DEADLINE_EXCEEDED";
+/** The `code` of a failure whose body exceeded `maxBodyBytes`. */
+export const BODY_TOO_LARGE_CODE = "BODY_TOO_LARGE";
 
 const TIMEOUT_CODES: ReadonlySet<string> = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
@@ -49,6 +69,11 @@ export class ExchangeAbortedError extends Error {
   override readonly name = "ExchangeAbortedError";
 }
 
+/** Thrown inside `exchange` only, to leave the body loop; never escapes. */
+class BodyTooLargeError extends Error {
+  override readonly name = "BodyTooLargeError";
+}
+
 function errorCode(error: unknown): string {
   if (typeof error === "object" && error !== null && "code" in error) {
     const code = (error as { code: unknown }).code;
@@ -57,29 +82,87 @@ function errorCode(error: unknown): string {
   return error instanceof Error ? error.name : "UNKNOWN";
 }
 
-/** Sends one request. Never throws except `ExchangeAbortedError` when the signal aborted. */
-export async function exchange(agent: Agent, input: ExchangeRequest): Promise<Exchange> {
+/**
+ * Sends one request. Never throws except `ExchangeAbortedError` when the caller's signal
+ * aborted; the deadline and the size limit end in a `failure`.
+ */
+export async function exchange(
+  agent: Agent,
+  input: ExchangeRequest,
+  limits: ExchangeLimits,
+): Promise<Exchange> {
+  if (input.signal?.aborted) throw new ExchangeAbortedError("aborted");
+  // One signal for undici: the caller's abort or the deadline, whichever comes first. Aborting
+  // it also destroys a body still being read.
+  const stop = new AbortController();
+  let deadlinePassed = false;
+  const timer = setTimeout(
+    () => {
+      deadlinePassed = true;
+      stop.abort();
+    },
+    Math.min(MAX_TIMER_MS, Math.max(1, limits.totalMs)),
+  );
+  const onCallerAbort = (): void => stop.abort();
+  input.signal?.addEventListener("abort", onCallerAbort, { once: true });
   try {
     const response = await request(input.url, {
       method: input.method,
       headers: input.headers,
       body: input.body,
-      signal: input.signal,
+      signal: stop.signal,
       dispatcher: agent,
     });
-    const text = await response.body.text();
+    const text = await readLimited(response.body, response.headers, limits.maxBodyBytes);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
     }
     return { kind: "response", status: response.statusCode, headers, text };
   } catch (error) {
-    // Only the caller's own signal cancels; anything else is a transport failure, so a purchase
-    // always ends in an outcome.
+    // Only the caller's own signal cancels; anything else is a failure, so a purchase always
+    // ends in an outcome.
     if (input.signal?.aborted) {
       throw new ExchangeAbortedError("aborted");
     }
+    if (error instanceof BodyTooLargeError) {
+      return { kind: "failure", cause: "too_large", code: BODY_TOO_LARGE_CODE };
+    }
+    if (deadlinePassed) return { kind: "failure", cause: "timeout", code: DEADLINE_CODE };
     const code = errorCode(error);
     return { kind: "failure", cause: TIMEOUT_CODES.has(code) ? "timeout" : "transport", code };
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onCallerAbort);
   }
+}
+
+type ResponseBody = Awaited<ReturnType<typeof request>>["body"];
+
+/**
+ * The body as UTF-8 text, at most `maxBytes`. A larger body (announced or counted) is
+ * destroyed, which closes its connection, instead of being held in memory.
+ */
+async function readLimited(
+  body: ResponseBody,
+  headers: Record<string, string | string[] | undefined>,
+  maxBytes: number,
+): Promise<string> {
+  const announced = Number(headers["content-length"]);
+  if (Number.isFinite(announced) && announced > maxBytes) {
+    body.destroy();
+    throw new BodyTooLargeError();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new BodyTooLargeError();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }

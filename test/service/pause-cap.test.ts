@@ -4,7 +4,8 @@ import {
   createGiftServiceClient,
   GiftServiceConfigError,
 } from "../../src/service/client.js";
-import { MAX_TIMER_MS, QuotaScheduler } from "../../src/service/quota.js";
+import { QuotaScheduler } from "../../src/service/quota.js";
+import { MAX_TIMER_MS } from "../../src/service/timers.js";
 import { CREDENTIALS, clientFor, sandboxForTest } from "./helpers.js";
 
 /** Resolves after `ms`: only used to let a bounded stretch of time pass while nothing may happen. */
