@@ -6,23 +6,51 @@
 
 export const REDACTED = "[redacted]";
 
+/**
+ * Shortest secret that is scrubbed at all. A one- or two-character value (a proxy password "x")
+ * protects nothing and, removed wherever it stands alone, would blank ordinary words and
+ * numbers in every detail; from three characters on it is scrubbed as a whole token.
+ */
+export const MIN_SCRUBBED_LENGTH = 3;
+/**
+ * From this length on a secret is scrubbed wherever it appears, even inside a longer word.
+ * Shorter ones only as whole tokens: a cookie value "abc" must go from "cookie=abc;" but not
+ * turn "abcdef" into "[redacted]def" in every message.
+ */
+export const MIN_SUBSTRING_LENGTH = 6;
+
+/** Characters that make up a token: a short secret touching one of these is part of a word. */
+const TOKEN_CHAR = "A-Za-z0-9_";
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
 /** Replaces every known secret value in text and in every string of a JSON-like value. */
 export class SecretScrubber {
   private readonly secrets: string[];
+  private readonly shortTokens: RegExp | undefined;
 
   constructor(values: readonly (string | undefined)[]) {
-    const unique = new Set<string>();
+    const long = new Set<string>();
+    const short = new Set<string>();
     for (const value of values) {
-      // Very short values would blank out ordinary words; real secrets are long.
-      if (value && value.length >= 6) unique.add(value);
+      if (!value || value.length < MIN_SCRUBBED_LENGTH) continue;
+      (value.length >= MIN_SUBSTRING_LENGTH ? long : short).add(value);
     }
     // Longest first, so a secret containing another is removed whole.
-    this.secrets = [...unique].sort((a, b) => b.length - a.length);
+    this.secrets = [...long].sort((a, b) => b.length - a.length);
+    const alternatives = [...short].sort((a, b) => b.length - a.length).map(escapeRegExp);
+    this.shortTokens =
+      alternatives.length > 0
+        ? new RegExp(`(?<![${TOKEN_CHAR}])(?:${alternatives.join("|")})(?![${TOKEN_CHAR}])`, "g")
+        : undefined;
   }
 
   text(value: string): string {
     let result = value;
     for (const secret of this.secrets) result = result.split(secret).join(REDACTED);
+    if (this.shortTokens) result = result.replace(this.shortTokens, REDACTED);
     return result;
   }
 

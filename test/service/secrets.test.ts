@@ -1,5 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createGiftServiceClient } from "../../src/service/client.js";
+import { SecretScrubber } from "../../src/service/secrets.js";
 import { capturingLogger, sandboxForTest } from "./helpers.js";
 
 const WORDS = Array.from({ length: 24 }, (_, i) => `canaryword${String(i).padStart(2, "0")}x`);
@@ -133,5 +134,52 @@ describe("secrets never leave the client", () => {
     for (const needle of NEEDLES) expect(output).not.toContain(needle);
     // The sandbox did receive them, so the test proves the client had them to leak.
     expect(sandbox.purchaseRequests()[0]?.headers.mnemonic).toBe(CANARY.mnemonic);
+  });
+});
+
+describe("short secrets", () => {
+  it("a short proxy password and cookie value echoed back are scrubbed as whole tokens", async () => {
+    const sandbox = await sandboxForTest();
+    const { logger, lines } = capturingLogger();
+    const client = createGiftServiceClient({
+      baseUrl: sandbox.url,
+      credentials: {
+        mnemonic: CANARY.mnemonic,
+        cookie: "stel_ssid=Zq9; stel_token=CANARYTOKEN55b2",
+        proxy: "http://pxu:P4ss@proxy.invalid:8080",
+      },
+      logger,
+    });
+    onTestFinished(() => client.close());
+    sandbox.injectFault({
+      type: "status",
+      status: 400,
+      body: {
+        ok: false,
+        error: "PROXY_AUTH_FAILED",
+        reason: "user pxu with password P4ss refused; session Zq9 unknown",
+        info: { ssid: "Zq9", password: "P4ss" },
+      },
+    });
+    const outcome = await client.buyStars({ username: "alice", amount: 50 });
+    expect(outcome).toMatchObject({
+      kind: "rejected",
+      detail:
+        "PROXY_AUTH_FAILED: user [redacted] with password [redacted] refused; session [redacted] unknown",
+      body: { info: { ssid: "[redacted]", password: "[redacted]" } },
+    });
+    const output = [JSON.stringify(outcome), ...lines].join("\n");
+    for (const needle of ["Zq9", "P4ss", "pxu"]) expect(output).not.toContain(needle);
+  });
+
+  it("scrubs 3 to 5 character secrets only where they stand alone; shorter ones not at all", () => {
+    const scrubber = new SecretScrubber(["abc", "x", "a.b", "longsecret"]);
+    expect(scrubber.text("abc; abcdef xabc abc_1 (abc) a.b a-b x")).toBe(
+      "[redacted]; abcdef xabc abc_1 ([redacted]) [redacted] a-b x",
+    );
+    expect(scrubber.text("mylongsecretword")).toBe("my[redacted]word");
+    expect(scrubber.deep({ abc: ["abc", "abcd"] })).toEqual({
+      "[redacted]": ["[redacted]", "abcd"],
+    });
   });
 });
