@@ -194,6 +194,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         logger.warn({ err: describe(error) }, "could not register the command menu"),
       );
 
+    // A signal that came while connecting has already closed everything: take no updates.
+    if (stopping !== undefined) return;
     const webhook = config.run.webhook;
     if (config.run.mode === "webhook" && webhook !== undefined) {
       webhookServer = await startWebhookServer({
