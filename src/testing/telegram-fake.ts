@@ -26,7 +26,12 @@ export type CannedAnswer =
   | { ok: true; result: unknown }
   | { ok: false; error_code: number; description: string; parameters?: Record<string, unknown> };
 
-export type AnswerFn = (payload: Record<string, unknown>, call: RecordedCall) => CannedAnswer;
+/** A canned answer; `fallback` gives what the fake would have answered without it. */
+export type AnswerFn = (
+  payload: Record<string, unknown>,
+  call: RecordedCall,
+  fallback: () => CannedAnswer,
+) => CannedAnswer;
 
 export interface TelegramFakeOptions {
   /** The bot itself, used as `from` of the messages it sends. */
@@ -166,7 +171,8 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     const call: RecordedCall = { method, payload, seq: ++seq };
     calls.push(call);
     const custom = answers.get(method);
-    const answer = custom ? custom(payload, call) : defaultAnswer(method, payload);
+    const fallback = () => defaultAnswer(method, payload);
+    const answer = custom ? custom(payload, call, fallback) : fallback();
     if (answer.ok) call.result = answer.result;
     for (const waiter of [...waiters]) {
       if (call.seq > waiter.since && waiter.test(call)) {

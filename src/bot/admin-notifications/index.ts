@@ -49,7 +49,9 @@ const LOW_STATE_KEY = "low-balance";
 export class AdminNotifier {
   readonly #options: AdminNotifierOptions;
   readonly #store: KeyValueStore<LowState | true>;
-  readonly #pending = new Set<Promise<void>>();
+  readonly #pending = new Set<Promise<unknown>>();
+  /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
+  readonly #announcing = new Set<string>();
   #api: Api | undefined;
 
   constructor(options: AdminNotifierOptions) {
@@ -65,6 +67,8 @@ export class AdminNotifier {
   attach(api: Api): () => void {
     this.#api = api;
     const stop = this.#options.desk.onUnconfirmed((intent) => this.unconfirmed(intent));
+    // Intents left unannounced by an earlier run (it died, or Telegram was unreachable).
+    this.announcePending();
     return () => {
       stop();
       this.#api = undefined;
@@ -77,13 +81,28 @@ export class AdminNotifier {
     return alerts?.lowBalanceTon !== undefined || alerts?.lowBalanceUsdt !== undefined;
   }
 
-  /** Announces an unconfirmed intent to every admin, at most once per intent. */
+  /**
+   * Announces an unconfirmed intent to every admin, at most once per intent. It counts as
+   * announced only once an admin was reached, so a crash or an unreachable Telegram before
+   * that leaves it for {@link announcePending} at the next start.
+   */
   unconfirmed(intent: PurchaseIntent): void {
     const key = `unconfirmed:${intent.id}`;
-    // Read and write in one synchronous step: no second listener call can slip in between.
-    if (this.#store.read(key) !== undefined) return;
-    this.#store.write(key, true);
-    this.#track(this.#sendUnconfirmed(intent));
+    // Checked and marked in one synchronous step: no second listener call can slip in between.
+    if (this.#announcing.has(intent.id) || this.#store.read(key) !== undefined) return;
+    this.#announcing.add(intent.id);
+    this.#track(
+      this.#sendUnconfirmed(intent)
+        .then((reached) => {
+          if (reached > 0) this.#store.write(key, true);
+        })
+        .finally(() => this.#announcing.delete(intent.id)),
+    );
+  }
+
+  /** At start: announces every unconfirmed intent no admin has been told about yet. */
+  announcePending(): void {
+    for (const intent of this.#options.desk.unconfirmed()) this.unconfirmed(intent);
   }
 
   /**
@@ -143,10 +162,10 @@ export class AdminNotifier {
     return saved === true ? undefined : saved;
   }
 
-  async #sendUnconfirmed(intent: PurchaseIntent): Promise<void> {
+  async #sendUnconfirmed(intent: PurchaseIntent): Promise<number> {
     const evidence = await this.#options.desk.evidence(intent.id).catch(() => undefined);
     const fresh = evidence?.intent ?? intent;
-    await this.#toAdmins((t, locale) => ({
+    return this.#toAdmins((t, locale) => ({
       text: evidenceText(t, locale, fresh, evidence, "notification"),
       // Already settled by the time the evidence arrived: no buttons to press in vain.
       keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
@@ -158,12 +177,13 @@ export class AdminNotifier {
       t: Translate,
       locale: string,
     ) => { text: string; keyboard?: ReturnType<typeof resolveKeyboard> | undefined },
-  ): Promise<void> {
+  ): Promise<number> {
     const api = this.#api;
     if (api === undefined) {
       this.#options.logger.warn("admin notification dropped: the notifier is not attached");
-      return;
+      return 0;
     }
+    let reached = 0;
     const { i18n, settings } = this.#options;
     for (const adminId of this.#options.admins) {
       const locale = settings.language(adminId) ?? DEFAULT_LOCALE;
@@ -176,6 +196,7 @@ export class AdminNotifier {
           text,
           keyboard === undefined ? {} : { reply_markup: keyboard },
         );
+        reached++;
       } catch (error) {
         // An admin who never opened the bot cannot be messaged; the others still are.
         this.#options.logger.warn(
@@ -184,9 +205,10 @@ export class AdminNotifier {
         );
       }
     }
+    return reached;
   }
 
-  #track(work: Promise<void>): void {
+  #track(work: Promise<unknown>): void {
     const tracked = work
       .catch((error: unknown) =>
         this.#options.logger.error({ error: describeError(error) }, "admin notification failed"),

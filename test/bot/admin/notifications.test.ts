@@ -80,6 +80,40 @@ describe("unconfirmed purchases", () => {
     expect(bea.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @dana_gifts\./);
   });
 
+  it("an unconfirmed purchase no admin could be told about is announced at the next start", async () => {
+    const world = await adminWorld();
+    const { h } = world;
+    // What reached Ada: the sends Telegram accepted.
+    const toldAda = () =>
+      h.telegram
+        .callsOf("sendMessage")
+        .filter((c) => Number(c.payload.chat_id) === ADMIN.id && c.result !== undefined)
+        .map((c) => String(c.payload.text))
+        .filter((text) => text.startsWith("⚠️"));
+    const admins = new Set([ADMIN.id, ADMIN2.id]);
+    let telegramDown = true;
+    h.telegram.answer("sendMessage", (payload, _call, fallback) =>
+      telegramDown && admins.has(Number(payload.chat_id))
+        ? { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" }
+        : fallback(),
+    );
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await confirmStars(chatPerson(h, BUYER), "bob_gifts");
+    await world.features.idle();
+    expect(h.desk.status().unconfirmed).toBe(1);
+    expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
+    expect(toldAda()).toEqual([]);
+
+    telegramDown = false;
+    await h.restart();
+    await world.features.idle();
+    expect(toldAda()).toHaveLength(1);
+    // Once told, a further restart does not repeat it.
+    await h.restart();
+    await world.features.idle();
+    expect(toldAda()).toHaveLength(1);
+  });
+
   it("/pending lists each unconfirmed intent with evidence; resolving the last says purchases resumed", async () => {
     const { h, features } = await adminWorld();
     const ada = chatPerson(h, ADMIN);
