@@ -44,6 +44,11 @@ import type {
 } from "./types.js";
 import { checkAmount, checkDuration, checkPaymentMethod, checkUsername } from "./validation.js";
 
+/**
+ * The client's error classes, exported here so the desk imports everything from one module.
+ * `GiftServiceCallCancelledError.sent === false` means nothing was sent (always so for a
+ * purchase); see errors.ts.
+ */
 export { GiftServiceCallCancelledError, GiftServiceConfigError } from "./errors.js";
 
 /** The service's credentials (spec 4.3, 5). Optional headers are omitted when unset. */

@@ -10,14 +10,24 @@ export class GiftServiceConfigError extends Error {
 }
 
 /**
- * The caller cancelled the call: its `signal` aborted, or the client was closed. A purchase
- * cancelled this way was never sent (an in-flight purchase is never aborted), so `sent` is
- * false for purchases; for reads it says whether a request had left already.
+ * The caller cancelled the call: its `signal` aborted, or the client was closed (`reason`).
+ * This is the only thing a client call throws, and it is never thrown for what the service or
+ * the network did. Exported from `client.ts` too, so callers can catch it by class.
+ *
+ * `sent` says whether a request had already left for the service:
+ * - Purchases: always `false`. A purchase is cancelled only while it waits for the shared
+ *   quota, before anything was sent; once sent it is never aborted (neither by the signal nor
+ *   by `close()`, which waits for it) and ends in an outcome instead. So `sent: false` means
+ *   "nothing was sent, no money can have moved": the desk may release the intent.
+ * - Reads: `true` when the request was in flight when the signal aborted (it counted against
+ *   the quota, its answer is discarded); `false` when it was still queued.
  */
 export class GiftServiceCallCancelledError extends Error {
   override readonly name = "GiftServiceCallCancelledError";
   constructor(
+    /** `aborted`: the caller's signal; `closed`: the client was closed (or is closing). */
     readonly reason: "aborted" | "closed",
+    /** Whether a request had left for the service; always false for purchases (see above). */
     readonly sent: boolean,
   ) {
     super(reason === "closed" ? "the gift service client is closed" : "the call was aborted");
