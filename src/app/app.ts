@@ -97,10 +97,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         ...(config.service.userAgent ? { userAgent: config.service.userAgent } : {}),
       },
       quota: { limit: config.service.quotaPerMinute, windowMs: 60_000 },
+      // SERVICE_TIMEOUT_MS bounds the whole request; its phases cannot take longer either.
       timeouts: {
         connectMs: Math.min(10_000, timeoutMs),
         headersMs: timeoutMs,
         bodyMs: timeoutMs,
+        totalMs: timeoutMs,
       },
       logger,
     }),

@@ -58,7 +58,8 @@ describe("the bot process under faults", () => {
 
     const summary = await starsSummary(uma, "alice_friend");
     const confirm = callbackData(summary, "✅ Confirm");
-    world.sandbox.injectFault({ type: "delay", ms: 1_500 }, { path: "/buy-stars/" });
+    // Held far longer than the test needs to kill the process: it dies before any answer.
+    world.sandbox.injectFault({ type: "delay", ms: 10_000 }, { path: "/buy-stars/" });
     await uma.press(summary, "✅ Confirm");
     await world.sandbox.waitForRequests(1, "/buy-stars/");
     first.child.kill("SIGKILL");
@@ -91,17 +92,27 @@ describe("the bot process under faults", () => {
     const uma = new Person(world.emulator, DEMO_USER.id);
 
     const summary = await starsSummary(uma, "alice_friend");
-    world.sandbox.injectFault({ type: "delay", ms: 1_000 }, { path: "/buy-stars/" });
+    // Long enough that the signal surely comes while the purchase is held, even on a busy machine.
+    world.sandbox.injectFault({ type: "delay", ms: 3_000 }, { path: "/buy-stars/" });
     await uma.press(summary, "✅ Confirm");
     await world.sandbox.waitForRequests(1, "/buy-stars/");
     bot.child.kill("SIGTERM");
 
-    expect(await bot.exited).toEqual({ code: 0, signal: null });
-    expect(world.intents()[0]?.status).toBe("succeeded");
-    expect(uma.message(summary.id)?.text).toMatch(/^✅ Delivered: 50 Telegram Stars/);
+    const exit = await bot.exited;
+    // On failure, the process's own account of what happened.
+    const why = bot.output();
+    expect(exit, why).toEqual({ code: 0, signal: null });
+    expect(world.intents()[0]?.status, why).toBe("succeeded");
+    expect(uma.message(summary.id)?.text, why).toMatch(/^✅ Delivered: 50 Telegram Stars/);
     const messages = bot.logs.map((line) => line.msg);
-    expect(messages).toContain("waiting for updates in flight");
-    expect(messages.at(-1)).toBe("stopped cleanly");
+    expect(messages, why).toContain("waiting for updates in flight");
+    // The signal came first, the purchase finished and was recorded after it, then the stop.
+    const order = ["shutting down", "confirmation finished", "stopped: database closed"];
+    expect(
+      order.map((msg) => messages.indexOf(msg)).every((at, i, all) => at > (all[i - 1] ?? -1)),
+      why,
+    ).toBe(true);
+    expect(messages.at(-1), why).toBe("stopped cleanly");
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
     expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
