@@ -55,9 +55,12 @@ export function scrubTokens(text: string): string {
 export function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
+  // grammY's HttpError wraps the network error in `error`: keep its reason, scrubbed.
+  const inner = (error as { error?: unknown }).error;
   return {
     type: error.name,
     message: scrubTokens(error.message),
+    ...(inner instanceof Error ? { cause: scrubTokens(inner.message) } : {}),
     ...(error.stack ? { stack: scrubTokens(error.stack) } : {}),
     ...(typeof code === "string" || typeof code === "number" ? { code } : {}),
   };

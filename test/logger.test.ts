@@ -26,7 +26,7 @@ describe("logger", () => {
     const output = lines.join("\n");
     expect(output).not.toContain(TOKEN);
     expect(output).toContain("Network request for 'sendMessage' failed!");
-    expect(output).toContain("[redacted]");
+    expect(output).toContain("/bot[redacted]/sendMessage failed");
   });
 
   it("keeps the useful part of an API error and redacts secret-named fields", () => {

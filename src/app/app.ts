@@ -156,6 +156,17 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   });
   // On the outer API only: every context's API inherits it; inside conversations a retry
   // would sleep again on every replay (stack facts).
+  // The runner is silenced below (it would print the raw error, whose inner fetch error holds
+  // the URL with the bot token): failed polls are logged here instead, through pino's scrubbing
+  // error serializer. Installed first, so it sits inside auto-retry and sees every attempt.
+  bot.api.config.use(async (prev, method, payload, signal) => {
+    try {
+      return await prev(method, payload, signal);
+    } catch (error) {
+      if (method === "getUpdates") logger.warn({ err: error }, "getUpdates failed; retrying");
+      throw error;
+    }
+  });
   bot.api.config.use(autoRetry(TELEGRAM_RETRY));
   const updates = trackUpdates(bot);
 
@@ -215,7 +226,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     }
     // A webhook left by an earlier run would make every getUpdates fail with 409.
     await bot.api.deleteWebhook();
-    runner = run(bot);
+    runner = run(bot, { runner: { silent: true } });
     runner.task()?.catch((error: unknown) => {
       logger.fatal({ err: describe(error) }, "long polling stopped with an error");
       options.onFatal?.(error);

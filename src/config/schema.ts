@@ -195,7 +195,7 @@ const fields = {
       "must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)",
     )
     .optional(),
-  SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(25),
+  SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(40),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: () => "must be fatal, error, warn, info, debug, trace or silent",

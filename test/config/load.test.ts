@@ -178,7 +178,7 @@ describe("loadConfig: a valid environment", () => {
       host: "127.0.0.1",
       port: 8080,
       webhook: undefined,
-      shutdownGraceSeconds: 25,
+      shutdownGraceSeconds: 40,
     });
     expect(config.log).toEqual({ level: "info", pretty: false });
   });

@@ -134,6 +134,20 @@ describe("the bot process under faults", () => {
     expect(world.intents()[0]?.status).toBe("sending");
   });
 
+  it("Telegram unreachable while polling: failures are logged without the token, polling retries", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world);
+    // Every getUpdates now fails in the network layer, whose error message holds the URL
+    // with the token; grammY's runner would print it raw to stderr.
+    await world.emulator.close();
+    await bot.waitForLog((line) => line.msg === "getUpdates failed; retrying");
+    bot.child.kill("SIGTERM");
+    await bot.exited;
+    // The reason is kept, the token inside it is not.
+    expect(bot.output()).toMatch(/"cause":"[^"]*bot\[redacted\]\/getUpdates/);
+    expect(secretsIn(bot.output(), bot.env)).toEqual([]);
+  });
+
   it("Telegram stops taking the token while polling: the process stops and exits 1 for a restart", async () => {
     const world = await startWorld();
     const bot = await startBot(world);
