@@ -78,12 +78,7 @@ export interface Unavailable {
 export interface Ambiguous {
   kind: "ambiguous";
   cause:
-    | "rate_limited"
-    | "timeout"
-    | "transport"
-    | "malformed"
-    | "unexpected_status"
-    | "unconfirmed";
+    "rate_limited" | "timeout" | "transport" | "malformed" | "unexpected_status" | "unconfirmed";
   status?: number;
   /** The parsed body when there was one (unknown fields kept), else the raw text (truncated). */
   body?: unknown;

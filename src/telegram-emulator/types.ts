@@ -80,12 +80,7 @@ export interface ApiUpdate {
 
 /** Membership statuses, as in Telegram's ChatMember variants. */
 export type ChatMemberStatus =
-  | "creator"
-  | "administrator"
-  | "member"
-  | "left"
-  | "kicked"
-  | "restricted";
+  "creator" | "administrator" | "member" | "left" | "kicked" | "restricted";
 
 /** One Bot API call the bot made, kept so tests can assert on what the bot did. */
 export interface RecordedCall {

@@ -218,8 +218,7 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
 /** The inline keyboard of a recorded call, as rows of `[label, callback_data]`. */
 export function keyboardOf(call: RecordedCall | undefined): [string, string][][] | undefined {
   const markup = call?.payload.reply_markup as
-    | { inline_keyboard?: { text: string; callback_data?: string }[][] }
-    | undefined;
+    { inline_keyboard?: { text: string; callback_data?: string }[][] } | undefined;
   return markup?.inline_keyboard?.map((row) =>
     row.map((button) => [button.text, button.callback_data ?? ""] as [string, string]),
   );

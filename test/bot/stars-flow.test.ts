@@ -134,7 +134,10 @@ describe("stars flow against the sandbox", () => {
         "Ничего не будет куплено, пока вы не нажмёте «Подтвердить».",
       ].join("\n"),
     );
-    expect(buttonsOf(summary)).toEqual([["✅ Подтвердить", "✖️ Отмена"], ["Сменить оплату на TON"]]);
+    expect(buttonsOf(summary)).toEqual([
+      ["✅ Подтвердить", "✖️ Отмена"],
+      ["Сменить оплату на TON"],
+    ]);
 
     await boris.pressButton("✅ Подтвердить");
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);

@@ -35,9 +35,7 @@ export interface GroupPremiumDeps {
 }
 
 type GroupRecipient =
-  | { kind: "username"; username: string }
-  | { kind: "no_username"; name: string }
-  | { kind: "none" };
+  { kind: "username"; username: string } | { kind: "no_username"; name: string } | { kind: "none" };
 
 type CallbackContext = Filter<BotContext, "callback_query:data">;
 
