@@ -87,6 +87,7 @@ button-confirm = ✅ Confirm
 button-switch-method = Pay with { $method }
 summary-method-changed = Payment method changed.
 summary-sending = ⏳ Sending your gift…
+flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
 summary-queued = ⏳ The service is busy: your gift is queued and will be sent in about { $seconds } s.
 unknown-value = ?
 

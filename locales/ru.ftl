@@ -103,6 +103,7 @@ button-confirm = ✅ Подтвердить
 button-switch-method = Сменить оплату на { $method }
 summary-method-changed = Способ оплаты изменён.
 summary-sending = ⏳ Отправляю подарок…
+flow-queued = ⏳ Сервис сейчас занят: отвечу примерно через { $seconds } с.
 summary-queued = ⏳ Сервис перегружен: подарок в очереди и будет отправлен примерно через { $seconds } с.
 unknown-value = ?
 

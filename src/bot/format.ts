@@ -4,6 +4,7 @@
  * digits are lost or invented.
  */
 import type { Locale } from "./callback-data/index.js";
+import type { BotContext } from "./context.js";
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
@@ -35,6 +36,17 @@ export function formatDateTime(locale: string, at: number): string {
 /** Seconds rounded up, at least 1, from a wait in milliseconds. */
 export function waitSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/**
+ * An `onQueued` callback that tells the person, once, that the service's quota makes them
+ * wait and for about how long, instead of leaving them in silence. Best effort: a failure to
+ * send it must not fail the read it accompanies.
+ */
+export function tellQueued(ctx: BotContext): (waitMs: number) => void {
+  return (waitMs) => {
+    ctx.reply(ctx.t("flow-queued", { seconds: waitSeconds(waitMs) })).catch(() => undefined);
+  };
 }
 
 /** The locale we speak for a negotiated locale id. */

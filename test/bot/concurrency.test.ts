@@ -63,4 +63,29 @@ describe("one slow purchase does not hold up anyone else", () => {
     );
     expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/^✅ Delivered/);
   });
+
+  it("shows the person that a recipient check and a balance read wait for the quota", async () => {
+    // One request per 1.5 s: Bob's recipient check takes the window, so Alice's check waits,
+    // and then her balance read waits for the window after it.
+    const h = await harness({ clientQuota: { limit: 1, windowMs: 1_500 } });
+    const bob = chatPerson(h, testUser(505));
+    await bob.command("stars");
+    await bob.say("carl_gifts");
+    const alice = chatPerson(h, testUser(504));
+    await alice.command("stars");
+    const before = h.telegram.mark();
+    await alice.say("bob_gifts");
+    const texts = alice
+      .callsSince(before)
+      .filter((c) => c.method === "sendMessage")
+      .map((c) => String(c.payload.text));
+    expect(texts[0]).toMatch(/^⏳ The service is busy right now: I will answer in about [12] s\.$/);
+    expect(texts[1]).toBe("How many stars for @bob_gifts?");
+    await alice.pressButton("⭐ 100");
+    const waits = alice
+      .callsSince(before)
+      .filter((c) => c.method === "sendMessage" && String(c.payload.text).startsWith("⏳"));
+    expect(waits).toHaveLength(2);
+    expect(alice.lastMessage().text).toMatch(/^Please check your gift:\n\nRecipient: @bob_gifts/);
+  });
 });

@@ -19,6 +19,7 @@ import {
   summaryKeyboard,
 } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
+import { tellQueued } from "../format.js";
 import { summaryText } from "../views.js";
 import { parseRecipient, parseWholeNumber } from "./recipient.js";
 
@@ -55,7 +56,9 @@ export function createGiftFlow(kind: IntentKind, services: BotServices) {
         : await askDuration(conversation, recipient.ctx, recipient.username);
 
     const last = choice.ctx;
-    const balance = await conversation.external(() => services.desk.readBalance());
+    const balance = await conversation.external((outside) =>
+      services.desk.readBalance({ onQueued: tellQueued(outside) }),
+    );
     const balanceBefore: BalanceSnapshot | undefined =
       balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
     const intent = await conversation.external(() => {
@@ -202,7 +205,10 @@ async function askRecipient(
       await c.reply(c.t("flow-recipient-invalid"));
       continue;
     }
-    const check = await conversation.external(() => services.desk.checkRecipient(username));
+    // The outside context: a wait notice sent from here is not part of the replayed log.
+    const check = await conversation.external((outside) =>
+      services.desk.checkRecipient(username, { onQueued: tellQueued(outside) }),
+    );
     switch (check.kind) {
       case "ok": {
         const name = (check.username ?? username).replace(/^@/, "") || username;

@@ -19,6 +19,7 @@ import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import { encodeSummary, PREMIUM_DURATIONS } from "../../callback-data/index.js";
 import type { BotContext, Translate } from "../../context.js";
+import { tellQueued } from "../../format.js";
 import { parseRecipient } from "../../flows/recipient.js";
 import type { BotServices } from "../../services.js";
 import { summaryText } from "../../views.js";
@@ -123,7 +124,9 @@ export function groupPremiumFeature(
       await reply(ctx.t("group-no-username", { name: target.name }));
       return;
     }
-    const check = await services.desk.checkRecipient(target.username);
+    const check = await services.desk.checkRecipient(target.username, {
+      onQueued: tellQueued(ctx),
+    });
     const username =
       check.kind === "ok" ? check.username.replace(/^@/, "") || target.username : target.username;
     const problem = recipientProblem(ctx.t, username, check);
@@ -198,7 +201,7 @@ export function groupPremiumFeature(
     await ctx.answerCallbackQuery();
     await closePrompt(ctx, prompt);
     // Recorded for the admins' reconciliation evidence; never shown in the group.
-    const balance = await services.desk.readBalance();
+    const balance = await services.desk.readBalance({ onQueued: tellQueued(ctx) });
     const balanceBefore: BalanceSnapshot | undefined =
       balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
     const chat = ctx.chat;
