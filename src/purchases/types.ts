@@ -8,9 +8,8 @@ import type {
   BalanceSnapshot,
   ClaimRefusal,
   DayTotals,
-  IntentKind,
+  NewIntent,
   PurchaseIntent,
-  Requester,
   SpendingLimits,
 } from "../ledger/types.js";
 import type { Ambiguous, PaymentMethod, Rejected, WalletBalance } from "../service/types.js";
@@ -29,14 +28,8 @@ export type BalanceRead =
   | { kind: "rate_limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
 
-export interface DraftRequest {
-  kind: IntentKind;
-  recipient: string;
-  quantity: number;
-  paymentMethod: PaymentMethod;
-  requester: Requester;
-  balanceBefore: BalanceSnapshot | undefined;
-}
+/** What the bot asks the desk to record for a summary: the ledger's new intent. */
+export type DraftRequest = NewIntent;
 
 /**
  * Why a confirmation sent nothing: the ledger's refusal, or a premium recipient whose
