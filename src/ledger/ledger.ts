@@ -12,6 +12,7 @@ import { type IntentRow, rowToIntent } from "./rows.js";
 import { nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
 import { assertMove, refusalForStatus, SPENDING_STATUSES } from "./transitions.js";
 import type {
+  BalanceSnapshot,
   ClaimRefusal,
   ClaimResult,
   DayTotals,
@@ -173,9 +174,9 @@ export class Ledger {
         .prepare(
           `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
              requester_user_id, requester_chat_id, requester_chat_type, status, created_at,
-             expires_at, balance_before, updated_at)
+             expires_at, balance_before, balance_before_at, updated_at)
            VALUES (@id, @kind, @recipient, @quantity, @paymentMethod, @userId, @chatId, @chatType,
-             'draft', @now, @expiresAt, @balanceBefore, @now)`,
+             'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now)`,
         )
         .run({
           id,
@@ -190,6 +191,8 @@ export class Ledger {
           expiresAt: now + this.draftTtlMs,
           balanceBefore:
             request.balanceBefore === undefined ? null : JSON.stringify(request.balanceBefore),
+          balanceBeforeAt:
+            request.balanceBefore === undefined ? null : (request.balanceBeforeAt ?? null),
         });
       this.#event.run(id, null, "draft", now, request.requester.userId);
     })();
@@ -282,6 +285,51 @@ export class Ledger {
     // Inside the IMMEDIATE transaction nothing can change between the UPDATE and these reads,
     // so reaching here means a condition above disagrees with the SQL: refuse, never allow.
     return { reason: "already_processing" };
+  }
+
+  /**
+   * Replaces a claimed intent's "balance before" with a newer read, just before its request
+   * goes out. The draft's figure may be minutes old, and a purchase sent since would show in
+   * reconciliation as a drop this intent did not cause. Changes nothing unless the intent is
+   * `sending` and `readAt` is newer than the figure it holds (a draft's figure without a time
+   * was read at or before the draft was made). True when it was replaced.
+   */
+  recordBalanceBefore(
+    id: string,
+    balance: BalanceSnapshot,
+    readAt: number,
+    now: number = this.#clock(),
+  ): boolean {
+    return (
+      this.#db
+        .prepare(
+          `UPDATE purchase_intents
+           SET balance_before = @balance, balance_before_at = @readAt, updated_at = @now
+           WHERE id = @id AND status = 'sending'
+             AND (balance_before IS NULL
+               OR (balance_before_at IS NULL AND @readAt >= created_at)
+               OR @readAt > balance_before_at)`,
+        )
+        .run({ id, balance: JSON.stringify(balance), readAt, now }).changes === 1
+    );
+  }
+
+  /**
+   * Other intents whose request was out (sent, and not yet finished) at some moment between
+   * `from` and `to`: for reconciliation, the purchases that may explain part of a balance drop
+   * measured over that time. Rejected ones spent nothing and are left out. Oldest first; with
+   * one purchase in flight at a time there are few, and at most 50 are returned.
+   */
+  sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[] {
+    return this.#db
+      .prepare<{ from: number; to: number; id: string }, IntentRow>(
+        `SELECT * FROM purchase_intents
+         WHERE id <> @id AND sent_at IS NOT NULL AND sent_at < @to
+           AND (finished_at IS NULL OR finished_at >= @from) AND status <> 'rejected'
+         ORDER BY sent_at, rowid LIMIT 50`,
+      )
+      .all({ from, to, id: exceptId })
+      .map(rowToIntent);
   }
 
   /**

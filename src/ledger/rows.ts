@@ -27,6 +27,8 @@ export interface IntentRow {
   sent_at: number | null;
   finished_at: number | null;
   balance_before: string | null;
+  /** Added by migration 4; NULL in rows written before it. */
+  balance_before_at: number | null;
   response: string | null;
   tx_hash: string | null;
   outcome_detail: string | null;
@@ -55,6 +57,7 @@ export function rowToIntent(row: IntentRow): PurchaseIntent {
     finishedAt: row.finished_at ?? undefined,
     balanceBefore:
       row.balance_before === null ? undefined : (JSON.parse(row.balance_before) as BalanceSnapshot),
+    balanceBeforeAt: row.balance_before_at ?? undefined,
     response: row.response === null ? undefined : (JSON.parse(row.response) as unknown),
     txHash: row.tx_hash ?? undefined,
     outcomeDetail: row.outcome_detail ?? undefined,

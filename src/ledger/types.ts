@@ -53,7 +53,17 @@ export interface PurchaseIntent {
   expiresAt: number;
   sentAt: number | undefined;
   finishedAt: number | undefined;
+  /**
+   * The newest wallet balance the bot knew before the request went out: the one shown with the
+   * draft, replaced at send time by a newer read when the desk holds one (no extra request).
+   */
   balanceBefore: BalanceSnapshot | undefined;
+  /**
+   * When {@link balanceBefore} was read (the read's start). Undefined when not known (rows
+   * written before this was recorded, or a draft whose balance came from elsewhere): then it
+   * was read at or before `createdAt`.
+   */
+  balanceBeforeAt: number | undefined;
   /** The service's full response (or the client's ambiguous outcome), unknown fields kept. */
   response: unknown;
   txHash: string | undefined;
@@ -105,6 +115,8 @@ export interface NewIntent {
   paymentMethod: PaymentMethod;
   requester: Requester;
   balanceBefore: BalanceSnapshot | undefined;
+  /** When `balanceBefore` was read, if known (the desk fills it from its balance cache). */
+  balanceBeforeAt?: number | undefined;
 }
 
 /** The pause switch, with who flipped it and when. */

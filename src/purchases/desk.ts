@@ -164,6 +164,33 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     }
   }
 
+  /** The newest good balance this desk holds, with when its read started; no request made. */
+  function knownBalance(): { balance: BalanceSnapshot; at: number } | undefined {
+    const known = balances.peek("wallet");
+    if (known?.value.kind !== "ok" || !known.value.balance.recognised) return undefined;
+    const { ton, usdt } = known.value.balance;
+    return { balance: { ton, usdt }, at: known.at };
+  }
+
+  /**
+   * Just before a claimed intent's request goes out, replaces its "balance before" (read for
+   * the draft, up to the draft's lifetime ago) with a newer read the desk already holds, so a
+   * purchase sent in between is not mistaken for this one's spending. Evidence only: a failure
+   * to write it is logged and the purchase goes on, since the claim has already committed.
+   */
+  function refreshBalanceBefore(intent: PurchaseIntent): void {
+    const known = knownBalance();
+    if (known === undefined) return;
+    try {
+      ledger.recordBalanceBefore(intent.id, known.balance, known.at, clock());
+    } catch (err) {
+      logger.warn(
+        { err: errorSummary(err), intentId: intent.id },
+        "could not record the balance before a purchase",
+      );
+    }
+  }
+
   /**
    * Claims the intent and, only if the claim won, sends its one request and records the
    * outcome. Runs in the purchase lane: one at a time in this process.
@@ -179,6 +206,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       return { kind: "refused", refusal };
     }
     // The claim has committed (better-sqlite3 is synchronous): only now may the request go.
+    refreshBalanceBefore(claim.intent);
     const outcome = await send(claim.intent, options.onQueued);
     let recorded: ReturnType<Ledger["recordOutcome"]>;
     try {
@@ -253,7 +281,20 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
 
     readBalance: (options) => balances.read("wallet", options),
 
-    createDraft: (request) => ledger.createDraft(request, clock()),
+    createDraft(request) {
+      // The bot shows the balance it just read through readBalance: when the cache still holds
+      // that same figure, its read time is known and kept with the draft.
+      const known = knownBalance();
+      const balanceBeforeAt =
+        request.balanceBeforeAt ??
+        (known !== undefined &&
+        request.balanceBefore !== undefined &&
+        known.balance.ton === request.balanceBefore.ton &&
+        known.balance.usdt === request.balanceBefore.usdt
+          ? known.at
+          : undefined);
+      return ledger.createDraft({ ...request, balanceBeforeAt }, clock());
+    },
 
     changePaymentMethod: (id, userId, method: PaymentMethod) =>
       ledger.changePaymentMethod(id, userId, method, clock()),
@@ -300,6 +341,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     async evidence(id): Promise<ReconciliationEvidence | undefined> {
       const intent = ledger.get(id);
       if (intent === undefined) return undefined;
+      const balanceNowAt = clock();
       const [balanceNow, premiumNow, onChainTransfers] = await Promise.all([
         balances
           .read("wallet", { fresh: true })
@@ -320,10 +362,20 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
               })
           : Promise.resolve(undefined),
       ]);
+      // Purchases out between the "before" read and this one's send may explain part of a drop.
+      // Without a known read time the figure is at least as old as the draft.
+      const sentSinceBalanceBefore = ledger.sentDuring(
+        intent.balanceBeforeAt ?? intent.createdAt,
+        intent.sentAt ?? clock(),
+        intent.id,
+      );
       return {
         intent,
         balanceBefore: intent.balanceBefore,
+        balanceBeforeAt: intent.balanceBeforeAt,
         balanceNow,
+        balanceNowAt: balanceNow === undefined ? undefined : balanceNowAt,
+        sentSinceBalanceBefore,
         recipientHasPremiumNow: premiumNow,
         txHash: intent.txHash,
         onChainTransfers,

@@ -19,7 +19,9 @@ export interface SharedReadOptions {
 
 /** A keyed read with a time-to-live cache and de-duplication of concurrent identical reads. */
 export class SharedReads<K, V> {
-  readonly #cache = new Map<K, { value: V; until: number }>();
+  readonly #cache = new Map<K, { value: V; until: number; at: number }>();
+  /** Bumped by {@link forget}: a read started before the bump must not refill the cache. */
+  readonly #generation = new Map<K, number>();
   readonly #inFlight = new Map<K, InFlight<V>>();
   readonly #inFlightFresh = new Map<K, InFlight<V>>();
 
@@ -55,13 +57,22 @@ export class SharedReads<K, V> {
   #start(key: K, table: Map<K, InFlight<V>>): InFlight<V> {
     const listeners = new Set<(waitMs: number) => void>();
     const state: { queuedMs: number | undefined } = { queuedMs: undefined };
+    const startedAt = this.options.clock();
+    const generation = this.#generation.get(key) ?? 0;
     const promise = this.fetch(key, (waitMs) => {
       state.queuedMs = waitMs;
       for (const listener of listeners) safeCall(listener, waitMs);
     })
       .then((value) => {
+        // Forgotten while in flight (a purchase finished meanwhile): the answer may predate
+        // the change, so it goes to the callers that asked but is not kept for later ones.
+        if ((this.#generation.get(key) ?? 0) !== generation) return value;
         if (this.options.cacheable(value)) {
-          this.#cache.set(key, { value, until: this.options.clock() + this.options.ttlMs });
+          this.#cache.set(key, {
+            value,
+            until: this.options.clock() + this.options.ttlMs,
+            at: startedAt,
+          });
         } else {
           this.#cache.delete(key);
         }
@@ -77,9 +88,22 @@ export class SharedReads<K, V> {
     };
   }
 
-  /** Forgets a cached answer (for example after a purchase changed it). */
+  /**
+   * Forgets a cached answer (for example after a purchase changed it), and keeps a read
+   * already in flight from caching its possibly older answer.
+   */
   forget(key: K): void {
     this.#cache.delete(key);
+    this.#generation.set(key, (this.#generation.get(key) ?? 0) + 1);
+  }
+
+  /**
+   * The last answer kept for `key`, even past its time to live, with when its read started (the
+   * answer reflects the service at or after that time). No request is made.
+   */
+  peek(key: K): { value: V; at: number } | undefined {
+    const cached = this.#cache.get(key);
+    return cached === undefined ? undefined : { value: cached.value, at: cached.at };
   }
 }
 

@@ -55,8 +55,22 @@ export interface ConfirmOptions {
 /** Evidence for an admin reconciling an unconfirmed intent. */
 export interface ReconciliationEvidence {
   intent: PurchaseIntent;
+  /** The newest balance known before the request went out (see {@link balanceBeforeAt}). */
   balanceBefore: BalanceSnapshot | undefined;
+  /**
+   * When {@link balanceBefore} was read (ms since the epoch), so an admin sees how old the
+   * "before" figure is. Undefined when unknown: it was read at or before the draft was made.
+   */
+  balanceBeforeAt?: number | undefined;
   balanceNow: BalanceSnapshot | undefined;
+  /** When {@link balanceNow} was read (undefined when the read failed). */
+  balanceNowAt?: number | undefined;
+  /**
+   * Other purchases whose request was out between the "before" read (or, without its time, the
+   * draft's creation) and this intent's send, oldest first, rejected ones left out. A drop
+   * from `balanceBefore` to `balanceNow` includes their spending too.
+   */
+  sentSinceBalanceBefore?: PurchaseIntent[];
   /** Premium only: whether the recipient has premium now (undefined when unknown). */
   recipientHasPremiumNow: boolean | undefined;
   txHash: string | undefined;

@@ -393,3 +393,62 @@ describe("Ledger queries", () => {
     expect(ledger.usage().starsUser).toBeUndefined();
   });
 });
+
+describe("Ledger balance before a purchase", () => {
+  const older = { ton: "100", usdt: "1000" };
+  const newer = { ton: "90", usdt: "1000" };
+
+  it("takes a newer read only once claimed, and never an older one", () => {
+    const { ledger, clock, draft } = ledgerFixture();
+    const intent = draft({ balanceBefore: older, balanceBeforeAt: NOON - 5_000 });
+    expect(intent.balanceBeforeAt).toBe(NOON - 5_000);
+    // A draft is not about to be sent: its summary's figure stays.
+    expect(ledger.recordBalanceBefore(intent.id, newer, NOON + 1_000)).toBe(false);
+    clock.now = NOON + 2_000;
+    expect(ledger.claim(intent.id, 1).ok).toBe(true);
+    expect(ledger.recordBalanceBefore(intent.id, newer, NOON - 6_000)).toBe(false);
+    expect(ledger.recordBalanceBefore(intent.id, newer, NOON - 5_000)).toBe(false);
+    expect(ledger.get(intent.id)).toMatchObject({
+      balanceBefore: older,
+      balanceBeforeAt: NOON - 5_000,
+    });
+    expect(ledger.recordBalanceBefore(intent.id, newer, NOON + 1_000)).toBe(true);
+    expect(ledger.get(intent.id)).toMatchObject({
+      balanceBefore: newer,
+      balanceBeforeAt: NOON + 1_000,
+    });
+    ledger.recordOutcome(intent.id, success);
+    expect(ledger.recordBalanceBefore(intent.id, older, NOON + 3_000)).toBe(false);
+  });
+
+  it("without a read time, a read from before the draft does not replace its figure", () => {
+    const { ledger, draft } = ledgerFixture();
+    const intent = draft({ balanceBefore: older });
+    expect(intent.balanceBeforeAt).toBeUndefined();
+    expect(ledger.claim(intent.id, 1).ok).toBe(true);
+    expect(ledger.recordBalanceBefore(intent.id, newer, NOON - 1)).toBe(false);
+    expect(ledger.recordBalanceBefore(intent.id, newer, NOON)).toBe(true);
+  });
+
+  it("lists the other intents out between two times, leaving rejected ones out", () => {
+    const { ledger, clock, draft } = ledgerFixture();
+    const sendAt = (at: number, userId: number, outcome: PurchaseOutcome, doneAt = at + 10) => {
+      const intent = draft({ requester: { userId, chatId: userId, chatType: "private" } });
+      clock.now = at;
+      expect(ledger.claim(intent.id, userId).ok).toBe(true);
+      ledger.recordOutcome(intent.id, outcome, doneAt);
+      return intent.id;
+    };
+    const before = sendAt(NOON + 100, 1, success, NOON + 150);
+    const spanning = sendAt(NOON + 900, 2, success, NOON + 1_100);
+    const inside = sendAt(NOON + 1_500, 3, success);
+    const refused = sendAt(NOON + 1_700, 4, rejected);
+    const self = sendAt(NOON + 1_900, 5, success);
+    const after = sendAt(NOON + 2_500, 6, success);
+    const ids = ledger.sentDuring(NOON + 1_000, NOON + 1_900, self).map((i) => i.id);
+    expect(ids).toEqual([spanning, inside]);
+    expect(ids).not.toContain(before);
+    expect(ids).not.toContain(refused);
+    expect(ids).not.toContain(after);
+  });
+});

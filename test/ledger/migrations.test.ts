@@ -17,7 +17,7 @@ function tables(db: Database.Database): string[] {
     .map((r) => r.name);
 }
 
-describe("ledger migration (version 2)", () => {
+describe("ledger migrations", () => {
   it("creates the ledger tables on an empty file", () => {
     const db = openDatabase(join(tempDir(), "empty.sqlite"));
     expect(schemaVersion(db)).toBe(migrations.length);
@@ -49,6 +49,92 @@ describe("ledger migration (version 2)", () => {
     const ledger = new Ledger(db);
     const intent = ledger.createDraft(starsDraft());
     expect(ledger.claim(intent.id, 1).ok).toBe(true);
+    db.close();
+  });
+
+  it("carries an unconfirmed intent from the version before balance_before_at forward, unchanged", () => {
+    const path = join(tempDir(), "v3.sqlite");
+    const previous = migrations.findIndex((m) => m.sql.includes("balance_before_at"));
+    expect(previous).toBeGreaterThan(0);
+    const old = new Database(path);
+    old.pragma("journal_mode = WAL");
+    migrate(old, previous);
+    expect(schemaVersion(old)).toBe(previous);
+    // Written as the previous version wrote it: its own columns only.
+    const row = {
+      id: "OldIntentId_0123456789",
+      kind: "stars",
+      recipient: "alice_1",
+      quantity: 250,
+      payment_method: "ton",
+      requester_user_id: 7,
+      requester_chat_id: -100,
+      requester_chat_type: "supergroup",
+      status: "unconfirmed",
+      created_at: 1_000,
+      expires_at: 601_000,
+      sent_at: 2_000,
+      finished_at: 3_000,
+      balance_before: JSON.stringify({ ton: "12.5", usdt: "40" }),
+      response: JSON.stringify({
+        cause: "unconfirmed",
+        body: { ok: false, unconfirmed: true, extra: 1 },
+      }),
+      tx_hash: "abc123",
+      outcome_detail: "unconfirmed: the transfer was not confirmed",
+      updated_at: 3_000,
+    };
+    const columns = Object.keys(row);
+    old
+      .prepare(
+        `INSERT INTO purchase_intents (${columns.join(", ")})
+         VALUES (${columns.map((c) => `@${c}`).join(", ")})`,
+      )
+      .run(row);
+    old
+      .prepare(
+        `INSERT INTO purchase_intent_events (intent_id, from_status, to_status, at, actor)
+         VALUES (?, 'sending', 'unconfirmed', 3000, NULL)`,
+      )
+      .run(row.id);
+    old.close();
+
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(migrations.length);
+    const columnNames = db
+      .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('purchase_intents')")
+      .all()
+      .map((c) => c.name);
+    expect(columnNames).toContain("balance_before_at");
+    const ledger = new Ledger(db);
+    expect(ledger.get(row.id)).toEqual({
+      id: row.id,
+      kind: "stars",
+      recipient: "alice_1",
+      quantity: 250,
+      paymentMethod: "ton",
+      requester: { userId: 7, chatId: -100, chatType: "supergroup" },
+      status: "unconfirmed",
+      createdAt: 1_000,
+      expiresAt: 601_000,
+      sentAt: 2_000,
+      finishedAt: 3_000,
+      balanceBefore: { ton: "12.5", usdt: "40" },
+      balanceBeforeAt: undefined,
+      response: { cause: "unconfirmed", body: { ok: false, unconfirmed: true, extra: 1 } },
+      txHash: "abc123",
+      outcomeDetail: "unconfirmed: the transfer was not confirmed",
+      resolvedBy: undefined,
+      resolvedAt: undefined,
+    });
+    expect(ledger.history(row.id)).toEqual([
+      { from: "sending", to: "unconfirmed", at: 3_000, actor: undefined },
+    ]);
+    // Still unconfirmed in effect: it freezes new claims until an admin reconciles it.
+    const draft = ledger.createDraft(starsDraft());
+    expect(ledger.claim(draft.id, 1)).toMatchObject({ ok: false, reason: "frozen" });
+    expect(ledger.resolve(row.id, 99, true).unconfirmedLeft).toBe(0);
+    expect(ledger.claim(draft.id, 1).ok).toBe(true);
     db.close();
   });
 

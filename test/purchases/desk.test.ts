@@ -427,3 +427,94 @@ describe("purchase desk: one purchase in flight at a time", () => {
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });
+
+describe("the balance before a purchase, for reconciliation", () => {
+  const UNCONFIRMED: Fault = { type: "unconfirmed", executed: true };
+  const balanceReads = (f: { sandbox: { requests: { path: string }[] } }) =>
+    f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
+  /** What the bot does for a summary: read the balance, then record the draft with it. */
+  async function draftWithBalance(
+    f: Awaited<ReturnType<typeof deskFixture>>,
+    userId: number,
+  ): Promise<ReturnType<PurchaseDesk["createDraft"]>> {
+    const read = await f.desk.readBalance();
+    if (read.kind !== "ok") throw new Error("the sandbox balance read failed");
+    return f.starsDraft({
+      requester: { userId, chatId: userId, chatType: "private" },
+      balanceBefore: { ton: read.balance.ton, usdt: read.balance.usdt },
+    });
+  }
+
+  it("is replaced at send time by the desk's newer read, without an extra request", async () => {
+    const f = await deskFixture({ sandbox: { balance: { ton: "100", usdt: "1000" } } });
+    const slow = await draftWithBalance(f, 1);
+    expect(slow.balanceBefore).toEqual({ ton: "100", usdt: "1000" });
+    // The cache held the very figure the draft shows: its read time is known.
+    expect(slow.balanceBeforeAt).toBe(NOON);
+
+    // Another person's purchase goes through while the first summary waits.
+    f.clock.now = NOON + 60_000;
+    const other = await draftWithBalance(f, 2);
+    expect((await f.desk.confirm(other.id, 2)).kind).toBe("succeeded");
+    // Someone looks at the balance afterwards: the desk now knows a newer figure.
+    f.clock.now = NOON + 120_000;
+    const after = await f.desk.readBalance();
+    if (after.kind !== "ok") throw new Error("the sandbox balance read failed");
+    expect(after.balance.ton).not.toBe("100");
+
+    f.clock.now = NOON + 180_000;
+    const readsBefore = balanceReads(f);
+    f.sandbox.injectFault(UNCONFIRMED, { path: STARS });
+    expect((await f.desk.confirm(slow.id, 1)).kind).toBe("unconfirmed");
+    expect(balanceReads(f)).toBe(readsBefore);
+
+    const stored = f.desk.getIntent(slow.id);
+    expect(stored?.balanceBefore).toEqual({ ton: after.balance.ton, usdt: after.balance.usdt });
+    expect(stored?.balanceBeforeAt).toBe(NOON + 120_000);
+    const evidence = await f.desk.evidence(slow.id);
+    expect(evidence?.balanceBefore).toEqual(stored?.balanceBefore);
+    expect(evidence?.balanceBeforeAt).toBe(NOON + 120_000);
+    expect(evidence?.balanceNowAt).toBe(NOON + 180_000);
+    // The other purchase was over before the "before" read: it explains none of the drop.
+    expect(evidence?.sentSinceBalanceBefore).toEqual([]);
+  });
+
+  it("keeps the draft's figure when nothing newer is known, and names the purchase sent in between", async () => {
+    const f = await deskFixture({ sandbox: { balance: { ton: "100", usdt: "1000" } } });
+    const slow = await draftWithBalance(f, 1);
+    f.clock.now = NOON + 60_000;
+    const other = await draftWithBalance(f, 2);
+    expect((await f.desk.confirm(other.id, 2)).kind).toBe("succeeded");
+    const rejected = f.starsDraft({ requester: { userId: 3, chatId: 3, chatType: "private" } });
+    f.sandbox.injectFault({ type: "status", status: 400, body: { ok: false, error: "NOPE" } });
+    expect((await f.desk.confirm(rejected.id, 3)).kind).toBe("rejected");
+
+    f.clock.now = NOON + 120_000;
+    f.sandbox.injectFault(UNCONFIRMED, { path: STARS });
+    expect((await f.desk.confirm(slow.id, 1)).kind).toBe("unconfirmed");
+    const stored = f.desk.getIntent(slow.id);
+    expect(stored?.balanceBefore).toEqual({ ton: "100", usdt: "1000" });
+    expect(stored?.balanceBeforeAt).toBe(NOON);
+
+    const evidence = await f.desk.evidence(slow.id);
+    expect(evidence?.balanceBeforeAt).toBe(NOON);
+    // The succeeded purchase may explain part of the drop; the rejected one spent nothing.
+    expect(evidence?.sentSinceBalanceBefore?.map((i) => [i.id, i.status])).toEqual([
+      [other.id, "succeeded"],
+    ]);
+  });
+
+  it("a draft without a known read time takes a newer read made after the draft", async () => {
+    const f = await deskFixture({ sandbox: { balance: { ton: "100", usdt: "1000" } } });
+    const draft = f.starsDraft({ balanceBefore: { ton: "7", usdt: "7" } });
+    expect(draft.balanceBeforeAt).toBeUndefined();
+    f.clock.now = NOON + 1_000;
+    await f.desk.readBalance();
+    f.clock.now = NOON + 2_000;
+    expect((await f.desk.confirm(draft.id, 1)).kind).toBe("succeeded");
+    expect(f.desk.getIntent(draft.id)).toMatchObject({
+      balanceBefore: { ton: "100", usdt: "1000" },
+      balanceBeforeAt: NOON + 1_000,
+    });
+  });
+});
