@@ -16,7 +16,7 @@ button-gift-premium = 💎 Gift premium
 help-text =
     I gift Telegram Stars and Telegram Premium to a @username.
 
-    /stars: gift stars (from 50 to 1,000,000)
+    /stars: gift stars (from { $min } to { $max })
     /premium: gift Premium for 3, 6 or 12 months
     /history: your gifts and their status
     /language: English or Russian
@@ -115,6 +115,7 @@ refusal-frozen = purchases are on hold while the admins check an earlier gift.
 refusal-busy = another gift is being sent right now. Press Confirm again in a moment.
 refusal-recipient_unverified = the recipient could not be checked again just now. Press Confirm again in a moment.
 refusal-limit = the limit "{ $limit }" is reached ({ $used } of { $max }). It resets on { $resetsAt } UTC.
+refusal-limit-group = the limit "{ $limit }" is reached. It resets on { $resetsAt } UTC.
 limit-stars_per_purchase = stars in one purchase
 limit-stars_per_user_day = your stars per day
 limit-stars_per_bot_day = stars per day for everyone
@@ -125,11 +126,13 @@ limit-premium_per_bot_day = Premium gifts per day for everyone
 callback-invalid = This button is not valid.
 purchase-not-allowed = Purchases are not open to you. Please ask the bot's admins for access.
 error-generic = Sorry, something went wrong on my side. Please try again.
+fallback-not-understood = I did not understand: start with /stars or /premium, or see /help.
 
 # ---- Admins, access and groups (issue 5; the "admin" helper's section) ----
 
 ## Who may buy
 access-denied = Purchases are not open to you. To get access, ask the bot's admins and give them your user id: { $userId }.
+access-denied-contact = Purchases are not open to you. To get access, ask { $contact } and give them your user id: { $userId }.
 access-group-premium-only = In groups I can gift only Telegram Premium, with /premium.
 access-group-not-allowed = Gifting is not enabled in this group. A bot admin can enable it with /allowchat.
 access-group-admins-only = Gifting Premium here is for the group's administrators.

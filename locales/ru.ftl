@@ -16,7 +16,7 @@ button-gift-premium = 💎 Подарить Premium
 help-text =
     Я дарю Telegram Stars и Telegram Premium по @username.
 
-    /stars: подарить звёзды (от 50 до 1 000 000)
+    /stars: подарить звёзды (от { $min } до { $max })
     /premium: подарить Premium на 3, 6 или 12 месяцев
     /history: ваши подарки и их статус
     /language: русский или английский
@@ -135,6 +135,7 @@ refusal-frozen = покупки приостановлены, пока адми�
 refusal-busy = сейчас отправляется другой подарок. Нажмите «Подтвердить» ещё раз чуть позже.
 refusal-recipient_unverified = не удалось повторно проверить получателя. Нажмите «Подтвердить» ещё раз чуть позже.
 refusal-limit = достигнут лимит «{ $limit }» ({ $used } из { $max }). Он обнулится { $resetsAt } UTC.
+refusal-limit-group = достигнут лимит «{ $limit }». Он обнулится { $resetsAt } UTC.
 limit-stars_per_purchase = звёзд в одной покупке
 limit-stars_per_user_day = ваших звёзд в день
 limit-stars_per_bot_day = звёзд в день для всех
@@ -145,11 +146,13 @@ limit-premium_per_bot_day = подарков Premium в день для всех
 callback-invalid = Эта кнопка недействительна.
 purchase-not-allowed = Покупки для вас закрыты. Попросите доступ у администраторов бота.
 error-generic = Извините, у меня что-то пошло не так. Попробуйте ещё раз.
+fallback-not-understood = Я не понял. Начните с /stars или /premium, или загляните в /help.
 
 # ---- Администраторы, доступ и группы (задача 5; раздел помощника "admin") ----
 
 ## Кто может покупать
 access-denied = Покупки для вас закрыты. Чтобы получить доступ, напишите администраторам бота и сообщите им ваш id: { $userId }.
+access-denied-contact = Покупки для вас закрыты. Чтобы получить доступ, напишите { $contact } и сообщите ваш id: { $userId }.
 access-group-premium-only = В группах я дарю только Telegram Premium, командой /premium.
 access-group-not-allowed = В этой группе подарки не включены. Администратор бота может включить их командой /allowchat.
 access-group-admins-only = Дарить Premium здесь могут только администраторы группы.

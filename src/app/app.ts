@@ -198,6 +198,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       } catch (error) {
         logger.error({ err: describe(error) }, "could not expire drafts");
       }
+      // Expired group prompts and short replies (never rejects).
+      void admin.sweepGroups();
     }, EXPIRE_DRAFTS_EVERY_MS);
     expiry.unref();
     // A menu that fails to register is cosmetic: the bot works without it.
@@ -244,10 +246,13 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       const busy = updates.inFlight();
       if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
       await Promise.all(intake);
-      await updates.drained();
+      // Closing the client while the updates drain lets a purchase already sent finish and be
+      // recorded, and cancels one still queued for the service's quota (or behind a 429 hold)
+      // as never sent: waiting for its turn could outlast the grace period and leave a purchase
+      // that never went out looking "unknown" at the next start.
+      await Promise.all([updates.drained(), service.client.close()]);
       // Admin messages started by the last updates (an unconfirmed purchase) still go out.
       await admin.idle();
-      await service.client.close();
       db.close();
       logger.info("stopped: database closed");
     })();

@@ -34,10 +34,16 @@ export function localeFromLanguageCode(code: string | undefined): Locale | undef
 }
 
 interface UserSettings {
+  /** Chosen with /language: wins over everything else. */
   language?: Locale;
+  /**
+   * The locale of the last Telegram `language_code` seen from the person, so messages that
+   * answer no update of theirs (admin notifications) still speak their app's language.
+   */
+  telegramLanguage?: Locale;
 }
 
-/** Per-person settings in the kv store; only the language for now. */
+/** Per-person settings in the kv store: the chosen language and the last one Telegram told us. */
 export class UserSettingsStore {
   readonly #store: KeyValueStore<UserSettings>;
 
@@ -48,6 +54,32 @@ export class UserSettingsStore {
   language(userId: number): Locale | undefined {
     const saved = this.#store.read(String(userId))?.language;
     return LOCALES.find((l) => l === saved);
+  }
+
+  /** The locale of the person's last seen Telegram `language_code`, when we speak it. */
+  telegramLanguage(userId: number): Locale | undefined {
+    const seen = this.#store.read(String(userId))?.telegramLanguage;
+    return LOCALES.find((l) => l === seen);
+  }
+
+  /**
+   * The language to use when no update of the person is at hand: their choice, else the last
+   * Telegram language seen, else undefined (the caller's default).
+   */
+  preferredLanguage(userId: number): Locale | undefined {
+    return this.language(userId) ?? this.telegramLanguage(userId);
+  }
+
+  /**
+   * Remembers the locale of a Telegram `language_code` seen on an update. Written only when
+   * it changed, so ordinary updates cost one read.
+   */
+  noteTelegramLanguage(userId: number, code: string | undefined): void {
+    const locale = localeFromLanguageCode(code);
+    if (locale === undefined) return;
+    const current = this.#store.read(String(userId)) ?? {};
+    if (current.telegramLanguage === locale) return;
+    this.#store.write(String(userId), { ...current, telegramLanguage: locale });
   }
 
   setLanguage(userId: number, language: Locale): void {

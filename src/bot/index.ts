@@ -113,6 +113,15 @@ export function createGiftBot(deps: BotDeps): GiftBot {
   });
 
   const safe = bot.errorBoundary(createErrorHandler(deps.logger, i18n, settings));
+  // Remember each person's Telegram language: messages that answer none of their updates
+  // (admin notifications) use it when they never chose one with /language.
+  safe.use(async (ctx, next) => {
+    const from = ctx.from;
+    if (from !== undefined && !from.is_bot) {
+      settings.noteTelegramLanguage(from.id, from.language_code);
+    }
+    await next();
+  });
   safe.use(i18n.middleware());
   safe.use(
     conversations<BotContext, FlowContext>({
@@ -121,7 +130,7 @@ export function createGiftBot(deps: BotDeps): GiftBot {
     }),
   );
   safe.use(giftConversations(services));
-  safe.use(startFeature());
+  safe.use(startFeature(services));
   safe.use(cancelFeature(services));
   safe.use(languageFeature(services));
   safe.use(historyFeature(services));

@@ -64,16 +64,33 @@ export function sentence(text: string): string {
   return text.charAt(0).toLocaleUpperCase() + text.slice(1);
 }
 
+/**
+ * Who reads a text: a private chat may see the operator's figures (a limit's use and maximum),
+ * a group never does.
+ */
+export type Audience = "private" | "group";
+
+/** The audience of a chat: anything but a private chat is public. */
+export function audienceOf(chatType: string | undefined): Audience {
+  return chatType === "private" ? "private" : "group";
+}
+
 /** Why a claim was refused, in the person's language (lower-case, to follow a colon). */
-export function refusalText(t: Translate, locale: string, refusal: ConfirmRefusal): string {
+export function refusalText(
+  t: Translate,
+  locale: string,
+  refusal: ConfirmRefusal,
+  audience: Audience = "private",
+): string {
   switch (refusal.reason) {
-    case "limit":
-      return t("refusal-limit", {
-        limit: t(`limit-${refusal.limit}`),
-        used: refusal.used,
-        max: refusal.max,
-        resetsAt: formatDateTime(locale, refusal.resetsAt),
-      });
+    case "limit": {
+      const limit = t(`limit-${refusal.limit}`);
+      const resetsAt = formatDateTime(locale, refusal.resetsAt);
+      // The bot-wide figures are the operator's: a group sees the limit's name and reset only.
+      return audience === "group"
+        ? t("refusal-limit-group", { limit, resetsAt })
+        : t("refusal-limit", { limit, used: refusal.used, max: refusal.max, resetsAt });
+    }
     case "already_done":
       return t("refusal-already_done");
     case "frozen":

@@ -192,8 +192,12 @@ describe("buttons that must not buy (again)", () => {
     await alice.command("cancel");
     expect(alice.lastMessage().text).toBe("Cancelled. Nothing was bought.");
     expect(buttonsOf(h.telegram.message(alice.chatId, ask.message_id))).toEqual([]);
+    // The flow is over: the username is not taken as a step, only the fallback answers.
     await alice.say("bob_gifts");
-    expect(alice.lastMessage().text).toBe("Cancelled. Nothing was bought.");
+    expect(alice.lastMessage().text).toBe(
+      "I did not understand: start with /stars or /premium, or see /help.",
+    );
+    expect(h.sandbox.requests).toHaveLength(0);
 
     await alice.command("stars");
     await alice.say("bob_gifts");

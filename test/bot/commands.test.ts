@@ -61,8 +61,12 @@ describe("commands", () => {
     await alice.command("start");
     expect(alice.lastMessage().text).toMatch(/^Hi, /);
     expect(buttonsOf(h.telegram.message(alice.chatId, first.message_id))).toEqual([]);
+    // The flow is over: the username is not taken as a step, only the fallback answers.
     await alice.say("bob_gifts");
-    expect(alice.lastMessage().text).toMatch(/^Hi, /);
+    expect(alice.lastMessage().text).toBe(
+      "I did not understand: start with /stars or /premium, or see /help.",
+    );
+    expect(h.sandbox.requests).toHaveLength(0);
 
     await alice.command("stars");
     await alice.say("bob_gifts");

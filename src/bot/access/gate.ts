@@ -15,6 +15,11 @@ import type { GroupAdminChecker } from "./group-admins.js";
 export interface AccessGateOptions {
   access: AccessList;
   groupAdmins: GroupAdminChecker;
+  /**
+   * Whom a refused person should ask for access (e.g. `@shop_support`), when the admins gave
+   * one (ADMIN_CONTACT); without it the refusal says "the bot's admins".
+   */
+  contact?: string | undefined;
 }
 
 /** Why a group request was refused, for features that word the answer themselves. */
@@ -60,7 +65,14 @@ export function createAccessGate(options: AccessGateOptions): PurchaseGate {
     if (chat === undefined || userId === undefined) return { allowed: false };
     if (chat.type === "private") {
       if (options.access.mayBuy(userId)) return { allowed: true };
-      return { allowed: false, text: ctx.t("access-denied", { userId: String(userId) }) };
+      const contact = options.contact?.trim();
+      return {
+        allowed: false,
+        text:
+          contact === undefined || contact === ""
+            ? ctx.t("access-denied", { userId: String(userId) })
+            : ctx.t("access-denied-contact", { contact, userId: String(userId) }),
+      };
     }
     if (chat.type === "group" || chat.type === "supergroup") {
       const refusal = await checkGroupRequest(ctx, request, options);

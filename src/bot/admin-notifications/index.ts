@@ -186,7 +186,7 @@ export class AdminNotifier {
     let reached = 0;
     const { i18n, settings } = this.#options;
     for (const adminId of this.#options.admins) {
-      const locale = settings.language(adminId) ?? DEFAULT_LOCALE;
+      const locale = settings.preferredLanguage(adminId) ?? DEFAULT_LOCALE;
       const t: Translate = (key: string, variables?: TranslationVariables) =>
         i18n.t(locale, key, variables);
       const { text, keyboard } = render(t, locale);

@@ -2,6 +2,12 @@
  * The last stop for button presses nobody handled: a flow button whose flow has ended, or data
  * that is not ours at all (forged, or from an older version of the bot). Each gets a short
  * answer, so the person's client never spins.
+ *
+ * Also the last stop for text in a private chat that nothing took: no flow is open (or it
+ * timed out), or an unknown command. The person is told how to start instead of silence.
+ * Text inside an open flow never gets here (the conversation consumes it), nor does anything
+ * another feature handles, since this runs after all of them. Groups get nothing: the bot
+ * answers there only to what is addressed to it.
  */
 import { Composer } from "grammy";
 import { isFlowData } from "../callback-data/index.js";
@@ -31,6 +37,9 @@ export function fallbackFeature(): Composer<BotContext> {
   });
   composer.on("callback_query", async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+  });
+  composer.chatType("private").on("message:text", async (ctx) => {
+    await ctx.reply(ctx.t("fallback-not-understood"));
   });
   return composer;
 }

@@ -29,7 +29,8 @@ export async function startFlow(
 
 /**
  * Cancels the person's open drafts in this chat in the ledger and edits their summaries so no
- * Confirm button stays. Returns how many drafts were cancelled.
+ * Confirm button stays; in a group the summary is deleted instead (groups stay tidy). Returns
+ * how many drafts were cancelled.
  */
 export async function closeOpenSummaries(ctx: BotContext, services: BotServices): Promise<number> {
   const chatId = ctx.chat?.id;
@@ -43,6 +44,10 @@ export async function closeOpenSummaries(ctx: BotContext, services: BotServices)
     if (!wasDraft) continue;
     cancelled++;
     try {
+      if (intent !== undefined && intent.requester.chatType !== "private") {
+        await ctx.api.deleteMessage(summary.chatId, summary.messageId);
+        continue;
+      }
       await ctx.api.editMessageText(
         summary.chatId,
         summary.messageId,

@@ -1,4 +1,7 @@
-/** /language: a picker; the choice is remembered and wins over the Telegram language. */
+/**
+ * /language: a picker; the choice is remembered and wins over the Telegram language. Private
+ * chats only: a group is no place for one member's settings menu.
+ */
 import { Composer } from "grammy";
 import { decodeLanguage } from "../callback-data/index.js";
 import type { BotContext } from "../context.js";
@@ -7,7 +10,7 @@ import type { BotServices } from "../services.js";
 
 export function languageFeature(services: BotServices): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.command("language", async (ctx) => {
+  composer.chatType("private").command("language", async (ctx) => {
     await ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.t) });
   });
   composer.on("callback_query:data", async (ctx, next) => {

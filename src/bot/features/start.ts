@@ -1,9 +1,11 @@
 /** /start: the greeting and the two ways in. /help: what the bot does. */
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
+import { MAX_STARS, MIN_STARS } from "../flows/gift-flow.js";
 import { startMenuKeyboard } from "../keyboards/index.js";
+import type { BotServices } from "../services.js";
 
-export function startFeature(): Composer<BotContext> {
+export function startFeature(services: BotServices): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const privateChat = composer.chatType("private");
   privateChat.command("start", async (ctx) => {
@@ -12,7 +14,10 @@ export function startFeature(): Composer<BotContext> {
     });
   });
   privateChat.command("help", async (ctx) => {
-    await ctx.reply(ctx.t("help-text"));
+    // The range a person can actually type: the configured per-purchase limit may be lower
+    // than the service's own maximum (the flow asks within the same bounds).
+    const max = Math.max(MIN_STARS, Math.min(MAX_STARS, services.desk.limits().starsPerPurchase));
+    await ctx.reply(ctx.t("help-text", { min: MIN_STARS, max }));
   });
   return composer;
 }

@@ -18,6 +18,7 @@ import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 import {
+  audienceOf,
   cancelledText,
   outcomeText,
   refusalText,
@@ -74,7 +75,9 @@ async function refuse(
   intent: PurchaseIntent | undefined,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
-  await ctx.answerCallbackQuery({ text: sentence(refusalText(ctx.t, locale, refusal)) });
+  await ctx.answerCallbackQuery({
+    text: sentence(refusalText(ctx.t, locale, refusal, audienceOf(ctx.chat?.type))),
+  });
   // An expired summary still shows its buttons (nothing edited it when it expired): say so
   // and take them away. A cancelled one was edited when it was cancelled.
   if (
@@ -90,7 +93,9 @@ async function refuse(
 }
 
 function outcomeLine(ctx: BotContext, locale: string, refusal: ConfirmRefusal): string {
-  return ctx.t("outcome-refused", { reason: refusalText(ctx.t, locale, refusal) });
+  return ctx.t("outcome-refused", {
+    reason: refusalText(ctx.t, locale, refusal, audienceOf(ctx.chat?.type)),
+  });
 }
 
 async function confirm(
@@ -106,7 +111,9 @@ async function confirm(
       ? { reason: "frozen", unconfirmed: status.unconfirmed }
       : undefined;
   if (early !== undefined) {
-    await ctx.answerCallbackQuery({ text: sentence(refusalText(ctx.t, locale, early)) });
+    await ctx.answerCallbackQuery({
+      text: sentence(refusalText(ctx.t, locale, early, audienceOf(ctx.chat?.type))),
+    });
     return;
   }
   const gate = await services.canBuy(ctx, { kind: intent.kind, stage: "confirm" });
@@ -190,6 +197,15 @@ async function cancel(
   }
   services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
   await ctx.answerCallbackQuery({ text: ctx.t("outcome-cancelled") });
+  if (intent.requester.chatType !== "private") {
+    // A group keeps no trace of a gift that was not made: the summary goes away.
+    try {
+      await ctx.deleteMessage();
+      return;
+    } catch (error) {
+      ctx.log.debug({ error: describeError(error) }, "could not delete a group summary");
+    }
+  }
   await editQuietly(ctx, cancelledText(ctx.t, intent));
 }
 

@@ -36,9 +36,11 @@ export async function adminWorld(
   options: {
     access?: Partial<AccessConfig>;
     alerts?: BalanceAlerts;
+    /** ADMIN_CONTACT: whom strangers are told to ask. */
+    contact?: string;
   } & Omit<BotHarnessOptions, "dir" | "plugIn"> = {},
 ): Promise<AdminWorld> {
-  const { access: accessOverrides, alerts, ...harnessOptions } = options;
+  const { access: accessOverrides, alerts, contact, ...harnessOptions } = options;
   const config: AccessConfig = {
     adminIds: [ADMIN.id, ADMIN2.id],
     allowedUserIds: [BUYER.id],
@@ -59,6 +61,7 @@ export async function adminWorld(
         db,
         alerts,
         wallet: WALLET,
+        contact,
         now: clock,
         logger,
       });

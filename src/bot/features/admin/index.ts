@@ -25,10 +25,11 @@ import { createAccessGate } from "../../access/gate.js";
 import { GroupAdminChecker } from "../../access/group-admins.js";
 import { AdminNotifier, type BalanceAlerts } from "../../admin-notifications/index.js";
 import type { BotContext } from "../../context.js";
+import { describeError } from "../../error-boundary.js";
 import type { GiftBot } from "../../index.js";
 import type { PurchaseGate } from "../../purchase-gate.js";
 import type { BotServices } from "../../services.js";
-import { groupPremiumFeature } from "../group/premium.js";
+import { GROUP_PROMPT_TTL_MS, groupPremiumFeature, sweepGroupMessages } from "../group/premium.js";
 import { GroupPromptStore } from "../group/prompts.js";
 import { adminCommandsFeature } from "./commands.js";
 import type { WalletInfo } from "./views.js";
@@ -48,6 +49,8 @@ export interface AdminFeaturesOptions {
   alerts?: BalanceAlerts | undefined;
   /** The paying wallet, shown by /balance (Config.wallet.address / effectiveVersion). */
   wallet?: WalletInfo | undefined;
+  /** Whom strangers are told to ask for access (ADMIN_CONTACT), e.g. `@shop_support`. */
+  contact?: string | undefined;
   /** How long a group administrator check is reused before asking Telegram again; 30 s. */
   groupAdminCacheMs?: number;
   /** The clock (tests pass the desk's). */
@@ -69,6 +72,13 @@ export interface AdminFeatures {
   attach(bot: GiftBot): () => void;
   /** Resolves when the admin messages started so far are sent (tests, shutdown). */
   idle(): Promise<void>;
+  /**
+   * Deletes the bot's group prompts and short replies older than their expiry (10 minutes),
+   * in every group. Call it on an interval (the app's minute timer) once `attach` ran; the
+   * group feature also does this for a group at its next /premium or /cancel. Resolves to how
+   * many messages were cleaned up; never rejects.
+   */
+  sweepGroups(): Promise<number>;
 }
 
 export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeatures {
@@ -76,9 +86,10 @@ export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeature
     ...(options.groupAdminCacheMs !== undefined ? { ttlMs: options.groupAdminCacheMs } : {}),
     ...(options.now !== undefined ? { now: options.now } : {}),
   });
-  const gate = { access: options.access, groupAdmins };
+  const gate = { access: options.access, groupAdmins, contact: options.contact };
   const prompts = new GroupPromptStore(options.db);
   let notifier: AdminNotifier | undefined;
+  let attached: GiftBot | undefined;
 
   function notifierFor(services: BotServices): AdminNotifier {
     notifier ??= new AdminNotifier({
@@ -107,8 +118,28 @@ export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeature
       }),
       groupPremiumFeature(services, { ...gate, prompts }),
     ],
-    attach: (bot) => notifierFor(bot.services).attach(bot.bot.api),
+    attach: (bot) => {
+      attached = bot;
+      const detach = notifierFor(bot.services).attach(bot.bot.api);
+      return () => {
+        detach();
+        attached = undefined;
+      };
+    },
     idle: async () => notifier?.idle(),
+    sweepGroups: async () => {
+      const bot = attached;
+      if (bot === undefined) return 0;
+      try {
+        return await sweepGroupMessages(bot.bot.api, prompts, {
+          before: bot.services.now() - GROUP_PROMPT_TTL_MS,
+          logger: options.logger,
+        });
+      } catch (error) {
+        options.logger.warn({ error: describeError(error) }, "could not sweep group messages");
+        return 0;
+      }
+    },
   };
 }
 

@@ -9,8 +9,14 @@
  * at confirmation. No conversation is used: a group is shared by several administrators, and
  * conversations are keyed by chat. Prompts are deleted when their step ends; group messages
  * never show the wallet's balance (the summary omits it outside private chats).
+ *
+ * The bot cleans up after itself in a group: its short replies (refusals, usage hints, wait
+ * notices) are remembered and deleted when the same person's next /premium or /cancel comes,
+ * a cancelled summary is deleted rather than edited, and prompts and replies older than the
+ * prompt expiry are deleted at the group's next /premium or /cancel, or by
+ * {@link sweepGroupMessages} (run on an interval by the app through AdminFeatures).
  */
-import { Composer, type Filter, InlineKeyboard } from "grammy";
+import { type Api, Composer, type Filter, InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
 import type { BalanceSnapshot } from "../../../ledger/types.js";
@@ -19,13 +25,17 @@ import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import { encodeSummary, PREMIUM_DURATIONS } from "../../callback-data/index.js";
 import type { BotContext, Translate } from "../../context.js";
-import { tellQueued } from "../../format.js";
+import { describeError } from "../../error-boundary.js";
+import { waitSeconds } from "../../format.js";
 import { parseRecipient } from "../../flows/recipient.js";
 import type { BotServices } from "../../services.js";
 import { summaryText } from "../../views.js";
 import { decodeGroup, encodeGroup, isGroupData } from "../admin/callback-data.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
+
+/** How long a duration prompt (and a short reply) lives in a group: 10 minutes. */
+export const GROUP_PROMPT_TTL_MS = 10 * 60_000;
 
 export interface GroupPremiumDeps {
   access: AccessList;
@@ -101,15 +111,58 @@ export function groupPremiumFeature(
   deps: GroupPremiumDeps,
 ): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  const promptTtlMs = deps.promptTtlMs ?? 10 * 60_000;
+  const promptTtlMs = deps.promptTtlMs ?? GROUP_PROMPT_TTL_MS;
   const group = composer.chatType(["group", "supergroup"]);
 
+  /** Replies to the command; the reply is remembered so it is cleaned up later. */
+  async function shortReply(
+    ctx: BotContext & { chat: { id: number }; from: { id: number }; msg: { message_id: number } },
+    text: string,
+  ): Promise<void> {
+    const sent = await ctx.reply(text, {
+      reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+    });
+    deps.prompts.trackReply({
+      chatId: ctx.chat.id,
+      messageId: sent.message_id,
+      ownerId: ctx.from.id,
+      createdAt: services.now(),
+    });
+  }
+
+  /** Like tellQueued, but the notice is a group reply and is cleaned up like the others. */
+  function tellQueuedInGroup(ctx: BotContext, chatId: number, ownerId: number) {
+    return (waitMs: number): void => {
+      ctx
+        .reply(ctx.t("flow-queued", { seconds: waitSeconds(waitMs) }))
+        .then((sent) =>
+          deps.prompts.trackReply({
+            chatId,
+            messageId: sent.message_id,
+            ownerId,
+            createdAt: services.now(),
+          }),
+        )
+        .catch(() => undefined);
+    };
+  }
+
+  /** Deletes what expired in this group, and this person's earlier short replies. */
+  async function tidy(ctx: BotContext, chatId: number, userId: number): Promise<void> {
+    await sweepGroupMessages(ctx.api, deps.prompts, {
+      before: services.now() - promptTtlMs,
+      chatId,
+      logger: ctx.log,
+    });
+    for (const old of deps.prompts.repliesOf(chatId, userId)) {
+      deps.prompts.untrack(chatId, old.messageId);
+      await deleteQuietly(ctx, chatId, old.messageId);
+    }
+  }
+
   group.command("premium", async (ctx) => {
-    const reply = (text: string, keyboard?: InlineKeyboard) =>
-      ctx.reply(text, {
-        reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
-        ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
-      });
+    await tidy(ctx, ctx.chat.id, ctx.from.id);
+    const reply = (text: string) => shortReply(ctx, text);
     const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, deps);
     if (refusal !== undefined) {
       await reply(groupRefusalText(ctx, refusal));
@@ -125,7 +178,7 @@ export function groupPremiumFeature(
       return;
     }
     const check = await services.desk.checkRecipient(target.username, {
-      onQueued: tellQueued(ctx),
+      onQueued: tellQueuedInGroup(ctx, ctx.chat.id, ctx.from.id),
     });
     const username =
       check.kind === "ok" ? check.username.replace(/^@/, "") || target.username : target.username;
@@ -136,7 +189,10 @@ export function groupPremiumFeature(
     }
     // One flow per administrator per group: a new /premium ends the previous one.
     await endOpenFlow(ctx, ctx.chat.id, ctx.from.id);
-    const prompt = await reply(ctx.t("group-ask-duration", { username }), durationKeyboard(ctx.t));
+    const prompt = await ctx.reply(ctx.t("group-ask-duration", { username }), {
+      reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+      reply_markup: durationKeyboard(ctx.t),
+    });
     deps.prompts.add({
       chatId: ctx.chat.id,
       messageId: prompt.message_id,
@@ -146,12 +202,18 @@ export function groupPremiumFeature(
     });
   });
 
+  // /cancel in a group ends this person's own group flow (prompt, open summaries, the bot's
+  // short replies to them). Nothing to end means nothing is said: groups stay quiet.
+  group.command("cancel", async (ctx) => {
+    await endOpenFlow(ctx, ctx.chat.id, ctx.from.id);
+    await tidy(ctx, ctx.chat.id, ctx.from.id);
+  });
+
   // Stars are for private chats; in a group where gifting is on, say what works here.
   group.command("stars", async (ctx, next) => {
     if (!deps.access.isChatAllowed(ctx.chat.id)) return next();
-    await ctx.reply(ctx.t("access-group-premium-only"), {
-      reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
-    });
+    await tidy(ctx, ctx.chat.id, ctx.from.id);
+    await shortReply(ctx, ctx.t("access-group-premium-only"));
   });
 
   composer.on("callback_query:data", async (ctx, next) => {
@@ -201,7 +263,9 @@ export function groupPremiumFeature(
     await ctx.answerCallbackQuery();
     await closePrompt(ctx, prompt);
     // Recorded for the admins' reconciliation evidence; never shown in the group.
-    const balance = await services.desk.readBalance({ onQueued: tellQueued(ctx) });
+    const balance = await services.desk.readBalance({
+      onQueued: tellQueuedInGroup(ctx, prompt.chatId, ctx.from.id),
+    });
     const balanceBefore: BalanceSnapshot | undefined =
       balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
     const chat = ctx.chat;
@@ -241,9 +305,48 @@ export function groupPremiumFeature(
 
 /** Deletes one of the bot's own prompts; a message already gone needs nothing more. */
 async function deleteQuietly(ctx: BotContext, chatId: number, messageId: number): Promise<void> {
+  await deleteWith(ctx.api, chatId, messageId, ctx.log);
+}
+
+async function deleteWith(
+  api: Api,
+  chatId: number,
+  messageId: number,
+  logger: Pick<BotContext["log"], "debug">,
+): Promise<void> {
   try {
-    await ctx.api.deleteMessage(chatId, messageId);
+    await api.deleteMessage(chatId, messageId);
   } catch (error) {
-    ctx.log.debug({ err: error }, "could not delete a group prompt");
+    logger.debug({ error: describeError(error) }, "could not delete a group message");
   }
+}
+
+export interface GroupSweepOptions {
+  /** Messages sent at or before this time are deleted. */
+  before: number;
+  /** One group only; default every group with tracked messages. */
+  chatId?: number;
+  logger: Pick<BotContext["log"], "debug">;
+}
+
+/**
+ * Deletes the bot's group prompts and short replies sent at or before `before`, and forgets
+ * them (an expired prompt's buttons then answer as inactive). Telegram lets a bot delete its
+ * own group messages for 48 hours only, so this must run well within that: at each /premium
+ * or /cancel in the group, and on the app's interval. Returns how many were cleaned up.
+ */
+export async function sweepGroupMessages(
+  api: Api,
+  prompts: GroupPromptStore,
+  options: GroupSweepOptions,
+): Promise<number> {
+  const expired = prompts.sentBefore(options.before, options.chatId);
+  for (const message of expired) {
+    const prompt =
+      message.kind === "prompt" ? prompts.get(message.chatId, message.messageId) : undefined;
+    if (prompt !== undefined) prompts.remove(prompt);
+    else prompts.untrack(message.chatId, message.messageId);
+    await deleteWith(api, message.chatId, message.messageId, options.logger);
+  }
+  return expired.length;
 }

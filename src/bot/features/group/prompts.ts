@@ -4,6 +4,10 @@
  * matters (the starter, the recipient) is looked up here, so forged callback data cannot name
  * another recipient or pass for another administrator. Kept in the kv store so a restart
  * does not strand a prompt.
+ *
+ * It also remembers every message the group feature leaves in a group (prompts, and short
+ * replies such as refusals and usage hints) with when it was sent, so the bot can clean up
+ * after itself: a person's replies when their flow ends, and anything older than its expiry.
  */
 import type { Db } from "../../../storage/database.js";
 import { KeyValueStore } from "../../../storage/key-value-store.js";
@@ -18,14 +22,58 @@ export interface GroupPrompt {
   createdAt: number;
 }
 
+/** A message the bot left in a group that it will delete later. */
+export interface TrackedGroupMessage {
+  chatId: number;
+  messageId: number;
+  /** The person whose command it answers. */
+  ownerId: number;
+  kind: "prompt" | "reply";
+  createdAt: number;
+}
+
+/** Bounded per group: a busy group cannot grow the list without end (oldest dropped). */
+const MAX_TRACKED_PER_CHAT = 200;
+const CHATS_KEY = "chats";
+
 export class GroupPromptStore {
   readonly #byMessage: KeyValueStore<GroupPrompt>;
   /** The open prompt of each administrator in each group (one at a time). */
   readonly #byStarter: KeyValueStore<number>;
+  /** Per group: the bot's messages waiting to be cleaned up. */
+  readonly #tracked: KeyValueStore<TrackedGroupMessage[]>;
+  /** The groups that have tracked messages, so a sweep need not scan the table. */
+  readonly #chats: KeyValueStore<number[]>;
 
   constructor(db: Db) {
     this.#byMessage = new KeyValueStore<GroupPrompt>(db, "group-prompts");
     this.#byStarter = new KeyValueStore<number>(db, "group-prompt-of");
+    this.#tracked = new KeyValueStore<TrackedGroupMessage[]>(db, "group-tracked");
+    this.#chats = new KeyValueStore<number[]>(db, "group-tracked-chats");
+  }
+
+  /** Remembers a short reply of the bot, to delete when the owner's flow ends or it expires. */
+  trackReply(reply: Omit<TrackedGroupMessage, "kind">): void {
+    this.#track({ ...reply, kind: "reply" });
+  }
+
+  /** The bot's tracked short replies to one person in a group. */
+  repliesOf(chatId: number, ownerId: number): TrackedGroupMessage[] {
+    return this.#trackedIn(chatId).filter((m) => m.kind === "reply" && m.ownerId === ownerId);
+  }
+
+  /** Forgets a tracked message (it was deleted, or is gone). */
+  untrack(chatId: number, messageId: number): void {
+    const list = this.#trackedIn(chatId);
+    const rest = list.filter((m) => m.messageId !== messageId);
+    if (rest.length === list.length) return;
+    this.#saveTracked(chatId, rest);
+  }
+
+  /** Tracked messages sent at or before `before`, in one group or in all of them. */
+  sentBefore(before: number, chatId?: number): TrackedGroupMessage[] {
+    const chats = chatId === undefined ? (this.#chats.read(CHATS_KEY) ?? []) : [chatId];
+    return chats.flatMap((id) => this.#trackedIn(id).filter((m) => m.createdAt <= before));
   }
 
   get(chatId: number, messageId: number): GroupPrompt | undefined {
@@ -41,6 +89,13 @@ export class GroupPromptStore {
   add(prompt: GroupPrompt): void {
     this.#byMessage.write(`${prompt.chatId}:${prompt.messageId}`, prompt);
     this.#byStarter.write(`${prompt.chatId}:${prompt.starterId}`, prompt.messageId);
+    this.#track({
+      chatId: prompt.chatId,
+      messageId: prompt.messageId,
+      ownerId: prompt.starterId,
+      kind: "prompt",
+      createdAt: prompt.createdAt,
+    });
   }
 
   remove(prompt: GroupPrompt): void {
@@ -48,5 +103,32 @@ export class GroupPromptStore {
     if (this.#byStarter.read(`${prompt.chatId}:${prompt.starterId}`) === prompt.messageId) {
       this.#byStarter.delete(`${prompt.chatId}:${prompt.starterId}`);
     }
+    this.untrack(prompt.chatId, prompt.messageId);
+  }
+
+  #trackedIn(chatId: number): TrackedGroupMessage[] {
+    return this.#tracked.read(String(chatId)) ?? [];
+  }
+
+  #track(message: TrackedGroupMessage): void {
+    const list = this.#trackedIn(message.chatId).filter((m) => m.messageId !== message.messageId);
+    list.push(message);
+    this.#saveTracked(message.chatId, list.slice(-MAX_TRACKED_PER_CHAT));
+  }
+
+  #saveTracked(chatId: number, list: TrackedGroupMessage[]): void {
+    const chats = this.#chats.read(CHATS_KEY) ?? [];
+    if (list.length === 0) {
+      this.#tracked.delete(String(chatId));
+      if (chats.includes(chatId)) {
+        this.#chats.write(
+          CHATS_KEY,
+          chats.filter((id) => id !== chatId),
+        );
+      }
+      return;
+    }
+    this.#tracked.write(String(chatId), list);
+    if (!chats.includes(chatId)) this.#chats.write(CHATS_KEY, [...chats, chatId]);
   }
 }
