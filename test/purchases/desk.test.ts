@@ -8,7 +8,7 @@ import { createTonEvidence } from "../../src/purchases/on-chain.js";
 import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
 import type { Fault } from "../../src/sandbox/server.js";
 import type { Ambiguous } from "../../src/service/types.js";
-import { CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
+import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
 import { startFakeToncenter } from "./toncenter-fake.js";
 
 const STARS = "/buy-stars/";
@@ -329,6 +329,41 @@ describe("secrets and the database", () => {
       expect((await f.desk.confirm(intent.id, 1)).kind).toBe("unconfirmed");
       f.desk.resolve(intent.id, 99, false);
     }
+    // A service or proxy that echoes the request's secrets back in its error body: the body is
+    // stored as the intent's response, so this is the path from the wire to the database.
+    const echo = {
+      error: `Mnemonic rejected: ${CANARY.mnemonic}`,
+      reason: `Cookie: ${CANARY.cookie}; Proxy: ${CANARY.proxy}`,
+      info: { mnemonic: CANARY.mnemonic, cookie: CANARY.cookie, proxy: CANARY.proxy },
+    };
+    const echoed: string[] = [];
+    f.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, ...echo } },
+      { path: STARS },
+    );
+    const echoRejected = f.starsDraft();
+    expect((await f.desk.confirm(echoRejected.id, 1)).kind).toBe("rejected");
+    echoed.push(echoRejected.id);
+    f.sandbox.injectFault(
+      {
+        type: "status",
+        status: 400,
+        body: { ok: false, unconfirmed: true, transient: true, ...echo },
+      },
+      { path: STARS },
+    );
+    const echoUnconfirmed = f.starsDraft();
+    expect((await f.desk.confirm(echoUnconfirmed.id, 1)).kind).toBe("unconfirmed");
+    echoed.push(echoUnconfirmed.id);
+    await f.desk.evidence(echoUnconfirmed.id);
+    f.desk.resolve(echoUnconfirmed.id, 99, false);
+    for (const id of echoed) {
+      // The bodies did reach the response column, with the secrets scrubbed out of them.
+      const stored = JSON.stringify(f.desk.getIntent(id)?.response);
+      expect(stored).toContain("Mnemonic rejected");
+      expect(stored).toContain("[redacted]");
+    }
+
     await f.desk.evidence(f.desk.recent({ limit: 1 })[0]?.id ?? "");
     f.db.close();
 
