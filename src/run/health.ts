@@ -7,7 +7,11 @@ import type { GiftServiceClient } from "../service/types.js";
 export type Health = "up" | "down" | "unknown";
 
 export interface HealthReport {
-  status: "up" | "down";
+  /**
+   * `down` only when the bot itself cannot work (its database); `degraded` when the service is
+   * unreachable, which restarting the bot would not mend, so a liveness probe must not act on it.
+   */
+  status: "up" | "degraded" | "down";
   database: Health;
   service: Health;
   /** When the service last answered (ms since the epoch), if it has. */
@@ -56,7 +60,7 @@ export function healthReport(databaseUp: () => boolean, service: ServiceMonitor)
   }
   const { health, lastAnsweredAt } = service.state();
   return {
-    status: database === "up" && health !== "down" ? "up" : "down",
+    status: database !== "up" ? "down" : health === "down" ? "degraded" : "up",
     database,
     service: health,
     serviceLastAnsweredAt: lastAnsweredAt,

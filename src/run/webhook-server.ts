@@ -49,7 +49,7 @@ export async function startWebhookServer<C extends Context>(
     const url = new URL(request.url ?? "/", "http://localhost");
     if (request.method === "GET" && url.pathname === "/healthz") {
       const report = options.health();
-      response.writeHead(report.status === "up" ? 200 : 503, {
+      response.writeHead(report.status === "down" ? 503 : 200, {
         "content-type": "application/json",
       });
       response.end(JSON.stringify(report));

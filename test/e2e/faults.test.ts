@@ -117,6 +117,31 @@ describe("the bot process under faults", () => {
     expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
 
+  it("SIGTERM while a purchase waits for the service's quota: it is never sent, exit 0", async () => {
+    const world = await startWorld();
+    // Two requests a minute: the recipient check and the balance read use them up, so the
+    // purchase has to wait about a minute for its turn.
+    const bot = await startBot(world, {
+      SERVICE_QUOTA_PER_MINUTE: "2",
+      SHUTDOWN_GRACE_SECONDS: "20",
+    });
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "alice_friend");
+    await uma.press(summary, "✅ Confirm");
+    await world.emulator.waitFor(
+      () => uma.message(summary.id)?.text.includes("⏳ The service is busy") === true,
+      { timeoutMs: WAIT_MS },
+    );
+    bot.child.kill("SIGTERM");
+
+    const exit = await bot.exited;
+    const why = bot.output();
+    expect(exit, why).toEqual({ code: 0, signal: null });
+    // Nothing went out, and nothing is left "sending" to look unknown at the next start.
+    expect(world.sandbox.purchaseRequests(), why).toHaveLength(0);
+    expect(world.intents()[0]?.status, why).toBe("rejected");
+  });
+
   it("a second signal exits at once (130) even while a purchase is held", async () => {
     const world = await startWorld();
     const bot = await startBot(world, { SHUTDOWN_GRACE_SECONDS: "30" });

@@ -81,4 +81,22 @@ describe("the bot process: gifts as a person makes them", () => {
     expect(reply.text).toMatch(/not open to you/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(0);
   });
+
+  it("Telegram's flood limit on a reply: the bot waits as told and sends it again", async () => {
+    const world = await startWorld();
+    await startBot(world);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    world.emulator.injectApiError(
+      "sendMessage",
+      { errorCode: 429, description: "Too Many Requests: retry after 1", retryAfter: 1 },
+      { times: 1 },
+    );
+    const hello = await uma.say("/start");
+    expect(hello.text).toMatch(/^Hi, Uma!/);
+    const replies = world.emulator.calls.filter(
+      (c) => c.method === "sendMessage" && Number(c.payload.chat_id) === DEMO_USER.id,
+    );
+    expect(replies.map((c) => c.ok)).toEqual([false, true]);
+    expect(replies[0]?.error?.error_code).toBe(429);
+  });
 });
