@@ -54,7 +54,7 @@ async function runDemo(): Promise<number> {
       );
       return 1;
     }
-    process.stdout.write("Stopping the demo…\n");
+    process.stdout.write("\nStopping the demo…\n");
     return 0;
   } finally {
     await demo.stop();

@@ -116,10 +116,23 @@ export async function runTerminalChat(options: TerminalChatOptions): Promise<voi
         // What you typed yourself is already on your screen.
         if (event.message.fromBot || event.message.from.id !== me.id) show(event.message);
         break;
-      case "edited":
+      case "edited": {
+        const before = known.get(event.chatId)?.get(event.message.id);
         remember(event.message);
-        show(event.message, " (edited)");
+        // Only the buttons went away (the flow moved on): say so instead of repeating the text.
+        const buttons = (message?: ChatViewMessage) =>
+          message?.replyMarkup?.inline_keyboard.length ?? 0;
+        if (
+          before?.text === event.message.text &&
+          buttons(before) > 0 &&
+          buttons(event.message) === 0
+        ) {
+          print(`(#${event.message.id} buttons removed)`);
+        } else {
+          show(event.message, " (edited)");
+        }
         break;
+      }
       case "deleted":
         known.get(event.chatId)?.delete(event.messageId);
         print(`(#${event.messageId} deleted)`);
