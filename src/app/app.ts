@@ -15,7 +15,7 @@ import { createAdminFeatures, registerAdminCommands } from "../bot/features/admi
 import { type BotContext, createGiftBot, registerCommands } from "../bot/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
-import { configSummary } from "../config/index.js";
+import { configSummary, serviceCredentials } from "../config/index.js";
 import { Ledger } from "../ledger/ledger.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
@@ -84,18 +84,8 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const service = monitorService(
     createGiftServiceClient({
       baseUrl: config.service.baseUrl,
-      credentials: {
-        mnemonic: config.wallet.mnemonic,
-        cookie: config.wallet.cookie,
-        walletVersion: config.wallet.version,
-        // A derived address is the service's own derivation too; send only one we were given.
-        ...(config.wallet.addressSource === "configured" && config.wallet.address
-          ? { walletAddress: config.wallet.address }
-          : {}),
-        ...(config.service.proxy ? { proxy: config.service.proxy } : {}),
-        ...(config.service.apiKey ? { apiKey: config.service.apiKey } : {}),
-        ...(config.service.userAgent ? { userAgent: config.service.userAgent } : {}),
-      },
+      // WALLET_ADDRESS is sent whenever set, also when it matches the derived address.
+      credentials: serviceCredentials(config),
       quota: { limit: config.service.quotaPerMinute, windowMs: 60_000 },
       // SERVICE_TIMEOUT_MS bounds the whole request; its phases cannot take longer either.
       timeouts: {

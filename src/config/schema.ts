@@ -297,6 +297,7 @@ export const configSchema = z
         address,
         addressSource:
           phrase.scheme === "ton" ? "derived" : address === undefined ? "unknown" : "configured",
+        configuredAddress: env.WALLET_ADDRESS,
         mnemonicScheme: phrase.scheme,
         paymentMethod: env.PAYMENT_METHOD,
       },

@@ -54,6 +54,12 @@ export interface WalletConfig {
    * unknown: a BIP39 phrase without WALLET_ADDRESS.
    */
   addressSource: "derived" | "configured" | "unknown";
+  /**
+   * WALLET_ADDRESS exactly as set, or undefined. Sent as `Wallet-Address` whenever set, also
+   * when the address is derived: the operator asked for it, and for a 24-word phrase the
+   * configuration has already refused an address that is not the derived one.
+   */
+  configuredAddress: string | undefined;
   /** Which family the phrase belongs to: a TON phrase (24 words) or a BIP39 one (12/18 words). */
   mnemonicScheme: "ton" | "bip39";
   /** What purchases pay with (the spec's `payment_method`). */

@@ -107,6 +107,7 @@ describe("loadConfig: a valid environment", () => {
         effectiveVersion: "v4r2",
         address: userFacing(WalletContractV4.create({ workchain: 0, publicKey }).address),
         addressSource: "derived",
+        configuredAddress: undefined,
         mnemonicScheme: "ton",
         paymentMethod: "ton",
       },
