@@ -23,6 +23,21 @@ describe("who may buy in a private chat", () => {
     expect(h.sandbox.requests).toHaveLength(0);
   });
 
+  it("names the admins' contact when one is configured (ADMIN_CONTACT)", async () => {
+    const { h } = await adminWorld({ contact: "@shop_support" });
+    const sam = chatPerson(h, STRANGER);
+    await sam.command("stars");
+    expect(sam.lastMessage().text).toBe(
+      `Purchases are not open to you. To get access, ask @shop_support and give them your user id: ${STRANGER.id}.`,
+    );
+    const ivan = chatPerson(h, testUser(3002, { language_code: "ru" }));
+    await ivan.command("premium");
+    expect(ivan.lastMessage().text).toBe(
+      "Покупки для вас закрыты. Чтобы получить доступ, напишите @shop_support и сообщите ваш id: 3002.",
+    );
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
   it("tells a stranger in their own language", async () => {
     const { h } = await adminWorld();
     const ivan = chatPerson(h, testUser(3002, { language_code: "ru" }));

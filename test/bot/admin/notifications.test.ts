@@ -174,6 +174,42 @@ describe("unconfirmed purchases", () => {
   });
 });
 
+describe("the language of admin notifications", () => {
+  it("follows an admin's Telegram language when they never chose one, and /language over it", async () => {
+    const world = await adminWorld();
+    const { h } = world;
+    // Boris's Telegram app is in Russian; he only ever sent /start. Ada's is in English.
+    await chatPerson(h, ADMIN2).command("start");
+    await chatPerson(h, ADMIN).command("start");
+    const bea = chatPerson(h, BUYER);
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await confirmStars(bea, "bob_gifts");
+    await world.features.idle();
+    expect(sentTexts(h, ADMIN2.id).filter((t) => t.startsWith("⚠️"))).toEqual([
+      expect.stringMatching(/^⚠️ Исход покупки неизвестен: 100 звёзд для @bob_gifts\./),
+    ]);
+    expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"))).toEqual([
+      expect.stringMatching(/^⚠️ A purchase ended with an unknown outcome/),
+    ]);
+
+    // A choice made with /language wins over the Telegram language, also after a restart.
+    const boris = chatPerson(h, ADMIN2);
+    await boris.command("language");
+    await boris.pressButton("English");
+    await h.restart();
+    const ada = chatPerson(h, ADMIN);
+    await ada.pressButton("✅ Delivered");
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await confirmStars(bea, "carl_gifts");
+    await world.features.idle();
+    expect(
+      sentTexts(h, ADMIN2.id)
+        .filter((t) => t.startsWith("⚠️"))
+        .at(-1),
+    ).toMatch(/^⚠️ A purchase ended with an unknown outcome: 100 stars to @carl_gifts\./);
+  });
+});
+
 describe("low balance", () => {
   it("tells every admin once per crossing, after a purchase and on /balance, comparing decimals exactly", async () => {
     const { h, features } = await adminWorld({
