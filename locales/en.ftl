@@ -96,6 +96,7 @@ outcome-delivered-stars = ✅ Delivered: { $amount } Telegram Stars to @{ $usern
 outcome-delivered-premium = ✅ Delivered: Telegram Premium for { $months } months to @{ $username }.
 outcome-transaction = Transaction: { $url }
 outcome-rejected = ❌ The service refused the purchase: { $reason }. Nothing was spent.
+outcome-not-sent = ❌ Not sent: the request did not go out to the service. Nothing was spent; you can try again.
 outcome-no-reason = no reason given
 outcome-unknown = ⚠️ The outcome is unknown. Do not try again: the admins are checking and will settle it.
 outcome-unknown-wait = The service also asked to wait { $seconds } s before any new request.

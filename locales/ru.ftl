@@ -116,6 +116,7 @@ outcome-delivered-premium = ✅ Доставлено: Telegram Premium на { $m
     } для @{ $username }.
 outcome-transaction = Транзакция: { $url }
 outcome-rejected = ❌ Сервис отказал в покупке: { $reason }. Ничего не списано.
+outcome-not-sent = ❌ Не отправлено: запрос не ушёл в сервис. Ничего не списано, можно попробовать снова.
 outcome-no-reason = причина не указана
 outcome-unknown = ⚠️ Результат неизвестен. Не пытайтесь повторить: администраторы проверяют и всё уладят.
 outcome-unknown-wait = Сервис также попросил подождать { $seconds } с перед новым запросом.

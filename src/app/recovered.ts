@@ -24,7 +24,7 @@ export async function tellRequestersOutcomeUnknown(
 ): Promise<void> {
   for (const intent of intents) {
     const { userId, chatId } = intent.requester;
-    const locale = services.settings.language(userId) ?? DEFAULT_LOCALE;
+    const locale = services.settings.preferredLanguage(userId) ?? DEFAULT_LOCALE;
     const t: Translate = (key, variables) => services.i18n.t(locale, key, variables);
     const text = outcomeText(t, locale, {
       kind: "unconfirmed",

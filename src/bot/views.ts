@@ -115,6 +115,11 @@ export function outcomeText(t: Translate, locale: string, result: ConfirmResult)
         : `${delivered}\n${t("outcome-transaction", { url: transactionUrl(txHash) })}`;
     }
     case "rejected": {
+      // Status 0: the request never left (the client refused it, or it was cancelled while
+      // queued at shutdown); there is no service reason to show.
+      if (result.rejection.status === 0) {
+        return withGift(t, result.intent, t("outcome-not-sent"));
+      }
       const reason = result.rejection.detail ?? result.intent.outcomeDetail;
       return withGift(
         t,

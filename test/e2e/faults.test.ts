@@ -140,6 +140,9 @@ describe("the bot process under faults", () => {
     // Nothing went out, and nothing is left "sending" to look unknown at the next start.
     expect(world.sandbox.purchaseRequests(), why).toHaveLength(0);
     expect(world.intents()[0]?.status, why).toBe("rejected");
+    expect(uma.message(summary.id)?.text, why).toMatch(
+      /❌ Not sent: the request did not go out to the service\. Nothing was spent/,
+    );
   });
 
   it("a second signal exits at once (130) even while a purchase is held", async () => {
