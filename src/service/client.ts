@@ -226,7 +226,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
   // A retry must really wait what the service asked, and the hold is capped at maxPauseMs, so
   // a read only retries after a hint both limits allow.
   const maxRetryWaitSeconds = Math.min(CLIENT_DEFAULTS.maxRetryWaitSeconds, maxPauseMs / 1000);
-  const scrubber = new SecretScrubber(secretValues(credentials));
+  const scrubber = new SecretScrubber(secretValues(credentials), credentials.mnemonic);
   const logger = (options.logger ?? silentLogger).child({ component: "gift-service" });
   const scheduler = new QuotaScheduler({
     ...(options.quota ?? CLIENT_DEFAULTS.quota),

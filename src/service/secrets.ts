@@ -26,12 +26,25 @@ function escapeRegExp(value: string): string {
   return value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
+/**
+ * How many distinct words of the wallet phrase, standing as whole tokens in one text or body,
+ * mean the phrase itself is being echoed (as a list, reordered, with other separators). One or
+ * two are ordinary English ("about", "again"); three of the same 12-24 are not chance.
+ */
+export const PHRASE_WORDS_LEAK = 3;
+
 /** Replaces every known secret value in text and in every string of a JSON-like value. */
 export class SecretScrubber {
   private readonly secrets: string[];
   private readonly shortTokens: RegExp | undefined;
+  private readonly phraseWords: RegExp | undefined;
 
-  constructor(values: readonly (string | undefined)[]) {
+  /**
+   * @param values secret values, scrubbed wherever they appear
+   * @param phrase the wallet phrase, whose words are also scrubbed one by one once enough of
+   *   them appear together to show the phrase is being echoed in pieces
+   */
+  constructor(values: readonly (string | undefined)[], phrase?: string) {
     const long = new Set<string>();
     const short = new Set<string>();
     for (const value of values) {
@@ -45,24 +58,52 @@ export class SecretScrubber {
       alternatives.length > 0
         ? new RegExp(`(?<![${TOKEN_CHAR}])(?:${alternatives.join("|")})(?![${TOKEN_CHAR}])`, "g")
         : undefined;
+    const words = [...new Set(phrase ? normaliseMnemonic(phrase).split(" ") : [])]
+      .filter((word) => word.length > 0)
+      .sort((a, b) => b.length - a.length)
+      .map(escapeRegExp);
+    this.phraseWords =
+      words.length >= PHRASE_WORDS_LEAK
+        ? new RegExp(`(?<![${TOKEN_CHAR}])(?:${words.join("|")})(?![${TOKEN_CHAR}])`, "gi")
+        : undefined;
   }
 
   text(value: string): string {
-    let result = value;
-    for (const secret of this.secrets) result = result.split(secret).join(REDACTED);
-    if (this.shortTokens) result = result.replace(this.shortTokens, REDACTED);
-    return result;
+    return this.#text(value, this.#echoesPhrase(value));
   }
 
   deep<T>(value: T): T {
-    if (typeof value === "string") return this.text(value) as T;
-    if (Array.isArray(value)) return value.map((item) => this.deep(item)) as T;
+    // The whole body counts: a phrase echoed as a list spreads its words over many strings.
+    const echoed = this.#echoesPhrase(typeof value === "string" ? value : safeJson(value));
+    return this.#deep(value, echoed);
+  }
+
+  #deep<T>(value: T, echoed: boolean): T {
+    if (typeof value === "string") return this.#text(value, echoed) as T;
+    if (Array.isArray(value)) return value.map((item) => this.#deep(item, echoed)) as T;
     if (typeof value === "object" && value !== null) {
       const copy: Record<string, unknown> = {};
-      for (const [key, item] of Object.entries(value)) copy[this.text(key)] = this.deep(item);
+      for (const [key, item] of Object.entries(value)) {
+        copy[this.#text(key, echoed)] = this.#deep(item, echoed);
+      }
       return copy as T;
     }
     return value;
+  }
+
+  #text(value: string, echoed: boolean): string {
+    let result = value;
+    for (const secret of this.secrets) result = result.split(secret).join(REDACTED);
+    if (this.shortTokens) result = result.replace(this.shortTokens, REDACTED);
+    if (echoed && this.phraseWords) result = result.replace(this.phraseWords, REDACTED);
+    return result;
+  }
+
+  /** Whether enough distinct words of the phrase stand in the text to be an echo of it. */
+  #echoesPhrase(text: string): boolean {
+    if (!this.phraseWords || text === "") return false;
+    const found = new Set((text.match(this.phraseWords) ?? []).map((word) => word.toLowerCase()));
+    return found.size >= PHRASE_WORDS_LEAK;
   }
 }
 
@@ -92,6 +133,14 @@ export function secretValues(credentials: {
   }
   if (credentials.apiKey) values.push(credentials.apiKey);
   return values;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
 }
 
 /** One line, single spaces: a mnemonic read from a file may hold newlines, unusable in a header. */

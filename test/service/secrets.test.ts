@@ -183,3 +183,45 @@ describe("short secrets", () => {
     });
   });
 });
+
+describe("a wallet phrase echoed in pieces", () => {
+  const phrase = "ribbon ocean about timber valley gadget orbit mixture";
+
+  it("scrubs the phrase's words once three or more of them are echoed together", () => {
+    const scrubber = new SecretScrubber([phrase], phrase);
+    expect(
+      scrubber.deep({ info: { words: ["timber", "Ocean", "ribbon"] }, note: "about" }),
+    ).toEqual({ info: { words: ["[redacted]", "[redacted]", "[redacted]"] }, note: "[redacted]" });
+    expect(scrubber.text("words: valley, orbit; gadget")).toBe(
+      "words: [redacted], [redacted]; [redacted]",
+    );
+  });
+
+  it("leaves ordinary text with one or two of the phrase's words alone", () => {
+    const scrubber = new SecretScrubber([phrase], phrase);
+    expect(scrubber.text("try again in about a minute: the ocean is calm")).toBe(
+      "try again in about a minute: the ocean is calm",
+    );
+  });
+
+  it("a service that lists the phrase's words back: none reach the outcome or the logs", async () => {
+    const sandbox = await sandboxForTest();
+    const { logger, lines } = capturingLogger();
+    const client = createGiftServiceClient({
+      baseUrl: sandbox.url,
+      credentials: { mnemonic: CANARY.mnemonic, cookie: "stel_ssid=CANARYSSID77x" },
+      logger,
+    });
+    onTestFinished(() => client.close());
+    const words = CANARY.mnemonic.split(" ");
+    sandbox.injectFault({
+      type: "status",
+      status: 400,
+      body: { ok: false, error: "BAD_MNEMONIC", info: { words: [...words].reverse() } },
+    });
+    const outcome = await client.buyStars({ username: "alice", amount: 50 });
+    expect(outcome.kind).toBe("rejected");
+    const output = [JSON.stringify(outcome), ...lines].join("\n");
+    for (const word of words) expect(output).not.toMatch(new RegExp(`\\b${word}\\b`));
+  });
+});
