@@ -121,6 +121,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     db,
     alerts: config.alerts,
     wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
+    contact: config.access.adminContact,
     logger,
   });
   const giftBot = createGiftBot({

@@ -164,6 +164,8 @@ const fields = {
   ALLOWED_USER_IDS: idList("user").default([]),
   ALLOWED_CHAT_IDS: idList("chat").default([]),
   PUBLIC_PURCHASES: boolean.default(false),
+  // Shown to strangers in a chat message, so it is short and on one line.
+  ADMIN_CONTACT: singleLine(z.string().max(100, "must be at most 100 characters")).optional(),
 
   // The ledger and its spending limits
   DATABASE_PATH: z.string().default("./data/giftbot.sqlite"),
@@ -306,6 +308,7 @@ export const configSchema = z
         allowedUserIds: env.ALLOWED_USER_IDS,
         allowedChatIds: env.ALLOWED_CHAT_IDS,
         publicPurchases: env.PUBLIC_PURCHASES,
+        adminContact: env.ADMIN_CONTACT,
       },
       ledger: {
         databasePath: env.DATABASE_PATH,

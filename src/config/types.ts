@@ -75,6 +75,11 @@ export interface AccessConfig {
   allowedChatIds: number[];
   /** Anyone may buy, within the spending limits. */
   publicPurchases: boolean;
+  /**
+   * Whom strangers are told to ask for access (ADMIN_CONTACT), e.g. `@shop_support` or a URL;
+   * undefined: they are told to ask the bot's admins. Single line, at most 100 characters.
+   */
+  adminContact: string | undefined;
 }
 
 export interface TonApiConfig {

@@ -16,7 +16,7 @@ import { DEMO_ADMIN, DEMO_USER, setUpDemoPeople } from "../../src/telegram-emula
 import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-async function world() {
+async function world(overrides: Record<string, string> = {}) {
   const dir = tempDir("giftbot-app-");
   const sandbox = await startSandbox({ quota: false });
   onTestFinished(() => sandbox.close());
@@ -34,6 +34,7 @@ async function world() {
       ADMIN_IDS: String(DEMO_ADMIN.id),
       ALLOWED_USER_IDS: String(DEMO_USER.id),
       DATABASE_PATH: databasePath,
+      ...overrides,
     },
     { envFile: false },
   );
@@ -97,5 +98,21 @@ describe("createApp", () => {
     );
     expect(app.db.open).toBe(false);
     expect(app.health()).toMatchObject({ status: "down", database: "down" });
+  });
+
+  it("a stranger is told to ask ADMIN_CONTACT for access, with their user id; nothing is bought", async () => {
+    const { emulator, sandbox, config } = await world({ ADMIN_CONTACT: "@shop_support" });
+    const app = createApp(config, { logger: silentLogger });
+    onTestFinished(() => app.stop());
+    await app.start();
+    emulator.addUser({ id: 4242, first_name: "Stranger", username: "stranger_x" });
+
+    const sent = emulator.sendText(4242, 4242, "/stars");
+    const reply = await emulator.nextBotMessage(4242, { after: sent.messageId });
+    expect(reply.text).toMatch(/not open to you/);
+    expect(reply.text).toMatch(/ask \u2068?@shop_support\u2069? and give them your user id/);
+    expect(reply.text).toContain("4242");
+    expect(reply.text).not.toContain("the bot's admins");
+    expect(sandbox.purchaseRequests()).toHaveLength(0);
   });
 });

@@ -67,6 +67,7 @@ describe("loadConfig: a valid environment", () => {
         ALLOWED_USER_IDS: " 5, 6 ,7 ",
         ALLOWED_CHAT_IDS: "-1001234567890,-42",
         PUBLIC_PURCHASES: "yes",
+        ADMIN_CONTACT: " @shop_support ",
         DATABASE_PATH: "/var/lib/giftbot/db.sqlite",
         DRAFT_TTL_SECONDS: "120",
         LIMIT_STARS_PER_PURCHASE: "5000",
@@ -116,6 +117,7 @@ describe("loadConfig: a valid environment", () => {
         allowedUserIds: [5, 6, 7],
         allowedChatIds: [-1001234567890, -42],
         publicPurchases: true,
+        adminContact: "@shop_support",
       },
       ledger: {
         databasePath: "/var/lib/giftbot/db.sqlite",
@@ -144,7 +146,13 @@ describe("loadConfig: a valid environment", () => {
 
   it("fills the defaults, and treats empty strings as unset", async () => {
     const config = await loadConfig(
-      validEnv({ WALLET_VERSION: "", PORT: "  ", PUBLIC_PURCHASES: "", TELEGRAM_API_ROOT: "" }),
+      validEnv({
+        WALLET_VERSION: "",
+        PORT: "  ",
+        PUBLIC_PURCHASES: "",
+        TELEGRAM_API_ROOT: "",
+        ADMIN_CONTACT: " \t ",
+      }),
       { envFile: false },
     );
     expect(config.telegram.apiRoot).toBeUndefined();
@@ -159,6 +167,7 @@ describe("loadConfig: a valid environment", () => {
       allowedUserIds: [],
       allowedChatIds: [],
       publicPurchases: false,
+      adminContact: undefined,
     });
     expect(config.ledger).toEqual({
       databasePath: "./data/giftbot.sqlite",
@@ -295,6 +304,23 @@ describe("loadConfig: bad and missing variables", () => {
   it("requires WEBHOOK_URL and WEBHOOK_SECRET in webhook mode, alongside other problems", async () => {
     const error = await problemsOf(validEnv({ BOT_MODE: "webhook", BOT_TOKEN: undefined }));
     expect(variablesOf(error)).toEqual(["BOT_TOKEN", "WEBHOOK_URL", "WEBHOOK_SECRET"]);
+  });
+
+  it("takes ADMIN_CONTACT up to 100 characters on one line, and refuses more or several lines", async () => {
+    const url = `https://t.me/${"a".repeat(100 - "https://t.me/".length)}`;
+    const config = await loadConfig(validEnv({ ADMIN_CONTACT: url }), { envFile: false });
+    expect(config.access.adminContact).toBe(url);
+
+    const tooLong = await problemsOf(validEnv({ ADMIN_CONTACT: `@${"a".repeat(100)}` }));
+    expect(tooLong.problems).toEqual([
+      { variable: "ADMIN_CONTACT", reason: "must be at most 100 characters" },
+    ]);
+    for (const multiLine of ["@shop_support\nhttps://t.me/x", "@shop\r\nsupport"]) {
+      const error = await problemsOf(validEnv({ ADMIN_CONTACT: multiLine }));
+      expect(error.problems).toEqual([
+        { variable: "ADMIN_CONTACT", reason: "must be a single line" },
+      ]);
+    }
   });
 
   it("rejects an empty ADMIN_IDS list", async () => {
