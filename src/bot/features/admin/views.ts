@@ -207,9 +207,97 @@ export function nanoToTon(nano: string | undefined): string | undefined {
 /** On-chain transfers shown per evidence message; the rest are counted. */
 const MAX_TRANSFERS_SHOWN = 5;
 
+/** Other purchases listed per evidence message; the rest are counted. */
+const MAX_SENT_SINCE_SHOWN = 10;
+
+/**
+ * The "before" balance with how old it is: a figure read minutes before the request went out
+ * may already miss other spending, so an admin must see when it was read. Without a known read
+ * time it was read with the summary, so the draft's creation is the latest it can be from.
+ */
+function balanceBeforeLine(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  evidence: ReconciliationEvidence | undefined,
+): string {
+  const before = evidence?.balanceBefore ?? intent.balanceBefore;
+  const figures = {
+    ton: value(t, locale, before?.ton),
+    usdt: value(t, locale, before?.usdt),
+  };
+  if (before === undefined) return t("admin-evidence-balance-before", figures);
+  const readAt = evidence?.balanceBeforeAt ?? intent.balanceBeforeAt;
+  if (readAt === undefined) {
+    return t("admin-evidence-balance-before-with-summary", {
+      ...figures,
+      date: formatDateTime(locale, intent.createdAt),
+    });
+  }
+  const date = formatDateTime(locale, readAt);
+  if (intent.sentAt === undefined) {
+    return t("admin-evidence-balance-before-at", { ...figures, date });
+  }
+  return t("admin-evidence-balance-before-at-sent", {
+    ...figures,
+    date,
+    // Whole minutes, rounded down: "0 min" says it was fresh, never overstating its age.
+    minutes: Math.max(0, Math.floor((intent.sentAt - readAt) / 60_000)),
+  });
+}
+
+/** The balance now, with when it was read (it is read for this message, but may be cached). */
+function balanceNowLine(
+  t: Translate,
+  locale: string,
+  evidence: ReconciliationEvidence | undefined,
+): string {
+  const figures = {
+    ton: value(t, locale, evidence?.balanceNow?.ton),
+    usdt: value(t, locale, evidence?.balanceNow?.usdt),
+  };
+  const readAt = evidence?.balanceNowAt;
+  return evidence?.balanceNow === undefined || readAt === undefined
+    ? t("admin-evidence-balance-now", figures)
+    : t("admin-evidence-balance-now-at", { ...figures, date: formatDateTime(locale, readAt) });
+}
+
+/**
+ * The other purchases sent since the "before" figure: a drop from "before" to "now" may be
+ * partly theirs, so an admin must not read the whole drop as this purchase's spending.
+ * Nothing at all when there were none (or they are not known).
+ */
+function sentSinceLines(
+  t: Translate,
+  locale: string,
+  others: PurchaseIntent[] | undefined,
+): string[] {
+  if (others === undefined || others.length === 0) return [];
+  const lines = [t("admin-evidence-sent-since", { count: others.length })];
+  for (const other of others.slice(0, MAX_SENT_SINCE_SHOWN)) {
+    lines.push(
+      t("admin-evidence-sent-since-line", {
+        id: other.id,
+        gift: giftName(t, other),
+        recipient: other.recipient,
+        status: t(`status-${other.status}`),
+        date:
+          other.sentAt === undefined ? t("unknown-value") : formatDateTime(locale, other.sentAt),
+      }),
+    );
+  }
+  if (others.length > MAX_SENT_SINCE_SHOWN) {
+    lines.push(
+      t("admin-evidence-sent-since-more", { count: others.length - MAX_SENT_SINCE_SHOWN }),
+    );
+  }
+  return lines;
+}
+
 /**
  * An unconfirmed intent with what an admin needs to decide: the gift, who asked, the cause,
- * the balances before and now, the recipient's premium state, a transaction, on-chain transfers.
+ * the balances before (with when it was read) and now, the other purchases sent since the
+ * "before" figure, the recipient's premium state, a transaction, on-chain transfers.
  * `evidence` may be undefined when it could not be gathered (the intent alone is shown).
  */
 export function evidenceText(
@@ -234,19 +322,9 @@ export function evidenceText(
   if (intent.outcomeDetail !== undefined) {
     lines.push(t("admin-intent-detail", { detail: intent.outcomeDetail }));
   }
-  const before = evidence?.balanceBefore ?? intent.balanceBefore;
-  lines.push(
-    t("admin-evidence-balance-before", {
-      ton: value(t, locale, before?.ton),
-      usdt: value(t, locale, before?.usdt),
-    }),
-  );
-  lines.push(
-    t("admin-evidence-balance-now", {
-      ton: value(t, locale, evidence?.balanceNow?.ton),
-      usdt: value(t, locale, evidence?.balanceNow?.usdt),
-    }),
-  );
+  lines.push(balanceBeforeLine(t, locale, intent, evidence));
+  lines.push(balanceNowLine(t, locale, evidence));
+  lines.push(...sentSinceLines(t, locale, evidence?.sentSinceBalanceBefore));
   if (intent.kind === "premium") {
     const now = evidence?.recipientHasPremiumNow;
     lines.push(

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { formatDateTime, formatDecimal } from "../../../src/bot/format.js";
+import { chatPerson } from "../../../src/testing/chat-person.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+
+const MINUTE = 60_000;
+
+describe("reconciliation evidence", () => {
+  it("shows when each balance was read and the other purchases sent since the 'before' figure", async () => {
+    const { h, features } = await adminWorld();
+    const boris = chatPerson(h, ADMIN2);
+    await boris.command("language");
+    await boris.pressButton("Русский");
+
+    // Bea reads her summary (and with it the balance) ...
+    const bea = chatPerson(h, BUYER);
+    await bea.command("stars");
+    await bea.say("bob_gifts");
+    await bea.pressButton("⭐ 100");
+    const summaryAt = h.clock();
+
+    // ... Ada buys in between, and it succeeds ...
+    h.clock.advance(2 * MINUTE);
+    const ada = chatPerson(h, ADMIN);
+    await ada.command("stars");
+    await ada.say("carl_gifts");
+    await ada.pressButton("⭐ 100");
+    await ada.pressButton("✅ Confirm");
+    expect(ada.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @carl_gifts\./);
+    const carl = h.desk.recent({ limit: 1 })[0];
+    expect(carl?.recipient).toBe("carl_gifts");
+    const carlSentAt = carl?.sentAt ?? 0;
+
+    // ... then Bea confirms three minutes after her summary, and the outcome is unknown.
+    h.clock.advance(MINUTE);
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await bea.pressButton("✅ Confirm");
+    await features.idle();
+    const bob = h.desk.unconfirmed()[0];
+    expect(bob?.recipient).toBe("bob_gifts");
+    const notifiedAt = h.clock();
+
+    const text = sentTexts(h, ADMIN.id).find((t) => t.startsWith("⚠️")) ?? "";
+    const lines = text.split("\n");
+    expect(lines).toContain(
+      `Balance before: 100 TON, 1,000 USDT, read at ${formatDateTime("en", summaryAt)} UTC (3 min before sending)`,
+    );
+    // Ada's 100 stars (1.5 USDT) explain the whole drop; Bea's purchase spent nothing.
+    expect(lines).toContain(
+      `Balance now: 100 TON, 998.5 USDT, read at ${formatDateTime("en", notifiedAt)} UTC`,
+    );
+    const heading = lines.indexOf(
+      'Other purchases sent since the "before" balance was read (1): part of the drop may be theirs.',
+    );
+    expect(heading).toBeGreaterThan(0);
+    expect(lines[heading + 1]).toBe(
+      `• ${carl?.id}: 100 stars to @carl_gifts, delivered, sent ${formatDateTime("en", carlSentAt)} UTC`,
+    );
+
+    // The Russian admin reads the same evidence in Russian.
+    const russian = sentTexts(h, ADMIN2.id).find((t) => t.startsWith("⚠️")) ?? "";
+    expect(russian).toContain(
+      `Баланс до: 100 TON, ${formatDecimal("ru", "1000")} USDT, прочитан ${formatDateTime("ru", summaryAt)} UTC (за 3 мин. до отправки)`,
+    );
+    expect(russian).toContain(
+      `• ${carl?.id}: 100 звёзд для @carl_gifts, доставлен, отправлена ${formatDateTime("ru", carlSentAt)} UTC`,
+    );
+
+    // /pending shows the same other purchase.
+    const before = h.telegram.mark();
+    await ada.command("pending");
+    const pending = sentTexts(h, ADMIN.id, before).find((t) => t.startsWith("⏳")) ?? "";
+    expect(pending).toContain(
+      'Other purchases sent since the "before" balance was read (1): part of the drop may be theirs.',
+    );
+    expect(pending).toContain(`• ${carl?.id}: 100 stars to @carl_gifts, delivered`);
+  });
+
+  it("says nothing of other purchases when there were none, and dates a 'before' figure of unknown age by its summary", async () => {
+    const { h, features } = await adminWorld();
+    const bea = chatPerson(h, BUYER);
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await bea.command("stars");
+    await bea.say("bob_gifts");
+    await bea.pressButton("⭐ 100");
+    await bea.pressButton("✅ Confirm");
+    await features.idle();
+    const text = sentTexts(h, ADMIN.id).find((t) => t.startsWith("⚠️")) ?? "";
+    expect(text).toContain("Balance before: 100 TON, 1,000 USDT, read at ");
+    expect(text).toContain("(0 min before sending)");
+    expect(text).not.toContain("Other purchases");
+
+    // A draft recorded with a balance but no read time (as an older version wrote them).
+    const draft = h.desk.createDraft({
+      kind: "stars",
+      recipient: "dora_d",
+      quantity: 50,
+      paymentMethod: "ton",
+      requester: { userId: BUYER.id, chatId: BUYER.id, chatType: "private" },
+      balanceBefore: { ton: "7", usdt: "8" },
+    });
+    h.db
+      .prepare(
+        "UPDATE purchase_intents SET status = 'sending', sent_at = ?, balance_before_at = NULL WHERE id = ?",
+      )
+      .run(h.clock(), draft.id);
+    h.desk.recoverInterrupted();
+    await features.idle();
+    const recovered = sentTexts(h, ADMIN.id).find((t) => t.includes("@dora_d")) ?? "";
+    expect(recovered).toContain(
+      `Balance before: 7 TON, 8 USDT, read with the summary, at or before ${formatDateTime("en", draft.createdAt)} UTC`,
+    );
+  });
+});
