@@ -97,8 +97,12 @@ describe("group premium gifting", () => {
     const hello = await g.say(MIA, "hi");
     await g.say(NOAH, "/premium", hello);
     expect(g.last()?.text).toBe("Gifting Premium here is for the group's administrators.");
+    h.clock.advance(31_000);
     await g.say(NOAH, "/premium @mia_member");
     expect(g.last()?.text).toBe("Gifting Premium here is for the group's administrators.");
+    expect(sentTexts(h, GROUP_ID)).toEqual(
+      Array(2).fill("Gifting Premium here is for the group's administrators."),
+    );
 
     await g.say(GINA, "/premium @mia_member", undefined, OTHER_GROUP_ID);
     expect(g.last(OTHER_GROUP_ID)?.text).toBe(

@@ -36,6 +36,7 @@ import type { WalletInfo } from "./views.js";
 
 export type { BalanceAlerts } from "../../admin-notifications/index.js";
 export { ADMIN_COMMANDS, adminCommandsFor, registerAdminCommands } from "./command-menu.js";
+export { GROUP_REFUSAL_COOLDOWN_MS } from "../group/refusal-throttle.js";
 export type { WalletInfo } from "./views.js";
 
 export interface AdminFeaturesOptions {
@@ -53,6 +54,11 @@ export interface AdminFeaturesOptions {
   contact?: string | undefined;
   /** How long a group administrator check is reused before asking Telegram again; 30 s. */
   groupAdminCacheMs?: number;
+  /**
+   * At most one refusal reply per group in this window (a crowd of members trying /premium
+   * gets one answer); default GROUP_REFUSAL_COOLDOWN_MS, 30 s.
+   */
+  groupRefusalCooldownMs?: number;
   /** The clock (tests pass the desk's). */
   now?: () => number;
   logger: Logger;
@@ -116,7 +122,13 @@ export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeature
         groupAdmins,
         wallet: options.wallet ?? {},
       }),
-      groupPremiumFeature(services, { ...gate, prompts }),
+      groupPremiumFeature(services, {
+        ...gate,
+        prompts,
+        ...(options.groupRefusalCooldownMs !== undefined
+          ? { refusalCooldownMs: options.groupRefusalCooldownMs }
+          : {}),
+      }),
     ],
     attach: (bot) => {
       attached = bot;

@@ -15,6 +15,10 @@
  * a cancelled summary is deleted rather than edited, and prompts and replies older than the
  * prompt expiry are deleted at the group's next /premium or /cancel, or by
  * {@link sweepGroupMessages} (run on an interval by the app through AdminFeatures).
+ *
+ * Refusals to people without a flow of their own in the group (a member's /premium, /premium
+ * in a group that is not allowed, /stars) are rate-limited per group by
+ * {@link GroupRefusalThrottle}: a crowd trying /premium at once gets one answer, not a storm.
  */
 import { type Api, Composer, type Filter, InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
@@ -33,6 +37,7 @@ import { summaryText } from "../../views.js";
 import { decodeGroup, encodeGroup, isGroupData } from "../admin/callback-data.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
+import { GroupRefusalThrottle } from "./refusal-throttle.js";
 
 /** How long a duration prompt (and a short reply) lives in a group: 10 minutes. */
 export const GROUP_PROMPT_TTL_MS = 10 * 60_000;
@@ -43,6 +48,11 @@ export interface GroupPremiumDeps {
   prompts: GroupPromptStore;
   /** A duration prompt left this long is dead; default 10 minutes. */
   promptTtlMs?: number;
+  /**
+   * At most one refusal reply per group in this window (default
+   * {@link GROUP_REFUSAL_COOLDOWN_MS}, 30 s); later refusals in it are silent.
+   */
+  refusalCooldownMs?: number;
 }
 
 type GroupRecipient =
@@ -113,6 +123,10 @@ export function groupPremiumFeature(
   const composer = new Composer<BotContext>();
   const promptTtlMs = deps.promptTtlMs ?? GROUP_PROMPT_TTL_MS;
   const group = composer.chatType(["group", "supergroup"]);
+  const refusals = new GroupRefusalThrottle({
+    now: services.now,
+    ...(deps.refusalCooldownMs !== undefined ? { cooldownMs: deps.refusalCooldownMs } : {}),
+  });
 
   /** Replies to the command; the reply is remembered so it is cleaned up later. */
   async function shortReply(
@@ -128,6 +142,29 @@ export function groupPremiumFeature(
       ownerId: ctx.from.id,
       createdAt: services.now(),
     });
+  }
+
+  /**
+   * Refuses a group command. Someone with a flow of their own here (an open prompt or
+   * summary) is always answered; anyone else only if the group has had no refusal within the
+   * cooldown, so a crowd gets one answer. A silent refusal leaves the person's earlier reply
+   * (the answer they would get again) where it is.
+   */
+  async function refuse(
+    ctx: BotContext & { chat: { id: number }; from: { id: number }; msg: { message_id: number } },
+    text: string,
+  ): Promise<void> {
+    const chatId = ctx.chat.id;
+    const userId = ctx.from.id;
+    const ownFlow =
+      deps.prompts.openOf(chatId, userId) !== undefined ||
+      services.summaries.list(chatId, userId).length > 0;
+    if (!ownFlow && !refusals.take(chatId)) {
+      ctx.log.debug({ chatId }, "group refusal not sent: the group was answered moments ago");
+      return;
+    }
+    await tidy(ctx, chatId, userId);
+    await shortReply(ctx, text);
   }
 
   /** Like tellQueued, but the notice is a group reply and is cleaned up like the others. */
@@ -161,13 +198,13 @@ export function groupPremiumFeature(
   }
 
   group.command("premium", async (ctx) => {
-    await tidy(ctx, ctx.chat.id, ctx.from.id);
-    const reply = (text: string) => shortReply(ctx, text);
     const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, deps);
     if (refusal !== undefined) {
-      await reply(groupRefusalText(ctx, refusal));
+      await refuse(ctx, groupRefusalText(ctx, refusal));
       return;
     }
+    await tidy(ctx, ctx.chat.id, ctx.from.id);
+    const reply = (text: string) => shortReply(ctx, text);
     const target = groupRecipientOf(ctx.msg, ctx.match, ctx.me.id);
     if (target.kind === "none") {
       await reply(ctx.t("group-usage"));
@@ -212,8 +249,7 @@ export function groupPremiumFeature(
   // Stars are for private chats; in a group where gifting is on, say what works here.
   group.command("stars", async (ctx, next) => {
     if (!deps.access.isChatAllowed(ctx.chat.id)) return next();
-    await tidy(ctx, ctx.chat.id, ctx.from.id);
-    await shortReply(ctx, ctx.t("access-group-premium-only"));
+    await refuse(ctx, ctx.t("access-group-premium-only"));
   });
 
   composer.on("callback_query:data", async (ctx, next) => {

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/features/admin/index.js";
+import { testUser } from "../../../src/testing/updates.js";
+import { GROUP_ID, OTHER_GROUP_ID, sentTexts } from "../admin/helpers.js";
+import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";
+
+const ADMINS_ONLY = "Gifting Premium here is for the group's administrators.";
+const NOT_ALLOWED =
+  "Gifting is not enabled in this group. A bot admin can enable it with /allowchat.";
+const PREMIUM_ONLY = "In groups I can gift only Telegram Premium, with /premium.";
+
+const members = Array.from({ length: 10 }, (_, i) =>
+  testUser(6001 + i, { first_name: `Member${i + 1}` }),
+);
+
+describe("refusals in a group are rate-limited", () => {
+  it("ten members' /premium within the window get one reply; after it, a refusal is sent again", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    expect(GROUP_REFUSAL_COOLDOWN_MS).toBe(30_000);
+    for (const member of members) await g.say(member, "/premium @mia_member");
+    expect(sentTexts(h, GROUP_ID)).toEqual([ADMINS_ONLY]);
+    // The one answer stays; the silent refusals deleted nothing.
+    expect(h.telegram.callsOf("deleteMessage")).toHaveLength(0);
+
+    // The window does not silence an administrator's own flow.
+    await g.say(GINA, "/premium @mia_member");
+    expect(g.last()?.text).toBe("Telegram Premium for @mia_member: for how long?");
+
+    // Still inside the window (by a second): silent.
+    h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS - 1_000);
+    await g.say(NOAH, "/premium @mia_member");
+    expect(sentTexts(h, GROUP_ID).filter((t) => t === ADMINS_ONLY)).toHaveLength(1);
+
+    // After the window, a refusal is sent again, and starts a new window.
+    h.clock.advance(1_000);
+    await g.say(NOAH, "/premium @mia_member");
+    expect(sentTexts(h, GROUP_ID).filter((t) => t === ADMINS_ONLY)).toHaveLength(2);
+    await g.say(MIA, "/premium @noah_n");
+    expect(sentTexts(h, GROUP_ID).filter((t) => t === ADMINS_ONLY)).toHaveLength(2);
+    expect(h.sandbox.requests).toHaveLength(1); // Gina's recipient check only.
+  });
+
+  it("a group that is not allowed, and /stars, are throttled too; each group has its own window", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    for (const member of members.slice(0, 3)) {
+      await g.say(member, "/premium @mia_member", undefined, OTHER_GROUP_ID);
+    }
+    await g.say(GINA, "/premium @mia_member", undefined, OTHER_GROUP_ID);
+    expect(sentTexts(h, OTHER_GROUP_ID)).toEqual([NOT_ALLOWED]);
+    // Nobody asked Telegram about members of a group that is not allowed.
+    expect(g.memberChecks()).toBe(0);
+
+    // The allowed group's window is its own: its first refusal is sent.
+    await g.say(NOAH, "/stars");
+    await g.say(MIA, "/stars");
+    await g.say(NOAH, "/premium @mia_member");
+    expect(sentTexts(h, GROUP_ID)).toEqual([PREMIUM_ONLY]);
+    expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it("the administrator who started a flow is always answered", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    await g.say(GINA, "/premium @mia_member");
+    await g.say(NOAH, "/premium @mia_member");
+    expect(g.last()?.text).toBe(ADMINS_ONLY);
+    // Inside Noah's window, Gina (with her prompt open) is still told Stars are not for groups.
+    await g.say(GINA, "/stars");
+    expect(g.last()?.text).toBe(PREMIUM_ONLY);
+    // And with a summary open (the prompt is gone once she picks a duration).
+    await g.press(GINA, "6 months");
+    await g.say(GINA, "/stars");
+    expect(g.last()?.text).toBe(PREMIUM_ONLY);
+    expect(sentTexts(h, GROUP_ID).filter((t) => t === PREMIUM_ONLY)).toHaveLength(2);
+    // Members are still held to the window.
+    await g.say(MIA, "/premium @noah_n");
+    expect(sentTexts(h, GROUP_ID).filter((t) => t === ADMINS_ONLY)).toHaveLength(1);
+  });
+});
