@@ -8,6 +8,7 @@ import type {
   BalanceSnapshot,
   ClaimRefusal,
   DayTotals,
+  DayUsage,
   NewIntent,
   PurchaseIntent,
   SpendingLimits,
@@ -97,16 +98,8 @@ export interface DeskStatus {
   unconfirmed: number;
 }
 
-export interface DailyUsage {
-  /** The UTC day, `YYYY-MM-DD`; limits reset at the next UTC midnight. */
-  day: string;
-  starsBot: number;
-  premiumBot: number;
-  starsUser: number | undefined;
-  premiumUser: number | undefined;
-  /** The next UTC midnight (ms since the epoch), when these counts start again from zero. */
-  resetsAt: number;
-}
+/** Today's spending against the limits, as the ledger counts it. */
+export type DailyUsage = DayUsage;
 
 /** Called once per intent that ends unconfirmed, so admins can be told at once. */
 export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous) => void;
