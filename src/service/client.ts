@@ -296,7 +296,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
           body: call.form ? new URLSearchParams(call.form).toString() : undefined,
           // The caller never aborts an in-flight purchase: its answer is the only evidence of
           // what happened to the money. Only the deadline ends it, as ambiguous.
-          signal: call.priority === "read" ? callOptions.signal : undefined,
+          signal: call.priority !== "purchase" ? callOptions.signal : undefined,
         },
         limits,
       );
@@ -583,7 +583,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       return read(
         {
           operation: "wallet_balance",
-          priority: "read",
+          priority: "shared_read",
           method: "GET",
           path: PATHS.walletBalance,
           headers: walletHeaders(),

@@ -3,12 +3,17 @@
  * minute across all endpoints). Every request of the client passes through one scheduler, which
  * never lets a request out that would exceed the quota, holds everything after a 429/503 for
  * the time the service asked, and serves queued purchases before queued reads (a person is
- * waiting on a confirmed purchase; a read can be redone).
+ * waiting on a confirmed purchase; a read can be redone). The wallet balance read goes between
+ * them: one answer serves everyone waiting at a summary, so it should not queue behind every
+ * single person's recipient check.
  */
 import { GiftServiceCallCancelledError } from "./errors.js";
 import { MAX_TIMER_MS } from "./timers.js";
 
-export type Priority = "purchase" | "read";
+export type Priority = "purchase" | "shared_read" | "read";
+
+/** Queue order: a lower rank is served first; equal ranks in arrival order. */
+const RANK: Readonly<Record<Priority, number>> = { purchase: 0, shared_read: 1, read: 2 };
 
 export interface QuotaSettings {
   limit: number;
@@ -116,10 +121,7 @@ export class QuotaScheduler {
    * are assumed to be answered now, so this is a lower bound when answers are slow.
    */
   estimateWait(priority: Priority): number {
-    const ahead =
-      priority === "purchase"
-        ? this.queue.filter((w) => w.priority === "purchase").length
-        : this.queue.length;
+    const ahead = this.queue.filter((w) => RANK[w.priority] <= RANK[priority]).length;
     return this.waitForPosition(ahead + 1, this.now());
   }
 
@@ -148,11 +150,10 @@ export class QuotaScheduler {
     }
   }
 
-  /** Purchases go after queued purchases but before every queued read. */
+  /** After every queued request of the same or a higher rank, before every lower one. */
   private insert(entry: Waiting): number {
-    if (entry.priority === "read") return this.queue.push(entry) - 1;
-    const firstRead = this.queue.findIndex((w) => w.priority === "read");
-    const index = firstRead === -1 ? this.queue.length : firstRead;
+    const firstLower = this.queue.findIndex((w) => RANK[w.priority] > RANK[entry.priority]);
+    const index = firstLower === -1 ? this.queue.length : firstLower;
     this.queue.splice(index, 0, entry);
     return index;
   }

@@ -41,6 +41,20 @@ describe("client shared quota", () => {
     expect(order).toEqual(["first", "buyer", "read_a", "read_b", "read_c"]);
   });
 
+  it("serves the shared balance read after queued purchases but before queued recipient checks", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox, { quota: { limit: 1, windowMs: 100, marginMs: 20 } });
+    const first = client.getUserInfo("first");
+    const checks = [client.getUserInfo("check_a"), client.getUserInfo("check_b")];
+    const balance = client.getWalletBalance();
+    const purchase = client.buyStars({ username: "buyer", amount: 50 });
+    await Promise.all([first, ...checks, balance, purchase]);
+    const order = sandbox.requests.map((r) =>
+      r.path === "/wallet-balance/" ? "balance" : (r.query.username ?? r.form?.username),
+    );
+    expect(order).toEqual(["first", "buyer", "balance", "check_a", "check_b"]);
+  });
+
   it("estimates waits per priority, tells queued callers, and cancels them on close", async () => {
     const sandbox = await sandboxForTest();
     const client = clientFor(sandbox, { quota: { limit: 1, windowMs: 60_000 } });
