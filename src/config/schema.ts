@@ -6,6 +6,7 @@
  * Messages say why a value is wrong and never repeat a secret's value.
  */
 import { z } from "zod";
+import { DEFAULT_LIMITS } from "../ledger/limits.js";
 import type { SpendingLimits } from "../ledger/types.js";
 import type { Config } from "./types.js";
 import {
@@ -170,12 +171,13 @@ const fields = {
   // The ledger and its spending limits
   DATABASE_PATH: z.string().default("./data/giftbot.sqlite"),
   DRAFT_TTL_SECONDS: integer(30, 86_400).default(600),
-  LIMIT_STARS_PER_PURCHASE: integer(50, 1_000_000).default(10_000),
-  LIMIT_STARS_PER_USER_DAY: integer(0, 1_000_000_000).default(10_000),
-  LIMIT_STARS_PER_DAY: integer(0, 1_000_000_000).default(100_000),
-  LIMIT_PREMIUM_PER_USER_DAY: integer(0, 1_000_000).default(3),
-  LIMIT_PREMIUM_PER_DAY: integer(0, 1_000_000).default(20),
-  LIMITS_EXEMPT_ADMINS: boolean.default(false),
+  // One source for the defaults: the ledger's own (src/ledger/limits.ts).
+  LIMIT_STARS_PER_PURCHASE: integer(50, 1_000_000).default(DEFAULT_LIMITS.starsPerPurchase),
+  LIMIT_STARS_PER_USER_DAY: integer(0, 1_000_000_000).default(DEFAULT_LIMITS.starsPerUserDay),
+  LIMIT_STARS_PER_DAY: integer(0, 1_000_000_000).default(DEFAULT_LIMITS.starsPerBotDay),
+  LIMIT_PREMIUM_PER_USER_DAY: integer(0, 1_000_000).default(DEFAULT_LIMITS.premiumPerUserDay),
+  LIMIT_PREMIUM_PER_DAY: integer(0, 1_000_000).default(DEFAULT_LIMITS.premiumPerBotDay),
+  LIMITS_EXEMPT_ADMINS: boolean.default(DEFAULT_LIMITS.adminsExempt),
   TON_API_ENDPOINT: httpUrl().optional(),
   TON_API_KEY: singleLine(z.string()).optional(),
 
