@@ -45,6 +45,7 @@ export function monitorService(client: GiftServiceClient, now = Date.now): Servi
     buyStars: (purchase, options) => client.buyStars(purchase, options).then(observe),
     buyPremium: (purchase, options) => client.buyPremium(purchase, options).then(observe),
     estimateWait: (priority) => client.estimateWait(priority),
+    stopPurchases: () => client.stopPurchases(),
     close: () => client.close(),
   };
   return { client: monitored, state: () => ({ health, lastAnsweredAt }) };

@@ -645,6 +645,10 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       return scheduler.estimateWait(priority);
     },
 
+    stopPurchases() {
+      scheduler.stopPurchases();
+    },
+
     close() {
       // Idempotent: closing twice (a shutdown path and a test hook) must not throw.
       closing ??= (async () => {

@@ -16,20 +16,30 @@ export class GiftServiceConfigError extends Error {
  *
  * `sent` says whether a request had already left for the service:
  * - Purchases: always `false`. A purchase is cancelled only while it waits for the shared
- *   quota, before anything was sent; once sent it is never aborted (neither by the signal nor
- *   by `close()`, which waits for it) and ends in an outcome instead. So `sent: false` means
- *   "nothing was sent, no money can have moved": the desk may release the intent.
+ *   quota (or when it arrives after `stopPurchases()`), before anything was sent; once sent it
+ *   is never aborted (neither by the signal nor by `stopPurchases()` or `close()`) and ends in
+ *   an outcome instead. So `sent: false` means "nothing was sent, no money can have moved":
+ *   the desk may release the intent.
  * - Reads: `true` when the request was in flight when the signal aborted (it counted against
  *   the quota, its answer is discarded); `false` when it was still queued.
  */
+const MESSAGES = {
+  aborted: "the call was aborted",
+  closed: "the gift service client is closed",
+  stopped: "the gift service client takes no more purchases",
+} as const;
+
 export class GiftServiceCallCancelledError extends Error {
   override readonly name = "GiftServiceCallCancelledError";
   constructor(
-    /** `aborted`: the caller's signal; `closed`: the client was closed (or is closing). */
-    readonly reason: "aborted" | "closed",
+    /**
+     * `aborted`: the caller's signal; `closed`: the client was closed (or is closing);
+     * `stopped`: a purchase after `stopPurchases()` (shutdown), while reads still go.
+     */
+    readonly reason: "aborted" | "closed" | "stopped",
     /** Whether a request had left for the service; always false for purchases (see above). */
     readonly sent: boolean,
   ) {
-    super(reason === "closed" ? "the gift service client is closed" : "the call was aborted");
+    super(MESSAGES[reason]);
   }
 }

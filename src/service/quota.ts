@@ -68,6 +68,7 @@ export class QuotaScheduler {
   private queue: Waiting[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private purchasesStopped = false;
 
   constructor(
     settings: QuotaSettings,
@@ -82,13 +83,16 @@ export class QuotaScheduler {
   /**
    * Resolves when this request may be sent, with a `release` to call once it has been answered
    * (or failed). `onQueued` is told the expected wait when the request cannot go at once.
-   * Rejects only on abort or close.
+   * Rejects only on abort, close, or (purchases) after `stopPurchases()`.
    */
   acquire(
     priority: Priority,
     options: { signal?: AbortSignal; onQueued?: (waitMs: number) => void } = {},
   ): Promise<() => void> {
     if (this.closed) return Promise.reject(new GiftServiceCallCancelledError("closed", false));
+    if (priority === "purchase" && this.purchasesStopped) {
+      return Promise.reject(new GiftServiceCallCancelledError("stopped", false));
+    }
     if (options.signal?.aborted) {
       return Promise.reject(new GiftServiceCallCancelledError("aborted", false));
     }
@@ -135,6 +139,25 @@ export class QuotaScheduler {
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + held);
     this.pump();
     return held;
+  }
+
+  /**
+   * Shutdown's first step: rejects every queued purchase, and every later one at once, as
+   * never sent, while reads keep being served (an unconfirmed purchase's evidence and the
+   * low-balance check still need the wallet and the recipient). A purchase already granted
+   * its slot is in flight and is not touched: its answer is the only evidence of the money.
+   */
+  stopPurchases(): void {
+    this.purchasesStopped = true;
+    const stopped = this.queue.filter((w) => w.priority === "purchase");
+    if (stopped.length === 0) return;
+    this.queue = this.queue.filter((w) => w.priority !== "purchase");
+    for (const entry of stopped) {
+      entry.detach();
+      entry.reject(new GiftServiceCallCancelledError("stopped", false));
+    }
+    // The reads behind them may go sooner now.
+    this.pump();
   }
 
   /** Stops the timer and rejects every queued request; later acquires reject at once. */

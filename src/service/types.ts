@@ -152,5 +152,13 @@ export interface GiftServiceClient {
   buyPremium(purchase: PremiumPurchase, options?: CallOptions): Promise<PurchaseOutcome>;
   /** How long a request of this priority would wait for the shared quota now, in milliseconds. */
   estimateWait(priority: "purchase" | "read"): number;
+  /**
+   * Shutdown's first step: every purchase still waiting for the shared quota (or behind a
+   * 429 hold), and every later one, is cancelled at once with
+   * `GiftServiceCallCancelledError` (`sent: false`): waiting for its turn could outlast the
+   * grace period. A purchase already sent is untouched and ends in an outcome; reads keep
+   * working, so evidence for an unconfirmed purchase can still be gathered before `close()`.
+   */
+  stopPurchases(): void;
   close(): Promise<void>;
 }
