@@ -5,6 +5,7 @@
  */
 import { createApp } from "./app/index.js";
 import { ConfigError, loadConfig } from "./config/index.js";
+import { scrubTokens } from "./logger.js";
 import { handleShutdownSignals } from "./run/shutdown.js";
 
 /** `ENV_FILE` picks another dotenv file; `ENV_FILE=none` reads none (tests, containers). */
@@ -44,16 +45,20 @@ async function main(): Promise<number | undefined> {
   try {
     await app.start();
   } catch (error) {
-    app.logger.fatal({ err: describe(error) }, "giftbot could not start");
+    // The logger's `err` serializer keeps name, message and stack only, tokens scrubbed.
+    app.logger.fatal({ err: error }, "giftbot could not start");
     await app.stop().catch(() => undefined);
     return 1;
   }
   return undefined;
 }
 
-/** Only the message: a grammY error can carry a context, whose API holds the bot token. */
+/**
+ * A crash before (or outside) the logger goes to stderr: only the name and message, since a grammY
+ * error can carry a context whose API holds the bot token, and scrubbed of anything token-shaped.
+ */
 function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return scrubTokens(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 }
 
 main().then(

@@ -62,7 +62,8 @@ export async function startWebhookServer<C extends Context>(
     inFlight++;
     handleUpdate(request, response)
       .catch((error: unknown) => {
-        options.logger.error({ err: describe(error) }, "webhook update failed");
+        // The logger's `err` serializer keeps name, message and stack only, tokens scrubbed.
+        options.logger.error({ err: error }, "webhook update failed");
         if (!response.headersSent) response.writeHead(500);
         response.end();
       })
@@ -91,9 +92,4 @@ export async function startWebhookServer<C extends Context>(
       await closed;
     },
   };
-}
-
-/** Only the message: a grammY error object carries the context and with it the bot token. */
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
