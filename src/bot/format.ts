@@ -3,7 +3,6 @@
  * strings from the service and are formatted from the string, never through a float, so no
  * digits are lost or invented.
  */
-import type { Locale } from "./callback-data/index.js";
 import type { BotContext } from "./context.js";
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -13,11 +12,6 @@ export function formatDecimal(locale: string, value: string | undefined): string
   if (value === undefined || !DECIMAL.test(value.trim())) return undefined;
   const format = new Intl.NumberFormat(locale, { maximumFractionDigits: 9 });
   return format.format(value.trim() as `${number}`);
-}
-
-/** A whole number formatted for the locale (used where Fluent does not format for us). */
-export function formatInteger(locale: string, value: number): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(value);
 }
 
 /** A date and time in UTC, so every person and every test sees the same clock. */
@@ -47,9 +41,4 @@ export function tellQueued(ctx: BotContext): (waitMs: number) => void {
   return (waitMs) => {
     ctx.reply(ctx.t("flow-queued", { seconds: waitSeconds(waitMs) })).catch(() => undefined);
   };
-}
-
-/** The locale we speak for a negotiated locale id. */
-export function asLocale(id: string): Locale {
-  return id === "ru" ? "ru" : "en";
 }

@@ -657,11 +657,6 @@ const HANDLERS = new Map<string, { name: string; handler: Handler }>(
   ]),
 );
 
-/** Names of the Bot API methods the emulator answers. */
-export const SUPPORTED_METHODS: readonly string[] = [...HANDLERS.values()].map(
-  (entry) => entry.name,
-);
-
 function decodeJsonFields(params: Params): Params {
   const decoded: Params = { ...params };
   for (const field of JSON_FIELDS) {

@@ -23,8 +23,6 @@ import { formatDecimal } from "../format.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { isBelow } from "./decimal.js";
 
-export { isBelow, scaleDecimal } from "./decimal.js";
-
 /** LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings; unset means no alert. */
 export interface BalanceAlerts {
   lowBalanceTon?: string | undefined;

@@ -4,6 +4,7 @@
  * pick the keys and fill in the values, so /pending and the unconfirmed notification show the
  * same evidence the same way.
  */
+import { fromNano } from "@ton/core";
 import { InlineKeyboard } from "grammy";
 import type { AllowedEntry } from "../../../access/access-list.js";
 import type { DayTotals, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
@@ -195,15 +196,6 @@ export function purchaseDetails(t: Translate, locale: string, intent: PurchaseIn
   return lines.join("\n");
 }
 
-/** Nanotons (an integer string) as TON, without floats. */
-export function nanoToTon(nano: string | undefined): string | undefined {
-  if (nano === undefined || !/^\d+$/.test(nano)) return undefined;
-  const padded = nano.padStart(10, "0");
-  const whole = padded.slice(0, -9).replace(/^0+(?=\d)/, "");
-  const fraction = padded.slice(-9).replace(/0+$/, "");
-  return fraction === "" ? whole : `${whole}.${fraction}`;
-}
-
 /** On-chain transfers shown per evidence message; the rest are counted. */
 const MAX_TRANSFERS_SHOWN = 5;
 
@@ -344,7 +336,12 @@ export function evidenceText(
       lines.push(
         t("admin-evidence-transfer", {
           date: formatDateTime(locale, transfer.at),
-          amount: value(t, locale, nanoToTon(transfer.amountNano)),
+          // fromNano converts without floats; it throws on a non-integer, which the reader never gives.
+          amount: value(
+            t,
+            locale,
+            transfer.amountNano === undefined ? undefined : fromNano(transfer.amountNano),
+          ),
           destination: transfer.destination ?? t("unknown-value"),
           comment: transfer.comment ?? "",
           url: transactionUrl(transfer.hash),
