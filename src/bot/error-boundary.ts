@@ -1,7 +1,7 @@
 /**
  * What happens when a handler throws: the person gets a short apology in their language, and
- * the error is logged with the update id. The context is never logged: grammY's BotError holds
- * it, and `ctx.api` holds the bot token.
+ * the error is logged with the update, chat and user ids, as the per-update logger logs them.
+ * The context is never logged: grammY's BotError holds it, and `ctx.api` holds the bot token.
  */
 import type { I18n } from "@grammyjs/i18n";
 import type { BotError, Context, NextFunction } from "grammy";
@@ -32,6 +32,7 @@ export function createErrorHandler(
       {
         updateId: ctx.update.update_id,
         chatId: ctx.chat?.id,
+        userId: ctx.from?.id,
         error: describeError(botError.error),
       },
       "update handler failed",
