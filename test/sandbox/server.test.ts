@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { SandboxClosedError, startSandbox } from "../../src/sandbox/server.js";
 import { COOKIE, MNEMONIC, postForm, sandboxForTest } from "./helpers.js";
 
@@ -141,14 +141,28 @@ describe("sandbox: quota", () => {
   });
 
   it("frees the window as it slides", async () => {
-    const sandbox = await sandboxForTest({ quota: { limit: 1, windowMs: 100 } });
-    expect((await fetch(`${sandbox.url}/get-user-info/?username=alice`)).status).toBe(200);
-    let status = 429;
-    for (let i = 0; i < 200 && status === 429; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      status = (await fetch(`${sandbox.url}/get-user-info/?username=alice`)).status;
-    }
-    expect(status).toBe(200);
+    // Only Date is faked: the sandbox reads its clock with Date.now(), while the sockets keep
+    // their real timers. Time moves only when the test moves it.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const start = Date.now();
+    const sandbox = await sandboxForTest({ quota: { limit: 2, windowMs: 60_000 } });
+    const statusAt = async (offsetMs: number) => {
+      vi.setSystemTime(start + offsetMs);
+      const res = await fetch(`${sandbox.url}/get-user-info/?username=alice`);
+      await res.body?.cancel();
+      return res.status;
+    };
+    expect(await statusAt(0)).toBe(200);
+    expect(await statusAt(30_000)).toBe(200);
+    expect(await statusAt(30_000)).toBe(429);
+    expect(await statusAt(59_999)).toBe(429);
+    // The first request leaves the window exactly 60 s after it came; the second is still in.
+    expect(await statusAt(60_000)).toBe(200);
+    expect(await statusAt(60_000)).toBe(429);
+    expect(await statusAt(90_000)).toBe(200);
   });
 });
 

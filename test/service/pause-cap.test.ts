@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   CLIENT_DEFAULTS,
   createGiftServiceClient,
@@ -8,7 +8,10 @@ import { QuotaScheduler } from "../../src/service/quota.js";
 import { MAX_TIMER_MS } from "../../src/service/timers.js";
 import { CREDENTIALS, clientFor, sandboxForTest } from "./helpers.js";
 
-/** Resolves after `ms`: only used to let a bounded stretch of time pass while nothing may happen. */
+/**
+ * Resolves after `ms` of real time. Used once, where the check is inherently "nothing happens
+ * for a while": there is no event to wait for when the point is that none comes.
+ */
 const quietPeriod = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const floodWith = (retryAfter: string) =>
@@ -48,6 +51,9 @@ describe("the global hold after a 429/503 is capped", () => {
         .getUserInfo("bobby", { signal: controller.signal, onQueued: () => queued() })
         .catch((error: unknown) => error);
       await told;
+      // One bounded real wait (the client talks to a real HTTP server, so timers stay real): a
+      // hold timer past setTimeout's range would fire after 1 ms (with a TimeoutOverflowWarning)
+      // and the read would go out or spin; 100 ms is a hundred such wake-ups.
       await quietPeriod(100);
       expect(sandbox.requests).toHaveLength(1);
       expect(warnings).not.toContain("TimeoutOverflowWarning");
@@ -103,6 +109,9 @@ describe("the global hold after a 429/503 is capped", () => {
 
 describe("quota scheduler timers", () => {
   it("sleeps through a wait longer than setTimeout's range without spinning", async () => {
+    // Fake timers behave like Node's: a delay past 2^31-1 ms becomes 1 ms. Only the timers are
+    // faked; the scheduler's clock stays real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     let looks = 0;
     const scheduler = new QuotaScheduler({ limit: 1, windowMs: 2 ** 40 }, () => {
       looks++;
@@ -114,13 +123,14 @@ describe("quota scheduler timers", () => {
       const waiting = scheduler.acquire("read").catch((error: unknown) => error);
       expect(scheduler.estimateWait("read")).toBeGreaterThan(MAX_TIMER_MS);
       const before = looks;
-      await quietPeriod(100);
+      vi.advanceTimersByTime(100);
       // A spinning scheduler looks at the clock on every 1 ms wake-up.
       expect(looks - before).toBe(0);
       scheduler.close();
       expect(await waiting).toMatchObject({ reason: "closed", sent: false });
     } finally {
       scheduler.close();
+      vi.useRealTimers();
     }
   });
 
