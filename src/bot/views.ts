@@ -114,12 +114,11 @@ export function outcomeText(t: Translate, locale: string, result: ConfirmResult)
         ? delivered
         : `${delivered}\n${t("outcome-transaction", { url: transactionUrl(txHash) })}`;
     }
+    case "not_sent":
+      // The request never left (cancelled while queued at shutdown, or refused by the client's
+      // own checks): there is no service reason to show, and nothing was spent.
+      return withGift(t, result.intent, t("outcome-not-sent"));
     case "rejected": {
-      // Status 0: the request never left (the client refused it, or it was cancelled while
-      // queued at shutdown); there is no service reason to show.
-      if (result.rejection.status === 0) {
-        return withGift(t, result.intent, t("outcome-not-sent"));
-      }
       const reason = result.rejection.detail ?? result.intent.outcomeDetail;
       return withGift(
         t,

@@ -343,6 +343,29 @@ export class Ledger {
     now: number = this.#clock(),
   ): RecordedOutcome {
     const { to, patch } = outcomePatch(outcome, now);
+    return this.#record(id, to, patch, now);
+  }
+
+  /**
+   * Writes that a claimed intent's request never left (cancelled while it waited for the
+   * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
+   * with `detail` saying so. Nothing was sent, so nothing can have been spent.
+   */
+  recordNotSent(id: string, detail: string, now: number = this.#clock()): RecordedOutcome {
+    return this.#record(
+      id,
+      "rejected",
+      { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail },
+      now,
+    );
+  }
+
+  #record(
+    id: string,
+    to: "succeeded" | "rejected" | "unconfirmed",
+    patch: MovePatch,
+    now: number,
+  ): RecordedOutcome {
     return this.#db
       .transaction((): RecordedOutcome => {
         const current = this.#mustGet(id);

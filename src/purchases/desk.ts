@@ -5,7 +5,7 @@
  * the desk only sends after that claim has committed, and writes the outcome right after.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
-import type { Ledger } from "../ledger/ledger.js";
+import type { Ledger, RecordedOutcome } from "../ledger/ledger.js";
 import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { GiftServiceCallCancelledError } from "../service/errors.js";
@@ -126,10 +126,14 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     }
   }
 
+  /**
+   * Sends the intent's one request. `not_sent` when the client cancelled it before it left
+   * (the shutdown stops purchases still waiting for the quota): nothing went out.
+   */
   async function send(
     intent: PurchaseIntent,
     onQueued?: (waitMs: number) => void,
-  ): Promise<PurchaseOutcome> {
+  ): Promise<PurchaseOutcome | { kind: "not_sent"; detail: string }> {
     try {
       if (intent.kind === "stars") {
         return await client.buyStars(
@@ -152,8 +156,15 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       );
     } catch (err) {
       if (err instanceof GiftServiceCallCancelledError && !err.sent) {
-        // Cancelled while queued (the client was closed at shutdown): nothing went out.
-        return { kind: "invalid", field: "username", detail: "the purchase was not sent" };
+        // Cancelled while queued (purchases stopped, or the client closed, at shutdown):
+        // nothing went out.
+        return {
+          kind: "not_sent",
+          detail:
+            err.reason === "aborted"
+              ? "not sent: cancelled before sending"
+              : "not sent: cancelled at shutdown",
+        };
       }
       // The client promises never to throw; if it does, the request may have gone out.
       return {
@@ -208,33 +219,27 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     // The claim has committed (better-sqlite3 is synchronous): only now may the request go.
     refreshBalanceBefore(claim.intent);
     const outcome = await send(claim.intent, options.onQueued);
-    let recorded: ReturnType<Ledger["recordOutcome"]>;
-    try {
-      recorded = ledger.recordOutcome(id, outcome, clock());
-    } catch (err) {
-      // The request went out but its outcome could not be written. The intent stays
-      // `sending`, which holds every new claim until a restart makes it unconfirmed for an
-      // admin; the person is told the outcome is unknown, never that they may retry.
-      logger.error(
-        { err: errorSummary(err), intentId: id, outcome: outcome.kind },
-        "could not record a purchase outcome",
+    if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
+      // The request never left: cancelled while queued, or refused by the client's own checks.
+      const reason = outcome.kind === "not_sent" ? "cancelled" : "invalid";
+      const detail =
+        outcome.kind === "not_sent"
+          ? outcome.detail
+          : `not sent: refused by the client before sending (invalid ${outcome.field})`;
+      const recorded = record(id, claim.intent, reason, () =>
+        ledger.recordNotSent(id, detail, clock()),
       );
-      return {
-        kind: "unconfirmed",
-        intent: claim.intent,
-        ambiguity: {
-          kind: "ambiguous",
-          cause: "transport",
-          detail: "the outcome could not be recorded",
-        },
-      };
+      if ("kind" in recorded) return recorded;
+      // Nothing went out, so nothing was spent: the cached balance still holds.
+      return recorded.recorded
+        ? { kind: "not_sent", intent: recorded.intent, reason }
+        : lateAfterRecovery(recorded.intent);
     }
-    const intent = recorded.intent;
-    // Ids, kinds and statuses only: never the request, its headers or the service's body.
-    logger[intent.status === "unconfirmed" ? "warn" : "info"](
-      { intentId: id, kind: intent.kind, status: intent.status, outcome: outcome.kind },
-      "purchase outcome recorded",
+    const recorded = record(id, claim.intent, outcome.kind, () =>
+      ledger.recordOutcome(id, outcome, clock()),
     );
+    if ("kind" in recorded) return recorded;
+    const intent = recorded.intent;
     if (intent.kind === "premium" && outcome.kind === "success") {
       recipients.forget(intent.recipient.toLowerCase());
     }
@@ -247,24 +252,53 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       case "rejected":
         if (!recorded.recorded) break;
         return { kind: "rejected", intent, rejection: outcome };
-      case "invalid":
-        if (!recorded.recorded) break;
-        // Refused by the client before sending: nothing went out, nothing was spent.
-        return {
-          kind: "rejected",
-          intent,
-          rejection: {
-            kind: "rejected",
-            status: 0,
-            body: { ok: false, error: `invalid ${outcome.field}` },
-            detail: outcome.detail,
-          },
-        };
       case "ambiguous":
         if (recorded.recorded) notifyUnconfirmed(intent, outcome);
         return { kind: "unconfirmed", intent, ambiguity: outcome };
     }
-    // A restart's recovery had already made it unconfirmed: it stays so for an admin.
+    return lateAfterRecovery(intent);
+  }
+
+  /**
+   * Writes an outcome and logs it. When the write fails the intent stays `sending`, which
+   * holds every new claim until a restart makes it unconfirmed for an admin; the person is
+   * told the outcome is unknown, never that they may retry (the request may have gone out).
+   */
+  function record(
+    id: string,
+    claimed: PurchaseIntent,
+    outcomeKind: string,
+    write: () => RecordedOutcome,
+  ): RecordedOutcome | ConfirmResult {
+    let recorded: RecordedOutcome;
+    try {
+      recorded = write();
+    } catch (err) {
+      logger.error(
+        { err: errorSummary(err), intentId: id, outcome: outcomeKind },
+        "could not record a purchase outcome",
+      );
+      return {
+        kind: "unconfirmed",
+        intent: claimed,
+        ambiguity: {
+          kind: "ambiguous",
+          cause: "transport",
+          detail: "the outcome could not be recorded",
+        },
+      };
+    }
+    const intent = recorded.intent;
+    // Ids, kinds and statuses only: never the request, its headers or the service's body.
+    logger[intent.status === "unconfirmed" ? "warn" : "info"](
+      { intentId: id, kind: intent.kind, status: intent.status, outcome: outcomeKind },
+      "purchase outcome recorded",
+    );
+    return recorded;
+  }
+
+  /** A restart's recovery had already made the intent unconfirmed: it stays so for an admin. */
+  function lateAfterRecovery(intent: PurchaseIntent): ConfirmResult {
     return {
       kind: "unconfirmed",
       intent,

@@ -43,6 +43,12 @@ export type ConfirmResult =
   | { kind: "succeeded"; intent: PurchaseIntent; txHash: string | undefined }
   | { kind: "rejected"; intent: PurchaseIntent; rejection: Rejected }
   | { kind: "unconfirmed"; intent: PurchaseIntent; ambiguity: Ambiguous }
+  /**
+   * The claim won but the request never left, so nothing was spent; the intent is recorded
+   * as rejected with a "not sent: ..." detail. `cancelled`: the purchase was still waiting for
+   * the service's quota when the bot shut down; `invalid`: the client's own checks refused it.
+   */
+  | { kind: "not_sent"; intent: PurchaseIntent; reason: "cancelled" | "invalid" }
   /** The claim was refused (or, for premium, the recipient could not be re-checked): nothing was sent. */
   | { kind: "refused"; refusal: ConfirmRefusal }
   /** Premium only: the recheck at confirmation found the recipient already premium; nothing was sent. */

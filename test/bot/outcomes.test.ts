@@ -85,6 +85,28 @@ describe("what a person sees for each outcome", () => {
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
+  it("not sent (purchases stopped at shutdown): the summary says so and that nothing was spent", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(605, { language_code: "ru" }));
+    const summary = await toSummary(alice);
+    h.client.stopPurchases();
+    await alice.pressButton("✅ Подтвердить");
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toBe(
+      [
+        "Получатель: @bob_gifts",
+        "Подарок: 100 Telegram Stars",
+        "",
+        "❌ Не отправлено: запрос не ушёл в сервис. Ничего не списано, можно попробовать снова.",
+      ].join("\n"),
+    );
+    expect(buttonsOf(h.telegram.message(alice.chatId, summary.message_id))).toEqual([]);
+    expect(h.desk.getIntent(h.desk.recent({ limit: 1 })[0]?.id ?? "")).toMatchObject({
+      status: "rejected",
+      outcomeDetail: "not sent: cancelled at shutdown",
+    });
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+
   it("paused by the admins: answered, the summary keeps its buttons, nothing sent", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(604));

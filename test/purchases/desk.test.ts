@@ -189,7 +189,7 @@ describe("PurchaseDesk.confirm", () => {
     expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
   });
 
-  it("an invalid answer from the client after the claim is recorded as rejected", async () => {
+  it("an invalid answer from the client after the claim is not sent, recorded as rejected", async () => {
     const f = await deskFixture({
       wrapClient: (client) => ({
         ...client,
@@ -198,8 +198,11 @@ describe("PurchaseDesk.confirm", () => {
     });
     const intent = f.starsDraft();
     const result = await f.desk.confirm(intent.id, 1);
-    expect(result.kind).toBe("rejected");
-    expect(f.desk.getIntent(intent.id)?.status).toBe("rejected");
+    expect(result).toMatchObject({ kind: "not_sent", reason: "invalid" });
+    expect(f.desk.getIntent(intent.id)).toMatchObject({
+      status: "rejected",
+      outcomeDetail: "not sent: refused by the client before sending (invalid amount)",
+    });
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 
@@ -436,8 +439,33 @@ describe("purchase desk: one purchase in flight at a time", () => {
     expect(await queuedFor).toBeGreaterThan(0);
     await f.client.close();
     const outcome = await result;
-    expect(outcome.kind).toBe("rejected");
-    expect(f.desk.getIntent(intent.id)?.status).toBe("rejected");
+    expect(outcome).toMatchObject({ kind: "not_sent", reason: "cancelled" });
+    expect(f.desk.getIntent(intent.id)).toMatchObject({
+      status: "rejected",
+      outcomeDetail: "not sent: cancelled at shutdown",
+    });
+    expect(f.desk.status().unconfirmed).toBe(0);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+
+  it("purchases stopped at shutdown: the queued one is not sent, a later one at once, reads go on", async () => {
+    const f = await deskFixture({ client: { quota: { limit: 1, windowMs: 60_000 } } });
+    await f.desk.readBalance();
+    const queuedIntent = f.starsDraft();
+    let queued!: () => void;
+    const queuedFor = new Promise<void>((resolve) => (queued = resolve));
+    const result = f.desk.confirm(queuedIntent.id, 1, { onQueued: () => queued() });
+    await queuedFor;
+    f.client.stopPurchases();
+    expect(await result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
+    expect(f.desk.getIntent(queuedIntent.id)).toMatchObject({
+      status: "rejected",
+      outcomeDetail: "not sent: cancelled at shutdown",
+    });
+    // A later confirmation claims, is refused by the client at once, and is released the same way.
+    const later = f.starsDraft();
+    expect(await f.desk.confirm(later.id, 1)).toMatchObject({ kind: "not_sent" });
+    expect(f.desk.getIntent(later.id)?.status).toBe("rejected");
     expect(f.desk.status().unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });

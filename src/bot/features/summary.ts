@@ -153,6 +153,7 @@ async function confirm(
       intentId: intent.id,
       outcome: result.kind,
       ...(result.kind === "refused" ? result.refusal : {}),
+      ...(result.kind === "not_sent" ? { notSent: result.reason } : {}),
     },
     "confirmation finished",
   );
@@ -177,6 +178,8 @@ async function confirm(
     if (!retryable) services.summaries.remove(intent.requester.chatId, userId, intent.id);
     return;
   }
+  // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
+  // is done and its buttons go.
   services.summaries.remove(intent.requester.chatId, userId, intent.id);
   await editQuietly(ctx, outcomeText(ctx.t, locale, result));
 }

@@ -260,4 +260,24 @@ describe("low balance", () => {
       ].join("\n"),
     ]);
   });
+
+  it("a purchase that was not sent (stopped at shutdown) spent nothing: no balance check", async () => {
+    const { h, features } = await adminWorld({ alerts: { lowBalanceUsdt: "998.5" } });
+    const bea = chatPerson(h, BUYER);
+    await bea.command("stars");
+    await bea.say("bob_gifts");
+    await bea.pressButton("⭐ 100");
+    // Low already, and the cached balance is stale: a check after the purchase would read it.
+    h.sandbox.setBalance({ ton: "0", usdt: "5" });
+    h.clock.advance(20_000);
+    const balanceReads = () => h.sandbox.requests.filter((r) => r.path === "/wallet-balance/");
+    const readsBefore = balanceReads().length;
+    h.client.stopPurchases();
+    await bea.pressButton("✅ Confirm");
+    await features.idle();
+    expect(bea.lastMessage().text).toMatch(/❌ Not sent: .* Nothing was spent/);
+    expect(balanceReads()).toHaveLength(readsBefore);
+    expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"))).toEqual([]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+  });
 });

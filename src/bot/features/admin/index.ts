@@ -157,7 +157,8 @@ export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeature
 
 /**
  * The desk with one addition: after a confirmation that sent a request (whatever its
- * outcome), `afterPurchase` runs, in the background of the person's answer.
+ * outcome), `afterPurchase` runs, in the background of the person's answer. A purchase that
+ * was not sent (cancelled at shutdown, refused by the client) spent nothing: no check.
  */
 function wrapDesk(desk: PurchaseDesk, afterPurchase: () => void): PurchaseDesk {
   return new Proxy(desk, {
@@ -165,7 +166,14 @@ function wrapDesk(desk: PurchaseDesk, afterPurchase: () => void): PurchaseDesk {
       if (property === "confirm") {
         const confirm: PurchaseDesk["confirm"] = async (id, userId, confirmOptions) => {
           const result = await target.confirm(id, userId, confirmOptions);
-          if (result.kind !== "refused" && result.kind !== "recipient_has_premium") afterPurchase();
+          // Only when a request went out: refused, already-premium and not-sent spent nothing.
+          if (
+            result.kind !== "refused" &&
+            result.kind !== "recipient_has_premium" &&
+            result.kind !== "not_sent"
+          ) {
+            afterPurchase();
+          }
           return result;
         };
         return confirm;
