@@ -4,8 +4,15 @@
  * a client and a ledger), and a test can build the whole thing from a Config just as `main` does.
  *
  * Lifecycle: `createApp` builds (no network), `start` talks to Telegram and starts taking
- * updates, `stop` stops taking updates, waits for the updates being handled (a purchase in
- * flight is sent, answered and recorded), then closes the client and the database.
+ * updates, and `stop` winds down in this order:
+ * 1. stop taking updates;
+ * 2. stop purchases in the client: one still waiting for the service's quota (or behind a 429
+ *    hold) is cancelled as never sent, and recorded so (the person is told "Not sent... nothing
+ *    was spent"), as is any later one; waiting for its turn could outlast the grace period;
+ * 3. wait for the updates being handled: a purchase already in flight is answered and recorded;
+ * 4. wait for the admin messages those started (an unconfirmed purchase's evidence re-reads the
+ *    balance and the recipient, and the low-balance check reads the balance: reads still work);
+ * 5. close the client, then the database.
  */
 import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
@@ -67,7 +74,10 @@ export interface App {
   health(): HealthReport;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
-  /** Stops taking updates, waits for those in flight, closes everything. Idempotent. */
+  /**
+   * Stops taking updates and purchases not yet sent, waits for the updates in flight and the
+   * admin messages they started, then closes the client and the database. Idempotent.
+   */
   stop(): Promise<void>;
 }
 
@@ -237,13 +247,17 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       const busy = updates.inFlight();
       if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
       await Promise.all(intake);
-      // Closing the client while the updates drain lets a purchase already sent finish and be
-      // recorded, and cancels one still queued for the service's quota (or behind a 429 hold)
-      // as never sent: waiting for its turn could outlast the grace period and leave a purchase
-      // that never went out looking "unknown" at the next start.
-      await Promise.all([updates.drained(), service.client.close()]);
-      // Admin messages started by the last updates (an unconfirmed purchase) still go out.
+      // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
+      // never sent, and so is any later one: waiting for its turn could outlast the grace
+      // period. A purchase already sent is untouched, and reads keep working.
+      service.client.stopPurchases();
+      // The updates in flight finish: a purchase sent is answered and recorded, one cancelled
+      // above is recorded as not sent and its person told so.
+      await updates.drained();
+      // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
+      // low-balance check) still go out; they read through the client, so it is still open.
       await admin.idle();
+      await service.client.close();
       db.close();
       logger.info("stopped: database closed");
     })();

@@ -14,6 +14,7 @@ import { openDatabase } from "../../src/storage/database.js";
 import { TelegramEmulatorClient } from "../../src/telegram-emulator/client.js";
 import { DEMO_ADMIN, DEMO_USER, setUpDemoPeople } from "../../src/telegram-emulator/demo-people.js";
 import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+import { Person, starsSummary } from "../e2e/helpers.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 async function world(overrides: Record<string, string> = {}) {
@@ -98,6 +99,30 @@ describe("createApp", () => {
     );
     expect(app.db.open).toBe(false);
     expect(app.health()).toMatchObject({ status: "down", database: "down" });
+  });
+
+  it("a purchase that ends unconfirmed while stopping still gets its admin message, with the balance now", async () => {
+    // The service answers after the client's deadline: the purchase is in flight when stop
+    // begins and ends unconfirmed while the updates drain.
+    const { emulator, sandbox, config } = await world({ SERVICE_TIMEOUT_MS: "1000" });
+    const app = createApp(config, { logger: silentLogger });
+    onTestFinished(() => app.stop());
+    await app.start();
+    const uma = new Person(emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "alice_friend");
+    sandbox.injectFault({ type: "delay", ms: 3_000 }, { path: "/buy-stars/" });
+    emulator.pressButtonLabeled(DEMO_USER.id, DEMO_USER.id, summary.id, "✅ Confirm");
+    await sandbox.waitForRequests(1, "/buy-stars/");
+
+    await app.stop();
+    const told = emulator
+      .chat(DEMO_ADMIN.id)
+      .find((m) => /unknown outcome: 50 stars to @alice_friend/.test(m.text));
+    // The evidence was gathered through the client before it closed.
+    expect(told?.text).toMatch(/Balance now: [\d,.]+ TON, [\d,.]+ USDT/);
+    expect(uma.message(summary.id)?.text).toMatch(/outcome is unknown/);
+    expect(sandbox.purchaseRequests()).toHaveLength(1);
+    expect(app.db.open).toBe(false);
   });
 
   it("a stranger is told to ask ADMIN_CONTACT for access, with their user id; nothing is bought", async () => {

@@ -139,7 +139,10 @@ describe("the bot process under faults", () => {
     expect(exit, why).toEqual({ code: 0, signal: null });
     // Nothing went out, and nothing is left "sending" to look unknown at the next start.
     expect(world.sandbox.purchaseRequests(), why).toHaveLength(0);
-    expect(world.intents()[0]?.status, why).toBe("rejected");
+    expect(world.intents()[0], why).toMatchObject({
+      status: "rejected",
+      outcomeDetail: "not sent: cancelled at shutdown",
+    });
     expect(uma.message(summary.id)?.text, why).toMatch(
       /❌ Not sent: the request did not go out to the service\. Nothing was spent/,
     );
