@@ -39,7 +39,7 @@ describe("text nothing else handles, in a private chat", () => {
     expect(texts).toEqual(["How many stars for @bob_gifts?"]);
     await alice.say("not a number");
     expect(alice.lastMessage().text).toBe(
-      "That is not a whole number from 50 to 5,000. Please send the number of stars again.",
+      "That is not a whole number from 50 to 10,000. Please send the number of stars again.",
     );
   });
 

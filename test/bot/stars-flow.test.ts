@@ -40,11 +40,11 @@ describe("stars flow against the sandbox", () => {
     await alice.pressButton("Another amount");
     expect(buttonsOf(h.telegram.message(alice.chatId, amount.message_id))).toEqual([]);
     expect(alice.lastMessage().text).toBe(
-      "Send the number of stars: a whole number from 50 to 5,000.",
+      "Send the number of stars: a whole number from 50 to 10,000.",
     );
     await alice.say("49");
     expect(alice.lastMessage().text).toBe(
-      "That is not a whole number from 50 to 5,000. Please send the number of stars again.",
+      "That is not a whole number from 50 to 10,000. Please send the number of stars again.",
     );
     await alice.say("12.5");
     expect(alice.lastMessage().text).toMatch(/^That is not a whole number/);
