@@ -151,7 +151,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   // middleware). grammY's default would rethrow and end long polling for everyone.
   bot.catch((error) => {
     logger.error(
-      { err: describe(error.error), updateId: error.ctx.update.update_id },
+      { err: error.error, updateId: error.ctx.update.update_id },
       "update failed",
     );
   });
@@ -197,7 +197,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       try {
         desk.expireDrafts();
       } catch (error) {
-        logger.error({ err: describe(error) }, "could not expire drafts");
+        logger.error({ err: error }, "could not expire drafts");
       }
       // Expired group prompts and short replies (never rejects).
       void admin.sweepGroups();
@@ -207,7 +207,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     await registerCommands(bot)
       .then(() => registerAdminCommands(giftBot, config.access.adminIds))
       .catch((error: unknown) =>
-        logger.warn({ err: describe(error) }, "could not register the command menu"),
+        logger.warn({ err: error }, "could not register the command menu"),
       );
 
     // A signal that came while connecting has already closed everything: take no updates.
@@ -231,7 +231,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     await bot.api.deleteWebhook();
     runner = run(bot, { runner: { silent: true } });
     runner.task()?.catch((error: unknown) => {
-      logger.fatal({ err: describe(error) }, "long polling stopped with an error");
+      logger.fatal({ err: error }, "long polling stopped with an error");
       options.onFatal?.(error);
     });
     logger.info("taking updates by long polling");
@@ -283,6 +283,3 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   };
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
