@@ -126,8 +126,3 @@ export function decodeLanguage(data: string): Locale | undefined {
   const found = LOCALES.find((l) => `lang:${l}` === data);
   return found;
 }
-
-/** Checks an encoded value fits Telegram's 64-byte limit; encoders are covered by a test. */
-export function fitsCallbackLimit(data: string): boolean {
-  return Buffer.byteLength(data, "utf8") <= 64;
-}

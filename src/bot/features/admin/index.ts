@@ -35,7 +35,7 @@ import { adminCommandsFeature } from "./commands.js";
 import type { WalletInfo } from "./views.js";
 
 export type { BalanceAlerts } from "../../admin-notifications/index.js";
-export { ADMIN_COMMANDS, adminCommandsFor, registerAdminCommands } from "./command-menu.js";
+export { registerAdminCommands } from "./command-menu.js";
 export { GROUP_REFUSAL_COOLDOWN_MS } from "../group/refusal-throttle.js";
 export type { WalletInfo } from "./views.js";
 
