@@ -150,10 +150,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   // The features run inside the bot's error boundary; this catches what is left (the outermost
   // middleware). grammY's default would rethrow and end long polling for everyone.
   bot.catch((error) => {
-    logger.error(
-      { err: error.error, updateId: error.ctx.update.update_id },
-      "update failed",
-    );
+    logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "update failed");
   });
   // On the outer API only: every context's API inherits it; inside conversations a retry
   // would sleep again on every replay (stack facts).
@@ -282,4 +279,3 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     stop,
   };
 }
-
