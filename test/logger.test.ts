@@ -3,7 +3,7 @@ import { GrammyError, HttpError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../src/logger.js";
 
-const TOKEN = "1234567890:AAHcanaryTOKENcanaryTOKENcanary_xyz12";
+const TOKEN = "1234567890:canary-token-not-real-canary-token_xyz";
 
 function capture() {
   const lines: string[] = [];
