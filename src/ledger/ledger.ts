@@ -23,6 +23,7 @@ import type {
   PurchaseIntent,
   SpendingLimits,
 } from "./types.js";
+import { USERNAME_PATTERN } from "../service/validation.js";
 
 export interface LedgerOptions {
   /** Missing members take {@link DEFAULT_LIMITS}. */
@@ -58,7 +59,6 @@ export type RecordedOutcome =
    */
   | { recorded: false; intent: PurchaseIntent };
 
-const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
 const SPENDING_SQL = SPENDING_STATUSES.map((s) => `'${s}'`).join(", ");
 const PAUSED_KEY = "purchases_paused";
 /** Statuses an intent can reach while its request's answer is still on the way. */
@@ -157,7 +157,8 @@ export class Ledger {
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
   createDraft(request: NewIntent, now: number = this.#clock()): PurchaseIntent {
     const recipient = request.recipient.replace(/^@/, "");
-    if (!USERNAME.test(recipient)) throw new InvalidDraftError("The recipient is not a username.");
+    if (recipient.startsWith("@") || !USERNAME_PATTERN.test(recipient))
+      throw new InvalidDraftError("The recipient is not a username.");
     if (!Number.isSafeInteger(request.quantity) || request.quantity <= 0) {
       throw new InvalidDraftError("The quantity must be a positive whole number.");
     }

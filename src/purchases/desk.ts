@@ -17,6 +17,7 @@ import type {
   PurchaseOutcome,
 } from "../service/types.js";
 import type { OnChainEvidence } from "./on-chain.js";
+import { normaliseUsername } from "./username.js";
 import { PurchaseLane } from "./purchase-lane.js";
 import { SharedReads } from "./shared-reads.js";
 import type {
@@ -44,20 +45,7 @@ export interface PurchaseDeskDeps {
   onChain?: OnChainEvidence;
 }
 
-const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
-
-/**
- * Turns what a person typed into a bare username: strips `@` and a `t.me/` link, then checks
- * the spec's pattern (2.1). Undefined when it cannot be a username.
- */
-export function normaliseUsername(input: string): string | undefined {
-  const bare = input
-    .trim()
-    .replace(/^(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me)\//i, "")
-    .replace(/^@/, "")
-    .replace(/\/$/, "");
-  return USERNAME.test(bare) ? bare : undefined;
-}
+export { normaliseUsername } from "./username.js";
 
 /** Builds the desk; the bot's only door to buying. */
 export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {

@@ -1,20 +1,8 @@
 /**
- * Turns what a person typed into a username: `@name`, `name`, or a `t.me/name` link. The result
- * is checked against the service's pattern (spec 2.1) so nothing malformed is ever sent upstream.
+ * The recipient a person typed (`@name`, `name` or a `t.me/name` link) as a bare username, or
+ * `undefined`: the desk's parser, so the flows accept exactly what the service accepts.
  */
-
-/** The spec's username pattern, without the optional `@`. */
-const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
-const LINK =
-  /^(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)\/([^/?#\s]+)\/?(?:[?#].*)?$/i;
-
-/** The bare username (no `@`), or `undefined` when the input is not one. */
-export function parseRecipient(input: string): string | undefined {
-  const text = input.trim();
-  const fromLink = LINK.exec(text)?.[1];
-  const candidate = fromLink ?? (text.startsWith("@") ? text.slice(1) : text);
-  return USERNAME.test(candidate) ? candidate : undefined;
-}
+export { normaliseUsername as parseRecipient } from "../../purchases/username.js";
 
 /**
  * A whole number typed by a person, allowing the digit grouping people write ("1 000",

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { normaliseUsername } from "../../src/purchases/username.js";
+import { checkUsername } from "../../src/service/validation.js";
+
+describe("normaliseUsername", () => {
+  it("takes @name, name and t.me links, and every name it returns is one the client sends", () => {
+    const inputs = [
+      "@bob_gifts",
+      " bob_gifts ",
+      "t.me/bob_gifts",
+      "https://telegram.dog/bob_gifts?start=1",
+    ];
+    for (const input of inputs) {
+      const name = normaliseUsername(input);
+      expect(name, input).toBe("bob_gifts");
+      expect(checkUsername(name ?? ""), input).toBeUndefined();
+    }
+  });
+
+  it("refuses what the service would refuse", () => {
+    for (const bad of ["@@bob_gifts", "bob", "1bob_gifts", "bob-gifts", "t.me/", "a".repeat(33)]) {
+      expect(normaliseUsername(bad), bad).toBeUndefined();
+    }
+  });
+});
