@@ -131,6 +131,7 @@ export class Ledger {
   readonly #claim;
   readonly #event;
   readonly #usage;
+  readonly #countByStatus;
 
   constructor(db: Db, options: LedgerOptions = {}) {
     this.#db = db;
@@ -142,6 +143,10 @@ export class Ledger {
     this.#event = db.prepare<[string, string | null, string, number, number | null]>(
       `INSERT INTO purchase_intent_events (intent_id, from_status, to_status, at, actor)
        VALUES (?, ?, ?, ?, ?)`,
+    );
+    // Asked on every Confirm press (the desk's status), so prepared once.
+    this.#countByStatus = db.prepare<[IntentStatus], { n: number }>(
+      "SELECT COUNT(*) AS n FROM purchase_intents WHERE status = ?",
     );
     this.#usage = db.prepare<
       { userId: number | null; dayStart: number; dayEnd: number },
@@ -516,24 +521,12 @@ export class Ledger {
 
   /** How many purchase requests are in flight (at most one, by the claim). */
   sendingCount(): number {
-    return (
-      this.#db
-        .prepare<[], { n: number }>(
-          "SELECT COUNT(*) AS n FROM purchase_intents WHERE status = 'sending'",
-        )
-        .get()?.n ?? 0
-    );
+    return this.#countByStatus.get("sending")?.n ?? 0;
   }
 
   /** How many intents wait for reconciliation (while > 0, no claim succeeds). */
   unconfirmedCount(): number {
-    return (
-      this.#db
-        .prepare<[], { n: number }>(
-          "SELECT COUNT(*) AS n FROM purchase_intents WHERE status = 'unconfirmed'",
-        )
-        .get()?.n ?? 0
-    );
+    return this.#countByStatus.get("unconfirmed")?.n ?? 0;
   }
 
   /** Unconfirmed intents, oldest first (the order they should be reconciled in). */
