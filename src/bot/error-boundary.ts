@@ -5,21 +5,9 @@
  */
 import type { I18n } from "@grammyjs/i18n";
 import type { BotError, Context, NextFunction } from "grammy";
-import { type Logger, scrubTokens } from "../logger.js";
+import type { Logger } from "../logger.js";
 import type { BotContext } from "./context.js";
 import { negotiateLocale, type UserSettingsStore } from "./i18n.js";
-
-/** The error without its context: name, message and stack only. */
-export function describeError(error: unknown): { name: string; message: string; stack?: string } {
-  if (error instanceof Error) {
-    return {
-      name: error.name,
-      message: scrubTokens(error.message),
-      ...(error.stack ? { stack: scrubTokens(error.stack) } : {}),
-    };
-  }
-  return { name: "NonError", message: scrubTokens(String(error)) };
-}
 
 export function createErrorHandler(
   logger: Logger,
@@ -33,7 +21,7 @@ export function createErrorHandler(
         updateId: ctx.update.update_id,
         chatId: ctx.chat?.id,
         userId: ctx.from?.id,
-        error: describeError(botError.error),
+        error: botError.error,
       },
       "update handler failed",
     );
@@ -46,10 +34,7 @@ export function createErrorHandler(
     try {
       if (ctx.chat !== undefined) await ctx.reply(text);
     } catch (error) {
-      logger.warn(
-        { updateId: ctx.update.update_id, error: describeError(error) },
-        "could not apologise",
-      );
+      logger.warn({ updateId: ctx.update.update_id, error: error }, "could not apologise");
     }
   };
 }

@@ -64,7 +64,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       client.getUserInfo(username, { onQueued }).then(
         (outcome) => toRecipientCheck(username, outcome),
         (err: unknown): RecipientCheck => {
-          logger.error({ err: errorSummary(err) }, "recipient check failed unexpectedly");
+          logger.error({ err: err }, "recipient check failed unexpectedly");
           return { kind: "unavailable" };
         },
       ),
@@ -77,7 +77,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   const balances = new SharedReads<"wallet", BalanceRead>(
     (_key, onQueued) =>
       client.getWalletBalance({ onQueued }).then(toBalanceRead, (err: unknown): BalanceRead => {
-        logger.error({ err: errorSummary(err) }, "balance read failed unexpectedly");
+        logger.error({ err: err }, "balance read failed unexpectedly");
         return { kind: "unavailable" };
       }),
     { ttlMs: deps.balanceCacheMs ?? 15_000, clock, cacheable: (read) => read.kind === "ok" },
@@ -99,17 +99,11 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
         const result: unknown = listener(intent, ambiguity);
         if (result instanceof Promise) {
           result.catch((err: unknown) =>
-            logger.error(
-              { err: errorSummary(err), intentId: intent.id },
-              "unconfirmed listener failed",
-            ),
+            logger.error({ err: err, intentId: intent.id }, "unconfirmed listener failed"),
           );
         }
       } catch (err) {
-        logger.error(
-          { err: errorSummary(err), intentId: intent.id },
-          "unconfirmed listener failed",
-        );
+        logger.error({ err: err, intentId: intent.id }, "unconfirmed listener failed");
       }
     }
   }
@@ -158,7 +152,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       return {
         kind: "ambiguous",
         cause: "transport",
-        detail: `the client failed unexpectedly (${errorSummary(err).name})`,
+        detail: `the client failed unexpectedly (${err instanceof Error ? err.name : "non-error"})`,
       };
     }
   }
@@ -184,7 +178,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       ledger.recordBalanceBefore(intent.id, known.balance, known.at, clock());
     } catch (err) {
       logger.warn(
-        { err: errorSummary(err), intentId: intent.id },
+        { err: err, intentId: intent.id },
         "could not record the balance before a purchase",
       );
     }
@@ -263,7 +257,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       recorded = write();
     } catch (err) {
       logger.error(
-        { err: errorSummary(err), intentId: id, outcome: outcomeKind },
+        { err: err, intentId: id, outcome: outcomeKind },
         "could not record a purchase outcome",
       );
       return {
@@ -379,7 +373,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
           ? deps.onChain
               .outgoingTransfersSince(intent.sentAt ?? intent.createdAt)
               .catch((err: unknown) => {
-                logger.warn({ err: errorSummary(err), intentId: id }, "on-chain evidence failed");
+                logger.warn({ err: err, intentId: id }, "on-chain evidence failed");
                 return undefined;
               })
           : Promise.resolve(undefined),
@@ -483,10 +477,4 @@ function toBalanceRead(
     default:
       return { kind: "unavailable" };
   }
-}
-
-/** Name and message only: never the error object itself, which may hold request details. */
-function errorSummary(err: unknown): { name: string; message: string } {
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { name: "non-error", message: typeof err };
 }

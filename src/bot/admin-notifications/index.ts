@@ -17,7 +17,6 @@ import type { WalletBalance } from "../../service/types.js";
 import type { Db } from "../../storage/database.js";
 import { KeyValueStore } from "../../storage/key-value-store.js";
 import type { Translate } from "../context.js";
-import { describeError } from "../error-boundary.js";
 import { evidenceText, resolveKeyboard } from "../features/admin/views.js";
 import { formatDecimal } from "../format.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
@@ -197,10 +196,7 @@ export class AdminNotifier {
         reached++;
       } catch (error) {
         // An admin who never opened the bot cannot be messaged; the others still are.
-        this.#options.logger.warn(
-          { adminId, error: describeError(error) },
-          "could not notify an admin",
-        );
+        this.#options.logger.warn({ adminId, error: error }, "could not notify an admin");
       }
     }
     return reached;
@@ -209,7 +205,7 @@ export class AdminNotifier {
   #track(work: Promise<unknown>): void {
     const tracked = work
       .catch((error: unknown) =>
-        this.#options.logger.error({ error: describeError(error) }, "admin notification failed"),
+        this.#options.logger.error({ error: error }, "admin notification failed"),
       )
       .finally(() => this.#pending.delete(tracked));
     this.#pending.add(tracked);

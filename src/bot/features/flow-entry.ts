@@ -5,7 +5,6 @@
  */
 import type { IntentKind } from "../../ledger/types.js";
 import type { BotContext } from "../context.js";
-import { describeError } from "../error-boundary.js";
 import type { BotServices } from "../services.js";
 import { cancelledText } from "../views.js";
 
@@ -54,7 +53,7 @@ export async function closeOpenSummaries(ctx: BotContext, services: BotServices)
         cancelledText(ctx.t, intent),
       );
     } catch (error) {
-      ctx.log.debug({ error: describeError(error) }, "could not edit an old summary");
+      ctx.log.debug({ error: error }, "could not edit an old summary");
     }
   }
   return cancelled;

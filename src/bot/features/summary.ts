@@ -13,7 +13,6 @@ import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
 import type { ConfirmRefusal } from "../../purchases/types.js";
 import { decodeSummary, type SummaryAction } from "../callback-data/index.js";
 import type { BotContext } from "../context.js";
-import { describeError } from "../error-boundary.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
@@ -138,9 +137,7 @@ async function confirm(
     shown = shown
       .then(() => ctx.replyWithChatAction("typing"))
       .then(() => editQuietly(ctx, text))
-      .catch((error: unknown) =>
-        ctx.log.debug({ error: describeError(error) }, "could not show the queue wait"),
-      );
+      .catch((error: unknown) => ctx.log.debug({ error: error }, "could not show the queue wait"));
   };
   const userId = ctx.from.id;
   const result = await services.desk.confirm(intent.id, userId, {
@@ -206,7 +203,7 @@ async function cancel(
       await ctx.deleteMessage();
       return;
     } catch (error) {
-      ctx.log.debug({ error: describeError(error) }, "could not delete a group summary");
+      ctx.log.debug({ error: error }, "could not delete a group summary");
     }
   }
   await editQuietly(ctx, cancelledText(ctx.t, intent));
@@ -251,6 +248,6 @@ async function editQuietly(
   try {
     await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard });
   } catch (error) {
-    ctx.log.warn({ error: describeError(error) }, "could not edit the summary message");
+    ctx.log.warn({ error: error }, "could not edit the summary message");
   }
 }

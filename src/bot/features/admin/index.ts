@@ -25,7 +25,6 @@ import { createAccessGate } from "../../access/gate.js";
 import { GroupAdminChecker } from "../../access/group-admins.js";
 import { AdminNotifier, type BalanceAlerts } from "../../admin-notifications/index.js";
 import type { BotContext } from "../../context.js";
-import { describeError } from "../../error-boundary.js";
 import type { GiftBot } from "../../index.js";
 import type { PurchaseGate } from "../../purchase-gate.js";
 import type { BotServices } from "../../services.js";
@@ -148,7 +147,7 @@ export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeature
           logger: options.logger,
         });
       } catch (error) {
-        options.logger.warn({ error: describeError(error) }, "could not sweep group messages");
+        options.logger.warn({ error: error }, "could not sweep group messages");
         return 0;
       }
     },

@@ -29,7 +29,6 @@ import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import { encodeSummary, PREMIUM_DURATIONS } from "../../callback-data/index.js";
 import type { BotContext, Translate } from "../../context.js";
-import { describeError } from "../../error-boundary.js";
 import { waitSeconds } from "../../format.js";
 import { parseRecipient } from "../../flows/recipient.js";
 import type { BotServices } from "../../services.js";
@@ -353,7 +352,7 @@ async function deleteWith(
   try {
     await api.deleteMessage(chatId, messageId);
   } catch (error) {
-    logger.debug({ error: describeError(error) }, "could not delete a group message");
+    logger.debug({ error: error }, "could not delete a group message");
   }
 }
 
