@@ -83,6 +83,15 @@ export function createGiftBot(deps: BotDeps): GiftBot {
     ...(deps.botInfo ? { botInfo: deps.botInfo } : {}),
     client,
   });
+  // Answering a press is a courtesy toast; what the press does must not depend on it. Telegram
+  // refuses answers to presses older than about 15 s ("query is too old"), e.g. a Confirm that
+  // waited behind a slow purchase in the same chat: that refusal is logged, not thrown.
+  bot.api.config.use(async (prev, method, payload, signal) => {
+    const response = await prev(method, payload, signal);
+    if (method !== "answerCallbackQuery" || response.ok) return response;
+    deps.logger.debug({ description: response.description }, "could not answer a button press");
+    return { ok: true, result: true } as unknown as typeof response;
+  });
 
   const settings = new UserSettingsStore(deps.db);
   const i18n = createI18n(settings);

@@ -49,6 +49,20 @@ describe("buttons that must not buy (again)", () => {
     expect(textOf(h, alice, summary.messageId)).toMatch(/^✅ Delivered/);
   });
 
+  it("a Confirm that Telegram no longer lets the bot answer still buys, once", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(310));
+    const summary = await toSummary(alice);
+    h.telegram.answer("answerCallbackQuery", () => ({
+      ok: false,
+      error_code: 400,
+      description: "Bad Request: query is too old and response timeout expired",
+    }));
+    await alice.press(summary.confirm, summary.messageId);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(textOf(h, alice, summary.messageId)).toMatch(/^✅ Delivered/);
+  });
+
   it("a summary's button pressed in another chat is refused and buys nothing", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(309));
