@@ -241,13 +241,15 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       const intake: Promise<unknown>[] = [];
       if (runner?.isRunning()) intake.push(runner.stop());
       if (webhookServer !== undefined) intake.push(webhookServer.close());
+      // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
+      // never sent, and so is any later one: waiting for its turn could outlast the grace
+      // period. A purchase already sent is untouched, and reads keep working. This comes
+      // before waiting for the intake: the webhook server's close waits for its updates, and
+      // one of them may be that queued purchase.
+      service.client.stopPurchases();
       const busy = updates.inFlight();
       if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
       await Promise.all(intake);
-      // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
-      // never sent, and so is any later one: waiting for its turn could outlast the grace
-      // period. A purchase already sent is untouched, and reads keep working.
-      service.client.stopPurchases();
       // The updates in flight finish: a purchase sent is answered and recorded, one cancelled
       // above is recorded as not sent and its person told so.
       await updates.drained();

@@ -52,7 +52,7 @@ export async function tellRequestersOutcomeUnknown(
         {
           intentId: intent.id,
           chatId,
-          err: error instanceof Error ? error.message : String(error),
+          err: error,
         },
         "could not tell the requester that the outcome is unknown",
       );

@@ -34,7 +34,7 @@ export function createErrorHandler(
     try {
       if (ctx.chat !== undefined) await ctx.reply(text);
     } catch (error) {
-      logger.warn({ updateId: ctx.update.update_id, error: error }, "could not apologise");
+      logger.warn({ updateId: ctx.update.update_id, error }, "could not apologise");
     }
   };
 }

@@ -122,11 +122,13 @@ export function createGiftBot(deps: BotDeps): GiftBot {
   });
 
   const safe = bot.errorBoundary(createErrorHandler(deps.logger, i18n, settings));
-  // Remember each person's Telegram language: messages that answer none of their updates
+  // Remember each admin's Telegram language: messages that answer none of their updates
   // (admin notifications) use it when they never chose one with /language.
   safe.use(async (ctx, next) => {
     const from = ctx.from;
-    if (from !== undefined && !from.is_bot) {
+    // Only admins are ever messaged out of the blue; for everyone else this would be a
+    // database read (and sometimes a write) on every update for nothing.
+    if (from !== undefined && services.admins.has(from.id)) {
       settings.noteTelegramLanguage(from.id, from.language_code);
     }
     await next();

@@ -64,7 +64,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       client.getUserInfo(username, { onQueued }).then(
         (outcome) => toRecipientCheck(username, outcome),
         (err: unknown): RecipientCheck => {
-          logger.error({ err: err }, "recipient check failed unexpectedly");
+          logger.error({ err }, "recipient check failed unexpectedly");
           return { kind: "unavailable" };
         },
       ),
@@ -77,7 +77,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   const balances = new SharedReads<"wallet", BalanceRead>(
     (_key, onQueued) =>
       client.getWalletBalance({ onQueued }).then(toBalanceRead, (err: unknown): BalanceRead => {
-        logger.error({ err: err }, "balance read failed unexpectedly");
+        logger.error({ err }, "balance read failed unexpectedly");
         return { kind: "unavailable" };
       }),
     { ttlMs: deps.balanceCacheMs ?? 15_000, clock, cacheable: (read) => read.kind === "ok" },
@@ -99,11 +99,11 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
         const result: unknown = listener(intent, ambiguity);
         if (result instanceof Promise) {
           result.catch((err: unknown) =>
-            logger.error({ err: err, intentId: intent.id }, "unconfirmed listener failed"),
+            logger.error({ err, intentId: intent.id }, "unconfirmed listener failed"),
           );
         }
       } catch (err) {
-        logger.error({ err: err, intentId: intent.id }, "unconfirmed listener failed");
+        logger.error({ err, intentId: intent.id }, "unconfirmed listener failed");
       }
     }
   }
@@ -177,10 +177,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     try {
       ledger.recordBalanceBefore(intent.id, known.balance, known.at, clock());
     } catch (err) {
-      logger.warn(
-        { err: err, intentId: intent.id },
-        "could not record the balance before a purchase",
-      );
+      logger.warn({ err, intentId: intent.id }, "could not record the balance before a purchase");
     }
   }
 
@@ -257,7 +254,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       recorded = write();
     } catch (err) {
       logger.error(
-        { err: err, intentId: id, outcome: outcomeKind },
+        { err, intentId: id, outcome: outcomeKind },
         "could not record a purchase outcome",
       );
       return {
@@ -373,7 +370,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
           ? deps.onChain
               .outgoingTransfersSince(intent.sentAt ?? intent.createdAt)
               .catch((err: unknown) => {
-                logger.warn({ err: err, intentId: id }, "on-chain evidence failed");
+                logger.warn({ err, intentId: id }, "on-chain evidence failed");
                 return undefined;
               })
           : Promise.resolve(undefined),

@@ -46,7 +46,7 @@ export function handleShutdownSignals(options: ShutdownOptions): () => void {
       })
       .catch((error: unknown) => {
         clearTimeout(timer);
-        options.logger.error({ err: String(error) }, "shutdown failed");
+        options.logger.error({ err: error }, "shutdown failed");
         exit(1);
       });
   };

@@ -196,7 +196,7 @@ export class AdminNotifier {
         reached++;
       } catch (error) {
         // An admin who never opened the bot cannot be messaged; the others still are.
-        this.#options.logger.warn({ adminId, error: error }, "could not notify an admin");
+        this.#options.logger.warn({ adminId, error }, "could not notify an admin");
       }
     }
     return reached;
@@ -204,9 +204,7 @@ export class AdminNotifier {
 
   #track(work: Promise<unknown>): void {
     const tracked = work
-      .catch((error: unknown) =>
-        this.#options.logger.error({ error: error }, "admin notification failed"),
-      )
+      .catch((error: unknown) => this.#options.logger.error({ error }, "admin notification failed"))
       .finally(() => this.#pending.delete(tracked));
     this.#pending.add(tracked);
   }

@@ -53,7 +53,7 @@ export async function closeOpenSummaries(ctx: BotContext, services: BotServices)
         cancelledText(ctx.t, intent),
       );
     } catch (error) {
-      ctx.log.debug({ error: error }, "could not edit an old summary");
+      ctx.log.debug({ error }, "could not edit an old summary");
     }
   }
   return cancelled;

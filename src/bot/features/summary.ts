@@ -137,7 +137,7 @@ async function confirm(
     shown = shown
       .then(() => ctx.replyWithChatAction("typing"))
       .then(() => editQuietly(ctx, text))
-      .catch((error: unknown) => ctx.log.debug({ error: error }, "could not show the queue wait"));
+      .catch((error: unknown) => ctx.log.debug({ error }, "could not show the queue wait"));
   };
   const userId = ctx.from.id;
   const result = await services.desk.confirm(intent.id, userId, {
@@ -203,7 +203,7 @@ async function cancel(
       await ctx.deleteMessage();
       return;
     } catch (error) {
-      ctx.log.debug({ error: error }, "could not delete a group summary");
+      ctx.log.debug({ error }, "could not delete a group summary");
     }
   }
   await editQuietly(ctx, cancelledText(ctx.t, intent));
@@ -248,6 +248,6 @@ async function editQuietly(
   try {
     await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard });
   } catch (error) {
-    ctx.log.warn({ error: error }, "could not edit the summary message");
+    ctx.log.warn({ error }, "could not edit the summary message");
   }
 }

@@ -53,10 +53,7 @@ export async function registerAdminCommands(
         });
       }
     } catch (error) {
-      bot.services.logger.warn(
-        { adminId, error: error instanceof Error ? error.message : String(error) },
-        "could not set an admin's command menu",
-      );
+      bot.services.logger.warn({ adminId, error }, "could not set an admin's command menu");
     }
   }
   const groupMenu = (locale: Locale): BotCommand[] => [

@@ -147,7 +147,7 @@ export function createAdminFeatures(options: AdminFeaturesOptions): AdminFeature
           logger: options.logger,
         });
       } catch (error) {
-        options.logger.warn({ error: error }, "could not sweep group messages");
+        options.logger.warn({ error }, "could not sweep group messages");
         return 0;
       }
     },

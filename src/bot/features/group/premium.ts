@@ -352,7 +352,7 @@ async function deleteWith(
   try {
     await api.deleteMessage(chatId, messageId);
   } catch (error) {
-    logger.debug({ error: error }, "could not delete a group message");
+    logger.debug({ error }, "could not delete a group message");
   }
 }
 
