@@ -1,4 +1,4 @@
-// One lint gate for the whole repository: typescript-eslint's type-aware recommended rules,
+// One lint gate for the whole repository: typescript-eslint's recommended rules (syntactic),
 // with formatting left to Prettier (eslint-config-prettier turns the overlapping rules off).
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";

@@ -7,7 +7,7 @@
  * with real credentials.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -134,6 +134,8 @@ export async function startDemo(): Promise<Demo> {
       // stops the bot with one SIGTERM (a second signal would make the bot exit at once).
       detached: true,
     });
+    // The child holds its own copy of the descriptor; this process has no more use for it.
+    closeSync(log);
     bot = child;
     const exited: Demo["botExited"] = new Promise((resolve) => {
       child.once("exit", (code, signal) => resolve({ code, signal }));

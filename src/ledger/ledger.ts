@@ -9,7 +9,7 @@ import type { Db } from "../storage/database.js";
 import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
-import { nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
+import { DAY_MS, nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
 import { assertMove, refusalForStatus, SPENDING_STATUSES } from "./transitions.js";
 import type {
   BalanceSnapshot,
@@ -23,7 +23,7 @@ import type {
   PurchaseIntent,
   SpendingLimits,
 } from "./types.js";
-import { USERNAME_PATTERN } from "../service/validation.js";
+import { MAX_STARS, MIN_STARS, USERNAME_PATTERN } from "../service/validation.js";
 
 export interface LedgerOptions {
   /** Missing members take {@link DEFAULT_LIMITS}. */
@@ -168,7 +168,10 @@ export class Ledger {
       throw new InvalidDraftError("The quantity must be a positive whole number.");
     }
     // The service's own bounds (spec 4.3, 4.4): a draft it would refuse is not worth showing.
-    if (request.kind === "stars" && (request.quantity < 50 || request.quantity > 1_000_000)) {
+    if (
+      request.kind === "stars" &&
+      (request.quantity < MIN_STARS || request.quantity > MAX_STARS)
+    ) {
       throw new InvalidDraftError("A stars amount is a whole number from 50 to 1,000,000.");
     }
     if (request.kind === "premium" && ![3, 6, 12].includes(request.quantity)) {
@@ -579,7 +582,7 @@ export class Ledger {
 
   /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
   dailyTotals(days = 7, now: number = this.#clock()): DayTotals[] {
-    const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * 86_400_000;
+    const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * DAY_MS;
     const rows = this.#db
       .prepare<
         [number],

@@ -19,15 +19,12 @@ import {
   summaryKeyboard,
 } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
+import { MAX_STARS, MIN_STARS } from "../../service/validation.js";
 import { tellQueued } from "../format.js";
 import { summaryText } from "../views.js";
 import { parseRecipient, parseWholeNumber } from "./recipient.js";
 
 export type GiftConversation = Conversation<BotContext, FlowContext>;
-
-/** Service bounds on a stars amount (spec 4.3); the configured limit may lower the maximum. */
-export const MIN_STARS = 50;
-export const MAX_STARS = 1_000_000;
 
 /** Commands that answer without leaving the flow: the flow keeps waiting at its step. */
 const PASS_THROUGH_COMMANDS = new Set(["help", "language", "history"]);
