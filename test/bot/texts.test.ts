@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { IntentStatus, LimitName } from "../../src/ledger/types.js";
+import type { ConfirmRefusal } from "../../src/purchases/types.js";
+import type { PaymentMethod } from "../../src/service/types.js";
 import { describe, expect, it } from "vitest";
 import { commandsFor } from "../../src/bot/commands.js";
 import { localesDirectory } from "../../src/bot/i18n.js";
@@ -50,6 +53,53 @@ describe("texts", () => {
     }
     expect(named.size).toBeGreaterThan(40);
     expect([...named].filter((key) => !keys.has(key))).toEqual([]);
+  });
+
+  it("keys the code builds from a value exist for every value", () => {
+    // Literal on purpose, and checked against the types: a new status, limit, method or refusal
+    // reason fails to compile here until it is added, and then fails below until it has a text.
+    const statuses = {
+      draft: 1,
+      sending: 1,
+      succeeded: 1,
+      rejected: 1,
+      unconfirmed: 1,
+      delivered: 1,
+      not_delivered: 1,
+      cancelled: 1,
+      expired: 1,
+    } satisfies Record<IntentStatus, 1>;
+    const limits = {
+      stars_per_purchase: 1,
+      stars_per_user_day: 1,
+      stars_per_bot_day: 1,
+      premium_per_user_day: 1,
+      premium_per_bot_day: 1,
+    } satisfies Record<LimitName, 1>;
+    const methods = { ton: 1, usdt_ton: 1 } satisfies Record<PaymentMethod, 1>;
+    const refusals = {
+      not_found: 1,
+      not_owner: 1,
+      already_processing: 1,
+      already_done: 1,
+      cancelled: 1,
+      expired: 1,
+      paused: 1,
+      frozen: 1,
+      busy: 1,
+      limit: 1,
+      recipient_unverified: 1,
+    } satisfies Record<ConfirmRefusal["reason"], 1>;
+    const keys = new Set(keysOf("en.ftl"));
+    const built = [
+      ...Object.keys(statuses).map((s) => `status-${s}`),
+      ...Object.keys(limits).map((l) => `limit-${l}`),
+      ...Object.keys(methods).map((m) => `method-${m}`),
+      ...Object.keys(refusals).map((r) => `refusal-${r}`),
+      "admin-low-balance-ton",
+      "admin-low-balance-usdt",
+    ];
+    expect(built.filter((key) => !keys.has(key))).toEqual([]);
   });
 
   it("the hard-coded-string scan catches what it is meant to", () => {
