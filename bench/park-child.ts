@@ -6,8 +6,8 @@
  * and times each until the bot's reply (the summary) is sent.
  */
 import { statSync } from "node:fs";
-import { TEST_BOT_INFO } from "../src/testing/telegram-fake.js";
-import { createUpdateFactory, testUser } from "../src/testing/updates.js";
+import { TEST_BOT_INFO } from "../tools/testing/telegram-fake.js";
+import { createUpdateFactory, testUser } from "../tools/testing/updates.js";
 import { serveOnce } from "./lib/child.js";
 import { type Person, people, stepUpdate } from "./lib/flow.js";
 import { BENCH_LIMITS, buildBotStack, LIFTED_CLIENT_QUOTA } from "./lib/stack.js";

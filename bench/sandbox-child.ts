@@ -4,8 +4,8 @@
  * It records the status and time of every answer, which is how the bench counts 429s and the
  * share of the quota used.
  */
-import { startSandbox } from "../src/sandbox/server.js";
-import type { Sandbox } from "../src/sandbox/types.js";
+import { startSandbox } from "../tools/sandbox/server.js";
+import type { Sandbox } from "../tools/sandbox/types.js";
 import type { SandboxAnswer, SandboxChildReply, SandboxChildRequest } from "./lib/sandbox.js";
 
 let sandbox: Sandbox | undefined;

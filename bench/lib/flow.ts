@@ -4,7 +4,7 @@
  * that answered wrongly makes the bench fail loudly instead of measuring nonsense.
  */
 import type { Update, User } from "grammy/types";
-import { testUser, type UpdateFactory } from "../../src/testing/updates.js";
+import { testUser, type UpdateFactory } from "../../tools/testing/updates.js";
 import type { TelegramStub } from "./telegram-stub.js";
 
 /** The five updates of a complete stars flow. */

@@ -2,7 +2,7 @@
  * The bot as the bench runs it: the real client (over HTTP to the sandbox process), the real
  * ledger and desk on a real SQLite file, and the real grammY bot (conversations stored in
  * SQLite, i18n), with Telegram answered in-process through `client.fetch`. It mirrors
- * src/testing/bot-harness.ts, but with a real clock and cache times the bench can scale.
+ * tools/testing/bot-harness.ts, but with a real clock and cache times the bench can scale.
  */
 import type { ApiClientOptions, Bot } from "grammy";
 import type { BotContext } from "../../src/bot/context.js";
@@ -15,7 +15,7 @@ import type { PurchaseDesk } from "../../src/purchases/types.js";
 import { createGiftServiceClient } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
 import { type Db, openDatabase } from "../../src/storage/database.js";
-import { TEST_BOT_INFO } from "../../src/testing/telegram-fake.js";
+import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
 
 /** Fake credentials in the shapes the service expects; never real ones. */
 export const BENCH_CREDENTIALS = {

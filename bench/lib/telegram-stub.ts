@@ -1,5 +1,5 @@
 /**
- * A lean in-process Telegram for `client.fetch`, answering like src/testing/telegram-fake.ts
+ * A lean in-process Telegram for `client.fetch`, answering like tools/testing/telegram-fake.ts
  * (sent messages get per-chat increasing ids, edits return the message) but keeping only what
  * the bench's simulated people need: each chat's last text and the newest message with buttons.
  * The recording fake keeps every call and scans all messages to find a button, which would make

@@ -9,8 +9,8 @@
  * hurt by the short window, and every wait is scaled back to a 60-second window in the report.
  */
 import { join } from "node:path";
-import { TEST_BOT_INFO } from "../../src/testing/telegram-fake.js";
-import { createUpdateFactory } from "../../src/testing/updates.js";
+import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
+import { createUpdateFactory } from "../../tools/testing/updates.js";
 import { delivered, type Person, people, type StarsStep, stepUpdate } from "../lib/flow.js";
 import { startSandboxProcess } from "../lib/sandbox.js";
 import { buildBotStack } from "../lib/stack.js";

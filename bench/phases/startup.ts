@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mnemonicNew } from "@ton/crypto";
-import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
 import { waitForExit } from "../lib/child.js";
 import { startSandboxProcess } from "../lib/sandbox.js";
 import { percentile, round } from "../lib/stats.js";

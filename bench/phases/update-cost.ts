@@ -11,8 +11,8 @@
 import { join } from "node:path";
 import { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import { TEST_BOT_INFO } from "../../src/testing/telegram-fake.js";
-import { createUpdateFactory } from "../../src/testing/updates.js";
+import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
+import { createUpdateFactory } from "../../tools/testing/updates.js";
 import { delivered, type Person, people, STARS_STEPS, stepUpdate } from "../lib/flow.js";
 import { startSandboxProcess } from "../lib/sandbox.js";
 import { BENCH_LIMITS, buildBotStack, LIFTED_CLIENT_QUOTA } from "../lib/stack.js";

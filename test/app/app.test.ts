@@ -9,11 +9,15 @@ import { createApp } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/index.js";
 import { Ledger } from "../../src/ledger/ledger.js";
 import { silentLogger } from "../../src/logger.js";
-import { startSandbox } from "../../src/sandbox/server.js";
+import { startSandbox } from "../../tools/sandbox/server.js";
 import { openDatabase } from "../../src/storage/database.js";
-import { TelegramEmulatorClient } from "../../src/telegram-emulator/client.js";
-import { DEMO_ADMIN, DEMO_USER, setUpDemoPeople } from "../../src/telegram-emulator/demo-people.js";
-import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
+import {
+  DEMO_ADMIN,
+  DEMO_USER,
+  setUpDemoPeople,
+} from "../../tools/telegram-emulator/demo-people.js";
+import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
 import { Person, starsSummary } from "../e2e/helpers.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { encodeSummary } from "../../src/bot/callback-data/index.js";
-import type { BotHarness } from "../../src/testing/bot-harness.js";
-import { buttonsOf, type ChatPerson, chatPerson } from "../../src/testing/chat-person.js";
-import { testUser } from "../../src/testing/updates.js";
+import type { BotHarness } from "../../tools/testing/bot-harness.js";
+import { buttonsOf, type ChatPerson, chatPerson } from "../../tools/testing/chat-person.js";
+import { testUser } from "../../tools/testing/updates.js";
 import { answersSince, harness } from "./helpers.js";
 
 /** Runs a stars flow up to the summary; returns the summary's message id and intent id. */

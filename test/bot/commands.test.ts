@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buttonsOf, chatPerson } from "../../src/testing/chat-person.js";
-import { testUser } from "../../src/testing/updates.js";
+import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
+import { testUser } from "../../tools/testing/updates.js";
 import { answersSince, harness } from "./helpers.js";
 
 describe("commands", () => {

@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
-import { chatPerson } from "../../src/testing/chat-person.js";
-import { testUser } from "../../src/testing/updates.js";
+import { chatPerson } from "../../tools/testing/chat-person.js";
+import { testUser } from "../../tools/testing/updates.js";
 import { harness } from "./helpers.js";
 
 function captureLogs() {

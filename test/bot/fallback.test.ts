@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { chatPerson } from "../../src/testing/chat-person.js";
-import { testUser } from "../../src/testing/updates.js";
+import { chatPerson } from "../../tools/testing/chat-person.js";
+import { testUser } from "../../tools/testing/updates.js";
 import { GROUP_ID, groupMessage } from "./admin/helpers.js";
 import { harness } from "./helpers.js";
 

@@ -3,7 +3,7 @@ import {
   type BotHarness,
   type BotHarnessOptions,
   createBotHarness,
-} from "../../src/testing/bot-harness.js";
+} from "../../tools/testing/bot-harness.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 /** A harness on a fresh temp dir, closed when the test finishes. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buttonsOf, type ChatPerson, chatPerson } from "../../src/testing/chat-person.js";
-import { testUser } from "../../src/testing/updates.js";
+import { buttonsOf, type ChatPerson, chatPerson } from "../../tools/testing/chat-person.js";
+import { testUser } from "../../tools/testing/updates.js";
 import { answersSince, harness } from "./helpers.js";
 
 async function toSummary(person: ChatPerson, amountLabel = "⭐ 100") {

@@ -15,7 +15,7 @@ import {
 import { parseRecipient, parseWholeNumber } from "../../src/bot/flows/recipient.js";
 import { formatDecimal } from "../../src/bot/format.js";
 import { registerCommands } from "../../src/bot/index.js";
-import { createTelegramFake } from "../../src/testing/telegram-fake.js";
+import { createTelegramFake } from "../../tools/testing/telegram-fake.js";
 
 const ID = "AbCdEfGhIjKlMnOpQrSt_-";
 

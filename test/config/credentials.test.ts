@@ -3,7 +3,7 @@ import { mnemonicNew, mnemonicToPrivateKey } from "@ton/crypto";
 import { WalletContractV4 } from "@ton/ton";
 import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { type Config, loadConfig, serviceCredentials } from "../../src/config/index.js";
-import { startSandbox } from "../../src/sandbox/server.js";
+import { startSandbox } from "../../tools/sandbox/server.js";
 import { createGiftServiceClient } from "../../src/service/client.js";
 
 const BIP39_12 =

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");

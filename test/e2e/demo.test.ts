@@ -1,5 +1,5 @@
 /**
- * `npm run demo`'s entry (dist/src/demo/run-demo.js) as a person uses it: it starts the
+ * `npm run demo`'s entry (dist/tools/demo/run-demo.js) as a person uses it: it starts the
  * sandbox, the emulator and the real bot, the terminal chat answers, and `:quit` stops
  * everything and removes its temporary folder.
  */
@@ -9,7 +9,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../helpers/temp-dir.js";
 
-const DEMO_JS = join(resolve(import.meta.dirname, "../.."), "dist/src/demo/run-demo.js");
+const DEMO_JS = join(resolve(import.meta.dirname, "../.."), "dist/tools/demo/run-demo.js");
 
 describe("npm run demo", () => {
   it("starts the whole bot, chats in the terminal, and quits cleanly on :quit", async () => {

@@ -11,19 +11,19 @@ import { mnemonicNew } from "@ton/crypto";
 import { onTestFinished } from "vitest";
 import { Ledger } from "../../src/ledger/ledger.js";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
-import { startSandbox } from "../../src/sandbox/server.js";
-import type { Sandbox, SandboxOptions } from "../../src/sandbox/types.js";
+import { startSandbox } from "../../tools/sandbox/server.js";
+import type { Sandbox, SandboxOptions } from "../../tools/sandbox/types.js";
 import { openDatabase } from "../../src/storage/database.js";
-import { TelegramEmulatorClient } from "../../src/telegram-emulator/client.js";
+import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
 import {
   DEMO_ADMIN,
   DEMO_GROUP,
   DEMO_USER,
   setUpDemoPeople,
-} from "../../src/telegram-emulator/demo-people.js";
-import type { TelegramEmulator } from "../../src/telegram-emulator/emulator.js";
-import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
-import type { ChatViewMessage } from "../../src/telegram-emulator/types.js";
+} from "../../tools/telegram-emulator/demo-people.js";
+import type { TelegramEmulator } from "../../tools/telegram-emulator/emulator.js";
+import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
+import type { ChatViewMessage } from "../../tools/telegram-emulator/types.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 export { DEMO_ADMIN, DEMO_GROUP, DEMO_USER };

@@ -4,7 +4,7 @@
  * `X-Telegram-Bot-Api-Secret-Token` (401, the update is ignored), and reports health.
  */
 import { describe, expect, it } from "vitest";
-import type { ApiUpdate } from "../../src/telegram-emulator/types.js";
+import type { ApiUpdate } from "../../tools/telegram-emulator/types.js";
 import { DEMO_USER, secretsIn, spawnBot, startWorld, WAIT_MS } from "./helpers.js";
 
 const SECRET = "e2e-webhook-secret_0123456789";

@@ -6,7 +6,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { createTonEvidence } from "../../src/purchases/on-chain.js";
 import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
-import type { Fault } from "../../src/sandbox/server.js";
+import type { Fault } from "../../tools/sandbox/server.js";
 import type { Ambiguous } from "../../src/service/types.js";
 import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
 import { startFakeToncenter } from "./toncenter-fake.js";

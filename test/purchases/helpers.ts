@@ -8,7 +8,7 @@ import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
 import type { NewIntent } from "../../src/ledger/types.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 import {
   createGiftServiceClient,
   type GiftServiceClientOptions,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
 import type { HealthReport } from "../../src/run/health.js";
 import { startWebhookServer, type WebhookServer } from "../../src/run/webhook-server.js";
-import { TEST_BOT_INFO } from "../../src/testing/telegram-fake.js";
+import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
 
 const update = (updateId: number, text: string) => ({
   update_id: updateId,

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { onTestFinished } from "vitest";
 import { createLogger, type Logger } from "../../src/logger.js";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.js";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 import {
   createGiftServiceClient,
   type GiftServiceClientOptions,

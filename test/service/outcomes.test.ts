@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Fault } from "../../src/sandbox/types.js";
+import type { Fault } from "../../tools/sandbox/types.js";
 import { clientFor, sandboxForTest } from "./helpers.js";
 
 describe("client outcomes: reads", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chatPerson } from "../../../src/testing/chat-person.js";
-import { testUser } from "../../../src/testing/updates.js";
+import { chatPerson } from "../../../tools/testing/chat-person.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import { ADMIN, adminWorld, BUYER, STRANGER } from "../admin/helpers.js";
 import { answersSince } from "../helpers.js";
 

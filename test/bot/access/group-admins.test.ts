@@ -1,7 +1,7 @@
 import type { Api } from "grammy";
 import { describe, expect, it } from "vitest";
 import { GroupAdminChecker } from "../../../src/bot/access/group-admins.js";
-import { createTestClock } from "../../../src/testing/clock.js";
+import { createTestClock } from "../../../tools/testing/clock.js";
 
 /** Just enough of grammY's Api: getChatMember answering from a script. */
 function fakeApi(answer: () => Promise<{ status: string }>) {

@@ -1,7 +1,7 @@
 import type { Update } from "grammy/types";
 import { describe, expect, it } from "vitest";
-import { buttonsOf, chatPerson } from "../../../src/testing/chat-person.js";
-import { testUser } from "../../../src/testing/updates.js";
+import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import { answersSince } from "../helpers.js";
 import {
   ADMIN,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime, formatDecimal } from "../../../src/bot/format.js";
-import { chatPerson } from "../../../src/testing/chat-person.js";
+import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
 
 const MINUTE = 60_000;

@@ -9,9 +9,9 @@ import {
   type BalanceAlerts,
   createAdminFeatures,
 } from "../../../src/bot/features/admin/index.js";
-import type { BotHarness, BotHarnessOptions } from "../../../src/testing/bot-harness.js";
-import type { CannedAnswer } from "../../../src/testing/telegram-fake.js";
-import { testUser } from "../../../src/testing/updates.js";
+import type { BotHarness, BotHarnessOptions } from "../../../tools/testing/bot-harness.js";
+import type { CannedAnswer } from "../../../tools/testing/telegram-fake.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import { harness } from "../helpers.js";
 
 export const ADMIN = testUser(1001, { first_name: "Ada", username: "ada_admin" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buttonsOf, chatPerson } from "../../../src/testing/chat-person.js";
+import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
 import { answersSince } from "../helpers.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { testUser } from "../../../src/testing/updates.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import { GROUP_ID, sentTexts } from "../admin/helpers.js";
 import { answersSince } from "../helpers.js";
 import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";

@@ -3,7 +3,7 @@
  * press buttons by label, read the newest message.
  */
 import type { User } from "grammy/types";
-import { testUser } from "../../../src/testing/updates.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import {
   adminWorld,
   GROUP_ID,

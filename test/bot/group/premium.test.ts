@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buttonsOf } from "../../../src/testing/chat-person.js";
-import { testUser } from "../../../src/testing/updates.js";
+import { buttonsOf } from "../../../tools/testing/chat-person.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import { GROUP_ID, memberStatuses, OTHER_GROUP_ID, sentTexts } from "../admin/helpers.js";
 import { answersSince } from "../helpers.js";
 import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/features/admin/index.js";
-import { testUser } from "../../../src/testing/updates.js";
+import { testUser } from "../../../tools/testing/updates.js";
 import { GROUP_ID, OTHER_GROUP_ID, sentTexts } from "../admin/helpers.js";
 import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";
 

@@ -3,7 +3,7 @@
  * Telegram: type as a user (or the admin, or in the demo group), see the bot's messages and
  * edits with numbered buttons, press a button by its number.
  *
- *   tsx src/telegram-emulator/terminal-chat.ts [EMULATOR_URL]   (or EMULATOR_URL in the env)
+ *   tsx tools/telegram-emulator/terminal-chat.ts [EMULATOR_URL]   (or EMULATOR_URL in the env)
  *
  * It follows the emulator with held `/__emulator/events` requests: no busy polling.
  */
@@ -310,7 +310,7 @@ if (invokedDirectly) {
   const url = process.argv[2] ?? process.env.EMULATOR_URL;
   if (url === undefined || url === "") {
     process.stderr.write(
-      "usage: tsx src/telegram-emulator/terminal-chat.ts <EMULATOR_URL> (or set EMULATOR_URL)\n",
+      "usage: tsx tools/telegram-emulator/terminal-chat.ts <EMULATOR_URL> (or set EMULATOR_URL)\n",
     );
     process.exit(2);
   }

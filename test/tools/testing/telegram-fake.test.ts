@@ -1,7 +1,7 @@
 import { Api } from "grammy";
 import { describe, expect, it } from "vitest";
-import { createTelegramFake, keyboardOf } from "../../src/testing/telegram-fake.js";
-import { createUpdateFactory, testUser } from "../../src/testing/updates.js";
+import { createTelegramFake, keyboardOf } from "../../../tools/testing/telegram-fake.js";
+import { createUpdateFactory, testUser } from "../../../tools/testing/updates.js";
 
 describe("the Telegram fake", () => {
   it("records every call in order and answers like Telegram", async () => {

@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { InlineKeyboard } from "grammy";
 import { describe, expect, it } from "vitest";
-import { DEMO_ADMIN, DEMO_GROUP, DEMO_USER } from "../../src/telegram-emulator/demo-people.js";
+import { DEMO_ADMIN, DEMO_GROUP, DEMO_USER } from "../../../tools/telegram-emulator/demo-people.js";
 import { botFor, onCleanup, runBot, startEmulator } from "./harness.js";
 
 /** The terminal chat as its own process, read line by line with bounded, event-based waits. */
@@ -13,7 +13,7 @@ function spawnTerminalChat(url: string): {
 } {
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/telegram-emulator/terminal-chat.ts", url],
+    ["--import", "tsx", "tools/telegram-emulator/terminal-chat.ts", url],
     {
       cwd: process.cwd(),
       env: { ...process.env, EMULATOR_URL: "" },

@@ -86,7 +86,7 @@ describe("sandbox: control endpoints over HTTP", () => {
 
 describe("sandbox: npm run sandbox", () => {
   it("prints its URL, serves, and exits cleanly on SIGTERM", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", "src/sandbox/cli.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "tools/sandbox/cli.ts"], {
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SANDBOX_QUOTA_PER_MINUTE: "5" },
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -1,8 +1,11 @@
 import { autoRetry } from "@grammyjs/auto-retry";
 import { Api, InlineKeyboard } from "grammy";
 import { describe, expect, it } from "vitest";
-import { TelegramEmulatorClient } from "../../src/telegram-emulator/client.js";
-import { EmulatorControlError, EmulatorTimeoutError } from "../../src/telegram-emulator/errors.js";
+import { TelegramEmulatorClient } from "../../../tools/telegram-emulator/client.js";
+import {
+  EmulatorControlError,
+  EmulatorTimeoutError,
+} from "../../../tools/telegram-emulator/errors.js";
 import { ALICE, BOB, botFor, GROUP, runBot, startEmulator } from "./harness.js";
 
 describe("Telegram emulator over HTTP", () => {

@@ -10,18 +10,21 @@
 import { join } from "node:path";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import type { BotContext } from "../bot/context.js";
-import { type BotDeps, createGiftBot, type GiftBot } from "../bot/index.js";
-import { Ledger } from "../ledger/ledger.js";
-import type { SpendingLimits } from "../ledger/types.js";
-import { type Logger, silentLogger } from "../logger.js";
-import { createPurchaseDesk } from "../purchases/desk.js";
-import type { PurchaseDesk } from "../purchases/types.js";
+import type { BotContext } from "../../src/bot/context.js";
+import { type BotDeps, createGiftBot, type GiftBot } from "../../src/bot/index.js";
+import { Ledger } from "../../src/ledger/ledger.js";
+import type { SpendingLimits } from "../../src/ledger/types.js";
+import { type Logger, silentLogger } from "../../src/logger.js";
+import { createPurchaseDesk } from "../../src/purchases/desk.js";
+import type { PurchaseDesk } from "../../src/purchases/types.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
-import { createGiftServiceClient, type GiftServiceClientOptions } from "../service/client.js";
-import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
-import { type Db, openDatabase } from "../storage/database.js";
+import {
+  createGiftServiceClient,
+  type GiftServiceClientOptions,
+} from "../../src/service/client.js";
+import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
+import { type Db, openDatabase } from "../../src/storage/database.js";
 import { createTestClock, type TestClock } from "./clock.js";
 import { createTelegramFake, TEST_BOT_INFO, type TelegramFake } from "./telegram-fake.js";
 import { createUpdateFactory, type UpdateFactory } from "./updates.js";

@@ -3,8 +3,8 @@ import { afterEach } from "vitest";
 import type {
   TelegramEmulator,
   TelegramEmulatorOptions,
-} from "../../src/telegram-emulator/emulator.js";
-import { startTelegramEmulator } from "../../src/telegram-emulator/server.js";
+} from "../../../tools/telegram-emulator/emulator.js";
+import { startTelegramEmulator } from "../../../tools/telegram-emulator/server.js";
 
 /** A person for the tests. */
 export const ALICE = { id: 501, first_name: "Alice", username: "alice", language_code: "en" };

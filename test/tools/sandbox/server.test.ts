@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { SandboxClosedError, startSandbox } from "../../src/sandbox/server.js";
+import { SandboxClosedError, startSandbox } from "../../../tools/sandbox/server.js";
 import { COOKIE, MNEMONIC, postForm, sandboxForTest } from "./helpers.js";
 
 describe("sandbox: user info", () => {

@@ -52,11 +52,11 @@ export function demoEnvironment(options: {
   };
 }
 
-/** The built bot next to this module, or the TypeScript one through tsx when run from src/. */
+/** The built bot next to this module, or the TypeScript one through tsx when run from tools/. */
 export function botCommand(): { command: string; args: string[] } {
-  const built = fileURLToPath(new URL("../main.js", import.meta.url));
+  const built = fileURLToPath(new URL("../../src/main.js", import.meta.url));
   if (existsSync(built)) return { command: process.execPath, args: [built] };
-  const source = fileURLToPath(new URL("../main.ts", import.meta.url));
+  const source = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
   return { command: process.execPath, args: ["--import", "tsx", source] };
 }
 
