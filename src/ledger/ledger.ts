@@ -23,7 +23,7 @@ import type {
   PurchaseIntent,
   SpendingLimits,
 } from "./types.js";
-import { MAX_STARS, MIN_STARS, USERNAME_PATTERN } from "../service/validation.js";
+import { isPremiumDuration, isStarsAmount, USERNAME_PATTERN } from "../gifts/catalogue.js";
 
 export interface LedgerOptions {
   /** Missing members take {@link DEFAULT_LIMITS}. */
@@ -168,13 +168,10 @@ export class Ledger {
       throw new InvalidDraftError("The quantity must be a positive whole number.");
     }
     // The service's own bounds (spec 4.3, 4.4): a draft it would refuse is not worth showing.
-    if (
-      request.kind === "stars" &&
-      (request.quantity < MIN_STARS || request.quantity > MAX_STARS)
-    ) {
+    if (request.kind === "stars" && !isStarsAmount(request.quantity)) {
       throw new InvalidDraftError("A stars amount is a whole number from 50 to 1,000,000.");
     }
-    if (request.kind === "premium" && ![3, 6, 12].includes(request.quantity)) {
+    if (request.kind === "premium" && !isPremiumDuration(request.quantity)) {
       throw new InvalidDraftError("A premium duration is 3, 6 or 12 months.");
     }
     const id = newIntentId();

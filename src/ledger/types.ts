@@ -2,9 +2,10 @@
  * The purchase ledger's vocabulary. The ledger (SQLite) is the only judge of whether a
  * purchase request may be sent; these types are what it answers with.
  */
-import type { PaymentMethod } from "../service/types.js";
+import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 
-export type IntentKind = "stars" | "premium";
+/** What an intent buys (the catalogue's gift kinds). */
+export type IntentKind = GiftKind;
 
 /**
  * draft → sending → succeeded | rejected | unconfirmed;

@@ -4,7 +4,7 @@
  * the chat flows and the desk, checked against the spec's pattern (2.1), so a name the bot
  * accepts is exactly a name the service accepts.
  */
-import { USERNAME_PATTERN } from "../service/validation.js";
+import { USERNAME_PATTERN } from "../gifts/catalogue.js";
 
 const LINK =
   /^(?:https?:\/\/)?(?:www\.)?(?:t\.me|telegram\.me|telegram\.dog)\/([^/?#\s]+)\/?(?:[?#].*)?$/i;

@@ -6,14 +6,13 @@
  * exception is too easy to lose between the request and the database write.
  */
 
-/** Who pays: the spec's `payment_method` values. */
-export type PaymentMethod = "usdt_ton" | "ton";
+import type { PaymentMethod, PremiumDuration } from "../gifts/catalogue.js";
+
+/** Who pays and premium's months come from the gift catalogue; the client's types name them too. */
+export type { PaymentMethod, PremiumDuration };
 
 /** The spec's wallet versions (`Wallet-Version` header). */
 export type WalletVersion = "auto" | "v5r1" | "v4r2" | "v3r2";
-
-/** Premium durations the service sells, in months. */
-export type PremiumDuration = 3 | 6 | 12;
 
 /** A JSON object as the service sent it, unknown fields included (the spec says clients keep them). */
 export type RawBody = Record<string, unknown>;

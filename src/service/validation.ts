@@ -2,14 +2,15 @@
  * Input checks the client makes before any request (spec 2.1, 4.3, 4.4, 8), so a request that
  * the service would refuse is never sent and never counts against the shared quota.
  */
-import type { Invalid, PaymentMethod, PremiumDuration } from "./types.js";
-
-/** The spec's username pattern (2.1): optional `@`, a letter, then 3 to 31 letters, digits or `_`. */
-export const USERNAME_PATTERN = /^@?[A-Za-z][A-Za-z0-9_]{3,31}$/;
-export const MIN_STARS = 50;
-export const MAX_STARS = 1_000_000;
-export const PREMIUM_DURATIONS: readonly PremiumDuration[] = [3, 6, 12];
-export const PAYMENT_METHODS: readonly PaymentMethod[] = ["usdt_ton", "ton"];
+import {
+  isPaymentMethod,
+  isPremiumDuration,
+  isStarsAmount,
+  MAX_STARS,
+  MIN_STARS,
+  USERNAME_PATTERN,
+} from "../gifts/catalogue.js";
+import type { Invalid } from "./types.js";
 
 /** Undefined when valid. The username is sent as given (the spec accepts the optional `@`). */
 export function checkUsername(username: unknown): Invalid | undefined {
@@ -22,14 +23,7 @@ export function checkUsername(username: unknown): Invalid | undefined {
 }
 
 export function checkAmount(amount: unknown): Invalid | undefined {
-  if (
-    typeof amount === "number" &&
-    Number.isInteger(amount) &&
-    amount >= MIN_STARS &&
-    amount <= MAX_STARS
-  ) {
-    return undefined;
-  }
+  if (isStarsAmount(amount)) return undefined;
   return {
     kind: "invalid",
     field: "amount",
@@ -38,11 +32,11 @@ export function checkAmount(amount: unknown): Invalid | undefined {
 }
 
 export function checkDuration(duration: unknown): Invalid | undefined {
-  if (PREMIUM_DURATIONS.includes(duration as PremiumDuration)) return undefined;
+  if (isPremiumDuration(duration)) return undefined;
   return { kind: "invalid", field: "duration", detail: "premium lasts 3, 6 or 12 months" };
 }
 
 export function checkPaymentMethod(method: unknown): Invalid | undefined {
-  if (method === undefined || PAYMENT_METHODS.includes(method as PaymentMethod)) return undefined;
+  if (method === undefined || isPaymentMethod(method)) return undefined;
   return { kind: "invalid", field: "payment_method", detail: "payment method is usdt_ton or ton" };
 }

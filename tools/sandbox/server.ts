@@ -13,6 +13,12 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  isPaymentMethod,
+  isPremiumDuration,
+  isStarsAmount,
+  USERNAME_PATTERN,
+} from "../../src/gifts/catalogue.js";
 import { handleControl } from "./control.js";
 import {
   type Currency,
@@ -60,7 +66,6 @@ const PURCHASE_PATHS: ReadonlySet<string> = new Set([
   SERVICE_PATHS.buyStars,
   SERVICE_PATHS.buyPremium,
 ]);
-const USERNAME_PATTERN = /^@?[A-Za-z][A-Za-z0-9_]{3,31}$/;
 const WALLET_VERSIONS: ReadonlySet<string> = new Set(["auto", "v5r1", "v4r2", "v3r2"]);
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -525,14 +530,14 @@ function checkPurchaseRequest(request: RecordedRequest): Reply | undefined {
   if (request.path === SERVICE_PATHS.buyStars) {
     const amount = form.amount ?? "";
     const value = Number(amount);
-    if (!/^\d+$/.test(amount) || value < 50 || value > 1_000_000) {
+    if (!/^\d+$/.test(amount) || !isStarsAmount(value)) {
       return failure(400, "INVALID_AMOUNT", "amount must be an integer from 50 to 1000000");
     }
-  } else if (!["3", "6", "12"].includes(form.duration ?? "")) {
+  } else if (!isPremiumDuration(Number(form.duration ?? ""))) {
     return failure(400, "INVALID_DURATION", "duration must be 3, 6 or 12");
   }
   const method = form.payment_method;
-  if (method !== undefined && method !== "usdt_ton" && method !== "ton") {
+  if (method !== undefined && !isPaymentMethod(method)) {
     return failure(400, "INVALID_PAYMENT_METHOD", "payment_method must be usdt_ton or ton");
   }
   return undefined;

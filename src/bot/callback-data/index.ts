@@ -15,19 +15,19 @@
  *                                                      (summary buttons, handled outside the conversation)
  * - `lang:<en|ru>`                                    (language picker)
  */
-import type { PaymentMethod, PremiumDuration } from "../../service/types.js";
+import {
+  INTENT_ID_PATTERN,
+  isPaymentMethod,
+  isPremiumDuration,
+  type PaymentMethod,
+  type PremiumDuration,
+  STAR_AMOUNT_PRESETS,
+} from "../../gifts/catalogue.js";
 
-/** Amount buttons offered for stars (issue 4). */
-export const STAR_AMOUNT_PRESETS = [50, 100, 250, 500, 1000, 2500] as const;
-/** Premium durations sold by the service, in months. */
-export const PREMIUM_DURATIONS: readonly PremiumDuration[] = [3, 6, 12];
 /** Locales the bot speaks. */
 export const LOCALES = ["en", "ru"] as const;
 export type Locale = (typeof LOCALES)[number];
 
-const PAYMENT_METHODS: readonly PaymentMethod[] = ["usdt_ton", "ton"];
-/** Intent ids are random URL-safe tokens; anything else in callback data is forged. */
-const INTENT_ID = /^[A-Za-z0-9_-]{6,40}$/;
 const WHOLE = /^[1-9][0-9]{0,6}$/;
 
 export type MenuAction = "stars" | "premium";
@@ -76,8 +76,7 @@ export function decodeFlow(data: string): FlowAction | undefined {
   }
   if (kind === "duration" && WHOLE.test(value)) {
     const months = Number(value);
-    const duration = PREMIUM_DURATIONS.find((d) => d === months);
-    return duration === undefined ? undefined : { type: "duration", months: duration };
+    return isPremiumDuration(months) ? { type: "duration", months } : undefined;
   }
   return undefined;
 }
@@ -108,12 +107,11 @@ export function decodeSummary(data: string): SummaryAction | undefined {
   const parts = data.split(":");
   if (parts[0] !== "buy") return undefined;
   const [, type, intentId = "", method] = parts;
-  if (!INTENT_ID.test(intentId)) return undefined;
+  if (!INTENT_ID_PATTERN.test(intentId)) return undefined;
   if (parts.length === 3 && type === "confirm") return { type: "confirm", intentId };
   if (parts.length === 3 && type === "cancel") return { type: "cancel", intentId };
   if (parts.length === 4 && type === "method") {
-    const found = PAYMENT_METHODS.find((m) => m === method);
-    return found === undefined ? undefined : { type: "method", intentId, method: found };
+    return isPaymentMethod(method) ? { type: "method", intentId, method } : undefined;
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 /** /start: the greeting and the two ways in. /help: what the bot does. */
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
-import { MAX_STARS, MIN_STARS } from "../../service/validation.js";
+import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
 import { startMenuKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 

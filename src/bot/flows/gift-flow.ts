@@ -19,7 +19,7 @@ import {
   summaryKeyboard,
 } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { MAX_STARS, MIN_STARS } from "../../service/validation.js";
+import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
 import { tellQueued } from "../format.js";
 import { summaryText } from "../views.js";
 import { parseRecipient, parseWholeNumber } from "./recipient.js";

@@ -11,9 +11,8 @@ import {
   encodeMenu,
   encodeSummary,
   LOCALES,
-  PREMIUM_DURATIONS,
-  STAR_AMOUNT_PRESETS,
 } from "../callback-data/index.js";
+import { PREMIUM_DURATIONS, STAR_AMOUNT_PRESETS } from "../../gifts/catalogue.js";
 import type { Translate } from "../context.js";
 
 /** The start menu: begin a stars or a premium flow. */

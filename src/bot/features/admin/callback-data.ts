@@ -10,14 +10,13 @@
  * - `grp:dur:<3|6|12>` | `grp:cancel`   (a group premium prompt; its state is keyed by the message)
  */
 import type { PremiumDuration } from "../../../service/types.js";
-import { PREMIUM_DURATIONS } from "../../callback-data/index.js";
+import { INTENT_ID_PATTERN, PREMIUM_DURATIONS } from "../../../gifts/catalogue.js";
 
 /** Recent intents shown per /purchases page. */
 export const PURCHASES_PAGE_SIZE = 5;
 /** Pages beyond this are not offered (the ledger keeps everything; /purchases <id> finds any). */
 const MAX_OFFSET = 10_000;
 
-const INTENT_ID = /^[A-Za-z0-9_-]{6,40}$/;
 const WHOLE = /^(0|[1-9][0-9]{0,5})$/;
 const USER_ID = /^[1-9][0-9]{0,15}$/;
 
@@ -46,7 +45,12 @@ export function decodeAdmin(data: string): AdminAction | undefined {
     if (offset > MAX_OFFSET || offset % PURCHASES_PAGE_SIZE !== 0) return undefined;
     return { type: "page", offset };
   }
-  if (type === "res" && parts.length === 4 && (a === "y" || a === "n") && INTENT_ID.test(b)) {
+  if (
+    type === "res" &&
+    parts.length === 4 &&
+    (a === "y" || a === "n") &&
+    INTENT_ID_PATTERN.test(b)
+  ) {
     return { type: "resolve", intentId: b, delivered: a === "y" };
   }
   if (type === "who" && parts.length === 4 && (a === "allow" || a === "deny") && USER_ID.test(b)) {

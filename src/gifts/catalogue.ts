@@ -1,0 +1,44 @@
+/**
+ * What can be gifted, and how it is paid for: the one place the service's product rules live
+ * (docs/service-contract.md, "What is sold"). The client validates against it, the ledger
+ * refuses drafts outside it, the bot builds its buttons from it and the sandbox enforces it, so
+ * the four can never disagree about what a valid purchase is.
+ */
+
+/** The two things the service sells. */
+export type GiftKind = "stars" | "premium";
+
+/** What a purchase is paid with; the service's default is `usdt_ton`. */
+export type PaymentMethod = "usdt_ton" | "ton";
+export const PAYMENT_METHODS: readonly PaymentMethod[] = ["usdt_ton", "ton"];
+
+/** Premium lasts 3, 6 or 12 months; the service never changes the duration. */
+export type PremiumDuration = 3 | 6 | 12;
+export const PREMIUM_DURATIONS: readonly PremiumDuration[] = [3, 6, 12];
+
+/** A stars purchase is a whole number of stars in this range, inclusive. */
+export const MIN_STARS = 50;
+export const MAX_STARS = 1_000_000;
+
+/** Amount buttons the bot offers for stars (any other amount in range can be typed). */
+export const STAR_AMOUNT_PRESETS = [50, 100, 250, 500, 1000, 2500] as const;
+
+/** A recipient username: optional `@`, a letter, then 3 to 31 letters, digits or `_`. */
+export const USERNAME_PATTERN = /^@?[A-Za-z][A-Za-z0-9_]{3,31}$/;
+
+/** Purchase intent ids are random URL-safe tokens; anything else in callback data is forged. */
+export const INTENT_ID_PATTERN = /^[A-Za-z0-9_-]{6,40}$/;
+
+export function isPremiumDuration(value: unknown): value is PremiumDuration {
+  return PREMIUM_DURATIONS.includes(value as PremiumDuration);
+}
+
+export function isPaymentMethod(value: unknown): value is PaymentMethod {
+  return PAYMENT_METHODS.includes(value as PaymentMethod);
+}
+
+export function isStarsAmount(value: unknown): value is number {
+  return (
+    typeof value === "number" && Number.isInteger(value) && value >= MIN_STARS && value <= MAX_STARS
+  );
+}
