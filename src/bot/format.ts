@@ -3,6 +3,7 @@
  * strings from the service and are formatted from the string, never through a float, so no
  * digits are lost or invented.
  */
+import type { Message } from "grammy/types";
 import type { BotContext } from "./context.js";
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
@@ -35,10 +36,17 @@ export function waitSeconds(ms: number): number {
 /**
  * An `onQueued` callback that tells the person, once, that the service's quota makes them
  * wait and for about how long, instead of leaving them in silence. Best effort: a failure to
- * send it must not fail the read it accompanies.
+ * send it must not fail the read it accompanies. `onSent` learns of the notice (a group
+ * remembers it, to delete it later).
  */
-export function tellQueued(ctx: BotContext): (waitMs: number) => void {
+export function tellQueued(
+  ctx: BotContext,
+  onSent?: (sent: Message.TextMessage) => void,
+): (waitMs: number) => void {
   return (waitMs) => {
-    ctx.reply(ctx.t("flow-queued", { seconds: waitSeconds(waitMs) })).catch(() => undefined);
+    ctx
+      .reply(ctx.t("flow-queued", { seconds: waitSeconds(waitMs) }))
+      .then((sent) => onSent?.(sent))
+      .catch(() => undefined);
   };
 }

@@ -9,20 +9,21 @@
  * side effect (the desk, the kv store) is inside `conversation.external`.
  */
 import type { Conversation } from "@grammyjs/conversations";
-import type { BalanceSnapshot, IntentKind } from "../../ledger/types.js";
-import { decodeFlow, decodeMenu, type FlowAction, isFlowData } from "../callback-data/index.js";
-import type { BotContext, FlowContext } from "../context.js";
+import type { IntentKind } from "../../ledger/types.js";
 import {
-  amountKeyboard,
-  cancelKeyboard,
-  durationKeyboard,
-  summaryKeyboard,
-} from "../keyboards/index.js";
+  decodeFlow,
+  decodeMenu,
+  encodeFlow,
+  type FlowAction,
+  isFlowData,
+} from "../callback-data/index.js";
+import type { BotContext, FlowContext } from "../context.js";
+import { amountKeyboard, cancelKeyboard, durationKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
 import { tellQueued } from "../format.js";
-import { summaryText } from "../views.js";
-import { parseRecipient, parseWholeNumber } from "./recipient.js";
+import { parseRecipient, parseWholeNumber, recipientName, recipientProblem } from "./recipient.js";
+import { showSummary } from "./show-summary.js";
 
 export type GiftConversation = Conversation<BotContext, FlowContext>;
 
@@ -42,50 +43,18 @@ type FlowEvent =
 /** The conversation builder for one kind of gift. */
 export function createGiftFlow(kind: IntentKind, services: BotServices) {
   return async (conversation: GiftConversation, ctx: FlowContext): Promise<void> => {
-    const chat = ctx.chat;
-    const from = ctx.from;
-    if (chat === undefined || from === undefined) return;
-
+    if (ctx.chat === undefined || ctx.from === undefined) return;
     const recipient = await askRecipient(conversation, ctx, kind, services);
     const choice =
       kind === "stars"
         ? await askAmount(conversation, recipient.ctx, recipient.username, services)
         : await askDuration(conversation, recipient.ctx, recipient.username);
 
-    const last = choice.ctx;
-    const balance = await conversation.external((outside) =>
-      services.desk.readBalance({ onQueued: tellQueued(outside) }),
-    );
-    const balanceBefore: BalanceSnapshot | undefined =
-      balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
-    const intent = await conversation.external(() => {
-      // A crash between this step and the conversation's save would replay it and show a
-      // second summary; cancelling the person's other drafts in this chat first means only
-      // the newest summary can ever be confirmed.
-      for (const open of services.desk.recent({ userId: from.id, limit: 20 })) {
-        if (open.status === "draft" && open.requester.chatId === chat.id) {
-          services.desk.cancel(open.id, from.id);
-        }
-      }
-      return services.desk.createDraft({
-        kind,
-        recipient: recipient.username,
-        quantity: choice.quantity,
-        paymentMethod: services.defaultPaymentMethod,
-        requester: { userId: from.id, chatId: chat.id, chatType: chat.type },
-        balanceBefore,
-      });
-    });
-    const locale = await last.i18n.getLocale();
-    const message = await last.reply(summaryText(last.t, locale, intent), {
-      reply_markup: summaryKeyboard(last.t, intent),
-    });
-    await conversation.external(() =>
-      services.summaries.add(from.id, {
-        intentId: intent.id,
-        chatId: chat.id,
-        messageId: message.message_id,
-      }),
+    await showSummary(
+      choice.ctx,
+      services,
+      { kind, recipient: recipient.username, quantity: choice.quantity },
+      { outside: (work) => conversation.external(work) },
     );
   };
 }
@@ -206,39 +175,13 @@ async function askRecipient(
     const check = await conversation.external((outside) =>
       services.desk.checkRecipient(username, { onQueued: tellQueued(outside) }),
     );
-    switch (check.kind) {
-      case "ok": {
-        const name = (check.username ?? username).replace(/^@/, "") || username;
-        if (kind === "premium" && check.isPremium === true) {
-          await c.reply(c.t("flow-recipient-has-premium", { username: name }));
-          continue;
-        }
-        await clearKeyboard(c, prompt);
-        return { username: name, ctx: c };
-      }
-      case "invalid_username":
-        await c.reply(c.t("flow-recipient-invalid"));
-        continue;
-      case "not_found":
-        await c.reply(c.t("flow-recipient-not-found", { username }));
-        continue;
-      case "refused":
-        await c.reply(
-          c.t("flow-recipient-refused", {
-            username,
-            detail: check.detail ?? c.t("outcome-no-reason"),
-          }),
-        );
-        continue;
-      case "rate_limited":
-        await c.reply(
-          c.t("flow-recipient-rate-limited", { seconds: Math.max(1, check.retryAfterSeconds) }),
-        );
-        continue;
-      case "unavailable":
-        await c.reply(c.t("flow-recipient-unavailable"));
-        continue;
+    const problem = recipientProblem(c.t, "private", kind, username, check);
+    if (problem !== undefined) {
+      await c.reply(problem);
+      continue;
     }
+    await clearKeyboard(c, prompt);
+    return { username: recipientName(username, check), ctx: c };
   }
 }
 
@@ -296,7 +239,7 @@ async function askDuration(
   const prompt = await sendPrompt(
     ctx,
     ctx.t("flow-ask-duration", { username }),
-    durationKeyboard(ctx.t),
+    durationKeyboard(ctx.t, encodeFlow),
   );
   for (;;) {
     const event = await waitEvent(conversation, prompt);

@@ -4,7 +4,6 @@
  */
 import { InlineKeyboard } from "grammy";
 import type { PurchaseIntent } from "../../ledger/types.js";
-import type { PaymentMethod } from "../../service/types.js";
 import {
   encodeFlow,
   encodeLanguage,
@@ -12,7 +11,12 @@ import {
   encodeSummary,
   LOCALES,
 } from "../callback-data/index.js";
-import { PREMIUM_DURATIONS, STAR_AMOUNT_PRESETS } from "../../gifts/catalogue.js";
+import {
+  type PaymentMethod,
+  PREMIUM_DURATIONS,
+  type PremiumDuration,
+  STAR_AMOUNT_PRESETS,
+} from "../../gifts/catalogue.js";
 import type { Translate } from "../context.js";
 
 /** The start menu: begin a stars or a premium flow. */
@@ -42,13 +46,22 @@ export function amountKeyboard(t: Translate, max: number): InlineKeyboard {
     .text(t("button-cancel"), encodeFlow({ type: "cancel" }));
 }
 
-/** Premium durations, cancel. */
-export function durationKeyboard(t: Translate): InlineKeyboard {
+/** A duration prompt's press: the private flow and the group flow encode it each their way. */
+export type DurationChoice = { type: "duration"; months: PremiumDuration } | { type: "cancel" };
+
+/**
+ * Premium durations, then cancel, for the private flow (`encodeFlow`) and the group flow
+ * (`encodeGroup`) alike: the buttons are the same, only their callback data differs.
+ */
+export function durationKeyboard(
+  t: Translate,
+  encode: (choice: DurationChoice) => string,
+): InlineKeyboard {
   const keyboard = new InlineKeyboard();
   for (const months of PREMIUM_DURATIONS) {
-    keyboard.text(t("button-duration", { months }), encodeFlow({ type: "duration", months }));
+    keyboard.text(t("button-duration", { months }), encode({ type: "duration", months }));
   }
-  return keyboard.row().text(t("button-cancel"), encodeFlow({ type: "cancel" }));
+  return keyboard.row().text(t("button-cancel"), encode({ type: "cancel" }));
 }
 
 /** The other payment method than the one chosen. */
@@ -56,12 +69,17 @@ export function otherMethod(method: PaymentMethod): PaymentMethod {
   return method === "ton" ? "usdt_ton" : "ton";
 }
 
-/** Confirm / Cancel, and a switch to the other payment method, all keyed by the intent id. */
+/**
+ * Confirm / Cancel, all keyed by the intent id; in a private chat also a switch to the other
+ * payment method (groups stay short: they pay with the configured method).
+ */
 export function summaryKeyboard(t: Translate, intent: PurchaseIntent): InlineKeyboard {
-  const other = otherMethod(intent.paymentMethod);
-  return new InlineKeyboard()
+  const keyboard = new InlineKeyboard()
     .text(t("button-confirm"), encodeSummary({ type: "confirm", intentId: intent.id }))
-    .text(t("button-cancel"), encodeSummary({ type: "cancel", intentId: intent.id }))
+    .text(t("button-cancel"), encodeSummary({ type: "cancel", intentId: intent.id }));
+  if (intent.requester.chatType !== "private") return keyboard;
+  const other = otherMethod(intent.paymentMethod);
+  return keyboard
     .row()
     .text(
       t("button-switch-method", { method: t(`method-${other}`) }),

@@ -20,20 +20,17 @@
  * in a group that is not allowed, /stars) are rate-limited per group by
  * {@link GroupRefusalThrottle}: a crowd trying /premium at once gets one answer, not a storm.
  */
-import { type Api, Composer, type Filter, InlineKeyboard } from "grammy";
+import { type Api, Composer, type Filter } from "grammy";
 import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
-import type { BalanceSnapshot } from "../../../ledger/types.js";
-import type { RecipientCheck } from "../../../purchases/types.js";
 import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
-import { PREMIUM_DURATIONS } from "../../../gifts/catalogue.js";
-import { encodeSummary } from "../../callback-data/index.js";
-import type { BotContext, Translate } from "../../context.js";
-import { waitSeconds } from "../../format.js";
-import { parseRecipient } from "../../flows/recipient.js";
+import type { BotContext } from "../../context.js";
+import { tellQueued } from "../../format.js";
+import { parseRecipient, recipientName, recipientProblem } from "../../flows/recipient.js";
+import { runHere, showSummary } from "../../flows/show-summary.js";
+import { durationKeyboard } from "../../keyboards/index.js";
 import type { BotServices } from "../../services.js";
-import { summaryText } from "../../views.js";
 import { decodeGroup, encodeGroup, isGroupData } from "../admin/callback-data.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
@@ -79,41 +76,6 @@ export function groupRecipientOf(message: Message, args: string, botId: number):
   return username === undefined
     ? { kind: "no_username", name: author.first_name }
     : { kind: "username", username };
-}
-
-function durationKeyboard(t: Translate): InlineKeyboard {
-  const keyboard = new InlineKeyboard();
-  for (const months of PREMIUM_DURATIONS) {
-    keyboard.text(t("button-duration", { months }), encodeGroup({ type: "duration", months }));
-  }
-  return keyboard.row().text(t("button-cancel"), encodeGroup({ type: "cancel" }));
-}
-
-/** Confirm and Cancel only: groups stay short (the payment method is the configured one). */
-function groupSummaryKeyboard(t: Translate, intentId: string): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(t("button-confirm"), encodeSummary({ type: "confirm", intentId }))
-    .text(t("button-cancel"), encodeSummary({ type: "cancel", intentId }));
-}
-
-function recipientProblem(
-  t: Translate,
-  username: string,
-  check: RecipientCheck,
-): string | undefined {
-  switch (check.kind) {
-    case "ok":
-      return check.isPremium === true ? t("group-recipient-has-premium", { username }) : undefined;
-    case "invalid_username":
-      return t("group-usage");
-    case "not_found":
-      return t("group-recipient-not-found", { username });
-    case "rate_limited":
-      return t("group-recipient-busy", { seconds: Math.max(1, check.retryAfterSeconds) });
-    case "refused":
-    case "unavailable":
-      return t("group-recipient-unavailable", { username });
-  }
 }
 
 export function groupPremiumFeature(
@@ -167,21 +129,15 @@ export function groupPremiumFeature(
     await shortReply(ctx, text);
   }
 
-  /** Like tellQueued, but the notice is a group reply and is cleaned up like the others. */
-  function tellQueuedInGroup(ctx: BotContext, chatId: number, ownerId: number) {
-    return (waitMs: number): void => {
-      ctx
-        .reply(ctx.t("flow-queued", { seconds: waitSeconds(waitMs) }))
-        .then((sent) =>
-          deps.prompts.trackReply({
-            chatId,
-            messageId: sent.message_id,
-            ownerId,
-            createdAt: services.now(),
-          }),
-        )
-        .catch(() => undefined);
-    };
+  /** Remembers a "you are queued" notice, so it is cleaned up like the other replies. */
+  function trackNotice(chatId: number, ownerId: number) {
+    return (sent: { message_id: number }): void =>
+      deps.prompts.trackReply({
+        chatId,
+        messageId: sent.message_id,
+        ownerId,
+        createdAt: services.now(),
+      });
   }
 
   /** Deletes what expired in this group, and this person's earlier short replies. */
@@ -215,20 +171,19 @@ export function groupPremiumFeature(
       return;
     }
     const check = await services.desk.checkRecipient(target.username, {
-      onQueued: tellQueuedInGroup(ctx, ctx.chat.id, ctx.from.id),
+      onQueued: tellQueued(ctx, trackNotice(ctx.chat.id, ctx.from.id)),
     });
-    const username =
-      check.kind === "ok" ? check.username.replace(/^@/, "") || target.username : target.username;
-    const problem = recipientProblem(ctx.t, username, check);
+    const problem = recipientProblem(ctx.t, "group", "premium", target.username, check);
     if (problem !== undefined) {
       await reply(problem);
       return;
     }
+    const username = recipientName(target.username, check);
     // One flow per administrator per group: a new /premium ends the previous one.
     await endOpenFlow(ctx, ctx.chat.id, ctx.from.id);
     const prompt = await ctx.reply(ctx.t("group-ask-duration", { username }), {
       reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
-      reply_markup: durationKeyboard(ctx.t),
+      reply_markup: durationKeyboard(ctx.t, encodeGroup),
     });
     deps.prompts.add({
       chatId: ctx.chat.id,
@@ -298,31 +253,12 @@ export function groupPremiumFeature(
     }
     await ctx.answerCallbackQuery();
     await closePrompt(ctx, prompt);
-    // Recorded for the admins' reconciliation evidence; never shown in the group.
-    const balance = await services.desk.readBalance({
-      onQueued: tellQueuedInGroup(ctx, prompt.chatId, ctx.from.id),
-    });
-    const balanceBefore: BalanceSnapshot | undefined =
-      balance.kind === "ok" ? { ton: balance.balance.ton, usdt: balance.balance.usdt } : undefined;
-    const chat = ctx.chat;
-    if (chat === undefined || (chat.type !== "group" && chat.type !== "supergroup")) return;
-    const intent = services.desk.createDraft({
-      kind: "premium",
-      recipient: prompt.recipient,
-      quantity: months,
-      paymentMethod: services.defaultPaymentMethod,
-      requester: { userId: ctx.from.id, chatId: chat.id, chatType: chat.type },
-      balanceBefore,
-    });
-    const locale = await ctx.i18n.getLocale();
-    const message = await ctx.reply(summaryText(ctx.t, locale, intent), {
-      reply_markup: groupSummaryKeyboard(ctx.t, intent.id),
-    });
-    services.summaries.add(ctx.from.id, {
-      intentId: intent.id,
-      chatId: chat.id,
-      messageId: message.message_id,
-    });
+    await showSummary(
+      ctx,
+      services,
+      { kind: "premium", recipient: prompt.recipient, quantity: months },
+      { outside: runHere(ctx), onNotice: trackNotice(prompt.chatId, ctx.from.id) },
+    );
   }
 
   async function endOpenFlow(ctx: BotContext, chatId: number, userId: number) {

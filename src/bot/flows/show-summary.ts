@@ -1,0 +1,98 @@
+/**
+ * The one way a summary comes into being, for the private conversation and the group flow
+ * alike: read the wallet's balance (the "balance before" an admin sees if the outcome is ever
+ * uncertain), cancel the person's other drafts in this chat, record the draft, show it with
+ * its Confirm buttons and remember the message. Every draft the bot creates goes through
+ * {@link showSummary}, so a change to how the desk records drafts is made here only.
+ */
+import type { Message } from "grammy/types";
+import type { BalanceSnapshot, IntentKind, PurchaseIntent } from "../../ledger/types.js";
+import type { BalanceRead } from "../../purchases/types.js";
+import type { BotContext, FlowContext } from "../context.js";
+import { tellQueued } from "../format.js";
+import { summaryKeyboard } from "../keyboards/index.js";
+import type { BotServices } from "../services.js";
+import { summaryText } from "../views.js";
+
+/** What a person chose: the gift and for whom. Who asks, and where, is the context's. */
+export interface SummaryRequest {
+  kind: IntentKind;
+  /** Without the `@`. */
+  recipient: string;
+  /** Stars amount, or premium duration in months. */
+  quantity: number;
+}
+
+/**
+ * Runs work that has side effects (the desk, the kv store) with the outside context. A
+ * conversation passes its `external`, so a replay does not repeat the work; elsewhere
+ * {@link runHere} simply runs it.
+ */
+export type Outside = <T>(work: (outside: BotContext) => T | Promise<T>) => Promise<T>;
+
+/** {@link Outside} for handlers that are not in a conversation: the work runs at once. */
+export function runHere(ctx: BotContext): Outside {
+  return async (work) => work(ctx);
+}
+
+export interface ShowSummaryOptions {
+  outside: Outside;
+  /** Told about each "you are queued" notice sent (a group tracks them to clean up later). */
+  onNotice?: (sent: Message.TextMessage) => void;
+}
+
+/**
+ * Records the draft and shows its summary in the context's chat. Returns the draft, or
+ * `undefined` when the update has no chat or sender to ask on behalf of.
+ */
+export async function showSummary(
+  ctx: FlowContext,
+  services: BotServices,
+  request: SummaryRequest,
+  options: ShowSummaryOptions,
+): Promise<PurchaseIntent | undefined> {
+  const chat = ctx.chat;
+  const from = ctx.from;
+  if (chat === undefined || from === undefined) return undefined;
+  const requester = { userId: from.id, chatId: chat.id, chatType: chat.type };
+  const intent = await options.outside(async (outside) => {
+    const balance = await services.desk.readBalance({
+      onQueued: tellQueued(outside, options.onNotice),
+    });
+    // A crash after this step but before a conversation's save would replay it and show a
+    // second summary; cancelling the person's other drafts in this chat first means only the
+    // newest summary can ever be confirmed.
+    cancelOtherDrafts(services, requester.userId, requester.chatId);
+    return services.desk.createDraft({
+      ...request,
+      paymentMethod: services.defaultPaymentMethod,
+      requester,
+      balanceBefore: balanceSnapshot(balance),
+    });
+  });
+  const locale = await ctx.i18n.getLocale();
+  const message = await ctx.reply(summaryText(ctx.t, locale, intent), {
+    reply_markup: summaryKeyboard(ctx.t, intent),
+  });
+  await options.outside(() =>
+    services.summaries.add(from.id, {
+      intentId: intent.id,
+      chatId: chat.id,
+      messageId: message.message_id,
+    }),
+  );
+  return intent;
+}
+
+/** The figures recorded with a draft as its "balance before"; none when the read failed. */
+export function balanceSnapshot(read: BalanceRead): BalanceSnapshot | undefined {
+  return read.kind === "ok" ? { ton: read.balance.ton, usdt: read.balance.usdt } : undefined;
+}
+
+function cancelOtherDrafts(services: BotServices, userId: number, chatId: number): void {
+  for (const open of services.desk.recent({ userId, limit: 20 })) {
+    if (open.status === "draft" && open.requester.chatId === chatId) {
+      services.desk.cancel(open.id, userId);
+    }
+  }
+}
