@@ -23,7 +23,8 @@ import type {
   PurchaseIntent,
   SpendingLimits,
 } from "./types.js";
-import { isPremiumDuration, isStarsAmount, USERNAME_PATTERN } from "../gifts/catalogue.js";
+import { isPremiumDuration, isStarsAmount } from "../gifts/catalogue.js";
+import { parseUsername } from "../gifts/username.js";
 
 export interface LedgerOptions {
   /** Missing members take {@link DEFAULT_LIMITS}. */
@@ -161,9 +162,8 @@ export class Ledger {
 
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
   createDraft(request: NewIntent, now: number = this.#clock()): PurchaseIntent {
-    const recipient = request.recipient.replace(/^@/, "");
-    if (recipient.startsWith("@") || !USERNAME_PATTERN.test(recipient))
-      throw new InvalidDraftError("The recipient is not a username.");
+    const recipient = parseUsername(request.recipient);
+    if (recipient === undefined) throw new InvalidDraftError("The recipient is not a username.");
     if (!Number.isSafeInteger(request.quantity) || request.quantity <= 0) {
       throw new InvalidDraftError("The quantity must be a positive whole number.");
     }

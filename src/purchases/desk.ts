@@ -17,7 +17,7 @@ import type {
   PurchaseOutcome,
 } from "../service/types.js";
 import type { OnChainEvidence } from "./on-chain.js";
-import { normaliseUsername } from "./username.js";
+import { parseUsername } from "../gifts/username.js";
 import { PurchaseLane } from "./purchase-lane.js";
 import { SharedReads } from "./shared-reads.js";
 import type {
@@ -44,8 +44,6 @@ export interface PurchaseDeskDeps {
   /** On-chain evidence for reconciliation, when TON_API_ENDPOINT is configured. */
   onChain?: OnChainEvidence;
 }
-
-export { normaliseUsername } from "./username.js";
 
 /** Builds the desk; the bot's only door to buying. */
 export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
@@ -87,7 +85,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     input: string,
     options: { onQueued?: (waitMs: number) => void; fresh?: boolean } = {},
   ): Promise<RecipientCheck> {
-    const username = normaliseUsername(input);
+    const username = parseUsername(input);
     if (username === undefined) return Promise.resolve({ kind: "invalid_username" });
     // Usernames are case-insensitive on Telegram: one cache entry per name.
     return recipients.read(username.toLowerCase(), options);
@@ -441,17 +439,17 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
 }
 
 function toRecipientCheck(
-  username: string,
+  asked: string,
   outcome: Awaited<ReturnType<GiftServiceClient["getUserInfo"]>>,
 ): RecipientCheck {
   switch (outcome.kind) {
-    case "success":
+    case "success": {
       if (!outcome.value.found) return { kind: "not_found" };
-      return {
-        kind: "ok",
-        username: outcome.value.username?.replace(/^@/, "") ?? username,
-        isPremium: outcome.value.isPremium,
-      };
+      // The service's spelling when it is a valid name, else the (valid) name asked about.
+      const username = parseUsername(outcome.value.username ?? "") ?? parseUsername(asked);
+      if (username === undefined) return { kind: "invalid_username" };
+      return { kind: "ok", username, isPremium: outcome.value.isPremium };
+    }
     case "rejected":
       return { kind: "refused", detail: outcome.detail };
     case "rate_limited":

@@ -13,11 +13,12 @@ import type {
   PurchaseIntent,
   SpendingLimits,
 } from "../ledger/types.js";
+import type { Username } from "../gifts/username.js";
 import type { Ambiguous, PaymentMethod, Rejected, WalletBalance } from "../service/types.js";
 
 /** The recipient check (spec 4.1), as the chat flows need it. */
 export type RecipientCheck =
-  | { kind: "ok"; username: string; isPremium: boolean | undefined }
+  | { kind: "ok"; username: Username; isPremium: boolean | undefined }
   | { kind: "invalid_username" }
   | { kind: "not_found" }
   | { kind: "refused"; detail: string | undefined }
@@ -29,8 +30,8 @@ export type BalanceRead =
   | { kind: "rate_limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
 
-/** What the bot asks the desk to record for a summary: the ledger's new intent. */
-export type DraftRequest = NewIntent;
+/** What the bot asks the desk to record for a summary: the ledger's new intent, parsed. */
+export type DraftRequest = Omit<NewIntent, "recipient"> & { recipient: Username };
 
 /**
  * Why a confirmation sent nothing: the ledger's refusal, or a premium recipient whose
@@ -112,7 +113,10 @@ export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous)
 
 /** The desk's whole surface, as the bot uses it. */
 export interface PurchaseDesk {
-  /** Validates, then checks the recipient with the service (shared, briefly cached reads). */
+  /**
+   * Parses (anything a person may type, or a {@link Username}), then checks the recipient with
+   * the service (shared, briefly cached reads).
+   */
   checkRecipient(username: string, options?: ConfirmOptions): Promise<RecipientCheck>;
   /** The wallet balance (shared, briefly cached reads). */
   readBalance(options?: ConfirmOptions): Promise<BalanceRead>;

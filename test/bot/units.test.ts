@@ -12,7 +12,8 @@ import {
   type FlowAction,
   type SummaryAction,
 } from "../../src/bot/callback-data/index.js";
-import { parseRecipient, parseWholeNumber } from "../../src/bot/flows/recipient.js";
+import { parseWholeNumber } from "../../src/bot/flows/recipient.js";
+import { parseUsername } from "../../src/gifts/username.js";
 import { formatDecimal } from "../../src/bot/format.js";
 import { registerCommands } from "../../src/bot/index.js";
 import { createTelegramFake } from "../../tools/testing/telegram-fake.js";
@@ -77,11 +78,11 @@ describe("callback data", () => {
 
 describe("what a person types", () => {
   it("accepts @name, name and t.me links; refuses what the spec's pattern refuses", () => {
-    expect(parseRecipient("@bob_gifts")).toBe("bob_gifts");
-    expect(parseRecipient("  bob_gifts ")).toBe("bob_gifts");
-    expect(parseRecipient("t.me/bob_gifts")).toBe("bob_gifts");
-    expect(parseRecipient("https://t.me/bob_gifts/")).toBe("bob_gifts");
-    expect(parseRecipient("http://telegram.me/bob_gifts?start=1")).toBe("bob_gifts");
+    expect(parseUsername("@bob_gifts")).toBe("bob_gifts");
+    expect(parseUsername("  bob_gifts ")).toBe("bob_gifts");
+    expect(parseUsername("t.me/bob_gifts")).toBe("bob_gifts");
+    expect(parseUsername("https://t.me/bob_gifts/")).toBe("bob_gifts");
+    expect(parseUsername("http://telegram.me/bob_gifts?start=1")).toBe("bob_gifts");
     for (const bad of [
       "bob",
       "1bob_gifts",
@@ -91,7 +92,7 @@ describe("what a person types", () => {
       "a".repeat(33),
       "bob gifts",
     ]) {
-      expect(parseRecipient(bad), bad).toBeUndefined();
+      expect(parseUsername(bad), bad).toBeUndefined();
     }
   });
 

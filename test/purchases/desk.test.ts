@@ -10,6 +10,7 @@ import type { Fault } from "../../tools/sandbox/server.js";
 import type { Ambiguous } from "../../src/service/types.js";
 import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
 import { startFakeToncenter } from "./toncenter-fake.js";
+import { username } from "../helpers/username.js";
 
 const STARS = "/buy-stars/";
 
@@ -236,7 +237,7 @@ describe("PurchaseDesk premium", () => {
   const premiumDraft = (desk: PurchaseDesk, recipient = "bob_gift") =>
     desk.createDraft({
       kind: "premium",
-      recipient,
+      recipient: username(recipient),
       quantity: 3,
       paymentMethod: "usdt_ton",
       requester: { userId: 1, chatId: 1, chatType: "private" },
@@ -474,7 +475,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
     const f = await deskFixture({ client: { readRetries: 0 } });
     const intent = f.desk.createDraft({
       kind: "premium",
-      recipient: "erin_gift",
+      recipient: username("erin_gift"),
       quantity: 3,
       paymentMethod: "usdt_ton",
       requester: { userId: 1, chatId: 1, chatType: "private" },

@@ -5,9 +5,8 @@
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
-import type { NewIntent } from "../../src/ledger/types.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
-import type { PurchaseDesk } from "../../src/purchases/types.js";
+import type { DraftRequest, PurchaseDesk } from "../../src/purchases/types.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 import {
   createGiftServiceClient,
@@ -16,6 +15,7 @@ import {
 import type { GiftServiceClient } from "../../src/service/types.js";
 import { type Db, openDatabase } from "../../src/storage/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
+import { username } from "../helpers/username.js";
 
 /** Secrets that must never reach the database file: each is unique enough to scan for. */
 export const CANARY = {
@@ -50,7 +50,7 @@ export interface DeskFixture {
   clock: { now: number };
   /** Another connection to the same file, with its own Ledger and desk (same client). */
   secondDesk(): PurchaseDesk;
-  starsDraft(overrides?: Partial<NewIntent>): ReturnType<PurchaseDesk["createDraft"]>;
+  starsDraft(overrides?: Partial<DraftRequest>): ReturnType<PurchaseDesk["createDraft"]>;
 }
 
 export interface DeskFixtureOptions {
@@ -101,7 +101,7 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
     starsDraft: (overrides = {}) =>
       first.desk.createDraft({
         kind: "stars",
-        recipient: "alice_1",
+        recipient: username("alice_1"),
         quantity: 100,
         paymentMethod: "ton",
         requester: { userId: 1, chatId: 1, chatType: "private" },

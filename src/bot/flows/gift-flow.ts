@@ -21,8 +21,9 @@ import type { BotContext, FlowContext } from "../context.js";
 import { amountKeyboard, cancelKeyboard, durationKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
+import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
-import { parseRecipient, parseWholeNumber, recipientName, recipientProblem } from "./recipient.js";
+import { parseWholeNumber, recipientProblem } from "./recipient.js";
 import { showSummary } from "./show-summary.js";
 
 export type GiftConversation = Conversation<BotContext, FlowContext>;
@@ -153,7 +154,7 @@ async function askRecipient(
   ctx: FlowContext,
   kind: IntentKind,
   services: BotServices,
-): Promise<{ username: string; ctx: FlowContext }> {
+): Promise<{ username: Username; ctx: FlowContext }> {
   const prompt = await sendPrompt(
     ctx,
     ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
@@ -166,7 +167,7 @@ async function askRecipient(
       await c.answerCallbackQuery({ text: c.t("flow-expect-text") });
       continue;
     }
-    const username = parseRecipient(event.text);
+    const username = parseUsername(event.text);
     if (username === undefined) {
       await c.reply(c.t("flow-recipient-invalid"));
       continue;
@@ -181,7 +182,8 @@ async function askRecipient(
       continue;
     }
     await clearKeyboard(c, prompt);
-    return { username: recipientName(username, check), ctx: c };
+    // The name as the service spells it.
+    return { username: check.kind === "ok" ? check.username : username, ctx: c };
   }
 }
 

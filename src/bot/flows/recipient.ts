@@ -3,12 +3,11 @@
  * groups. One mapping from the desk's answer to a text; the two audiences only word it
  * differently (a private flow asks for another username, a group points back at /premium).
  */
+import type { Username } from "../../gifts/username.js";
 import type { IntentKind } from "../../ledger/types.js";
 import type { RecipientCheck } from "../../purchases/types.js";
 import type { Translate } from "../context.js";
 import type { Audience } from "../views.js";
-
-export { normaliseUsername as parseRecipient } from "../../purchases/username.js";
 
 type Problem = "has_premium" | Exclude<RecipientCheck["kind"], "ok">;
 
@@ -40,23 +39,18 @@ export function recipientProblem(
   t: Translate,
   audience: Audience,
   kind: IntentKind,
-  username: string,
+  username: Username,
   check: RecipientCheck,
 ): string | undefined {
   if (check.kind === "ok") {
     if (kind !== "premium" || check.isPremium !== true) return undefined;
-    return t(PROBLEM_TEXTS[audience].has_premium, { username: recipientName(username, check) });
+    return t(PROBLEM_TEXTS[audience].has_premium, { username: check.username });
   }
   return t(PROBLEM_TEXTS[audience][check.kind], {
     username,
     detail: (check.kind === "refused" ? check.detail : undefined) ?? t("outcome-no-reason"),
     seconds: check.kind === "rate_limited" ? Math.max(1, check.retryAfterSeconds) : 0,
   });
-}
-
-/** The recipient's name as the service spells it, else as the person typed it. */
-export function recipientName(username: string, check: RecipientCheck): string {
-  return check.kind === "ok" ? check.username.replace(/^@/, "") || username : username;
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { Message } from "grammy/types";
 import type { BalanceSnapshot, IntentKind, PurchaseIntent } from "../../ledger/types.js";
 import type { BalanceRead } from "../../purchases/types.js";
+import type { Username } from "../../gifts/username.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { tellQueued } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
@@ -17,8 +18,7 @@ import { summaryText } from "../views.js";
 /** What a person chose: the gift and for whom. Who asks, and where, is the context's. */
 export interface SummaryRequest {
   kind: IntentKind;
-  /** Without the `@`. */
-  recipient: string;
+  recipient: Username;
   /** Stars amount, or premium duration in months. */
   quantity: number;
 }

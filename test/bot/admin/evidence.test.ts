@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatDateTime, formatDecimal } from "../../../src/bot/format.js";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+import { username } from "../../helpers/username.js";
 
 const MINUTE = 60_000;
 
@@ -93,7 +94,7 @@ describe("reconciliation evidence", () => {
     // A draft recorded with a balance but no read time (as an older version wrote them).
     const draft = h.desk.createDraft({
       kind: "stars",
-      recipient: "dora_d",
+      recipient: username("dora_d"),
       quantity: 50,
       paymentMethod: "ton",
       requester: { userId: BUYER.id, chatId: BUYER.id, chatType: "private" },

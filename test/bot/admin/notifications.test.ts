@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
 import { answersSince } from "../helpers.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+import { username } from "../../helpers/username.js";
 
 async function confirmStars(person: ReturnType<typeof chatPerson>, recipient: string) {
   await person.command("stars");
@@ -129,7 +130,7 @@ describe("unconfirmed purchases", () => {
     await confirmStars(bea, "bob_gifts");
     const draft = h.desk.createDraft({
       kind: "premium",
-      recipient: "carol_p",
+      recipient: username("carol_p"),
       quantity: 3,
       paymentMethod: "ton",
       requester: { userId: BUYER.id, chatId: BUYER.id, chatType: "private" },

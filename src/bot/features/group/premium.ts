@@ -23,11 +23,12 @@
 import { type Api, Composer, type Filter } from "grammy";
 import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
+import { parseUsername, type Username } from "../../../gifts/username.js";
 import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { BotContext } from "../../context.js";
 import { tellQueued } from "../../format.js";
-import { parseRecipient, recipientName, recipientProblem } from "../../flows/recipient.js";
+import { recipientProblem } from "../../flows/recipient.js";
 import { runHere, showSummary } from "../../flows/show-summary.js";
 import { durationKeyboard } from "../../keyboards/index.js";
 import type { BotServices } from "../../services.js";
@@ -53,7 +54,9 @@ export interface GroupPremiumDeps {
 }
 
 type GroupRecipient =
-  { kind: "username"; username: string } | { kind: "no_username"; name: string } | { kind: "none" };
+  | { kind: "username"; username: Username }
+  | { kind: "no_username"; name: string }
+  | { kind: "none" };
 
 type CallbackContext = Filter<BotContext, "callback_query:data">;
 
@@ -61,7 +64,7 @@ type CallbackContext = Filter<BotContext, "callback_query:data">;
 export function groupRecipientOf(message: Message, args: string, botId: number): GroupRecipient {
   const typed = args.trim();
   if (typed !== "") {
-    const username = parseRecipient(typed);
+    const username = parseUsername(typed);
     return username === undefined ? { kind: "none" } : { kind: "username", username };
   }
   const replied = message.reply_to_message;
@@ -72,7 +75,7 @@ export function groupRecipientOf(message: Message, args: string, botId: number):
   if (replied.sender_chat !== undefined) {
     return { kind: "no_username", name: replied.sender_chat.title ?? author.first_name };
   }
-  const username = author.username === undefined ? undefined : parseRecipient(author.username);
+  const username = author.username === undefined ? undefined : parseUsername(author.username);
   return username === undefined
     ? { kind: "no_username", name: author.first_name }
     : { kind: "username", username };
@@ -178,7 +181,7 @@ export function groupPremiumFeature(
       await reply(problem);
       return;
     }
-    const username = recipientName(target.username, check);
+    const username = check.kind === "ok" ? check.username : target.username;
     // One flow per administrator per group: a new /premium ends the previous one.
     await endOpenFlow(ctx, ctx.chat.id, ctx.from.id);
     const prompt = await ctx.reply(ctx.t("group-ask-duration", { username }), {

@@ -9,6 +9,7 @@
  * replies such as refusals and usage hints) with when it was sent, so the bot can clean up
  * after itself: a person's replies when their flow ends, and anything older than its expiry.
  */
+import type { Username } from "../../../gifts/username.js";
 import type { Db } from "../../../storage/database.js";
 import { KeyValueStore } from "../../../storage/key-value-store.js";
 
@@ -17,8 +18,7 @@ export interface GroupPrompt {
   messageId: number;
   /** The administrator who sent /premium: the only one whose presses count. */
   starterId: number;
-  /** Without `@`. */
-  recipient: string;
+  recipient: Username;
   createdAt: number;
 }
 
