@@ -6,7 +6,7 @@
 import { I18n } from "@grammyjs/i18n";
 import type { Api } from "grammy";
 import type { BotCommand } from "grammy/types";
-import { LOCALES, type Locale } from "./callback-data/index.js";
+import { LOCALES, type Locale } from "./callback-data/lang.js";
 import { DEFAULT_LOCALE, localesDirectory } from "./i18n.js";
 
 /** Commands a person has in a private chat, in menu order. */

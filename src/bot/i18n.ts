@@ -9,7 +9,7 @@ import { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
 import type { Db } from "../storage/database.js";
 import { KeyValueStore } from "../storage/key-value-store.js";
-import { LOCALES, type Locale } from "./callback-data/index.js";
+import { LOCALES, type Locale } from "./callback-data/lang.js";
 
 export const DEFAULT_LOCALE: Locale = "en";
 

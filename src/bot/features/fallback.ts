@@ -9,32 +9,13 @@
  * another feature handles, since this runs after all of them. Groups get nothing: the bot
  * answers there only to what is addressed to it.
  */
-import { Composer } from "grammy";
-import { isFlowData } from "../callback-data/index.js";
+import { type CallbackQueryContext, Composer } from "grammy";
+import { FLOW_DATA, isFlowData } from "../callback-data/flow.js";
 import type { BotContext } from "../context.js";
 
 export function fallbackFeature(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.on("callback_query:data", async (ctx) => {
-    if (isFlowData(ctx.callbackQuery.data)) {
-      await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
-      // Strip the keyboard only when it is an ended flow's prompt: forged flow data pressed
-      // "on" a summary must not take that summary's buttons away.
-      const rows = ctx.callbackQuery.message?.reply_markup?.inline_keyboard ?? [];
-      const onlyFlowButtons =
-        rows.length > 0 &&
-        rows.every((row) => row.every((b) => "callback_data" in b && isFlowData(b.callback_data)));
-      if (onlyFlowButtons) {
-        try {
-          await ctx.editMessageReplyMarkup();
-        } catch {
-          // Already without a keyboard, or too old to edit: the answer above is what matters.
-        }
-      }
-      return;
-    }
-    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
-  });
+  composer.callbackQuery(FLOW_DATA, answerEndedFlow);
   composer.on("callback_query", async (ctx) => {
     await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
   });
@@ -42,4 +23,21 @@ export function fallbackFeature(): Composer<BotContext> {
     await ctx.reply(ctx.t("fallback-not-understood"));
   });
   return composer;
+}
+
+/** A press on the prompt of a flow that has ended (or forged flow data). */
+async function answerEndedFlow(ctx: CallbackQueryContext<BotContext>): Promise<void> {
+  await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
+  // Strip the keyboard only when it is an ended flow's prompt: forged flow data pressed "on" a
+  // summary must not take that summary's buttons away.
+  const rows = ctx.callbackQuery.message?.reply_markup?.inline_keyboard ?? [];
+  const onlyFlowButtons =
+    rows.length > 0 &&
+    rows.every((row) => row.every((b) => "callback_data" in b && isFlowData(b.callback_data)));
+  if (!onlyFlowButtons) return;
+  try {
+    await ctx.editMessageReplyMarkup();
+  } catch {
+    // Already without a keyboard, or too old to edit: the answer above is what matters.
+  }
 }

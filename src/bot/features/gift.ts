@@ -5,7 +5,7 @@
 import { createConversation } from "@grammyjs/conversations";
 import { Composer } from "grammy";
 import type { IntentKind } from "../../ledger/types.js";
-import { decodeMenu } from "../callback-data/index.js";
+import { decodeMenu, MENU_DATA } from "../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { createGiftFlow } from "../flows/gift-flow.js";
 import type { BotServices } from "../services.js";
@@ -34,9 +34,12 @@ export function giftFeature(services: BotServices): Composer<BotContext> {
   const privateChat = composer.chatType("private");
   privateChat.command("stars", (ctx) => startFlow(ctx, "stars", services));
   privateChat.command("premium", (ctx) => startFlow(ctx, "premium", services));
-  privateChat.on("callback_query:data", async (ctx, next) => {
+  privateChat.callbackQuery(MENU_DATA, async (ctx) => {
     const kind = decodeMenu(ctx.callbackQuery.data);
-    if (kind === undefined) return next();
+    if (kind === undefined) {
+      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+      return;
+    }
     await ctx.answerCallbackQuery();
     await startFlow(ctx, kind, services);
   });

@@ -3,7 +3,7 @@
  * chats only: a group is no place for one member's settings menu.
  */
 import { Composer } from "grammy";
-import { decodeLanguage } from "../callback-data/index.js";
+import { decodeLanguage, LANG_DATA } from "../callback-data/lang.js";
 import type { BotContext } from "../context.js";
 import { languageKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
@@ -13,9 +13,12 @@ export function languageFeature(services: BotServices): Composer<BotContext> {
   composer.chatType("private").command("language", async (ctx) => {
     await ctx.reply(ctx.t("language-choose"), { reply_markup: languageKeyboard(ctx.t) });
   });
-  composer.on("callback_query:data", async (ctx, next) => {
+  composer.callbackQuery(LANG_DATA, async (ctx) => {
     const locale = decodeLanguage(ctx.callbackQuery.data);
-    if (locale === undefined) return next();
+    if (locale === undefined) {
+      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+      return;
+    }
     services.settings.setLanguage(ctx.from.id, locale);
     await ctx.i18n.renegotiateLocale();
     await ctx.answerCallbackQuery({ text: ctx.t("language-changed") });

@@ -11,7 +11,7 @@ import { Composer, type Filter } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
 import type { ConfirmRefusal } from "../../purchases/types.js";
-import { decodeSummary, type SummaryAction } from "../callback-data/index.js";
+import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/buy.js";
 import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
@@ -30,9 +30,12 @@ type CallbackContext = Filter<BotContext, "callback_query:data">;
 
 export function summaryFeature(services: BotServices): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.on("callback_query:data", async (ctx, next) => {
+  composer.callbackQuery(BUY_DATA, async (ctx) => {
     const action = decodeSummary(ctx.callbackQuery.data);
-    if (action === undefined) return next();
+    if (action === undefined) {
+      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+      return;
+    }
     const intent = services.desk.getIntent(action.intentId);
     const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
     if (refusal !== undefined || intent === undefined) {

@@ -10,13 +10,8 @@
  */
 import type { Conversation } from "@grammyjs/conversations";
 import type { IntentKind } from "../../ledger/types.js";
-import {
-  decodeFlow,
-  decodeMenu,
-  encodeFlow,
-  type FlowAction,
-  isFlowData,
-} from "../callback-data/index.js";
+import { decodeFlow, encodeFlow, type FlowAction, isFlowData } from "../callback-data/flow.js";
+import { decodeMenu } from "../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { amountKeyboard, cancelKeyboard, durationKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";

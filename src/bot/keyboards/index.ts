@@ -4,13 +4,10 @@
  */
 import { InlineKeyboard } from "grammy";
 import type { PurchaseIntent } from "../../ledger/types.js";
-import {
-  encodeFlow,
-  encodeLanguage,
-  encodeMenu,
-  encodeSummary,
-  LOCALES,
-} from "../callback-data/index.js";
+import { encodeSummary } from "../callback-data/buy.js";
+import { encodeFlow } from "../callback-data/flow.js";
+import { encodeLanguage, LOCALES } from "../callback-data/lang.js";
+import { encodeMenu } from "../callback-data/menu.js";
 import {
   type PaymentMethod,
   PREMIUM_DURATIONS,

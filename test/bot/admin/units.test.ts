@@ -7,7 +7,7 @@ import {
   decodeGroup,
   encodeAdmin,
   encodeGroup,
-} from "../../../src/bot/features/admin/callback-data.js";
+} from "../../../src/bot/callback-data/index.js";
 import { evidenceText } from "../../../src/bot/features/admin/views.js";
 import type { PurchaseIntent } from "../../../src/ledger/types.js";
 import type { ReconciliationEvidence } from "../../../src/purchases/types.js";

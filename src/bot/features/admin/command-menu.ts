@@ -4,7 +4,7 @@
  * listed for group administrators, who are the only ones it works for in a group.
  */
 import type { BotCommand } from "grammy/types";
-import { LOCALES, type Locale } from "../../callback-data/index.js";
+import { LOCALES, type Locale } from "../../callback-data/lang.js";
 import { commandsFor } from "../../commands.js";
 import { DEFAULT_LOCALE } from "../../i18n.js";
 import type { GiftBot } from "../../index.js";

@@ -13,12 +13,12 @@ import type { BotContext } from "../../context.js";
 import type { BotServices } from "../../services.js";
 import { sentence } from "../../views.js";
 import {
+  ADMIN_DATA,
   type AdminAction,
   decodeAdmin,
-  encodeAdmin,
-  isAdminData,
   PURCHASES_PAGE_SIZE,
-} from "./callback-data.js";
+} from "../../callback-data/admin.js";
+import { purchasesKeyboard, resolveKeyboard, whoKeyboard } from "../../keyboards/admin.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
 import {
   allowedText,
@@ -26,9 +26,7 @@ import {
   evidenceText,
   limitsText,
   purchaseDetails,
-  purchasesKeyboard,
   purchasesPage,
-  resolveKeyboard,
   userName,
   type WalletInfo,
 } from "./views.js";
@@ -167,15 +165,7 @@ export function adminCommandsFeature(
       const target = targetOfOrigin(origin);
       if (target.kind !== "user") return explainTarget(ctx, target);
       await ctx.reply(ctx.t("admin-forwarded", { who: userName(ctx.t, target.id, target.label) }), {
-        reply_markup: new InlineKeyboard()
-          .text(
-            ctx.t("button-admin-allow"),
-            encodeAdmin({ type: "who", userId: target.id, allow: true }),
-          )
-          .text(
-            ctx.t("button-admin-deny"),
-            encodeAdmin({ type: "who", userId: target.id, allow: false }),
-          ),
+        reply_markup: whoKeyboard(ctx.t, target.id),
       });
     },
   );
@@ -199,10 +189,8 @@ export function adminCommandsFeature(
     );
   });
 
-  composer.on("callback_query:data", async (ctx, next) => {
-    const data = ctx.callbackQuery.data;
-    if (!isAdminData(data)) return next();
-    const action = decodeAdmin(data);
+  composer.callbackQuery(ADMIN_DATA, async (ctx) => {
+    const action = decodeAdmin(ctx.callbackQuery.data);
     // A non-admin's press and forged data get the same answer: nothing to learn here.
     if (action === undefined || !isAdmin(ctx) || ctx.chat?.type !== "private") {
       await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });

@@ -5,7 +5,6 @@
  * same evidence the same way.
  */
 import { fromNano } from "@ton/core";
-import { InlineKeyboard } from "grammy";
 import type { AllowedEntry } from "../../../access/access-list.js";
 import type { DayTotals, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
 import type {
@@ -17,7 +16,6 @@ import type {
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { transactionUrl } from "../../views.js";
-import { encodeAdmin, PURCHASES_PAGE_SIZE } from "./callback-data.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -115,7 +113,7 @@ export function purchaseLine(t: Translate, locale: string, intent: PurchaseInten
   });
 }
 
-/** A page of /purchases; `hasOlder` says whether another page follows. */
+/** A page of /purchases (its buttons: purchasesKeyboard). */
 export function purchasesPage(
   t: Translate,
   locale: string,
@@ -130,28 +128,6 @@ export function purchasesPage(
     "",
     t("admin-purchases-hint"),
   ].join("\n");
-}
-
-export function purchasesKeyboard(
-  t: Translate,
-  offset: number,
-  hasOlder: boolean,
-): InlineKeyboard | undefined {
-  if (offset === 0 && !hasOlder) return undefined;
-  const keyboard = new InlineKeyboard();
-  if (offset > 0) {
-    keyboard.text(
-      t("button-admin-newer"),
-      encodeAdmin({ type: "page", offset: Math.max(0, offset - PURCHASES_PAGE_SIZE) }),
-    );
-  }
-  if (hasOlder) {
-    keyboard.text(
-      t("button-admin-older"),
-      encodeAdmin({ type: "page", offset: offset + PURCHASES_PAGE_SIZE }),
-    );
-  }
-  return keyboard;
 }
 
 /** `/purchases <id>`: everything the ledger knows about one intent. */
@@ -351,16 +327,6 @@ export function evidenceText(
   }
   lines.push("", t("admin-evidence-hint"));
   return lines.join("\n");
-}
-
-/** Delivered / Not delivered for one unconfirmed intent. */
-export function resolveKeyboard(t: Translate, intentId: string): InlineKeyboard {
-  return new InlineKeyboard()
-    .text(t("button-admin-delivered"), encodeAdmin({ type: "resolve", intentId, delivered: true }))
-    .text(
-      t("button-admin-not-delivered"),
-      encodeAdmin({ type: "resolve", intentId, delivered: false }),
-    );
 }
 
 /** /limits: the limits in force and what today has used of the per-bot ones. */

@@ -32,7 +32,7 @@ import { recipientProblem } from "../../flows/recipient.js";
 import { runHere, showSummary } from "../../flows/show-summary.js";
 import { durationKeyboard } from "../../keyboards/index.js";
 import type { BotServices } from "../../services.js";
-import { decodeGroup, encodeGroup, isGroupData } from "../admin/callback-data.js";
+import { decodeGroup, encodeGroup, GROUP_DATA } from "../../callback-data/group.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
 import { GroupRefusalThrottle } from "./refusal-throttle.js";
@@ -210,8 +210,7 @@ export function groupPremiumFeature(
     await refuse(ctx, ctx.t("access-group-premium-only"));
   });
 
-  composer.on("callback_query:data", async (ctx, next) => {
-    if (!isGroupData(ctx.callbackQuery.data)) return next();
+  composer.callbackQuery(GROUP_DATA, async (ctx) => {
     const action = decodeGroup(ctx.callbackQuery.data);
     const chat = ctx.chat;
     const messageId = ctx.callbackQuery.message?.message_id;

@@ -1,16 +1,13 @@
 /**
- * Callback data of the admin and group buttons, in the style of src/bot/callback-data: strict
- * encode/decode pairs, `undefined` for anything an encoder would not produce. All of it comes
- * back from a client and is untrusted; the handlers also check who pressed.
- *
- * Formats:
+ * The admins' buttons. Untrusted like all callback data; the handler also checks who pressed.
  * - `adm:page:<offset>`                 (/purchases paging; offset a multiple of the page size)
  * - `adm:res:<y|n>:<intentId>`          (/pending and notifications: delivered / not delivered)
  * - `adm:who:<allow|deny>:<userId>`     (a forwarded message: allow or deny its sender)
- * - `grp:dur:<3|6|12>` | `grp:cancel`   (a group premium prompt; its state is keyed by the message)
  */
-import type { PremiumDuration } from "../../../service/types.js";
-import { INTENT_ID_PATTERN, PREMIUM_DURATIONS } from "../../../gifts/catalogue.js";
+import { INTENT_ID_PATTERN } from "../../gifts/catalogue.js";
+
+/** Routes every press with this prefix, well-formed or not, to the admin handler. */
+export const ADMIN_DATA = /^adm:/;
 
 /** Recent intents shown per /purchases page. */
 export const PURCHASES_PAGE_SIZE = 5;
@@ -59,27 +56,4 @@ export function decodeAdmin(data: string): AdminAction | undefined {
     return { type: "who", userId, allow: a === "allow" };
   }
   return undefined;
-}
-
-/** Whether data is meant for the admin handlers at all (even if malformed), for routing. */
-export function isAdminData(data: string): boolean {
-  return data.startsWith("adm:");
-}
-
-export type GroupAction = { type: "duration"; months: PremiumDuration } | { type: "cancel" };
-
-export function encodeGroup(action: GroupAction): string {
-  return action.type === "cancel" ? "grp:cancel" : `grp:dur:${action.months}`;
-}
-
-export function decodeGroup(data: string): GroupAction | undefined {
-  if (data === "grp:cancel") return { type: "cancel" };
-  const parts = data.split(":");
-  if (parts.length !== 3 || parts[0] !== "grp" || parts[1] !== "dur") return undefined;
-  const months = PREMIUM_DURATIONS.find((d) => String(d) === parts[2]);
-  return months === undefined ? undefined : { type: "duration", months };
-}
-
-export function isGroupData(data: string): boolean {
-  return data.startsWith("grp:");
 }

@@ -1,0 +1,47 @@
+/**
+ * The admins' keyboards: /purchases paging, Delivered / Not delivered for an unconfirmed
+ * purchase, and allow or deny the sender of a forwarded message.
+ */
+import { InlineKeyboard } from "grammy";
+import { encodeAdmin, PURCHASES_PAGE_SIZE } from "../callback-data/admin.js";
+import type { Translate } from "../context.js";
+
+/** Newer / Older under a /purchases page; none when everything fits on the first page. */
+export function purchasesKeyboard(
+  t: Translate,
+  offset: number,
+  hasOlder: boolean,
+): InlineKeyboard | undefined {
+  if (offset === 0 && !hasOlder) return undefined;
+  const keyboard = new InlineKeyboard();
+  if (offset > 0) {
+    keyboard.text(
+      t("button-admin-newer"),
+      encodeAdmin({ type: "page", offset: Math.max(0, offset - PURCHASES_PAGE_SIZE) }),
+    );
+  }
+  if (hasOlder) {
+    keyboard.text(
+      t("button-admin-older"),
+      encodeAdmin({ type: "page", offset: offset + PURCHASES_PAGE_SIZE }),
+    );
+  }
+  return keyboard;
+}
+
+/** Delivered / Not delivered for one unconfirmed intent. */
+export function resolveKeyboard(t: Translate, intentId: string): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t("button-admin-delivered"), encodeAdmin({ type: "resolve", intentId, delivered: true }))
+    .text(
+      t("button-admin-not-delivered"),
+      encodeAdmin({ type: "resolve", intentId, delivered: false }),
+    );
+}
+
+/** Allow or deny the sender of a message an admin forwarded. */
+export function whoKeyboard(t: Translate, userId: number): InlineKeyboard {
+  return new InlineKeyboard()
+    .text(t("button-admin-allow"), encodeAdmin({ type: "who", userId, allow: true }))
+    .text(t("button-admin-deny"), encodeAdmin({ type: "who", userId, allow: false }));
+}
