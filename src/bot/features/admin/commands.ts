@@ -4,21 +4,31 @@
  * through untouched to whatever the bot does with an unknown command, so a stranger cannot
  * even learn that these commands exist. Admin buttons pressed by anyone else are answered
  * exactly like forged data.
+ *
+ * Each command and button is a named handler taking the context and the {@link AdminEnv};
+ * {@link adminCommandsFeature} only routes to them.
  */
-import { Composer, type Filter, InlineKeyboard } from "grammy";
+import {
+  type CallbackQueryContext,
+  type ChatTypeContext,
+  type CommandContext,
+  Composer,
+  type Filter,
+  type InlineKeyboard,
+} from "grammy";
 import type { AccessList } from "../../../access/access-list.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { AdminNotifier } from "../../admin-notifications/index.js";
-import type { BotContext } from "../../context.js";
-import type { BotServices } from "../../services.js";
-import { sentence } from "../../views.js";
 import {
   ADMIN_DATA,
   type AdminAction,
   decodeAdmin,
   PURCHASES_PAGE_SIZE,
 } from "../../callback-data/admin.js";
+import type { BotContext } from "../../context.js";
 import { purchasesKeyboard, resolveKeyboard, whoKeyboard } from "../../keyboards/admin.js";
+import type { BotServices } from "../../services.js";
+import { sentence } from "../../views.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
 import {
   allowedText,
@@ -38,261 +48,308 @@ export interface AdminCommandsDeps {
   wallet: WalletInfo;
 }
 
+/** What every admin handler works with: the bot's services and the admin features' parts. */
+export interface AdminEnv extends AdminCommandsDeps {
+  services: BotServices;
+}
+
 /** Unconfirmed intents shown by one /pending (each costs a fresh balance read for evidence). */
 const MAX_PENDING_SHOWN = 10;
 
-type CallbackContext = Filter<BotContext, "callback_query:data">;
+type PrivateCommand = CommandContext<ChatTypeContext<BotContext, "private">>;
+type GroupCommand = CommandContext<ChatTypeContext<BotContext, "group" | "supergroup">>;
+type ForwardedMessage = Filter<ChatTypeContext<BotContext, "private">, "message">;
+type AdminPress = CallbackQueryContext<BotContext>;
 
+/** Routes the admins' commands, forwarded messages and buttons to their handlers. */
 export function adminCommandsFeature(
   services: BotServices,
   deps: AdminCommandsDeps,
 ): Composer<BotContext> {
-  const { desk } = services;
-  const { access } = deps;
+  const env: AdminEnv = { ...deps, services };
   const composer = new Composer<BotContext>();
-  const isAdmin = (ctx: BotContext) => ctx.from !== undefined && access.isAdmin(ctx.from.id);
+  const isAdmin = (ctx: BotContext) => isAdminUpdate(ctx, env);
 
   const admin = composer.chatType("private").filter(isAdmin);
-
-  admin.command("balance", async (ctx) => {
-    const read = await desk.readBalance();
-    if (read.kind === "ok") deps.notifier.checkBalance(read.balance);
-    const locale = await ctx.i18n.getLocale();
-    const today = desk.dailyTotals(1).find((d) => d.day === desk.usageToday().day);
-    await ctx.reply(
-      balanceText(ctx.t, locale, {
-        read,
-        wallet: deps.wallet,
-        usage: desk.usageToday(),
-        today,
-        status: desk.status(),
-      }),
-    );
-  });
-
-  admin.command("purchases", async (ctx) => {
-    const locale = await ctx.i18n.getLocale();
-    const id = ctx.match.trim();
-    if (id !== "") {
-      const intent = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? desk.getIntent(id) : undefined;
-      await ctx.reply(
-        intent === undefined
-          ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
-          : purchaseDetails(ctx.t, locale, intent),
-        intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
-      );
-      return;
-    }
-    const page = purchasesAt(0);
-    const keyboard = purchasesKeyboard(ctx.t, 0, page.hasOlder);
-    await ctx.reply(
-      purchasesPage(ctx.t, locale, page.intents, 0),
-      keyboard === undefined ? {} : { reply_markup: keyboard },
-    );
-  });
-
-  admin.command("pending", async (ctx) => {
-    const pending = desk.unconfirmed();
-    if (pending.length === 0) {
-      await ctx.reply(ctx.t("admin-pending-none"));
-      return;
-    }
-    await ctx.reply(ctx.t("admin-pending-count", { count: pending.length }));
-    const locale = await ctx.i18n.getLocale();
-    for (const intent of pending.slice(0, MAX_PENDING_SHOWN)) {
-      const evidence = await desk.evidence(intent.id);
-      const fresh = evidence?.intent ?? intent;
-      await ctx.reply(evidenceText(ctx.t, locale, fresh, evidence, "pending"), {
-        reply_markup: resolveKeyboard(ctx.t, fresh.id),
-      });
-    }
-  });
-
-  admin.command("pause", async (ctx) => {
-    desk.pause(ctx.from.id);
-    await ctx.reply(ctx.t("admin-paused"));
-  });
-
-  admin.command("resume", async (ctx) => {
-    desk.resume(ctx.from.id);
-    const { unconfirmed } = desk.status();
-    await ctx.reply(
-      unconfirmed > 0
-        ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
-        : ctx.t("admin-resumed"),
-    );
-  });
-
-  admin.command("allow", async (ctx) => {
-    const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
-    if (target.kind !== "user") return explainTarget(ctx, target);
-    await ctx.reply(allow(ctx, target.id, target.label));
-  });
-
-  admin.command("deny", async (ctx) => {
-    const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
-    if (target.kind !== "user") return explainTarget(ctx, target);
-    await ctx.reply(deny(ctx, target.id, target.label));
-  });
-
-  admin.command("allowed", async (ctx) => {
-    const locale = await ctx.i18n.getLocale();
-    await ctx.reply(
-      allowedText(ctx.t, locale, {
-        admins: [...services.admins],
-        users: access.allowedUsers(),
-        chats: access.allowedChats(),
-        publicPurchases: access.publicPurchases,
-      }),
-    );
-  });
-
-  admin.command("limits", async (ctx) => {
-    const locale = await ctx.i18n.getLocale();
-    await ctx.reply(limitsText(ctx.t, locale, desk.limits(), desk.usageToday()));
-  });
-
-  admin.command(["allowchat", "denychat"], async (ctx) => {
-    await ctx.reply(ctx.t("admin-chat-only-in-group"));
-  });
-
+  admin.command("balance", (ctx) => showBalance(ctx, env));
+  admin.command("purchases", (ctx) => showPurchases(ctx, env));
+  admin.command("pending", (ctx) => showPending(ctx, env));
+  admin.command("pause", (ctx) => pausePurchases(ctx, env));
+  admin.command("resume", (ctx) => resumePurchases(ctx, env));
+  admin.command("allow", (ctx) => allowCommand(ctx, env));
+  admin.command("deny", (ctx) => denyCommand(ctx, env));
+  admin.command("allowed", (ctx) => showAllowed(ctx, env));
+  admin.command("limits", (ctx) => showLimits(ctx, env));
+  admin.command(["allowchat", "denychat"], (ctx) => ctx.reply(ctx.t("admin-chat-only-in-group")));
   // A message an admin forwards to the bot (outside a flow): offer to allow or deny its sender.
   admin.on("message").filter(
     (ctx) => ctx.msg.forward_origin !== undefined,
-    async (ctx) => {
-      const origin = ctx.msg.forward_origin;
-      if (origin === undefined) return;
-      const target = targetOfOrigin(origin);
-      if (target.kind !== "user") return explainTarget(ctx, target);
-      await ctx.reply(ctx.t("admin-forwarded", { who: userName(ctx.t, target.id, target.label) }), {
-        reply_markup: whoKeyboard(ctx.t, target.id),
-      });
-    },
+    (ctx) => offerForwardedSender(ctx),
   );
 
   const groupAdmin = composer.chatType(["group", "supergroup"]).filter(isAdmin);
-  groupAdmin.command("allowchat", async (ctx) => {
-    access.allowChat(ctx.chat.id, ctx.from.id, ctx.chat.title, services.now());
-    await ctx.reply(ctx.t("admin-chat-allowed"));
-  });
-  groupAdmin.command("denychat", async (ctx) => {
-    const result = access.denyChat(ctx.chat.id);
-    deps.groupAdmins.forgetChat(ctx.chat.id);
-    await ctx.reply(
-      ctx.t(
-        result === "removed"
-          ? "admin-chat-denied"
-          : result === "configured"
-            ? "admin-chat-deny-configured"
-            : "admin-chat-deny-not-listed",
-      ),
-    );
-  });
+  groupAdmin.command("allowchat", (ctx) => allowChat(ctx, env));
+  groupAdmin.command("denychat", (ctx) => denyChat(ctx, env));
 
-  composer.callbackQuery(ADMIN_DATA, async (ctx) => {
-    const action = decodeAdmin(ctx.callbackQuery.data);
-    // A non-admin's press and forged data get the same answer: nothing to learn here.
-    if (action === undefined || !isAdmin(ctx) || ctx.chat?.type !== "private") {
+  composer.callbackQuery(ADMIN_DATA, (ctx) => onAdminPress(ctx, env));
+  return composer;
+}
+
+function isAdminUpdate(ctx: BotContext, env: AdminEnv): boolean {
+  return ctx.from !== undefined && env.access.isAdmin(ctx.from.id);
+}
+
+/** /balance: the wallet, today's purchases and whether buying is open. */
+export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const { desk } = env.services;
+  const read = await desk.readBalance();
+  if (read.kind === "ok") env.notifier.checkBalance(read.balance);
+  const locale = await ctx.i18n.getLocale();
+  const usage = desk.usageToday();
+  const today = desk.dailyTotals(1).find((d) => d.day === usage.day);
+  await ctx.reply(
+    balanceText(ctx.t, locale, { read, wallet: env.wallet, usage, today, status: desk.status() }),
+  );
+}
+
+/** /purchases: the newest purchases, paged; `/purchases <id>`: one purchase in full. */
+export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const { desk } = env.services;
+  const locale = await ctx.i18n.getLocale();
+  const id = ctx.match.trim();
+  if (id !== "") {
+    const intent = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? desk.getIntent(id) : undefined;
+    await ctx.reply(
+      intent === undefined
+        ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
+        : purchaseDetails(ctx.t, locale, intent),
+      intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
+    );
+    return;
+  }
+  const page = purchasesAt(env, 0);
+  const keyboard = purchasesKeyboard(ctx.t, 0, page.hasOlder);
+  await ctx.reply(
+    purchasesPage(ctx.t, locale, page.intents, 0),
+    keyboard === undefined ? {} : { reply_markup: keyboard },
+  );
+}
+
+/** /pending: each unconfirmed purchase with its evidence and the buttons to settle it. */
+export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const { desk } = env.services;
+  const pending = desk.unconfirmed();
+  if (pending.length === 0) {
+    await ctx.reply(ctx.t("admin-pending-none"));
+    return;
+  }
+  await ctx.reply(ctx.t("admin-pending-count", { count: pending.length }));
+  const locale = await ctx.i18n.getLocale();
+  for (const intent of pending.slice(0, MAX_PENDING_SHOWN)) {
+    const evidence = await desk.evidence(intent.id);
+    const fresh = evidence?.intent ?? intent;
+    await ctx.reply(evidenceText(ctx.t, locale, fresh, evidence, "pending"), {
+      reply_markup: resolveKeyboard(ctx.t, fresh.id),
+    });
+  }
+}
+
+export async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  env.services.desk.pause(ctx.from.id);
+  await ctx.reply(ctx.t("admin-paused"));
+}
+
+export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const { desk } = env.services;
+  desk.resume(ctx.from.id);
+  const { unconfirmed } = desk.status();
+  await ctx.reply(
+    unconfirmed > 0
+      ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
+      : ctx.t("admin-resumed"),
+  );
+}
+
+/** /allow: a user id, or the author (or forwarded sender) of the replied-to message. */
+export async function allowCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
+  if (target.kind !== "user") return explainTarget(ctx, target);
+  await ctx.reply(allow(ctx, env, target.id, target.label));
+}
+
+/** /deny: the same targets as /allow. */
+export async function denyCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
+  if (target.kind !== "user") return explainTarget(ctx, target);
+  await ctx.reply(deny(ctx, env, target.id, target.label));
+}
+
+/** /allowed: admins, buyers, groups, and whether purchases are public. */
+export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const { access } = env;
+  const locale = await ctx.i18n.getLocale();
+  await ctx.reply(
+    allowedText(ctx.t, locale, {
+      admins: [...env.services.admins],
+      users: access.allowedUsers(),
+      chats: access.allowedChats(),
+      publicPurchases: access.publicPurchases,
+    }),
+  );
+}
+
+/** /limits: the limits in force and today's use of the bot-wide ones. */
+export async function showLimits(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+  const { desk } = env.services;
+  const locale = await ctx.i18n.getLocale();
+  await ctx.reply(limitsText(ctx.t, locale, desk.limits(), desk.usageToday()));
+}
+
+/** A forwarded message: offer to allow or deny its sender, when Telegram shows who it is. */
+export async function offerForwardedSender(ctx: ForwardedMessage): Promise<void> {
+  const origin = ctx.msg.forward_origin;
+  if (origin === undefined) return;
+  const target = targetOfOrigin(origin);
+  if (target.kind !== "user") return explainTarget(ctx, target);
+  await ctx.reply(ctx.t("admin-forwarded", { who: userName(ctx.t, target.id, target.label) }), {
+    reply_markup: whoKeyboard(ctx.t, target.id),
+  });
+}
+
+/** /allowchat in a group: buying premium there is open to its administrators. */
+export async function allowChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
+  env.access.allowChat(ctx.chat.id, ctx.from.id, ctx.chat.title, env.services.now());
+  await ctx.reply(ctx.t("admin-chat-allowed"));
+}
+
+/** /denychat in a group: closes it again (a group from ALLOWED_CHAT_IDS stays open). */
+export async function denyChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
+  const result = env.access.denyChat(ctx.chat.id);
+  env.groupAdmins.forgetChat(ctx.chat.id);
+  await ctx.reply(
+    ctx.t(
+      result === "removed"
+        ? "admin-chat-denied"
+        : result === "configured"
+          ? "admin-chat-deny-configured"
+          : "admin-chat-deny-not-listed",
+    ),
+  );
+}
+
+/** Any `adm:` button: decoded, and only an admin's press in a private chat counts. */
+export async function onAdminPress(ctx: AdminPress, env: AdminEnv): Promise<void> {
+  const action = decodeAdmin(ctx.callbackQuery.data);
+  // A non-admin's press and forged data get the same answer: nothing to learn here.
+  if (action === undefined || !isAdminUpdate(ctx, env) || ctx.chat?.type !== "private") {
+    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+    return;
+  }
+  await onAction(ctx, env, action);
+}
+
+async function onAction(ctx: AdminPress, env: AdminEnv, action: AdminAction): Promise<void> {
+  switch (action.type) {
+    case "page": {
+      const locale = await ctx.i18n.getLocale();
+      const page = purchasesAt(env, action.offset);
+      await ctx.answerCallbackQuery();
+      const keyboard = purchasesKeyboard(ctx.t, action.offset, page.hasOlder);
+      await editQuietly(ctx, purchasesPage(ctx.t, locale, page.intents, action.offset), keyboard);
+      return;
+    }
+    case "who": {
+      const text = action.allow
+        ? allow(ctx, env, action.userId, undefined)
+        : deny(ctx, env, action.userId, undefined);
+      await ctx.answerCallbackQuery();
+      await editQuietly(ctx, text, undefined);
+      return;
+    }
+    case "resolve":
+      return resolvePurchase(ctx, env, action.intentId, action.delivered);
+  }
+}
+
+/** Delivered / Not delivered on an unconfirmed purchase. */
+export async function resolvePurchase(
+  ctx: AdminPress,
+  env: AdminEnv,
+  intentId: string,
+  delivered: boolean,
+): Promise<void> {
+  const { desk } = env.services;
+  const result = desk.resolve(intentId, ctx.from.id, delivered);
+  const shown = ctx.callbackQuery.message?.text ?? "";
+  if (!result.ok) {
+    const intent = desk.getIntent(intentId);
+    if (intent === undefined) {
       await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
       return;
     }
-    await onAction(ctx, action);
+    const already = ctx.t("admin-resolved-already", { status: ctx.t(`status-${intent.status}`) });
+    await ctx.answerCallbackQuery({ text: sentence(already) });
+    await editQuietly(ctx, withLine(shown, already), undefined);
+    return;
+  }
+  const line = ctx.t(delivered ? "admin-resolved-delivered" : "admin-resolved-not-delivered", {
+    adminId: String(ctx.from.id),
   });
-
-  function purchasesAt(offset: number) {
-    const rows = desk.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
-    return {
-      intents: rows.slice(0, PURCHASES_PAGE_SIZE),
-      hasOlder: rows.length > PURCHASES_PAGE_SIZE,
-    };
+  await ctx.answerCallbackQuery({ text: line });
+  await editQuietly(ctx, withLine(shown, line), undefined);
+  if (result.unconfirmedLeft > 0) {
+    await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
+  } else {
+    await ctx.reply(
+      ctx.t(desk.status().paused ? "admin-resolve-resumed-paused" : "admin-resolve-resumed"),
+    );
   }
+}
 
-  function allow(ctx: BotContext, userId: number, label: string | undefined): string {
-    const who = userName(ctx.t, userId, label);
-    if (access.isAdmin(userId)) return ctx.t("admin-allow-admin", { who });
-    access.allowUser(userId, ctx.from?.id ?? 0, label, services.now());
-    return ctx.t("admin-allowed-user", { who });
-  }
+function purchasesAt(env: AdminEnv, offset: number) {
+  const rows = env.services.desk.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
+  return {
+    intents: rows.slice(0, PURCHASES_PAGE_SIZE),
+    hasOlder: rows.length > PURCHASES_PAGE_SIZE,
+  };
+}
 
-  function deny(ctx: BotContext, userId: number, label: string | undefined): string {
-    const who = userName(ctx.t, userId, label);
-    if (access.isAdmin(userId)) return ctx.t("admin-deny-admin", { who });
-    const result = access.denyUser(userId);
-    const text =
-      result === "removed"
-        ? ctx.t("admin-denied-user", { who })
-        : result === "configured"
-          ? ctx.t("admin-deny-configured", { who })
-          : ctx.t("admin-deny-not-listed", { who });
-    return access.publicPurchases ? `${text}\n${ctx.t("admin-deny-public")}` : text;
-  }
+function allow(ctx: BotContext, env: AdminEnv, userId: number, label: string | undefined): string {
+  const who = userName(ctx.t, userId, label);
+  if (env.access.isAdmin(userId)) return ctx.t("admin-allow-admin", { who });
+  env.access.allowUser(userId, ctx.from?.id ?? 0, label, env.services.now());
+  return ctx.t("admin-allowed-user", { who });
+}
 
-  async function explainTarget(ctx: BotContext, target: Exclude<Target, { kind: "user" }>) {
-    switch (target.kind) {
-      case "hidden":
-        await ctx.reply(ctx.t("admin-who-hidden", { name: target.name }));
-        return;
-      case "not_person":
-        await ctx.reply(ctx.t("admin-who-not-person"));
-        return;
-      case "none":
-        await ctx.reply(ctx.t("admin-who-usage"));
-        return;
-    }
-  }
+function deny(ctx: BotContext, env: AdminEnv, userId: number, label: string | undefined): string {
+  const { access } = env;
+  const who = userName(ctx.t, userId, label);
+  if (access.isAdmin(userId)) return ctx.t("admin-deny-admin", { who });
+  const result = access.denyUser(userId);
+  const text =
+    result === "removed"
+      ? ctx.t("admin-denied-user", { who })
+      : result === "configured"
+        ? ctx.t("admin-deny-configured", { who })
+        : ctx.t("admin-deny-not-listed", { who });
+  return access.publicPurchases ? `${text}\n${ctx.t("admin-deny-public")}` : text;
+}
 
-  async function onAction(ctx: CallbackContext, action: AdminAction): Promise<void> {
-    const locale = await ctx.i18n.getLocale();
-    switch (action.type) {
-      case "page": {
-        const page = purchasesAt(action.offset);
-        await ctx.answerCallbackQuery();
-        const keyboard = purchasesKeyboard(ctx.t, action.offset, page.hasOlder);
-        await editQuietly(ctx, purchasesPage(ctx.t, locale, page.intents, action.offset), keyboard);
-        return;
-      }
-      case "who": {
-        const text = action.allow
-          ? allow(ctx, action.userId, undefined)
-          : deny(ctx, action.userId, undefined);
-        await ctx.answerCallbackQuery();
-        await editQuietly(ctx, text, undefined);
-        return;
-      }
-      case "resolve":
-        return resolve(ctx, action.intentId, action.delivered);
-    }
-  }
-
-  async function resolve(ctx: CallbackContext, intentId: string, delivered: boolean) {
-    const result = desk.resolve(intentId, ctx.from.id, delivered);
-    const shown = ctx.callbackQuery.message?.text ?? "";
-    if (!result.ok) {
-      const intent = desk.getIntent(intentId);
-      if (intent === undefined) {
-        await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
-        return;
-      }
-      const already = ctx.t("admin-resolved-already", { status: ctx.t(`status-${intent.status}`) });
-      await ctx.answerCallbackQuery({ text: sentence(already) });
-      await editQuietly(ctx, withLine(shown, already), undefined);
+async function explainTarget(
+  ctx: BotContext,
+  target: Exclude<Target, { kind: "user" }>,
+): Promise<void> {
+  switch (target.kind) {
+    case "hidden":
+      await ctx.reply(ctx.t("admin-who-hidden", { name: target.name }));
       return;
-    }
-    const line = ctx.t(delivered ? "admin-resolved-delivered" : "admin-resolved-not-delivered", {
-      adminId: String(ctx.from.id),
-    });
-    await ctx.answerCallbackQuery({ text: line });
-    await editQuietly(ctx, withLine(shown, line), undefined);
-    if (result.unconfirmedLeft > 0) {
-      await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
-    } else {
-      await ctx.reply(
-        ctx.t(desk.status().paused ? "admin-resolve-resumed-paused" : "admin-resolve-resumed"),
-      );
-    }
+    case "not_person":
+      await ctx.reply(ctx.t("admin-who-not-person"));
+      return;
+    case "none":
+      await ctx.reply(ctx.t("admin-who-usage"));
+      return;
   }
-
-  return composer;
 }
 
 function withLine(text: string, line: string): string {

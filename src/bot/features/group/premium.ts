@@ -20,9 +20,17 @@
  * in a group that is not allowed, /stars) are rate-limited per group by
  * {@link GroupRefusalThrottle}: a crowd trying /premium at once gets one answer, not a storm.
  */
-import { type Api, Composer, type Filter } from "grammy";
+import {
+  type Api,
+  type CallbackQueryContext,
+  type ChatTypeContext,
+  type CommandContext,
+  Composer,
+  type NextFunction,
+} from "grammy";
 import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
+import type { PremiumDuration } from "../../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../../gifts/username.js";
 import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
@@ -58,8 +66,6 @@ type GroupRecipient =
   | { kind: "no_username"; name: string }
   | { kind: "none" };
 
-type CallbackContext = Filter<BotContext, "callback_query:data">;
-
 /** Who `/premium` in a group means: the typed @username, else the replied-to message's author. */
 export function groupRecipientOf(message: Message, args: string, botId: number): GroupRecipient {
   const typed = args.trim();
@@ -81,200 +87,235 @@ export function groupRecipientOf(message: Message, args: string, botId: number):
     : { kind: "username", username };
 }
 
+/** What every group handler works with. */
+export interface GroupEnv {
+  services: BotServices;
+  access: AccessList;
+  groupAdmins: GroupAdminChecker;
+  prompts: GroupPromptStore;
+  promptTtlMs: number;
+  refusals: GroupRefusalThrottle;
+}
+
+/** A command in a group, or anything else that answers one message of one person there. */
+type GroupCommand = CommandContext<ChatTypeContext<BotContext, "group" | "supergroup">>;
+type GroupPress = CallbackQueryContext<BotContext>;
+
+/** Routes the group commands and the duration prompts' buttons to their handlers. */
 export function groupPremiumFeature(
   services: BotServices,
   deps: GroupPremiumDeps,
 ): Composer<BotContext> {
+  const env: GroupEnv = {
+    services,
+    access: deps.access,
+    groupAdmins: deps.groupAdmins,
+    prompts: deps.prompts,
+    promptTtlMs: deps.promptTtlMs ?? GROUP_PROMPT_TTL_MS,
+    refusals: new GroupRefusalThrottle({
+      now: services.now,
+      ...(deps.refusalCooldownMs !== undefined ? { cooldownMs: deps.refusalCooldownMs } : {}),
+    }),
+  };
   const composer = new Composer<BotContext>();
-  const promptTtlMs = deps.promptTtlMs ?? GROUP_PROMPT_TTL_MS;
   const group = composer.chatType(["group", "supergroup"]);
-  const refusals = new GroupRefusalThrottle({
-    now: services.now,
-    ...(deps.refusalCooldownMs !== undefined ? { cooldownMs: deps.refusalCooldownMs } : {}),
-  });
-
-  /** Replies to the command; the reply is remembered so it is cleaned up later. */
-  async function shortReply(
-    ctx: BotContext & { chat: { id: number }; from: { id: number }; msg: { message_id: number } },
-    text: string,
-  ): Promise<void> {
-    const sent = await ctx.reply(text, {
-      reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
-    });
-    deps.prompts.trackReply({
-      chatId: ctx.chat.id,
-      messageId: sent.message_id,
-      ownerId: ctx.from.id,
-      createdAt: services.now(),
-    });
-  }
-
-  /**
-   * Refuses a group command. Someone with a flow of their own here (an open prompt or
-   * summary) is always answered; anyone else only if the group has had no refusal within the
-   * cooldown, so a crowd gets one answer. A silent refusal leaves the person's earlier reply
-   * (the answer they would get again) where it is.
-   */
-  async function refuse(
-    ctx: BotContext & { chat: { id: number }; from: { id: number }; msg: { message_id: number } },
-    text: string,
-  ): Promise<void> {
-    const chatId = ctx.chat.id;
-    const userId = ctx.from.id;
-    const ownFlow =
-      deps.prompts.openOf(chatId, userId) !== undefined ||
-      services.summaries.list(chatId, userId).length > 0;
-    if (!ownFlow && !refusals.take(chatId)) {
-      ctx.log.debug({ chatId }, "group refusal not sent: the group was answered moments ago");
-      return;
-    }
-    await tidy(ctx, chatId, userId);
-    await shortReply(ctx, text);
-  }
-
-  /** Remembers a "you are queued" notice, so it is cleaned up like the other replies. */
-  function trackNotice(chatId: number, ownerId: number) {
-    return (sent: { message_id: number }): void =>
-      deps.prompts.trackReply({
-        chatId,
-        messageId: sent.message_id,
-        ownerId,
-        createdAt: services.now(),
-      });
-  }
-
-  /** Deletes what expired in this group, and this person's earlier short replies. */
-  async function tidy(ctx: BotContext, chatId: number, userId: number): Promise<void> {
-    await sweepGroupMessages(ctx.api, deps.prompts, {
-      before: services.now() - promptTtlMs,
-      chatId,
-      logger: ctx.log,
-    });
-    for (const old of deps.prompts.repliesOf(chatId, userId)) {
-      deps.prompts.untrack(chatId, old.messageId);
-      await deleteQuietly(ctx, chatId, old.messageId);
-    }
-  }
-
-  group.command("premium", async (ctx) => {
-    const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, deps);
-    if (refusal !== undefined) {
-      await refuse(ctx, groupRefusalText(ctx, refusal));
-      return;
-    }
-    await tidy(ctx, ctx.chat.id, ctx.from.id);
-    const reply = (text: string) => shortReply(ctx, text);
-    const target = groupRecipientOf(ctx.msg, ctx.match, ctx.me.id);
-    if (target.kind === "none") {
-      await reply(ctx.t("group-usage"));
-      return;
-    }
-    if (target.kind === "no_username") {
-      await reply(ctx.t("group-no-username", { name: target.name }));
-      return;
-    }
-    const check = await services.desk.checkRecipient(target.username, {
-      onQueued: tellQueued(ctx, trackNotice(ctx.chat.id, ctx.from.id)),
-    });
-    const problem = recipientProblem(ctx.t, "group", "premium", target.username, check);
-    if (problem !== undefined) {
-      await reply(problem);
-      return;
-    }
-    const username = check.kind === "ok" ? check.username : target.username;
-    // One flow per administrator per group: a new /premium ends the previous one.
-    await endOpenFlow(ctx, ctx.chat.id, ctx.from.id);
-    const prompt = await ctx.reply(ctx.t("group-ask-duration", { username }), {
-      reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
-      reply_markup: durationKeyboard(ctx.t, encodeGroup),
-    });
-    deps.prompts.add({
-      chatId: ctx.chat.id,
-      messageId: prompt.message_id,
-      starterId: ctx.from.id,
-      recipient: username,
-      createdAt: services.now(),
-    });
-  });
-
-  // /cancel in a group ends this person's own group flow (prompt, open summaries, the bot's
-  // short replies to them). Nothing to end means nothing is said: groups stay quiet.
-  group.command("cancel", async (ctx) => {
-    await endOpenFlow(ctx, ctx.chat.id, ctx.from.id);
-    await tidy(ctx, ctx.chat.id, ctx.from.id);
-  });
-
-  // Stars are for private chats; in a group where gifting is on, say what works here.
-  group.command("stars", async (ctx, next) => {
-    if (!deps.access.isChatAllowed(ctx.chat.id)) return next();
-    await refuse(ctx, ctx.t("access-group-premium-only"));
-  });
-
-  composer.callbackQuery(GROUP_DATA, async (ctx) => {
-    const action = decodeGroup(ctx.callbackQuery.data);
-    const chat = ctx.chat;
-    const messageId = ctx.callbackQuery.message?.message_id;
-    if (
-      action === undefined ||
-      chat === undefined ||
-      messageId === undefined ||
-      (chat.type !== "group" && chat.type !== "supergroup")
-    ) {
-      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
-      return;
-    }
-    const prompt = deps.prompts.get(chat.id, messageId);
-    if (prompt === undefined) {
-      await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
-      await deleteQuietly(ctx, chat.id, messageId);
-      return;
-    }
-    if (prompt.starterId !== ctx.from.id) {
-      await ctx.answerCallbackQuery({ text: ctx.t("group-not-yours") });
-      return;
-    }
-    if (services.now() - prompt.createdAt > promptTtlMs) {
-      await ctx.answerCallbackQuery({ text: ctx.t("group-flow-expired") });
-      await closePrompt(ctx, prompt);
-      return;
-    }
-    if (action.type === "cancel") {
-      await ctx.answerCallbackQuery({ text: ctx.t("cancel-done") });
-      await closePrompt(ctx, prompt);
-      return;
-    }
-    await pickDuration(ctx, prompt, action.months);
-  });
-
-  async function pickDuration(ctx: CallbackContext, prompt: GroupPrompt, months: number) {
-    const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, deps);
-    if (refusal !== undefined) {
-      await ctx.answerCallbackQuery({ text: groupRefusalText(ctx, refusal) });
-      await closePrompt(ctx, prompt);
-      return;
-    }
-    await ctx.answerCallbackQuery();
-    await closePrompt(ctx, prompt);
-    await showSummary(
-      ctx,
-      services,
-      { kind: "premium", recipient: prompt.recipient, quantity: months },
-      { outside: runHere(ctx), onNotice: trackNotice(prompt.chatId, ctx.from.id) },
-    );
-  }
-
-  async function endOpenFlow(ctx: BotContext, chatId: number, userId: number) {
-    const open = deps.prompts.openOf(chatId, userId);
-    if (open !== undefined) await closePrompt(ctx, open);
-    await closeOpenSummaries(ctx, services);
-  }
-
-  async function closePrompt(ctx: BotContext, prompt: GroupPrompt) {
-    deps.prompts.remove(prompt);
-    await deleteQuietly(ctx, prompt.chatId, prompt.messageId);
-  }
-
+  group.command("premium", (ctx) => startGroupPremium(ctx, env));
+  group.command("cancel", (ctx) => cancelGroupFlow(ctx, env));
+  group.command("stars", (ctx, next) => refuseGroupStars(ctx, env, next));
+  composer.callbackQuery(GROUP_DATA, (ctx) => onGroupPress(ctx, env));
   return composer;
+}
+
+/**
+ * /premium in a group: who may, for whom (the typed @username or the replied-to member), and
+ * whether the service can gift them; then the duration prompt.
+ */
+export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+  const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, env);
+  if (refusal !== undefined) {
+    await refuse(ctx, env, groupRefusalText(ctx, refusal));
+    return;
+  }
+  await tidy(ctx, env, ctx.chat.id, ctx.from.id);
+  const target = groupRecipientOf(ctx.msg, ctx.match, ctx.me.id);
+  if (target.kind === "none") {
+    await shortReply(ctx, env, ctx.t("group-usage"));
+    return;
+  }
+  if (target.kind === "no_username") {
+    await shortReply(ctx, env, ctx.t("group-no-username", { name: target.name }));
+    return;
+  }
+  const check = await env.services.desk.checkRecipient(target.username, {
+    onQueued: tellQueued(ctx, trackReply(env, ctx.chat.id, ctx.from.id)),
+  });
+  const problem = recipientProblem(ctx.t, "group", "premium", target.username, check);
+  if (problem !== undefined) {
+    await shortReply(ctx, env, problem);
+    return;
+  }
+  const username = check.kind === "ok" ? check.username : target.username;
+  // One flow per administrator per group: a new /premium ends the previous one.
+  await endOpenFlow(ctx, env, ctx.chat.id, ctx.from.id);
+  const prompt = await ctx.reply(ctx.t("group-ask-duration", { username }), {
+    reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+    reply_markup: durationKeyboard(ctx.t, encodeGroup),
+  });
+  env.prompts.add({
+    chatId: ctx.chat.id,
+    messageId: prompt.message_id,
+    starterId: ctx.from.id,
+    recipient: username,
+    createdAt: env.services.now(),
+  });
+}
+
+/**
+ * /cancel in a group ends this person's own group flow (prompt, open summaries, the bot's
+ * short replies to them). Nothing to end means nothing is said: groups stay quiet.
+ */
+export async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+  await endOpenFlow(ctx, env, ctx.chat.id, ctx.from.id);
+  await tidy(ctx, env, ctx.chat.id, ctx.from.id);
+}
+
+/**
+ * Stars are for private chats; in a group where gifting is on, say what works here (a group
+ * where it is off is none of the bot's business: the command goes on unanswered).
+ */
+export async function refuseGroupStars(
+  ctx: GroupCommand,
+  env: GroupEnv,
+  next: NextFunction,
+): Promise<void> {
+  if (!env.access.isChatAllowed(ctx.chat.id)) return next();
+  await refuse(ctx, env, ctx.t("access-group-premium-only"));
+}
+
+/**
+ * A duration prompt's button. The prompt's state decides: only its starter's press counts,
+ * and only while it is alive; the data carries nothing else.
+ */
+export async function onGroupPress(ctx: GroupPress, env: GroupEnv): Promise<void> {
+  const action = decodeGroup(ctx.callbackQuery.data);
+  const chat = ctx.chat;
+  const messageId = ctx.callbackQuery.message?.message_id;
+  if (
+    action === undefined ||
+    chat === undefined ||
+    messageId === undefined ||
+    (chat.type !== "group" && chat.type !== "supergroup")
+  ) {
+    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+    return;
+  }
+  const prompt = env.prompts.get(chat.id, messageId);
+  if (prompt === undefined) {
+    await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
+    await deleteQuietly(ctx, chat.id, messageId);
+    return;
+  }
+  if (prompt.starterId !== ctx.from.id) {
+    await ctx.answerCallbackQuery({ text: ctx.t("group-not-yours") });
+    return;
+  }
+  if (env.services.now() - prompt.createdAt > env.promptTtlMs) {
+    await ctx.answerCallbackQuery({ text: ctx.t("group-flow-expired") });
+    await closePrompt(ctx, env, prompt);
+    return;
+  }
+  if (action.type === "cancel") {
+    await ctx.answerCallbackQuery({ text: ctx.t("cancel-done") });
+    await closePrompt(ctx, env, prompt);
+    return;
+  }
+  await pickDuration(ctx, env, prompt, action.months);
+}
+
+/** The starter chose a duration: ask the gate again (fresh), then show the summary. */
+async function pickDuration(
+  ctx: GroupPress,
+  env: GroupEnv,
+  prompt: GroupPrompt,
+  months: PremiumDuration,
+): Promise<void> {
+  const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, env);
+  if (refusal !== undefined) {
+    await ctx.answerCallbackQuery({ text: groupRefusalText(ctx, refusal) });
+    await closePrompt(ctx, env, prompt);
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await closePrompt(ctx, env, prompt);
+  await showSummary(
+    ctx,
+    env.services,
+    { kind: "premium", recipient: prompt.recipient, quantity: months },
+    { outside: runHere(ctx), onNotice: trackReply(env, prompt.chatId, ctx.from.id) },
+  );
+}
+
+/** Replies to the command; the reply is remembered so it is cleaned up later. */
+async function shortReply(ctx: GroupCommand, env: GroupEnv, text: string): Promise<void> {
+  const sent = await ctx.reply(text, {
+    reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
+  });
+  trackReply(env, ctx.chat.id, ctx.from.id)(sent);
+}
+
+/**
+ * Refuses a group command. Someone with a flow of their own here (an open prompt or summary)
+ * is always answered; anyone else only if the group has had no refusal within the cooldown,
+ * so a crowd gets one answer. A silent refusal leaves the person's earlier reply (the answer
+ * they would get again) where it is.
+ */
+async function refuse(ctx: GroupCommand, env: GroupEnv, text: string): Promise<void> {
+  const chatId = ctx.chat.id;
+  const userId = ctx.from.id;
+  const ownFlow =
+    env.prompts.openOf(chatId, userId) !== undefined ||
+    env.services.summaries.list(chatId, userId).length > 0;
+  if (!ownFlow && !env.refusals.take(chatId)) {
+    ctx.log.debug({ chatId }, "group refusal not sent: the group was answered moments ago");
+    return;
+  }
+  await tidy(ctx, env, chatId, userId);
+  await shortReply(ctx, env, text);
+}
+
+/** Remembers a short reply (or a "you are queued" notice), to delete it later. */
+function trackReply(env: GroupEnv, chatId: number, ownerId: number) {
+  return (sent: { message_id: number }): void =>
+    env.prompts.trackReply({
+      chatId,
+      messageId: sent.message_id,
+      ownerId,
+      createdAt: env.services.now(),
+    });
+}
+
+/** Deletes what expired in this group, and this person's earlier short replies. */
+async function tidy(ctx: BotContext, env: GroupEnv, chatId: number, userId: number) {
+  await sweepGroupMessages(ctx.api, env.prompts, {
+    before: env.services.now() - env.promptTtlMs,
+    chatId,
+    logger: ctx.log,
+  });
+  for (const old of env.prompts.repliesOf(chatId, userId)) {
+    env.prompts.untrack(chatId, old.messageId);
+    await deleteQuietly(ctx, chatId, old.messageId);
+  }
+}
+
+async function endOpenFlow(ctx: BotContext, env: GroupEnv, chatId: number, userId: number) {
+  const open = env.prompts.openOf(chatId, userId);
+  if (open !== undefined) await closePrompt(ctx, env, open);
+  await closeOpenSummaries(ctx, env.services);
+}
+
+async function closePrompt(ctx: BotContext, env: GroupEnv, prompt: GroupPrompt) {
+  env.prompts.remove(prompt);
+  await deleteQuietly(ctx, prompt.chatId, prompt.messageId);
 }
 
 /** Deletes one of the bot's own prompts; a message already gone needs nothing more. */
