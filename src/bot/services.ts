@@ -6,7 +6,7 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
 import type { Logger } from "../logger.js";
 import type { PurchaseDesk } from "../purchases/types.js";
-import type { PaymentMethod } from "../service/types.js";
+import type { PaymentMethod } from "../gifts/catalogue.js";
 import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
 import type { PurchaseGate } from "./purchase-gate.js";

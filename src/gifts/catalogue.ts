@@ -20,6 +20,14 @@ export const PREMIUM_DURATIONS: readonly PremiumDuration[] = [3, 6, 12];
 export const MIN_STARS = 50;
 export const MAX_STARS = 1_000_000;
 
+/**
+ * The most stars one purchase may ask for under the operator's per-purchase limit: never
+ * above the service's maximum, and never below its minimum (so the range is never empty).
+ */
+export function maxStarsWithin(perPurchaseLimit: number): number {
+  return Math.max(MIN_STARS, Math.min(MAX_STARS, perPurchaseLimit));
+}
+
 /** Amount buttons the bot offers for stars (any other amount in range can be typed). */
 export const STAR_AMOUNT_PRESETS = [50, 100, 250, 500, 1000, 2500] as const;
 

@@ -8,6 +8,7 @@ import type { IntentKind } from "../../ledger/types.js";
 import { decodeMenu, MENU_DATA } from "../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { createGiftFlow } from "../flows/gift-flow.js";
+import { decodedPress } from "../press.js";
 import type { BotServices } from "../services.js";
 import { FLOW_ID, startFlow } from "./flow-entry.js";
 
@@ -34,14 +35,12 @@ export function giftFeature(services: BotServices): Composer<BotContext> {
   const privateChat = composer.chatType("private");
   privateChat.command("stars", (ctx) => startFlow(ctx, "stars", services));
   privateChat.command("premium", (ctx) => startFlow(ctx, "premium", services));
-  privateChat.callbackQuery(MENU_DATA, async (ctx) => {
-    const kind = decodeMenu(ctx.callbackQuery.data);
-    if (kind === undefined) {
-      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
-      return;
-    }
-    await ctx.answerCallbackQuery();
-    await startFlow(ctx, kind, services);
-  });
+  privateChat.callbackQuery(
+    MENU_DATA,
+    decodedPress(decodeMenu, async (ctx, kind) => {
+      await ctx.answerCallbackQuery();
+      await startFlow(ctx, kind, services);
+    }),
+  );
   return composer;
 }

@@ -1,7 +1,7 @@
 /** /start: the greeting and the two ways in. /help: what the bot does. */
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
-import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
+import { maxStarsWithin, MIN_STARS } from "../../gifts/catalogue.js";
 import { startMenuKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 
@@ -16,7 +16,7 @@ export function startFeature(services: BotServices): Composer<BotContext> {
   privateChat.command("help", async (ctx) => {
     // The range a person can actually type: the configured per-purchase limit may be lower
     // than the service's own maximum (the flow asks within the same bounds).
-    const max = Math.max(MIN_STARS, Math.min(MAX_STARS, services.desk.limits().starsPerPurchase));
+    const max = maxStarsWithin(services.desk.limits().starsPerPurchase);
     await ctx.reply(ctx.t("help-text", { min: MIN_STARS, max }));
   });
   return composer;

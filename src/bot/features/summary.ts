@@ -15,6 +15,7 @@ import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/bu
 import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
+import { decodedPress } from "../press.js";
 import type { BotServices } from "../services.js";
 import {
   audienceOf,
@@ -30,28 +31,33 @@ type CallbackContext = Filter<BotContext, "callback_query:data">;
 
 export function summaryFeature(services: BotServices): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  composer.callbackQuery(BUY_DATA, async (ctx) => {
-    const action = decodeSummary(ctx.callbackQuery.data);
-    if (action === undefined) {
-      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
-      return;
-    }
-    const intent = services.desk.getIntent(action.intentId);
-    const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
-    if (refusal !== undefined || intent === undefined) {
-      await refuse(ctx, refusal ?? { reason: "not_found" }, intent);
-      return;
-    }
-    switch (action.type) {
-      case "confirm":
-        return confirm(ctx, intent, services);
-      case "cancel":
-        return cancel(ctx, intent, services);
-      case "method":
-        return switchMethod(ctx, intent, action, services);
-    }
-  });
+  composer.callbackQuery(
+    BUY_DATA,
+    decodedPress(decodeSummary, (ctx, action) => onSummaryPress(ctx, action, services)),
+  );
   return composer;
+}
+
+/** Confirm, Cancel or the payment switch: refused at once when the intent's state says so. */
+export async function onSummaryPress(
+  ctx: CallbackContext,
+  action: SummaryAction,
+  services: BotServices,
+): Promise<void> {
+  const intent = services.desk.getIntent(action.intentId);
+  const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
+  if (refusal !== undefined || intent === undefined) {
+    await refuse(ctx, refusal ?? { reason: "not_found" }, intent);
+    return;
+  }
+  switch (action.type) {
+    case "confirm":
+      return confirm(ctx, intent, services);
+    case "cancel":
+      return cancel(ctx, intent, services);
+    case "method":
+      return switchMethod(ctx, intent, action, services);
+  }
 }
 
 /** What the intent's own state already says about a press, before anything is attempted. */

@@ -15,7 +15,7 @@ import { decodeMenu } from "../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { amountKeyboard, cancelKeyboard, durationKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
+import { maxStarsWithin, MIN_STARS } from "../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
 import { parseWholeNumber, recipientProblem } from "./recipient.js";
@@ -189,7 +189,7 @@ async function askAmount(
   services: BotServices,
 ): Promise<{ quantity: number; ctx: FlowContext }> {
   const limits = await conversation.external(() => services.desk.limits());
-  const max = Math.max(MIN_STARS, Math.min(MAX_STARS, limits.starsPerPurchase));
+  const max = maxStarsWithin(limits.starsPerPurchase);
   let prompt = await sendPrompt(
     ctx,
     ctx.t("flow-ask-amount", { username }),

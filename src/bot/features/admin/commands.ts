@@ -17,6 +17,7 @@ import {
   type InlineKeyboard,
 } from "grammy";
 import type { AccessList } from "../../../access/access-list.js";
+import { INTENT_ID_PATTERN } from "../../../gifts/catalogue.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { AdminNotifier } from "../../admin-notifications/index.js";
 import {
@@ -27,6 +28,7 @@ import {
 } from "../../callback-data/admin.js";
 import type { BotContext } from "../../context.js";
 import { purchasesKeyboard, resolveKeyboard, whoKeyboard } from "../../keyboards/admin.js";
+import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
 import { sentence } from "../../views.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
@@ -91,7 +93,10 @@ export function adminCommandsFeature(
   groupAdmin.command("allowchat", (ctx) => allowChat(ctx, env));
   groupAdmin.command("denychat", (ctx) => denyChat(ctx, env));
 
-  composer.callbackQuery(ADMIN_DATA, (ctx) => onAdminPress(ctx, env));
+  composer.callbackQuery(
+    ADMIN_DATA,
+    decodedPress(decodeAdmin, (ctx, action) => onAdminPress(ctx, env, action)),
+  );
   return composer;
 }
 
@@ -118,7 +123,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
   const locale = await ctx.i18n.getLocale();
   const id = ctx.match.trim();
   if (id !== "") {
-    const intent = /^[A-Za-z0-9_-]{1,64}$/.test(id) ? desk.getIntent(id) : undefined;
+    const intent = INTENT_ID_PATTERN.test(id) ? desk.getIntent(id) : undefined;
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
@@ -237,18 +242,17 @@ export async function denyChat(ctx: GroupCommand, env: AdminEnv): Promise<void> 
   );
 }
 
-/** Any `adm:` button: decoded, and only an admin's press in a private chat counts. */
-export async function onAdminPress(ctx: AdminPress, env: AdminEnv): Promise<void> {
-  const action = decodeAdmin(ctx.callbackQuery.data);
-  // A non-admin's press and forged data get the same answer: nothing to learn here.
-  if (action === undefined || !isAdminUpdate(ctx, env) || ctx.chat?.type !== "private") {
+/** An `adm:` button: only an admin's press in a private chat counts. */
+export async function onAdminPress(
+  ctx: AdminPress,
+  env: AdminEnv,
+  action: AdminAction,
+): Promise<void> {
+  // A non-admin's press gets the same answer as forged data: nothing to learn here.
+  if (!isAdminUpdate(ctx, env) || ctx.chat?.type !== "private") {
     await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
     return;
   }
-  await onAction(ctx, env, action);
-}
-
-async function onAction(ctx: AdminPress, env: AdminEnv, action: AdminAction): Promise<void> {
   switch (action.type) {
     case "page": {
       const locale = await ctx.i18n.getLocale();

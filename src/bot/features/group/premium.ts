@@ -39,8 +39,14 @@ import { tellQueued } from "../../format.js";
 import { recipientProblem } from "../../flows/recipient.js";
 import { runHere, showSummary } from "../../flows/show-summary.js";
 import { durationKeyboard } from "../../keyboards/index.js";
+import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
-import { decodeGroup, encodeGroup, GROUP_DATA } from "../../callback-data/group.js";
+import {
+  decodeGroup,
+  encodeGroup,
+  GROUP_DATA,
+  type GroupAction,
+} from "../../callback-data/group.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
 import { GroupRefusalThrottle } from "./refusal-throttle.js";
@@ -122,7 +128,10 @@ export function groupPremiumFeature(
   group.command("premium", (ctx) => startGroupPremium(ctx, env));
   group.command("cancel", (ctx) => cancelGroupFlow(ctx, env));
   group.command("stars", (ctx, next) => refuseGroupStars(ctx, env, next));
-  composer.callbackQuery(GROUP_DATA, (ctx) => onGroupPress(ctx, env));
+  composer.callbackQuery(
+    GROUP_DATA,
+    decodedPress(decodeGroup, (ctx, action) => onGroupPress(ctx, env, action)),
+  );
   return composer;
 }
 
@@ -196,12 +205,14 @@ export async function refuseGroupStars(
  * A duration prompt's button. The prompt's state decides: only its starter's press counts,
  * and only while it is alive; the data carries nothing else.
  */
-export async function onGroupPress(ctx: GroupPress, env: GroupEnv): Promise<void> {
-  const action = decodeGroup(ctx.callbackQuery.data);
+export async function onGroupPress(
+  ctx: GroupPress,
+  env: GroupEnv,
+  action: GroupAction,
+): Promise<void> {
   const chat = ctx.chat;
   const messageId = ctx.callbackQuery.message?.message_id;
   if (
-    action === undefined ||
     chat === undefined ||
     messageId === undefined ||
     (chat.type !== "group" && chat.type !== "supergroup")
