@@ -12,7 +12,7 @@ import {
   type FlowAction,
   type SummaryAction,
 } from "../../src/bot/callback-data/index.js";
-import { parseWholeNumber } from "../../src/bot/flows/recipient.js";
+import { parseWholeNumber } from "../../src/bot/flows/whole-number.js";
 import { parseUsername } from "../../src/gifts/username.js";
 import { formatDecimal } from "../../src/bot/format.js";
 import { registerCommands } from "../../src/bot/index.js";

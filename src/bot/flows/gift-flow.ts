@@ -1,6 +1,6 @@
 /**
  * The stars and premium conversations: recipient, then amount or duration, then a summary
- * that records a draft intent. The conversation ENDS at the summary: Confirm, Cancel and the
+ * that records a draft intent (flows/show-summary.ts, shared with the group flow). The conversation ENDS at the summary: Confirm, Cancel and the
  * payment switch are plain callback handlers keyed by the intent id (features/summary.ts),
  * because a purchase inside a conversation's replay is not protected (stack facts); the
  * ledger alone decides whether a request may be sent.
@@ -18,7 +18,8 @@ import type { BotServices } from "../services.js";
 import { maxStarsWithin, MIN_STARS } from "../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
-import { parseWholeNumber, recipientProblem } from "./recipient.js";
+import { recipientProblem } from "./recipient.js";
+import { parseWholeNumber } from "./whole-number.js";
 import { showSummary } from "./show-summary.js";
 
 export type GiftConversation = Conversation<BotContext, FlowContext>;
