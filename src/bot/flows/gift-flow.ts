@@ -1,9 +1,10 @@
 /**
  * The stars and premium conversations: recipient, then amount or duration, then a summary
- * that records a draft intent (flows/show-summary.ts, shared with the group flow). The conversation ENDS at the summary: Confirm, Cancel and the
- * payment switch are plain callback handlers keyed by the intent id (features/summary.ts),
- * because a purchase inside a conversation's replay is not protected (stack facts); the
- * ledger alone decides whether a request may be sent.
+ * that records a draft intent (flows/show-summary.ts, shared with the group flow). The
+ * conversation ENDS at the summary: Confirm, Cancel and the payment switch are plain callback
+ * handlers keyed by the intent id (features/summary.ts), because a purchase inside a
+ * conversation's replay is not protected (stack facts); the ledger alone decides whether a
+ * request may be sent.
  *
  * Conversations v2 replays this function from the top on every update, so everything with a
  * side effect (the desk, the kv store) is inside `conversation.external`.
