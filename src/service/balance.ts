@@ -1,9 +1,10 @@
 /**
- * Finds TON and USDT balances in a wallet-balance body whose shape the spec does not give (2.5,
- * 4.2). Several shapes seen in the wild are accepted; the amounts stay decimal strings, and an
+ * Reading the wallet-balance body, whose shape the service does not publish
+ * (docs/service-contract.md §3.2). Several shapes seen in the wild are accepted; the amounts stay decimal strings, and an
  * unknown shape is reported as unrecognised rather than crashing or guessing.
  */
-import type { RawBody, WalletBalance } from "./types.js";
+import { type Answer, rejectedFrom } from "./answer.js";
+import type { RawBody, ReadOutcome, WalletBalance } from "./types.js";
 
 const TON_KEYS = ["ton", "ton_balance", "balance_ton", "tonBalance", "balanceTon", "TON"];
 const USDT_KEYS = [
@@ -88,4 +89,17 @@ export function extractBalance(body: RawBody): WalletBalance {
     usdt ??= pick(container, USDT_KEYS);
   }
   return { ton, usdt, recognised: ton !== undefined || usdt !== undefined };
+}
+
+/**
+ * A wallet-balance answer (HTTP 200, a JSON object): a well-formed failure body is a refusal,
+ * anything else is read for balances, unknown shapes reported as unrecognised.
+ */
+export function classifyBalanceAnswer(answer: Answer): ReadOutcome<WalletBalance> {
+  const json = answer.json as RawBody;
+  if (json.ok === false) {
+    const rejected = rejectedFrom(answer);
+    if (rejected) return rejected;
+  }
+  return { kind: "success", value: extractBalance(json), body: json };
 }

@@ -1,9 +1,11 @@
 /**
- * One HTTP exchange over undici, reduced to what the outcome rules need: a status, headers and
- * the body text, or a classified failure (timeout, too large, other transport error). Nothing
- * here retries: undici's Agent does not retry, and the client decides everything else.
+ * Sending one HTTP exchange over undici under its timeouts (docs/service-contract.md §8),
+ * reduced to what the outcome rules need: a status, headers and the body text, or a classified
+ * failure (timeout, too large, other transport error). Nothing here retries: undici's Agent
+ * does not retry, and the client decides everything else.
  */
 import { Agent, request } from "undici";
+import { BodyTooLargeError, readLimitedBody } from "./body-limit.js";
 import { MAX_TIMER_MS } from "./timers.js";
 
 export interface TransportTimeouts {
@@ -69,11 +71,6 @@ export class ExchangeAbortedError extends Error {
   override readonly name = "ExchangeAbortedError";
 }
 
-/** Thrown inside `exchange` only, to leave the body loop; never escapes. */
-class BodyTooLargeError extends Error {
-  override readonly name = "BodyTooLargeError";
-}
-
 function errorCode(error: unknown): string {
   if (typeof error === "object" && error !== null && "code" in error) {
     const code = (error as { code: unknown }).code;
@@ -113,7 +110,7 @@ export async function exchange(
       signal: stop.signal,
       dispatcher: agent,
     });
-    const text = await readLimited(response.body, response.headers, limits.maxBodyBytes);
+    const text = await readLimitedBody(response.body, response.headers, limits.maxBodyBytes);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
@@ -135,34 +132,4 @@ export async function exchange(
     clearTimeout(timer);
     input.signal?.removeEventListener("abort", onCallerAbort);
   }
-}
-
-type ResponseBody = Awaited<ReturnType<typeof request>>["body"];
-
-/**
- * The body as UTF-8 text, at most `maxBytes`. A larger body (announced or counted) is
- * destroyed, which closes its connection, instead of being held in memory.
- */
-async function readLimited(
-  body: ResponseBody,
-  headers: Record<string, string | string[] | undefined>,
-  maxBytes: number,
-): Promise<string> {
-  const announced = Number(headers["content-length"]);
-  if (Number.isFinite(announced) && announced > maxBytes) {
-    body.destroy();
-    throw new BodyTooLargeError();
-  }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > maxBytes) {
-      body.destroy();
-      throw new BodyTooLargeError();
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }

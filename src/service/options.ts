@@ -1,0 +1,162 @@
+/**
+ * The client's options, their defaults and their checks (docs/service-contract.md §3, §7, §8,
+ * §9). A bad option fails at start-up with `GiftServiceConfigError`, whose message never holds
+ * a secret value; everything later runs on the resolved `ClientSettings`.
+ */
+import type { Logger } from "../logger.js";
+import { GiftServiceConfigError } from "./errors.js";
+import { QUOTA_DEFAULTS } from "./quota.js";
+import { MAX_TIMER_MS } from "./timers.js";
+import type { ExchangeLimits, TransportTimeouts } from "./transport.js";
+import type { WalletVersion } from "./types.js";
+
+/** The service's credentials (docs/service-contract.md §3, §10). Optional headers are omitted when unset. */
+export interface GiftServiceCredentials {
+  mnemonic: string;
+  cookie: string;
+  walletVersion?: WalletVersion;
+  walletAddress?: string;
+  proxy?: string;
+  apiKey?: string;
+  userAgent?: string;
+}
+
+export interface GiftServiceClientOptions {
+  baseUrl: string;
+  credentials: GiftServiceCredentials;
+  /** The shared quota; default 30 per 60_000 ms. `marginMs`: see QuotaSettings. */
+  quota?: { limit: number; windowMs: number; marginMs?: number };
+  /**
+   * Defaults: connect 10 s, headers 60 s (a purchase waits for a transfer), body 30 s between
+   * chunks. `totalMs` bounds the whole exchange (send to last body byte); default the sum of
+   * the three (100 s), at most 2^31-1 ms. When it passes, a purchase is ambiguous (timeout)
+   * and a read unavailable (timeout).
+   */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
+  /**
+   * Largest response body read, in bytes; default 1 MiB. A larger body is not read: a purchase
+   * is ambiguous (malformed), a read unavailable (malformed).
+   */
+  maxBodyBytes?: number;
+  /** Retries of a rate-limited read; default 2, at most 2 (docs/service-contract.md §8). */
+  readRetries?: number;
+  /**
+   * Longest time one 429/503 holds every request of the client, whatever wait the service
+   * asks (default 15 minutes). A Retry-After far ahead must not freeze purchases for hours.
+   */
+  maxPauseMs?: number;
+  logger?: Logger;
+}
+
+/** Defaults of the client, exported so the bot's docs and tests can refer to them. */
+export const CLIENT_DEFAULTS = {
+  quota: { limit: 30, windowMs: 60_000 },
+  timeouts: { connectMs: 10_000, headersMs: 60_000, bodyMs: 30_000 },
+  readRetries: 2,
+  /** Longest wait hint a read retry honours (docs/service-contract.md §8); a longer one gives up at once. */
+  maxRetryWaitSeconds: 60,
+  /** Wait assumed when a 429/503 carries no hint at all. */
+  defaultWaitSeconds: 2,
+  maxPauseMs: QUOTA_DEFAULTS.maxPauseMs,
+  maxBodyBytes: 1024 * 1024,
+} as const;
+
+/** The options with every default filled in, as the parts of the client use them. */
+export interface ClientSettings {
+  /** Without a trailing slash: every path starts with one. */
+  baseUrl: string;
+  credentials: GiftServiceCredentials;
+  quota: { limit: number; windowMs: number; marginMs?: number; maxPauseMs: number };
+  timeouts: TransportTimeouts;
+  limits: ExchangeLimits;
+  readRetries: number;
+  /**
+   * Longest wait hint a read retry honours: a retry must really wait what the service asked,
+   * and the hold is capped at maxPauseMs, so a read only retries after a hint both allow.
+   */
+  maxRetryWaitSeconds: number;
+}
+
+/** Header values cannot hold control characters; undici would throw at send time. */
+export function headerSafe(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
+}
+
+/** Checks the options and fills in the defaults. Throws GiftServiceConfigError on bad ones. */
+export function resolveSettings(options: GiftServiceClientOptions): ClientSettings {
+  validateOptions(options);
+  const maxPauseMs = options.maxPauseMs ?? CLIENT_DEFAULTS.maxPauseMs;
+  const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
+  return {
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    credentials: options.credentials,
+    quota: { ...(options.quota ?? CLIENT_DEFAULTS.quota), maxPauseMs },
+    timeouts,
+    limits: {
+      totalMs: Math.min(
+        MAX_TIMER_MS,
+        timeouts.totalMs ?? timeouts.connectMs + timeouts.headersMs + timeouts.bodyMs,
+      ),
+      maxBodyBytes: options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes,
+    },
+    readRetries: options.readRetries ?? CLIENT_DEFAULTS.readRetries,
+    maxRetryWaitSeconds: Math.min(CLIENT_DEFAULTS.maxRetryWaitSeconds, maxPauseMs / 1000),
+  };
+}
+
+function validateOptions(options: GiftServiceClientOptions): void {
+  validateBaseUrl(options.baseUrl);
+  validateCredentials(options.credentials);
+  const retries = options.readRetries ?? CLIENT_DEFAULTS.readRetries;
+  if (!Number.isInteger(retries) || retries < 0 || retries > 2) {
+    throw new GiftServiceConfigError("readRetries must be 0, 1 or 2");
+  }
+  const maxPauseMs = options.maxPauseMs ?? CLIENT_DEFAULTS.maxPauseMs;
+  if (!Number.isFinite(maxPauseMs) || maxPauseMs < 0) {
+    throw new GiftServiceConfigError(
+      "maxPauseMs must be a finite number of milliseconds, 0 or more",
+    );
+  }
+  const { totalMs, ...phases } = options.timeouts ?? {};
+  for (const [name, value] of Object.entries({ ...phases, totalMs })) {
+    if (value !== undefined && !(Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)) {
+      throw new GiftServiceConfigError(`timeouts.${name} must be from 1 to 2^31-1 ms`);
+    }
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes;
+  if (!Number.isInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new GiftServiceConfigError("maxBodyBytes must be a positive integer");
+  }
+  const quota = options.quota ?? CLIENT_DEFAULTS.quota;
+  if (!Number.isInteger(quota.limit) || quota.limit < 1 || !(quota.windowMs > 0)) {
+    throw new GiftServiceConfigError("quota needs a positive integer limit and window");
+  }
+}
+
+function validateBaseUrl(baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new GiftServiceConfigError("baseUrl is not a URL");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new GiftServiceConfigError("baseUrl must be http or https");
+  }
+}
+
+/** Names the credential at fault, never its value. */
+function validateCredentials(credentials: GiftServiceCredentials): void {
+  if (!credentials.mnemonic?.trim()) throw new GiftServiceConfigError("mnemonic is empty");
+  if (!credentials.cookie?.trim()) throw new GiftServiceConfigError("cookie is empty");
+  for (const [name, value] of Object.entries(credentials)) {
+    if (name === "mnemonic" || value === undefined) continue;
+    if (typeof value !== "string" || !headerSafe(value)) {
+      throw new GiftServiceConfigError(`credential ${name} cannot be sent as a header`);
+    }
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The purchase path (docs/service-contract.md §2, §5): one request, never retried, classified,
+ * and logged at error level when its outcome is unknown, since then someone must reconcile the
+ * wallet and the recipient before any new purchase.
+ */
+import type { Logger } from "../logger.js";
+import { classifyPurchaseAnswer } from "./classify-purchase.js";
+import type { ServiceRequest } from "./requests.js";
+import type { QuotaSender } from "./sender.js";
+import type { CallOptions, PurchaseOutcome } from "./types.js";
+
+/** Sends the purchase exactly once and returns its classified outcome. */
+export async function sendPurchaseOnce(
+  sender: QuotaSender,
+  request: ServiceRequest,
+  options: CallOptions,
+  settings: { maxBodyBytes: number; logger: Logger },
+): Promise<PurchaseOutcome> {
+  const result = await sender.send(request, options);
+  const outcome = classifyPurchaseAnswer(result, settings);
+  const level = outcome.kind === "ambiguous" ? "error" : "info";
+  settings.logger[level](
+    {
+      operation: request.operation,
+      outcome: outcome.kind,
+      ...(outcome.kind === "ambiguous" ? { cause: outcome.cause, status: outcome.status } : {}),
+      ...(outcome.kind === "rejected" ? { status: outcome.status, detail: outcome.detail } : {}),
+    },
+    outcome.kind === "ambiguous"
+      ? "purchase outcome unknown: reconcile before any new purchase"
+      : "purchase answered",
+  );
+  return outcome;
+}

@@ -1,0 +1,127 @@
+/**
+ * Sending one request in its turn (docs/service-contract.md §6, §8): wait for the shared quota,
+ * send once under the timeouts, release the slot when the answer (or failure) is in, and hold
+ * every later request after a 429/503 for the wait the service asked. It throws only a
+ * cancellation (the caller's signal, close, shutdown), never for the service or the network.
+ */
+import type { Agent } from "undici";
+import type { Logger } from "../logger.js";
+import { type Answer, isHoldStatus, type NoAnswer, toAnswer, waitHintSeconds } from "./answer.js";
+import { GiftServiceCallCancelledError } from "./errors.js";
+import type { QuotaScheduler } from "./quota.js";
+import type { ServiceRequest } from "./requests.js";
+import type { SecretScrubber } from "./secrets.js";
+import { type Exchange, ExchangeAbortedError, type ExchangeLimits, exchange } from "./transport.js";
+import type { CallOptions } from "./types.js";
+
+export interface SenderDeps {
+  baseUrl: string;
+  agent: Agent;
+  limits: ExchangeLimits;
+  scheduler: QuotaScheduler;
+  scrubber: SecretScrubber;
+  logger: Logger;
+}
+
+/** Whether the caller was already told it waits; shared by a read's retries so it is told once. */
+export interface QueueNotice {
+  told: boolean;
+}
+
+export class QuotaSender {
+  constructor(private readonly deps: SenderDeps) {}
+
+  /**
+   * Waits for the quota, sends once, and holds everyone after a 429/503. Throws only a
+   * cancellation (`GiftServiceCallCancelledError`).
+   */
+  async send(
+    request: ServiceRequest,
+    options: CallOptions,
+    notice: QueueNotice = { told: false },
+  ): Promise<Answer | NoAnswer> {
+    const release = await this.deps.scheduler.acquire(request.priority, {
+      signal: options.signal,
+      onQueued: (waitMs) => {
+        if (notice.told) return;
+        notice.told = true;
+        this.deps.logger.debug(
+          { operation: request.operation, waitMs },
+          "waiting for the shared quota",
+        );
+        options.onQueued?.(waitMs);
+      },
+    });
+    const started = performance.now();
+    let result: Exchange;
+    try {
+      result = await this.exchangeOnce(request, options);
+    } finally {
+      // The answer (or failure) bounds when the service can have counted this request.
+      release();
+    }
+    const ms = Math.round(performance.now() - started);
+    if (result.kind === "failure") {
+      this.deps.logger.warn(
+        { operation: request.operation, cause: result.cause, code: result.code, ms },
+        "no answer from the gift service",
+      );
+      return result;
+    }
+    const answer = toAnswer(result, this.deps.scrubber);
+    this.holdIfAsked(request, answer, ms);
+    return answer;
+  }
+
+  private async exchangeOnce(request: ServiceRequest, options: CallOptions): Promise<Exchange> {
+    const { baseUrl, agent, limits, logger } = this.deps;
+    const query = request.query ? `?${new URLSearchParams(request.query)}` : "";
+    logger.trace(
+      { operation: request.operation, method: request.method, path: request.path },
+      "request",
+    );
+    try {
+      return await exchange(
+        agent,
+        {
+          method: request.method,
+          url: `${baseUrl}${request.path}${query}`,
+          headers: { Accept: "application/json", ...request.headers },
+          body: request.form ? new URLSearchParams(request.form).toString() : undefined,
+          // The caller never aborts an in-flight purchase: its answer is the only evidence of
+          // what happened to the money (docs/service-contract.md §9). Only the deadline ends
+          // it, as ambiguous.
+          signal: request.priority !== "purchase" ? options.signal : undefined,
+        },
+        limits,
+      );
+    } catch (error) {
+      if (error instanceof ExchangeAbortedError) {
+        throw new GiftServiceCallCancelledError("aborted", true);
+      }
+      throw error;
+    }
+  }
+
+  /** After a 429/503, every request of the client waits what the service asked (capped). */
+  private holdIfAsked(request: ServiceRequest, answer: Answer, ms: number): void {
+    const { logger, scheduler } = this.deps;
+    if (!isHoldStatus(answer.status)) {
+      logger.debug({ operation: request.operation, status: answer.status, ms }, "response");
+      return;
+    }
+    const seconds = waitHintSeconds(answer);
+    // The scheduler caps the hold (maxPauseMs): the hint itself is untrusted input.
+    const pauseMs = scheduler.pause(seconds * 1000);
+    logger.warn(
+      {
+        operation: request.operation,
+        status: answer.status,
+        retryAfterSeconds: seconds,
+        pauseMs,
+        ms,
+      },
+      "the gift service asks to wait",
+    );
+  }
+}
