@@ -1,6 +1,6 @@
 /**
- * The client's options, their defaults and their checks (docs/service-contract.md §3, §7, §8,
- * §9). A bad option fails at start-up with `GiftServiceConfigError`, whose message never holds
+ * The client's options, their defaults and their checks (docs/service-contract.md §6 to
+ * §8, §10). A bad option fails at start-up with `GiftServiceConfigError`, whose message never holds
  * a secret value; everything later runs on the resolved `ClientSettings`.
  */
 import type { Logger } from "../logger.js";
@@ -10,7 +10,7 @@ import { MAX_TIMER_MS } from "./timers.js";
 import type { ExchangeLimits, TransportTimeouts } from "./transport.js";
 import type { WalletVersion } from "./types.js";
 
-/** The service's credentials (docs/service-contract.md §3, §10). Optional headers are omitted when unset. */
+/** The service's credentials (docs/service-contract.md §3.3, §10). Optional headers are omitted when unset. */
 export interface GiftServiceCredentials {
   mnemonic: string;
   cookie: string;
@@ -38,7 +38,7 @@ export interface GiftServiceClientOptions {
    * is ambiguous (malformed), a read unavailable (malformed).
    */
   maxBodyBytes?: number;
-  /** Retries of a rate-limited read; default 2, at most 2 (docs/service-contract.md §8). */
+  /** Retries of a rate-limited read; default 2, at most 2 (docs/service-contract.md §7). */
   readRetries?: number;
   /**
    * Longest time one 429/503 holds every request of the client, whatever wait the service
@@ -53,7 +53,7 @@ export const CLIENT_DEFAULTS = {
   quota: { limit: 30, windowMs: 60_000 },
   timeouts: { connectMs: 10_000, headersMs: 60_000, bodyMs: 30_000 },
   readRetries: 2,
-  /** Longest wait hint a read retry honours (docs/service-contract.md §8); a longer one gives up at once. */
+  /** Longest wait hint a read retry honours (docs/service-contract.md §7); a longer one gives up at once. */
   maxRetryWaitSeconds: 60,
   /** Wait assumed when a 429/503 carries no hint at all. */
   defaultWaitSeconds: 2,

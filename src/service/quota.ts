@@ -1,5 +1,5 @@
 /**
- * The client-side half of the service's shared quota (spec 8: 30 requests per client IP per
+ * The client-side half of the service's shared quota (docs/service-contract.md §6: 30 requests per client IP per
  * minute across all endpoints). Every request of the client passes through one scheduler, which
  * never lets a request out that would exceed the quota, holds everything after a 429/503 for
  * the time the service asked, and serves queued purchases before queued reads (a person is
@@ -27,7 +27,7 @@ export interface QuotaSettings {
    * Longest global hold after a 429/503, however long the service asks (default 15 minutes,
    * `QUOTA_DEFAULTS.maxPauseMs`). A Retry-After date an hour ahead, or a garbage hint, must not
    * freeze every purchase and read of the process for that long; reads that were told to wait
-   * longer than they may give up anyway (spec 8), and the quota window still applies.
+   * longer than they may give up anyway (docs/service-contract.md §7), and the quota window still applies.
    */
   maxPauseMs?: number;
 }

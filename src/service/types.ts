@@ -11,13 +11,13 @@ import type { PaymentMethod, PremiumDuration } from "../gifts/catalogue.js";
 /** Who pays and premium's months come from the gift catalogue; the client's types name them too. */
 export type { PaymentMethod, PremiumDuration };
 
-/** The spec's wallet versions (`Wallet-Version` header). */
+/** The wallet versions of the `Wallet-Version` header (docs/service-contract.md §3.3). */
 export type WalletVersion = "auto" | "v5r1" | "v4r2" | "v3r2";
 
-/** A JSON object as the service sent it, unknown fields included (the spec says clients keep them). */
+/** A JSON object as the service sent it, unknown fields included (docs/service-contract.md §4: clients keep them). */
 export type RawBody = Record<string, unknown>;
 
-/** The failure body of the spec (section 2.4), with every field it may carry, unknown ones kept. */
+/** The failure body (docs/service-contract.md §4), with every field it may carry, unknown ones kept. */
 export interface FailureBody extends RawBody {
   ok: false;
   error?: string;
@@ -72,7 +72,7 @@ export interface Unavailable {
 
 /**
  * A purchase whose result is unknown. It must never be resent: the caller reconciles the
- * wallet and the recipient first (spec 4.3 rule 3, 7 rule 3).
+ * wallet and the recipient first (docs/service-contract.md §5.1).
  */
 export interface Ambiguous {
   kind: "ambiguous";
@@ -96,7 +96,7 @@ export interface Invalid {
 export type ReadOutcome<T> = Success<T> | Rejected | RateLimited | Unavailable | Invalid;
 export type PurchaseOutcome = Success<PurchaseResult> | Rejected | Ambiguous | Invalid;
 
-/** `GET /get-user-info/` (spec 2.2). */
+/** `GET /get-user-info/` (docs/service-contract.md §3.1). */
 export interface UserInfo {
   /** The service's `ok`: false means the username is not a known account. */
   found: boolean;
@@ -105,7 +105,7 @@ export interface UserInfo {
   isPremium: boolean | undefined;
 }
 
-/** `GET /wallet-balance/`: decimal strings, never floats (spec 2.5). */
+/** `GET /wallet-balance/`: decimal strings, never floats (docs/service-contract.md §3.2). */
 export interface WalletBalance {
   ton: string | undefined;
   usdt: string | undefined;
@@ -113,7 +113,7 @@ export interface WalletBalance {
   recognised: boolean;
 }
 
-/** A successful purchase (spec 2.3). */
+/** A successful purchase (docs/service-contract.md §4). */
 export interface PurchaseResult {
   txHash: string | undefined;
   data: RawBody | undefined;

@@ -1,5 +1,5 @@
 /**
- * Input checks the client makes before any request (spec 2.1, 4.3, 4.4, 8), so a request that
+ * Input checks the client makes before any request (docs/service-contract.md §1, §3, §5.3), so a request that
  * the service would refuse is never sent and never counts against the shared quota.
  */
 import {
@@ -12,7 +12,7 @@ import {
 } from "../gifts/catalogue.js";
 import type { Invalid } from "./types.js";
 
-/** Undefined when valid. The username is sent as given (the spec accepts the optional `@`). */
+/** Undefined when valid. The username is sent as given (the service accepts the optional `@`, docs/service-contract.md §3). */
 export function checkUsername(username: unknown): Invalid | undefined {
   if (typeof username === "string" && USERNAME_PATTERN.test(username)) return undefined;
   return {
