@@ -1,7 +1,8 @@
 /**
  * Reading the wallet-balance body, whose shape the service does not publish
- * (docs/service-contract.md §3.2). Several shapes seen in the wild are accepted; the amounts stay decimal strings, and an
- * unknown shape is reported as unrecognised rather than crashing or guessing.
+ * (docs/service-contract.md §3.2). Several shapes seen in the wild are accepted; the amounts stay
+ * decimal strings, and an unknown shape is reported as unrecognised rather than crashing or
+ * guessing.
  */
 import { type Answer, rejectedFrom } from "./answer.js";
 import type { RawBody, ReadOutcome, WalletBalance } from "./types.js";

@@ -1,7 +1,7 @@
 /**
- * Typed errors of the client (docs/service-contract.md §9). None of them is thrown for anything the service or the network
- * does (those are outcomes); they cover the caller's own mistakes and decisions, and never
- * carry a secret value in their message.
+ * Typed errors of the client (docs/service-contract.md §9). None of them is thrown for anything the
+ * service or the network does (those are outcomes); they cover the caller's own mistakes and
+ * decisions, and never carry a secret value in their message.
  */
 
 /** A client option is unusable (bad URL, header-unsafe credential, out-of-range setting). */

@@ -10,7 +10,10 @@ import { MAX_TIMER_MS } from "./timers.js";
 import type { ExchangeLimits, TransportTimeouts } from "./transport.js";
 import type { WalletVersion } from "./types.js";
 
-/** The service's credentials (docs/service-contract.md §3.3, §10). Optional headers are omitted when unset. */
+/**
+ * The service's credentials (docs/service-contract.md §3.3, §10). Optional headers are omitted when
+ * unset.
+ */
 export interface GiftServiceCredentials {
   mnemonic: string;
   cookie: string;
@@ -53,7 +56,10 @@ export const CLIENT_DEFAULTS = {
   quota: { limit: 30, windowMs: 60_000 },
   timeouts: { connectMs: 10_000, headersMs: 60_000, bodyMs: 30_000 },
   readRetries: 2,
-  /** Longest wait hint a read retry honours (docs/service-contract.md §7); a longer one gives up at once. */
+  /**
+   * Longest wait hint a read retry honours (docs/service-contract.md §7); a longer one gives up at
+   * once.
+   */
   maxRetryWaitSeconds: 60,
   /** Wait assumed when a 429/503 carries no hint at all. */
   defaultWaitSeconds: 2,

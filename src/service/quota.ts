@@ -1,11 +1,11 @@
 /**
- * The client-side half of the service's shared quota (docs/service-contract.md §6: 30 requests per client IP per
- * minute across all endpoints). Every request of the client passes through one scheduler, which
- * never lets a request out that would exceed the quota, holds everything after a 429/503 for
- * the time the service asked, and serves queued purchases before queued reads (a person is
- * waiting on a confirmed purchase; a read can be redone). The wallet balance read goes between
- * them: one answer serves everyone waiting at a summary, so it should not queue behind every
- * single person's recipient check.
+ * The client-side half of the service's shared quota (docs/service-contract.md §6: 30 requests per
+ * client IP per minute across all endpoints). Every request of the client passes through one
+ * scheduler, which never lets a request out that would exceed the quota, holds everything after a
+ * 429/503 for the time the service asked, and serves queued purchases before queued reads (a person
+ * is waiting on a confirmed purchase; a read can be redone). The wallet balance read goes between
+ * them: one answer serves everyone waiting at a summary, so it should not queue behind every single
+ * person's recipient check.
  */
 import { GiftServiceCallCancelledError } from "./errors.js";
 import { MAX_TIMER_MS } from "./timers.js";
@@ -27,7 +27,8 @@ export interface QuotaSettings {
    * Longest global hold after a 429/503, however long the service asks (default 15 minutes,
    * `QUOTA_DEFAULTS.maxPauseMs`). A Retry-After date an hour ahead, or a garbage hint, must not
    * freeze every purchase and read of the process for that long; reads that were told to wait
-   * longer than they may give up anyway (docs/service-contract.md §7), and the quota window still applies.
+   * longer than they may give up anyway (docs/service-contract.md §7), and the quota window still
+   * applies.
    */
   maxPauseMs?: number;
 }

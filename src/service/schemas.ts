@@ -1,6 +1,7 @@
 /**
- * zod schemas of the service's bodies (docs/service-contract.md §3.1, §4). Every object schema is loose: the service
- * says clients preserve unknown fields, and the ledger stores whole bodies as evidence.
+ * zod schemas of the service's bodies (docs/service-contract.md §3.1, §4). Every object schema is
+ * loose: the service says clients preserve unknown fields, and the ledger stores whole bodies as
+ * evidence.
  */
 import { z } from "zod";
 

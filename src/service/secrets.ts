@@ -1,7 +1,7 @@
 /**
- * Scrubbing of secret values (docs/service-contract.md §10) out of anything the client passes on (details, bodies, log
- * fields). pino's redaction only covers known paths; a service or proxy that echoes a header
- * back in an error text would slip past it, so text is also scrubbed by value.
+ * Scrubbing of secret values (docs/service-contract.md §10) out of anything the client passes on
+ * (details, bodies, log fields). pino's redaction only covers known paths; a service or proxy that
+ * echoes a header back in an error text would slip past it, so text is also scrubbed by value.
  */
 
 export const REDACTED = "[redacted]";

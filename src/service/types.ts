@@ -14,10 +14,15 @@ export type { PaymentMethod, PremiumDuration };
 /** The wallet versions of the `Wallet-Version` header (docs/service-contract.md §3.3). */
 export type WalletVersion = "auto" | "v5r1" | "v4r2" | "v3r2";
 
-/** A JSON object as the service sent it, unknown fields included (docs/service-contract.md §4: clients keep them). */
+/**
+ * A JSON object as the service sent it, unknown fields included (docs/service-contract.md §4:
+ * clients keep them).
+ */
 export type RawBody = Record<string, unknown>;
 
-/** The failure body (docs/service-contract.md §4), with every field it may carry, unknown ones kept. */
+/**
+ * The failure body (docs/service-contract.md §4), with every field it may carry, unknown ones kept.
+ */
 export interface FailureBody extends RawBody {
   ok: false;
   error?: string;
@@ -52,7 +57,10 @@ export interface Rejected {
   detail: string | undefined;
 }
 
-/** 429 FLOOD_WAIT or 503 RATE_LIMIT_UNAVAILABLE on a read (reads only: for purchases these are ambiguous). */
+/**
+ * 429 FLOOD_WAIT or 503 RATE_LIMIT_UNAVAILABLE on a read (reads only: for purchases these are
+ * ambiguous).
+ */
 export interface RateLimited {
   kind: "rate_limited";
   status: 429 | 503;
@@ -60,7 +68,9 @@ export interface RateLimited {
   body: FailureBody | undefined;
 }
 
-/** A read that could not be completed: timeout, transport error, malformed body, unexpected status. */
+/**
+ * A read that could not be completed: timeout, transport error, malformed body, unexpected status.
+ */
 export interface Unavailable {
   kind: "unavailable";
   cause: "timeout" | "transport" | "malformed" | "unexpected_status" | "wait_too_long";

@@ -1,6 +1,6 @@
 /**
- * Input checks the client makes before any request (docs/service-contract.md §1, §3, §5.3), so a request that
- * the service would refuse is never sent and never counts against the shared quota.
+ * Input checks the client makes before any request (docs/service-contract.md §1, §3, §5.3), so a
+ * request that the service would refuse is never sent and never counts against the shared quota.
  */
 import {
   isPaymentMethod,
@@ -12,7 +12,10 @@ import {
 } from "../gifts/catalogue.js";
 import type { Invalid } from "./types.js";
 
-/** Undefined when valid. The username is sent as given (the service accepts the optional `@`, docs/service-contract.md §3). */
+/**
+ * Undefined when valid. The username is sent as given (the service accepts the optional `@`,
+ * docs/service-contract.md §3).
+ */
 export function checkUsername(username: unknown): Invalid | undefined {
   if (typeof username === "string" && USERNAME_PATTERN.test(username)) return undefined;
   return {
