@@ -42,9 +42,8 @@ export function classifyPurchaseAnswer(
     return ambiguous("malformed", `HTTP ${answer.status} with a body that is not a JSON object`);
   }
   const json = answer.json as RawBody;
-  if (json.unconfirmed === true) {
-    return ambiguous("unconfirmed", "the service could not confirm the purchase");
-  }
+  const doubt = doubtIn(json, answer.status);
+  if (doubt) return ambiguous("unconfirmed", doubt.detail, { txHash: doubt.txHash });
   if (answer.status === 200) {
     const success = purchaseSuccessSchema.safeParse(json);
     if (!success.success) return ambiguous("malformed", "HTTP 200 without ok: true");
@@ -53,16 +52,6 @@ export function classifyPurchaseAnswer(
     return { kind: "success", value: { txHash, data }, body: json };
   }
   if (answer.status === 400) {
-    // A transaction hash is there "when a transfer progressed" (docs/service-contract.md §4),
-    // so money may have moved even though the service calls it a failure. Only a 400 without
-    // one is a definite refusal.
-    const txHash = topLevelTxHash(json);
-    if (txHash !== undefined && txHash.trim() !== "") {
-      return ambiguous(
-        "unconfirmed",
-        "HTTP 400 carrying a transaction hash: a transfer may have happened",
-      );
-    }
     return rejectedFrom(answer) ?? ambiguous("malformed", "HTTP 400 without a failure body");
   }
   return ambiguous("unexpected_status", `unexpected HTTP status ${answer.status}`);
@@ -103,6 +92,96 @@ function ambiguousFor(answer: Answer) {
     detail,
     ...extra,
   });
+}
+
+/** How deep the doubt markers are looked for; bodies nest a level or two, never this deep. */
+const MAX_MARKER_DEPTH = 8;
+/** Names a transaction hash goes by; the service documents `tx_hash`, the rest cost nothing. */
+export const TX_HASH_KEYS: ReadonlySet<string> = new Set([
+  "tx_hash",
+  "txHash",
+  "transaction_hash",
+  "transactionHash",
+]);
+
+/** A marker found in a body, the shallowest first. */
+interface Marker {
+  /** Where it stands, e.g. ["info", "transfer"]: the keys of the objects holding it. */
+  path: string[];
+  value: unknown;
+}
+
+/**
+ * Every `unconfirmed` with a truthy value and every non-empty transaction hash in a body, at any
+ * depth (arrays included), the shallowest first. Any truthy `unconfirmed` counts, the string
+ * "false" included: a service that writes its booleans as strings cannot be trusted to mean "no".
+ */
+export function doubtMarkers(body: unknown): { unconfirmed: Marker[]; txHashes: Marker[] } {
+  const unconfirmed: Marker[] = [];
+  const txHashes: Marker[] = [];
+  let level: { value: unknown; path: string[] }[] = [{ value: body, path: [] }];
+  for (let depth = 0; depth < MAX_MARKER_DEPTH && level.length > 0; depth++) {
+    const next: typeof level = [];
+    for (const { value, path } of level) {
+      if (typeof value !== "object" || value === null) continue;
+      for (const [key, item] of Object.entries(value)) {
+        if (key === "unconfirmed" && Boolean(item)) unconfirmed.push({ path, value: item });
+        if (TX_HASH_KEYS.has(key) && hasHash(item)) txHashes.push({ path, value: item });
+        next.push({ value: item, path: Array.isArray(value) ? path : [...path, key] });
+      }
+    }
+    level = next;
+  }
+  return { unconfirmed, txHashes };
+}
+
+function hasHash(value: unknown): boolean {
+  if (typeof value === "string") return value.trim() !== "";
+  return value !== null && value !== undefined && value !== false;
+}
+
+/**
+ * The sign, if any, that money may have moved although the answer does not say so for certain
+ * (docs/service-contract.md §5.1):
+ * - any truthy `unconfirmed`, at any depth, whatever the status;
+ * - on a 400, a transaction hash anywhere: a transfer progressed;
+ * - on a 200, a transaction hash inside `info` (the failure details): the success contradicts
+ *   itself. A hash at the top or in `data` is the success's own.
+ */
+export function doubtIn(
+  body: RawBody,
+  status: number,
+): { detail: string; txHash: string | undefined } | undefined {
+  const markers = doubtMarkers(body);
+  const firstHash = markers.txHashes.find((m) => typeof m.value === "string")?.value as
+    string | undefined;
+  const where = (marker: Marker) => (marker.path.length > 0 ? ` in ${marker.path.join(".")}` : "");
+  const [unconfirmed] = markers.unconfirmed;
+  if (unconfirmed) {
+    return {
+      detail: `the service could not confirm the purchase (unconfirmed${where(unconfirmed)})`,
+      txHash: firstHash,
+    };
+  }
+  if (status === 400) {
+    const [hash] = markers.txHashes;
+    if (hash) {
+      return {
+        detail: `HTTP 400 carrying a transaction hash${where(hash)}: a transfer may have happened`,
+        txHash: firstHash,
+      };
+    }
+  }
+  if (status === 200) {
+    const hash = markers.txHashes.find((m) => m.path[0] === "info");
+    if (hash) {
+      return {
+        detail: `a success with a transaction hash${where(hash)} among failure details`,
+        txHash: firstHash,
+      };
+    }
+  }
+  return undefined;
 }
 
 function topLevelTxHash(value: unknown): string | undefined {
