@@ -35,7 +35,8 @@ export const PHRASE_WORDS_LEAK = 3;
 
 /** Replaces every known secret value in text and in every string of a JSON-like value. */
 export class SecretScrubber {
-  private readonly secrets: string[];
+  private readonly longForms: string[];
+  private readonly anyLongForm: RegExp | undefined;
   private readonly shortTokens: RegExp | undefined;
   private readonly phraseWords: RegExp | undefined;
 
@@ -49,10 +50,15 @@ export class SecretScrubber {
     const short = new Set<string>();
     for (const value of values) {
       if (!value || value.length < MIN_SCRUBBED_LENGTH) continue;
-      (value.length >= MIN_SUBSTRING_LENGTH ? long : short).add(value);
+      for (const form of encodedForms(value)) {
+        if (form.length < MIN_SCRUBBED_LENGTH) continue;
+        (form.length >= MIN_SUBSTRING_LENGTH ? long : short).add(form);
+      }
     }
-    // Longest first, so a secret containing another is removed whole.
-    this.secrets = [...long].sort((a, b) => b.length - a.length);
+    this.longForms = [...long];
+    // A quick test first: most texts hold no secret at all.
+    this.anyLongForm =
+      long.size > 0 ? new RegExp([...long].map(escapeRegExp).join("|")) : undefined;
     const alternatives = [...short].sort((a, b) => b.length - a.length).map(escapeRegExp);
     this.shortTokens =
       alternatives.length > 0
@@ -92,11 +98,34 @@ export class SecretScrubber {
   }
 
   #text(value: string, echoed: boolean): string {
+    const plain = this.#plain(value, echoed);
+    // A secret inside a longer encoded token (a Basic header, a percent-encoded URL) matches no
+    // form of its own: such tokens are decoded, and removed whole when they hold a secret.
+    return plain
+      .replace(PERCENT_TOKEN, (token) =>
+        this.#holdsSecret(percentDecode(token)) ? REDACTED : token,
+      )
+      .replace(BASE64_TOKEN, (token) => {
+        const decoded = base64Decode(token);
+        return decoded !== undefined && this.#holdsSecret(decoded) ? REDACTED : token;
+      });
+  }
+
+  /** Every form of every secret, and the phrase's words when it is echoed. */
+  #plain(value: string, echoed: boolean): string {
     let result = value;
-    for (const secret of this.secrets) result = result.split(secret).join(REDACTED);
+    if (this.anyLongForm?.test(result)) result = redactRanges(result, this.longForms);
     if (this.shortTokens) result = result.replace(this.shortTokens, REDACTED);
     if (echoed && this.phraseWords) result = result.replace(this.phraseWords, REDACTED);
     return result;
+  }
+
+  /** Whether decoded text holds a secret, itself percent-encoded or not. */
+  #holdsSecret(decoded: string): boolean {
+    for (const text of new Set([decoded, percentDecode(decoded)])) {
+      if (this.#plain(text, this.#echoesPhrase(text)) !== text) return true;
+    }
+    return false;
   }
 
   /** Whether enough distinct words of the phrase stand in the text to be an echo of it. */
@@ -133,6 +162,93 @@ export function secretValues(credentials: {
   }
   if (credentials.apiKey) values.push(credentials.apiKey);
   return values;
+}
+
+/**
+ * Every occurrence of every form removed, overlapping ones as one: a form that overlaps a longer
+ * one must not leave the longer one's tail behind.
+ */
+function redactRanges(text: string, forms: readonly string[]): string {
+  const ranges: [number, number][] = [];
+  for (const form of forms) {
+    for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+      ranges.push([at, at + form.length]);
+    }
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  let result = "";
+  let cursor = 0;
+  for (const [start, end] of ranges) {
+    if (end <= cursor) continue;
+    if (start >= cursor) result += text.slice(cursor, start) + REDACTED;
+    cursor = end;
+  }
+  return result + text.slice(cursor);
+}
+
+/** A run holding at least one `%XX` escape, up to the nearest space, quote or bracket. */
+const PERCENT_TOKEN = /[^\s"'<>()[\]{},;]*%[0-9A-Fa-f]{2}[^\s"'<>()[\]{},;]*/g;
+/** A run that could be base64 (standard or URL-safe) of 6 or more bytes. */
+const BASE64_TOKEN = /[A-Za-z0-9+/_-]{8,}={0,2}/g;
+
+/** `%XX` escapes (and `+` for a space, as in forms) decoded; bad escapes left as they are. */
+function percentDecode(text: string): string {
+  return text.replace(/\+/g, " ").replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** Base64 (either alphabet) decoded as UTF-8; undefined when it is not text. */
+function base64Decode(token: string): string | undefined {
+  const text = Buffer.from(token, "base64").toString("utf8");
+  return text.includes("\uFFFD") ? undefined : text;
+}
+
+function base64Forms(value: string): string[] {
+  const standard = Buffer.from(value, "utf8").toString("base64");
+  const unpadded = standard.replace(/=+$/, "");
+  return [standard, unpadded, unpadded.replace(/\+/g, "-").replace(/\//g, "_")];
+}
+
+/**
+ * The forms in which a service or proxy may echo a secret back (docs/service-contract.md §10):
+ * as given, percent-decoded (a proxy password written `p%40ss` comes back as `p@ss`),
+ * percent-encoded (as a URL or a form would carry it, upper- or lower-case escapes),
+ * JSON-escaped, and base64-encoded (standard, unpadded, URL-safe) of each of these.
+ */
+export function encodedForms(value: string): string[] {
+  const forms = new Set<string>([value]);
+  const decoded = percentDecode(value);
+  for (const plain of new Set([value, decoded, safeDecode(value)])) {
+    forms.add(plain);
+    const encoded = [
+      encodeURIComponent(plain),
+      encodeURI(plain),
+      new URLSearchParams({ v: plain }).toString().slice(2),
+      JSON.stringify(plain).slice(1, -1),
+    ];
+    for (const form of encoded) forms.add(form);
+  }
+  // Escapes are case-insensitive: `%2F` may come back as `%2f`, and the other way round.
+  for (const form of [...forms]) {
+    forms.add(form.replace(/%[0-9A-Fa-f]{2}/g, (escape) => escape.toLowerCase()));
+    forms.add(form.replace(/%[0-9A-Fa-f]{2}/g, (escape) => escape.toUpperCase()));
+  }
+  for (const form of [...forms]) for (const base64 of base64Forms(form)) forms.add(base64);
+  return [...forms];
+}
+
+/** decodeURIComponent without the `+` rule; the value itself when it is not valid encoding. */
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 function safeJson(value: unknown): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createGiftServiceClient } from "../../src/service/client.js";
-import { SecretScrubber } from "../../src/service/secrets.js";
+import { encodedForms, SecretScrubber, secretValues } from "../../src/service/secrets.js";
 import { capturingLogger, sandboxForTest } from "./helpers.js";
 
 const WORDS = Array.from({ length: 24 }, (_, i) => `canaryword${String(i).padStart(2, "0")}x`);
@@ -223,5 +223,130 @@ describe("a wallet phrase echoed in pieces", () => {
     expect(outcome.kind).toBe("rejected");
     const output = [JSON.stringify(outcome), ...lines].join("\n");
     for (const word of words) expect(output).not.toMatch(new RegExp(`\\b${word}\\b`));
+  });
+});
+
+describe("secrets echoed back encoded", () => {
+  // A proxy password written percent-encoded in the setting, as a URL requires.
+  const PROXY_USER = "canaryproxyuser";
+  const PROXY_PASS_DECODED = "CANARY@PROXY/PASS:77";
+  const PROXY_PASS = encodeURIComponent(PROXY_PASS_DECODED);
+  const SECRETS = {
+    mnemonic: CANARY.mnemonic,
+    cookie: "stel_ssid=CANARYSSID+9/x=; stel_token=CANARYTOKEN55b2",
+    proxy: `http://${PROXY_USER}:${PROXY_PASS}@proxy.invalid:8080`,
+    apiKey: "CANARYAPIKEY/0c4d+e",
+  };
+  const lowerCaseEscapes = (text: string) =>
+    text.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+  const base64 = (text: string) => Buffer.from(text).toString("base64");
+  const base64url = (text: string) => Buffer.from(text).toString("base64url");
+  const plainSecrets = [
+    SECRETS.mnemonic,
+    "CANARYSSID+9/x=",
+    "CANARYTOKEN55b2",
+    PROXY_USER,
+    PROXY_PASS_DECODED,
+    PROXY_PASS,
+    `${PROXY_USER}:${PROXY_PASS_DECODED}`,
+    SECRETS.apiKey,
+  ];
+  /** Each secret in every form the echoes below use, and then some. */
+  const needles = plainSecrets.flatMap((secret) => [
+    secret,
+    decodeURIComponent(secret),
+    encodeURIComponent(secret),
+    lowerCaseEscapes(encodeURIComponent(secret)),
+    new URLSearchParams({ v: secret }).toString().slice(2),
+    base64(secret),
+    base64(secret).replace(/=+$/, ""),
+    base64url(secret),
+  ]);
+  const echoes: Record<string, string> = {
+    decoded: `proxy refused ${PROXY_USER}:${PROXY_PASS_DECODED} at http://${PROXY_USER}:${PROXY_PASS_DECODED}@proxy.invalid:8080`,
+    encoded: `upstream=${encodeURIComponent(SECRETS.proxy)}&key=${encodeURIComponent(SECRETS.apiKey)}&ssid=${encodeURIComponent("CANARYSSID+9/x=")}`,
+    encodedLowerCase: lowerCaseEscapes(encodeURIComponent(PROXY_PASS_DECODED)),
+    formEncoded: new URLSearchParams({
+      mnemonic: SECRETS.mnemonic,
+      cookie: SECRETS.cookie,
+    }).toString(),
+    basicAuth: `Proxy-Authorization: Basic ${base64(`${PROXY_USER}:${PROXY_PASS_DECODED}`)}`,
+    base64Each: [SECRETS.apiKey, SECRETS.cookie, SECRETS.mnemonic, PROXY_PASS_DECODED]
+      .map(base64)
+      .join(" "),
+    base64Url: base64url(`${PROXY_PASS_DECODED}`),
+    base64OfSentence: base64(`the session ${SECRETS.cookie} expired; key ${SECRETS.apiKey}`),
+    base64OfEncoded: base64(encodeURIComponent(SECRETS.proxy)),
+  };
+
+  it.each(Object.keys(echoes))(
+    "%s: scrubbed from the outcome (what the ledger stores and people see) and the logs",
+    async (form) => {
+      const echo = echoes[form] ?? "";
+      const sandbox = await sandboxForTest();
+      const { logger, lines } = capturingLogger();
+      const client = createGiftServiceClient({
+        baseUrl: sandbox.url,
+        credentials: SECRETS,
+        logger,
+      });
+      onTestFinished(() => client.close());
+      const seen: unknown[] = [];
+      // A refusal (detail shown to people), an ambiguous answer (stored as evidence), a raw
+      // text body, and a read.
+      sandbox.injectFault({
+        type: "status",
+        status: 400,
+        body: { ok: false, error: "PROXY_FAILED", reason: echo, info: { echo, [echo]: 1 } },
+      });
+      seen.push(await client.buyStars({ username: "alice", amount: 50 }));
+      sandbox.injectFault({
+        type: "status",
+        status: 400,
+        body: { ok: false, unconfirmed: true, reason: echo },
+      });
+      seen.push(await client.buyPremium({ username: "bobby", duration: 3 }));
+      sandbox.injectFault({ type: "status", status: 502, body: `Bad gateway: ${echo}` });
+      seen.push(await client.buyStars({ username: "alice", amount: 50 }));
+      sandbox.injectFault({ type: "status", status: 200, body: `not json ${echo}` });
+      seen.push(await client.getWalletBalance());
+
+      expect(seen.map((o) => (o as { kind: string }).kind)).toEqual([
+        "rejected",
+        "ambiguous",
+        "ambiguous",
+        "unavailable",
+      ]);
+      expect(seen[0]).toMatchObject({ detail: expect.stringContaining("[redacted]") });
+      const output = [...seen.map((o) => JSON.stringify(o)), ...lines].join("\n");
+      // JSON.stringify escapes nothing in these needles but quotes; check the raw strings too.
+      const texts = [output, ...seen.map((o) => String((o as { detail?: string }).detail))];
+      for (const needle of needles) {
+        for (const text of texts) expect(text).not.toContain(needle);
+      }
+      // The sandbox received the real values, so the client had them to leak.
+      expect(sandbox.purchaseRequests()[0]?.headers.proxy).toBe(SECRETS.proxy);
+    },
+  );
+
+  it("encodedForms covers decoded, encoded (either case) and base64 forms", () => {
+    const forms = encodedForms("p%2Fss@x");
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        "p%2Fss@x",
+        "p/ss@x",
+        "p%2fss@x",
+        "p%2Fss%40x",
+        "p%252Fss%40x",
+        Buffer.from("p/ss@x").toString("base64"),
+        Buffer.from("p/ss@x").toString("base64url"),
+      ]),
+    );
+  });
+
+  it("ordinary text, URLs and base64 without a secret are left alone", () => {
+    const scrubber = new SecretScrubber(secretValues(SECRETS), SECRETS.mnemonic);
+    const text = `see https://example.com/a%20b?q=1 token ${base64("nothing secret here")} ok`;
+    expect(scrubber.text(text)).toBe(text);
   });
 });
