@@ -458,6 +458,9 @@ function toRecipientCheck(
       return { kind: "unavailable" };
     case "invalid":
       return { kind: "invalid_username" };
+    case "superseded":
+      // Only a check sent with an owner and `replace` ends so; the desk sends neither yet.
+      return { kind: "unavailable" };
   }
 }
 

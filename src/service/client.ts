@@ -11,9 +11,10 @@
 import { silentLogger } from "../logger.js";
 import { classifyBalanceAnswer } from "./balance.js";
 import { classifyUserInfoAnswer } from "./classify-read.js";
+import { LatestChecks } from "./latest-checks.js";
 import { type GiftServiceClientOptions, resolveSettings } from "./options.js";
 import { sendPurchaseOnce } from "./purchase.js";
-import { QuotaScheduler } from "./quota.js";
+import { QueueSupersededError, QuotaScheduler } from "./quota.js";
 import { readWithRetries } from "./read-retries.js";
 import {
   premiumPurchaseRequest,
@@ -24,7 +25,7 @@ import {
 import { SecretScrubber, secretValues } from "./secrets.js";
 import { QuotaSender } from "./sender.js";
 import { createAgent } from "./transport.js";
-import type { GiftServiceClient } from "./types.js";
+import type { GiftServiceClientWithQuota, UserInfoOutcome } from "./types.js";
 import { checkAmount, checkDuration, checkPaymentMethod, checkUsername } from "./validation.js";
 
 /**
@@ -40,7 +41,9 @@ export {
 } from "./options.js";
 
 /** Builds the client. Throws GiftServiceConfigError (without secret values) on bad options. */
-export function createGiftServiceClient(options: GiftServiceClientOptions): GiftServiceClient {
+export function createGiftServiceClient(
+  options: GiftServiceClientOptions,
+): GiftServiceClientWithQuota {
   const settings = resolveSettings(options);
   const { credentials } = settings;
   const logger = (options.logger ?? silentLogger).child({ component: "gift-service" });
@@ -61,6 +64,7 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
     logger,
   };
   const purchaseSettings = { maxBodyBytes: settings.limits.maxBodyBytes, logger };
+  const latestChecks = new LatestChecks();
   let closing: Promise<void> | undefined;
 
   return {
@@ -68,7 +72,22 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       const invalid = checkUsername(username);
       if (invalid) return invalid;
       const request = userInfoRequest(username);
-      return readWithRetries(sender, request, callOptions, classifyUserInfoAnswer, readSettings);
+      const { owner, replace } = callOptions;
+      const ticket = replace && owner !== undefined ? latestChecks.begin(owner) : undefined;
+      try {
+        return await readWithRetries(
+          sender,
+          request,
+          callOptions,
+          classifyUserInfoAnswer,
+          readSettings,
+          { isSuperseded: () => ticket !== undefined && latestChecks.isSuperseded(ticket) },
+        );
+      } catch (error) {
+        return supersededOutcome(error);
+      } finally {
+        if (ticket) latestChecks.end(ticket);
+      }
     },
 
     async getWalletBalance(callOptions = {}) {
@@ -100,6 +119,8 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
 
     stopPurchases: () => scheduler.stopPurchases(),
 
+    quotaSnapshot: (top) => scheduler.snapshot(top),
+
     close() {
       // Idempotent: closing twice (a shutdown path and a test hook) must not throw.
       closing ??= (async () => {
@@ -109,4 +130,10 @@ export function createGiftServiceClient(options: GiftServiceClientOptions): Gift
       return closing;
     },
   };
+}
+
+/** A queued check replaced by its owner's newer one ends as an outcome, not an exception. */
+function supersededOutcome(error: unknown): UserInfoOutcome {
+  if (error instanceof QueueSupersededError) return { kind: "superseded" };
+  throw error;
 }

@@ -8,12 +8,55 @@
  * person's recipient check.
  */
 import { GiftServiceCallCancelledError } from "./errors.js";
+import { FairQueue, type LaneKey } from "./fair-queue.js";
 import { MAX_TIMER_MS } from "./timers.js";
 
 export type Priority = "purchase" | "shared_read" | "read";
 
-/** Queue order: a lower rank is served first; equal ranks in arrival order. */
+/** Queue order: a lower rank is served first; within a rank, owners take turns (FairQueue). */
 const RANK: Readonly<Record<Priority, number>> = { purchase: 0, shared_read: 1, read: 2 };
+const PRIORITIES: readonly Priority[] = ["purchase", "shared_read", "read"];
+
+/** A person id, opaque to the client: it orders the queue and is never logged or labelled. */
+export type Owner = string | number;
+
+export interface AcquireOptions {
+  signal?: AbortSignal;
+  onQueued?: (waitMs: number) => void;
+  /** Whose request this is; requests of several owners in one priority take turns. */
+  owner?: Owner;
+  /**
+   * With an owner: this request takes the place of the owner's requests of the same priority
+   * still queued, which reject with `QueueSupersededError` and are never sent.
+   */
+  replace?: boolean;
+}
+
+/**
+ * A queued request was replaced by a newer one of the same owner (`replace`): it was never
+ * sent. The client turns it into a `superseded` outcome.
+ */
+export class QueueSupersededError extends Error {
+  override readonly name = "QueueSupersededError";
+  constructor() {
+    super("replaced by a newer request of the same owner before it was sent");
+  }
+}
+
+/** A read-only view of the scheduler, for admins and metrics. Owners appear as ids only. */
+export interface QuotaSnapshot {
+  /** Requests waiting, by priority. */
+  queued: Record<Priority, number>;
+  /** Requests counted in the current window, those in flight included. */
+  usedSlots: number;
+  limit: number;
+  /** The window the scheduler counts: the service's plus the safety margin. */
+  windowMs: number;
+  /** What is left of a hold after a 429/503, in milliseconds; 0 when none. */
+  heldForMs: number;
+  /** The owners with the most queued requests, most first (ties: who waited longest first). */
+  topOwners: { owner: Owner; queued: number }[];
+}
 
 export interface QuotaSettings {
   limit: number;
@@ -40,6 +83,8 @@ export const QUOTA_DEFAULTS = {
 
 interface Waiting {
   priority: Priority;
+  /** The owner as given, for the snapshot; undefined for a request without one. */
+  owner: Owner | undefined;
   resolve: (release: () => void) => void;
   reject: (error: Error) => void;
   detach: () => void;
@@ -66,7 +111,11 @@ export class QuotaScheduler {
   private readonly maxPauseMs: number;
   private sent: Sent[] = [];
   private pausedUntil = 0;
-  private queue: Waiting[] = [];
+  private readonly queues: Record<Priority, FairQueue<Waiting>> = {
+    purchase: new FairQueue(),
+    shared_read: new FairQueue(),
+    read: new FairQueue(),
+  };
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private purchasesStopped = false;
@@ -86,10 +135,7 @@ export class QuotaScheduler {
    * (or failed). `onQueued` is told the expected wait when the request cannot go at once.
    * Rejects only on abort, close, or (purchases) after `stopPurchases()`.
    */
-  acquire(
-    priority: Priority,
-    options: { signal?: AbortSignal; onQueued?: (waitMs: number) => void } = {},
-  ): Promise<() => void> {
+  acquire(priority: Priority, options: AcquireOptions = {}): Promise<() => void> {
     if (this.closed) return Promise.reject(new GiftServiceCallCancelledError("closed", false));
     if (priority === "purchase" && this.purchasesStopped) {
       return Promise.reject(new GiftServiceCallCancelledError("stopped", false));
@@ -98,24 +144,25 @@ export class QuotaScheduler {
       return Promise.reject(new GiftServiceCallCancelledError("aborted", false));
     }
     const now = this.now();
-    if (this.queue.length === 0 && this.nextFreeAt(now) <= now) {
+    if (this.queuedCount() === 0 && this.nextFreeAt(now) <= now) {
       return Promise.resolve(this.grant());
     }
     return new Promise<() => void>((resolve, reject) => {
       const signal = options.signal;
       const onAbort = (): void => {
-        this.queue = this.queue.filter((w) => w !== entry);
+        this.queues[priority].remove(entry);
         reject(new GiftServiceCallCancelledError("aborted", false));
         this.pump();
       };
       const entry: Waiting = {
         priority,
+        owner: options.owner,
         resolve,
         reject,
         detach: () => signal?.removeEventListener("abort", onAbort),
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      const position = this.insert(entry);
+      const position = this.enqueue(entry, options);
       options.onQueued?.(this.waitForPosition(position + 1, now));
       this.pump();
     });
@@ -126,7 +173,10 @@ export class QuotaScheduler {
    * are assumed to be answered now, so this is a lower bound when answers are slow.
    */
   estimateWait(priority: Priority): number {
-    const ahead = this.queue.filter((w) => RANK[w.priority] <= RANK[priority]).length;
+    const ahead = PRIORITIES.filter((p) => RANK[p] <= RANK[priority]).reduce(
+      (sum, p) => sum + this.queues[p].size,
+      0,
+    );
     return this.waitForPosition(ahead + 1, this.now());
   }
 
@@ -150,9 +200,8 @@ export class QuotaScheduler {
    */
   stopPurchases(): void {
     this.purchasesStopped = true;
-    const stopped = this.queue.filter((w) => w.priority === "purchase");
+    const stopped = this.queues.purchase.drain();
     if (stopped.length === 0) return;
-    this.queue = this.queue.filter((w) => w.priority !== "purchase");
     for (const entry of stopped) {
       entry.detach();
       entry.reject(new GiftServiceCallCancelledError("stopped", false));
@@ -166,20 +215,83 @@ export class QuotaScheduler {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const waiting = this.queue;
-    this.queue = [];
+    const waiting = PRIORITIES.flatMap((p) => this.queues[p].drain());
     for (const entry of waiting) {
       entry.detach();
       entry.reject(new GiftServiceCallCancelledError("closed", false));
     }
   }
 
-  /** After every queued request of the same or a higher rank, before every lower one. */
-  private insert(entry: Waiting): number {
-    const firstLower = this.queue.findIndex((w) => RANK[w.priority] > RANK[entry.priority]);
-    const index = firstLower === -1 ? this.queue.length : firstLower;
-    this.queue.splice(index, 0, entry);
-    return index;
+  /**
+   * A read-only view for admins and metrics: queue lengths by priority, the slots used in the
+   * current window, any hold, and the `top` owners with the most queued requests (ids only).
+   */
+  snapshot(top = 5): QuotaSnapshot {
+    const now = this.now();
+    const perOwner = new Map<LaneKey, { owner: Owner; queued: number }>();
+    for (const priority of PRIORITIES) {
+      for (const { key, queued } of this.queues[priority].lengths()) {
+        if (typeof key === "symbol") continue;
+        const owner = this.ownerOf(key);
+        if (owner === undefined) continue;
+        const entry = perOwner.get(key) ?? { owner, queued: 0 };
+        entry.queued += queued;
+        perOwner.set(key, entry);
+      }
+    }
+    return {
+      queued: {
+        purchase: this.queues.purchase.size,
+        shared_read: this.queues.shared_read.size,
+        read: this.queues.read.size,
+      },
+      usedSlots: this.latestArrivals(now).length,
+      limit: this.limit,
+      windowMs: this.spanMs,
+      heldForMs: Math.max(0, Math.ceil(this.pausedUntil - now)),
+      topOwners: [...perOwner.values()].sort((a, b) => b.queued - a.queued).slice(0, top),
+    };
+  }
+
+  /**
+   * Queues the entry in its priority, in its owner's lane; with `replace`, in place of the
+   * owner's queued entries, which are superseded. Returns how many queued entries go first.
+   */
+  private enqueue(entry: Waiting, options: AcquireOptions): number {
+    const queue = this.queues[entry.priority];
+    const key: LaneKey = options.owner === undefined ? Symbol("anonymous") : String(options.owner);
+    if (options.replace && options.owner !== undefined) {
+      for (const old of queue.replace(key, entry)) {
+        old.detach();
+        old.reject(new QueueSupersededError());
+      }
+    } else {
+      queue.push(key, entry);
+    }
+    const higher = PRIORITIES.filter((p) => RANK[p] < RANK[entry.priority]);
+    return higher.reduce((sum, p) => sum + this.queues[p].size, queue.positionOf(entry));
+  }
+
+  /** The owner value of a lane key, as one of its queued entries was given it. */
+  private ownerOf(key: string): Owner | undefined {
+    for (const priority of PRIORITIES) {
+      const found = this.queues[priority].find(key);
+      if (found) return found.owner;
+    }
+    return undefined;
+  }
+
+  private queuedCount(): number {
+    return PRIORITIES.reduce((sum, p) => sum + this.queues[p].size, 0);
+  }
+
+  /** The next entry: the highest priority with anything queued, owners taking turns in it. */
+  private next(): Waiting | undefined {
+    for (const priority of PRIORITIES) {
+      const entry = this.queues[priority].shift();
+      if (entry) return entry;
+    }
+    return undefined;
   }
 
   private grant(): () => void {
@@ -226,7 +338,7 @@ export class QuotaScheduler {
   private pump(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    while (!this.closed && this.queue.length > 0) {
+    while (!this.closed && this.queuedCount() > 0) {
       const now = this.now();
       const at = this.nextFreeAt(now);
       if (at > now) {
@@ -239,7 +351,7 @@ export class QuotaScheduler {
         }
         return;
       }
-      const entry = this.queue.shift();
+      const entry = this.next();
       if (!entry) return;
       entry.detach();
       entry.resolve(this.grant());

@@ -7,8 +7,15 @@ import type { Logger } from "../logger.js";
 import type { Answer } from "./answer.js";
 import { classifyReadAnswer } from "./classify-read.js";
 import type { ServiceRequest } from "./requests.js";
-import type { QuotaSender } from "./sender.js";
-import type { CallOptions, ReadOutcome } from "./types.js";
+import { QueueSupersededError } from "./quota.js";
+import type { QuotaSender, SendOptions } from "./sender.js";
+import type { ReadOutcome } from "./types.js";
+
+/** Extra checks of one read. */
+export interface ReadHooks {
+  /** Asked before each retry: true when the caller's newer request made this one pointless. */
+  isSuperseded?: () => boolean;
+}
 
 export interface ReadSettings {
   readRetries: number;
@@ -20,16 +27,24 @@ export interface ReadSettings {
 export async function readWithRetries<T>(
   sender: QuotaSender,
   request: ServiceRequest,
-  options: CallOptions,
+  options: SendOptions,
   interpret: (answer: Answer) => ReadOutcome<T>,
   settings: ReadSettings & { logger: Logger },
+  hooks: ReadHooks = {},
 ): Promise<ReadOutcome<T>> {
   // The caller hears "you are queued" once, not once per retry.
   const notice = { told: false };
   for (let attempt = 0; ; attempt++) {
-    const result = await sender.send(request, options, notice);
+    // A retry keeps its place: only the caller's first request replaces the owner's older ones.
+    const result = await sender.send(
+      request,
+      attempt === 0 ? options : { ...options, replace: false },
+      notice,
+    );
     const decision = classifyReadAnswer(result, { ...settings, attempt }, interpret);
     if (decision.action === "return") return decision.outcome;
+    // Never sent again once the owner's newer check has replaced it.
+    if (hooks.isSuperseded?.()) throw new QueueSupersededError();
     settings.logger.info(
       {
         operation: request.operation,

@@ -12,7 +12,7 @@ import type { QuotaScheduler } from "./quota.js";
 import type { ServiceRequest } from "./requests.js";
 import type { SecretScrubber } from "./secrets.js";
 import { type Exchange, ExchangeAbortedError, type ExchangeLimits, exchange } from "./transport.js";
-import type { CallOptions } from "./types.js";
+import type { CallOptions, RecipientCheckOptions } from "./types.js";
 
 export interface SenderDeps {
   baseUrl: string;
@@ -22,6 +22,9 @@ export interface SenderDeps {
   scrubber: SecretScrubber;
   logger: Logger;
 }
+
+/** The caller's options, and whether a queued check replaces the owner's older ones. */
+export type SendOptions = RecipientCheckOptions;
 
 /** Whether the caller was already told it waits; shared by a read's retries so it is told once. */
 export interface QueueNotice {
@@ -33,15 +36,18 @@ export class QuotaSender {
 
   /**
    * Waits for the quota, sends once, and holds everyone after a 429/503. Throws only a
-   * cancellation (`GiftServiceCallCancelledError`).
+   * cancellation (`GiftServiceCallCancelledError`) or, for a queued check replaced by a newer
+   * one of its owner, `QueueSupersededError`: in both cases before anything was sent.
    */
   async send(
     request: ServiceRequest,
-    options: CallOptions,
+    options: SendOptions,
     notice: QueueNotice = { told: false },
   ): Promise<Answer | NoAnswer> {
     const release = await this.deps.scheduler.acquire(request.priority, {
       signal: options.signal,
+      owner: options.owner,
+      replace: options.replace,
       onQueued: (waitMs) => {
         if (notice.told) return;
         notice.told = true;

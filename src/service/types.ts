@@ -7,6 +7,7 @@
  */
 
 import type { PaymentMethod, PremiumDuration } from "../gifts/catalogue.js";
+import type { Owner, QuotaSnapshot } from "./quota.js";
 
 /** Who pays and premium's months come from the gift catalogue; the client's types name them too. */
 export type { PaymentMethod, PremiumDuration };
@@ -103,7 +104,17 @@ export interface Invalid {
   detail: string;
 }
 
+/**
+ * A queued recipient check replaced by a newer one of the same owner (`replace`) before it was
+ * sent: nothing was sent, no quota spent. Only a check made with an `owner` can end so.
+ */
+export interface Superseded {
+  kind: "superseded";
+}
+
 export type ReadOutcome<T> = Success<T> | Rejected | RateLimited | Unavailable | Invalid;
+export type { Owner, QuotaSnapshot };
+export type UserInfoOutcome = ReadOutcome<UserInfo> | Superseded;
 export type PurchaseOutcome = Success<PurchaseResult> | Rejected | Ambiguous | Invalid;
 
 /** `GET /get-user-info/` (docs/service-contract.md §3.1). */
@@ -149,11 +160,26 @@ export interface CallOptions {
    */
   onQueued?: (waitMs: number) => void;
   signal?: AbortSignal;
+  /**
+   * The person the request is for (an id, opaque to the client, which never logs or labels
+   * it). Queued requests of several owners in one priority take turns, so one person's burst
+   * cannot hold up everyone else's (docs/service-contract.md §6).
+   */
+  owner?: Owner;
+}
+
+/** Options of a recipient check. */
+export interface RecipientCheckOptions extends CallOptions {
+  /**
+   * With an `owner`: this check takes the place (and the turn) of the owner's checks still
+   * queued, which end `superseded` and are never sent. One queued check per person at most.
+   */
+  replace?: boolean;
 }
 
 /** The Gift Purchase Service, as the rest of the bot sees it. */
 export interface GiftServiceClient {
-  getUserInfo(username: string, options?: CallOptions): Promise<ReadOutcome<UserInfo>>;
+  getUserInfo(username: string, options?: RecipientCheckOptions): Promise<UserInfoOutcome>;
   getWalletBalance(options?: CallOptions): Promise<ReadOutcome<WalletBalance>>;
   /** Sends exactly one request, never retried. */
   buyStars(purchase: StarsPurchase, options?: CallOptions): Promise<PurchaseOutcome>;
@@ -170,4 +196,13 @@ export interface GiftServiceClient {
    */
   stopPurchases(): void;
   close(): Promise<void>;
+}
+
+/** The client as `createGiftServiceClient` builds it: with a read-only view of its quota. */
+export interface GiftServiceClientWithQuota extends GiftServiceClient {
+  /**
+   * Queue lengths by priority, used slots in the current window, any hold, and the owners
+   * with the most queued requests (ids only), for admins and metrics. Sends nothing.
+   */
+  quotaSnapshot(top?: number): QuotaSnapshot;
 }

@@ -6,7 +6,7 @@ import {
   createGiftServiceClient,
   type GiftServiceClientOptions,
 } from "../../src/service/client.js";
-import type { GiftServiceClient } from "../../src/service/types.js";
+import type { GiftServiceClientWithQuota } from "../../src/service/types.js";
 
 export const CREDENTIALS = {
   mnemonic: "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima",
@@ -24,7 +24,7 @@ export async function sandboxForTest(options: SandboxOptions = {}): Promise<Sand
 export function clientFor(
   sandbox: Sandbox,
   options: Partial<GiftServiceClientOptions> = {},
-): GiftServiceClient {
+): GiftServiceClientWithQuota {
   const client = createGiftServiceClient({
     baseUrl: sandbox.url,
     credentials: CREDENTIALS,
