@@ -53,6 +53,10 @@ describe("npm run demo", () => {
     demo.stdin.write("/start\n");
     await waitForOutput(/@giftbot_demo_bot: Hi, Uma!/);
     await waitForOutput(/\[1\] ⭐ Gift stars/);
+    demo.stdin.write(":expire-session\n");
+    await waitForOutput(/\(sandbox: the marketplace session expired/);
+    demo.stdin.write(":restore-session\n");
+    await waitForOutput(/\(sandbox: the marketplace session is valid again\)/);
     demo.stdin.write(":quit\n");
 
     expect(await exited).toBe(0);

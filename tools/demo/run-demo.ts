@@ -17,6 +17,7 @@ const GUIDE = [
   "  /history      your gifts",
   "  :as admin     become the admin (then /balance, /purchases, /pending)",
   "  :group        talk in the demo group (as the admin: /premium @uma_user gifts a member)",
+  "  :expire-session   the service's marketplace session expires (:restore-session mends it)",
   "  :help         every terminal command;   :quit to leave",
   "",
 ].join("\n");
@@ -44,7 +45,9 @@ async function runDemo(): Promise<number> {
   try {
     process.stdout.write(`${GUIDE}Bot logs: ${demo.logFile} (removed when you quit)\n\n`);
     const ended = await Promise.race([
-      runTerminalChat({ url: demo.emulator.url }).then(() => "quit" as const),
+      runTerminalChat({ url: demo.emulator.url, sandboxUrl: demo.sandbox.url }).then(
+        () => "quit" as const,
+      ),
       signalled.then(() => "signal" as const),
       demo.botExited.then(() => "bot" as const),
     ]);

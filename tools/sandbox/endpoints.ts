@@ -13,6 +13,7 @@ import {
 import { formatDecimal, type Price, premiumPrice, starsPrice } from "./pricing.js";
 import { normaliseUsername, type Recipients } from "./recipients.js";
 import { failure, type Reply } from "./reply.js";
+import type { MarketplaceSession } from "./session.js";
 import type { RecordedRequest } from "./types.js";
 import { currencyLabel, type Wallet } from "./wallet.js";
 
@@ -37,6 +38,7 @@ const WALLET_VERSIONS: ReadonlySet<string> = new Set(["auto", "v5r1", "v4r2", "v
 export interface ServiceState {
   recipients: Recipients;
   wallet: Wallet;
+  session: MarketplaceSession;
 }
 
 /** The service's answer to a request when nothing misbehaves. */
@@ -81,10 +83,15 @@ export function answerWalletBalance(request: RecordedRequest, wallet: Wallet): R
   return { status: 200, body: { ok: true, data: wallet.get() } };
 }
 
-/** POST /buy-stars/ or /buy-premium/: validation, recipient, price, then the wallet is charged. */
+/**
+ * POST /buy-stars/ or /buy-premium/: validation, the marketplace session, recipient, price, then
+ * the wallet is charged.
+ */
 export function answerPurchase(request: RecordedRequest, state: ServiceState): Reply {
   const invalid = checkPurchaseRequest(request);
   if (invalid) return invalid;
+  const expired = state.session.admit(sessionId(request.headers.cookie) ?? "");
+  if (expired) return expired;
   const form = request.form ?? {};
   const username = form.username ?? "";
   const method = form.payment_method === "ton" ? "ton" : "usdt_ton";

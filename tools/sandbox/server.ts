@@ -19,6 +19,7 @@ import { SlidingQuota } from "./quota.js";
 import { Recipients } from "./recipients.js";
 import { RequestRecorder } from "./recorder.js";
 import { failure, type Reply } from "./reply.js";
+import { MarketplaceSession } from "./session.js";
 import { SandboxTimers } from "./timers.js";
 import type { Fault, RecordedRequest, Sandbox, SandboxOptions } from "./types.js";
 import { Wallet } from "./wallet.js";
@@ -66,6 +67,7 @@ class SandboxService {
   readonly recorder = new RequestRecorder();
   readonly faults = new FaultQueue();
   readonly recipients = new Recipients();
+  readonly session = new MarketplaceSession();
   readonly wallet: Wallet;
   readonly timers = new SandboxTimers();
   quota: SlidingQuota | undefined;
@@ -77,7 +79,7 @@ class SandboxService {
   }
 
   get state(): ServiceState {
-    return { recipients: this.recipients, wallet: this.wallet };
+    return { recipients: this.recipients, wallet: this.wallet, session: this.session };
   }
 
   /** Control endpoints first; every other request is recorded, then answered. */
@@ -176,9 +178,13 @@ class SandboxService {
     }
   }
 
-  /** Forget requests, faults, users and quota history; the wallet goes back to its start. */
+  /**
+   * Forget requests, faults, users, quota history and expired sessions; the wallet goes back to
+   * its start.
+   */
   reset(): void {
     this.recorder.clear();
+    this.session.reset();
     this.faults.clear();
     this.recipients.clear();
     this.quota?.clear();
@@ -202,6 +208,11 @@ function sandboxHandle(service: SandboxService, server: Server): Sandbox {
     setUser: (username, user) => service.recipients.set(username, user),
     setBalance: (balance) => service.wallet.set(balance),
     getBalance: () => service.wallet.get(),
+    drainWallet: () => service.wallet.drain(),
+    refillWallet: () => service.wallet.refill(),
+    expireSession: () => service.session.expire(),
+    restoreSession: () => service.session.restore(),
+    sessionExpired: () => service.session.state().expired,
     waitForRequests: (count, path) => service.recorder.waitFor(count, path),
     reset: () => service.reset(),
     close: () => closeSandbox(service, server),

@@ -3,12 +3,15 @@
  * Telegram: type as a user (or the admin, or in the demo group), see the bot's messages and
  * edits with numbered buttons, press a button by its number.
  *
- *   tsx tools/telegram-emulator/terminal-chat.ts [EMULATOR_URL]   (or EMULATOR_URL in the env)
+ *   tsx tools/telegram-emulator/terminal-chat.ts [EMULATOR_URL [SANDBOX_URL]]
+ *   (or EMULATOR_URL and SANDBOX_URL in the env; without a sandbox, :expire-session and the
+ *   other sandbox commands are unavailable)
  *
  * It follows the emulator with held `/__emulator/events` requests: no busy polling.
  */
 import { createInterface, type Interface } from "node:readline";
 import { pathToFileURL } from "node:url";
+import { SandboxControlClient } from "../sandbox/control-client.js";
 import { TelegramEmulatorClient } from "./client.js";
 import { DEMO_ADMIN, DEMO_GROUP, DEMO_USER, setUpDemoPeople } from "./demo-people.js";
 import type { ChatEvent, ChatViewMessage, InlineKeyboardButton } from "./types.js";
@@ -21,6 +24,10 @@ const HELP = `Commands:
   :group            talk in the demo group ("${DEMO_GROUP.title}")
   :private          talk in your private chat with the bot
   :who              show who you are and where
+  :expire-session   the sandbox's marketplace session expires: purchases are refused
+  :restore-session  the marketplace session is valid again
+  :drain-wallet     the sandbox's wallet is emptied: purchases are refused (insufficient funds)
+  :refill-wallet    the wallet gets its starting balance back
   :help             this help
   :quit             leave`;
 
@@ -29,6 +36,8 @@ export interface TerminalChatOptions {
   url: string;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** The Gift Purchase Service sandbox behind the bot, for :expire-session and the like. */
+  sandboxUrl?: string;
 }
 
 interface Identity {
@@ -219,6 +228,32 @@ export async function runTerminalChat(options: TerminalChatOptions): Promise<voi
     describe();
   };
 
+  const sandbox =
+    options.sandboxUrl === undefined ? undefined : new SandboxControlClient(options.sandboxUrl);
+  const steerSandbox = async (
+    command: "expire-session" | "restore-session" | "drain-wallet" | "refill-wallet",
+  ): Promise<void> => {
+    if (sandbox === undefined) {
+      print("(no sandbox: give the chat SANDBOX_URL, or run it through npm run demo)");
+      return;
+    }
+    const steps = {
+      "expire-session": [
+        () => sandbox.expireSession(),
+        "the marketplace session expired: the service refuses purchases until :restore-session",
+      ],
+      "restore-session": [() => sandbox.restoreSession(), "the marketplace session is valid again"],
+      "drain-wallet": [
+        () => sandbox.drainWallet(),
+        "the wallet is empty: the service refuses purchases for insufficient funds",
+      ],
+      "refill-wallet": [() => sandbox.refillWallet(), "the wallet has its starting balance again"],
+    } as const;
+    const [act, said] = steps[command];
+    await act();
+    print(`(sandbox: ${said})`);
+  };
+
   const handleLine = async (line: string): Promise<boolean> => {
     const text = line.trim();
     if (text === "") return true;
@@ -264,6 +299,12 @@ export async function runTerminalChat(options: TerminalChatOptions): Promise<voi
         else await client.sendText(me.id, chatId, body, { replyToMessageId: replyTo });
         break;
       }
+      case "expire-session":
+      case "restore-session":
+      case "drain-wallet":
+      case "refill-wallet":
+        await steerSandbox(command);
+        break;
       default:
         print(`(unknown command :${command}; :help lists them)`);
     }
@@ -308,13 +349,14 @@ const invokedDirectly =
   process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (invokedDirectly) {
   const url = process.argv[2] ?? process.env.EMULATOR_URL;
+  const sandboxUrl = process.argv[3] ?? (process.env.SANDBOX_URL || undefined);
   if (url === undefined || url === "") {
     process.stderr.write(
       "usage: tsx tools/telegram-emulator/terminal-chat.ts <EMULATOR_URL> (or set EMULATOR_URL)\n",
     );
     process.exit(2);
   }
-  runTerminalChat({ url }).then(
+  runTerminalChat({ url, sandboxUrl }).then(
     () => process.exit(0),
     (error: unknown) => {
       process.stderr.write(
