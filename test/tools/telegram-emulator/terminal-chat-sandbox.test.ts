@@ -1,41 +1,6 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runTerminalChat } from "../../../tools/telegram-emulator/terminal-chat.js";
 import { postForm, sandboxForTest } from "../sandbox/helpers.js";
-import { onCleanup, startEmulator } from "./harness.js";
-
-/** The terminal chat in this process, on streams, with event-based waits on its output. */
-function chatOnStreams(url: string, sandboxUrl: string | undefined) {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  let text = "";
-  const listeners = new Set<() => void>();
-  output.on("data", (chunk: Buffer) => {
-    text += chunk.toString("utf8");
-    for (const listener of [...listeners]) listener();
-  });
-  const done = runTerminalChat({ url, sandboxUrl, input, output });
-  onCleanup(async () => {
-    input.end();
-    await done;
-  });
-  const waitFor = (pattern: RegExp): Promise<void> =>
-    new Promise((resolve, reject) => {
-      const check = (): void => {
-        if (!pattern.test(text)) return;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`no ${pattern} in terminal output:\n${text}`));
-      }, 8_000);
-      listeners.add(check);
-      check();
-    });
-  return { type: (line: string) => input.write(`${line}\n`), waitFor };
-}
+import { chatOnStreams, startEmulator } from "./harness.js";
 
 describe("terminal chat: steering the sandbox", () => {
   it("expires and restores the marketplace session, drains and refills the wallet; :help lists them", async () => {
