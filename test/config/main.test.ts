@@ -124,6 +124,18 @@ describe("src/main.ts", () => {
     for (const pair of phrasePairs(words)) expect(run.stdout).not.toContain(pair);
   });
 
+  it("refuses to start on .env.example's placeholders and says to copy it to .env", async () => {
+    const run = await runMain({ ENV_FILE: join(ROOT, ".env.example") }, tempDir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^giftbot cannot start:\n/);
+    const way = "is still the placeholder of .env.example: copy .env.example to .env";
+    for (const variable of ["BOT_TOKEN", "GIFT_API_BASE_URL", "MARKETPLACE_COOKIE", "ADMIN_IDS"]) {
+      expect(run.stderr).toContain(`- ${variable}: ${way}`);
+    }
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).toBe("");
+  });
+
   it("skips .env with ENV_FILE=none", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, ".env"), "BOT_TOKEN=1:fromfile\n");
