@@ -105,7 +105,10 @@ describe("sandbox: npm run sandbox", () => {
       const [code] = await exited;
       expect(code).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited;
+      }
     }
   });
 });
