@@ -10,8 +10,8 @@
  *   matched before the run started (a `npm run dev` in the same checkout) are not counted, nor
  *   are vitest itself and its workers. Linux only (it reads /proc); elsewhere it is skipped.
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { processesOfRun, RUN_MARKER } from "./helpers/leftovers.js";
@@ -20,8 +20,22 @@ import { processesOfRun, RUN_MARKER } from "./helpers/leftovers.js";
 const EXIT_LOOKS = 50;
 const EXIT_LOOK_MS = 100;
 
+/**
+ * tsx keeps its compile cache in `$TMPDIR/tsx-<uid>`. The run's own TMPDIR points there through
+ * a link, so processes the tests start through tsx keep a warm cache (a cold one makes each of
+ * them compile the whole tree, slow enough to time tests out on a busy 2-core machine).
+ */
+function shareTsxCache(runDir: string): string {
+  const name = `tsx-${process.geteuid?.() ?? userInfo().username}`;
+  const shared = join(tmpdir(), name);
+  mkdirSync(shared, { recursive: true });
+  symlinkSync(shared, join(runDir, name));
+  return name;
+}
+
 export default function setup(): () => Promise<void> {
   const runDir = mkdtempSync(join(tmpdir(), "giftbot-test-run-"));
+  const tsxCache = shareTsxCache(runDir);
   const marker = `${RUN_MARKER}=${runDir}`;
   const before = new Set(processesOfRun(marker, new Set()).map((p) => p.pid));
   process.env.TMPDIR = runDir;
@@ -40,8 +54,8 @@ export default function setup(): () => Promise<void> {
         // Exited meanwhile.
       }
     }
-    // tsx keeps its compile cache in TMPDIR (tsx-<uid>): its own, removed with the folder.
-    const files = readdirSync(runDir).filter((name) => !name.startsWith("tsx-"));
+    const files = readdirSync(runDir).filter((name) => name !== tsxCache);
+    // Removes the link to tsx's cache, not the cache.
     rmSync(runDir, { recursive: true, force: true });
     const problems = [
       ...left.map((p) => `process ${p.pid} still running: ${p.command}`),
