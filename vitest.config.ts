@@ -8,5 +8,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Tests open real sockets and SQLite files; two workers match the 2-core CI machine.
     maxWorkers: 2,
+    // Fails the run when a test left a process running or a temporary file behind.
+    globalSetup: ["test/global-setup.ts"],
   },
 });

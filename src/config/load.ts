@@ -1,13 +1,15 @@
 /**
  * Reads the settings once, at start: the process environment, a `.env` file when there is
- * one, and `NAME_FILE` secret files, then the schema. Anything wrong becomes one
- * `ConfigError` that lists every bad variable, so the operator sees the whole picture.
+ * one, and `NAME_FILE` secret files, then the schema; `.env.example`'s placeholders are
+ * refused (placeholders.ts). Anything wrong becomes one `ConfigError` that lists every bad
+ * variable, so the operator sees the whole picture.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseEnv } from "node:util";
 import type { z } from "zod";
 import { ConfigError, type ConfigProblem } from "./errors.js";
+import { placeholderProblems } from "./placeholders.js";
 import { configSchema, SECRET_VARIABLES, VARIABLES } from "./schema.js";
 import type { Config } from "./types.js";
 
@@ -33,10 +35,14 @@ export async function loadConfig(
   const problems: ConfigProblem[] = [];
   const fileEnv = readEnvFile(options.envFile, problems);
   const merged: Env = { ...withoutEmpty(fileEnv), ...withoutEmpty(env) };
-  const failedSecrets = resolveSecretFiles(merged, problems);
+  const failed = resolveSecretFiles(merged, problems);
+  for (const problem of placeholderProblems(merged, VARIABLES)) {
+    problems.push(problem);
+    failed.add(problem.variable);
+  }
 
   const result = await configSchema.safeParseAsync(merged);
-  if (!result.success) problems.push(...toProblems(result.error, failedSecrets));
+  if (!result.success) problems.push(...toProblems(result.error, failed));
   if (problems.length > 0 || !result.success) throw new ConfigError(sortProblems(problems));
   return result.data;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it } from "vitest";
-import { loadConfig, SECRET_VARIABLES, VARIABLES } from "../../src/config/index.js";
+import { ConfigError, loadConfig, SECRET_VARIABLES, VARIABLES } from "../../src/config/index.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const example = readFileSync(join(ROOT, ".env.example"), "utf8");
@@ -21,13 +21,75 @@ describe("the settings documentation", () => {
     expect(settings).toContain("NAME_FILE");
   });
 
-  it(".env.example loads once a real mnemonic is added (its placeholders have valid shapes)", async () => {
+  it(".env.example loads once real values are put in place of its placeholders", async () => {
     const words = await mnemonicNew(24);
     const config = await loadConfig(
-      { WALLET_MNEMONIC: words.join(" ") },
+      {
+        BOT_TOKEN: "424242:real-token",
+        GIFT_API_BASE_URL: "https://gift-service.internal",
+        WALLET_MNEMONIC: words.join(" "),
+        MARKETPLACE_COOKIE: "stel_ssid=real-session",
+        ADMIN_IDS: "1001",
+      },
       { envFile: join(ROOT, ".env.example") },
     );
-    expect(config.telegram.token).toBe("123456:REPLACE_ME");
-    expect(config.wallet.cookie).toBe("stel_ssid=REPLACE_ME");
+    expect(config.telegram.token).toBe("424242:real-token");
+    expect(config.wallet.cookie).toBe("stel_ssid=real-session");
+  });
+
+  it(".env.example as it is is refused: each placeholder named, with the way out", async () => {
+    const failure = await loadConfig(
+      {
+        WALLET_MNEMONIC:
+          "word1 word2 word3 word4 word5 word6 word7 word8 word9 word10 word11 word12",
+      },
+      { envFile: join(ROOT, ".env.example") },
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    const reason =
+      "is still the placeholder of .env.example: copy .env.example to .env and fill in the real value";
+    expect((failure as ConfigError).problems).toEqual(
+      ["BOT_TOKEN", "GIFT_API_BASE_URL", "WALLET_MNEMONIC", "MARKETPLACE_COOKIE", "ADMIN_IDS"].map(
+        (variable) => ({ variable, reason }),
+      ),
+    );
+  });
+});
+
+describe("placeholders of .env.example", () => {
+  const valid = async () => ({
+    BOT_TOKEN: "424242:real-token",
+    GIFT_API_BASE_URL: "https://gift-service.internal",
+    WALLET_MNEMONIC: (await mnemonicNew(24)).join(" "),
+    MARKETPLACE_COOKIE: "stel_ssid=real-session",
+    ADMIN_IDS: "1001",
+  });
+
+  it.each([
+    ["PROVIDER_API_KEY", "REPLACE_ME"],
+    ["UPSTREAM_PROXY", "http://user:REPLACE_ME@proxy.example:3128"],
+    ["WALLET_ADDRESS", "UQ_REPLACE_WITH_YOUR_WALLET_ADDRESS"],
+    ["ADMIN_CONTACT", "@your_support_REPLACE_ME"],
+    ["WEBHOOK_SECRET", "REPLACE_ME"],
+    ["GIFT_API_BASE_URL", "https://gift-service.example/"],
+    ["GIFT_API_BASE_URL", "http://gifts.example:8080"],
+    ["ADMIN_IDS", "1001,123456789"],
+  ])("refuses %s=%s, also from the environment", async (variable, value) => {
+    const failure = await loadConfig(
+      { ...(await valid()), [variable]: value },
+      { envFile: false },
+    ).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ConfigError);
+    expect((failure as ConfigError).message).toBe(
+      `- ${variable}: is still the placeholder of .env.example: copy .env.example to .env and fill in the real value`,
+    );
+  });
+
+  it("accepts real values that merely look alike", async () => {
+    const config = await loadConfig(
+      { ...(await valid()), GIFT_API_BASE_URL: "https://examples.org/", ADMIN_IDS: "1234567890" },
+      { envFile: false },
+    );
+    expect(config.access.adminIds).toEqual([1234567890]);
   });
 });

@@ -1,13 +1,19 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
+/**
+ * tsx as node's loader, by absolute URL because the child runs in a temp folder. Not the `tsx`
+ * command: it is a wrapper around a second node process, which a kill would leave running.
+ */
+const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 const MAIN = join(ROOT, "src/main.ts");
 
 interface Run {
@@ -26,14 +32,17 @@ function startMain(
   env: Record<string, string>,
   cwd: string,
 ): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(TSX, [MAIN], {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
     cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const done = new Promise<Run>((resolvePromise, reject) => {
-    onTestFinished(() => {
-      if (child.exitCode === null) child.kill("SIGKILL");
+    onTestFinished(async () => {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await once(child, "close");
+      }
     });
     let stdout = "";
     let stderr = "";
@@ -122,6 +131,18 @@ describe("src/main.ts", () => {
     expect(lines.map((line) => line.msg)).toContain("stopped cleanly");
     expect(run.stdout).not.toMatch(/CANARY/);
     for (const pair of phrasePairs(words)) expect(run.stdout).not.toContain(pair);
+  });
+
+  it("refuses to start on .env.example's placeholders and says to copy it to .env", async () => {
+    const run = await runMain({ ENV_FILE: join(ROOT, ".env.example") }, tempDir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^giftbot cannot start:\n/);
+    const way = "is still the placeholder of .env.example: copy .env.example to .env";
+    for (const variable of ["BOT_TOKEN", "GIFT_API_BASE_URL", "MARKETPLACE_COOKIE", "ADMIN_IDS"]) {
+      expect(run.stderr).toContain(`- ${variable}: ${way}`);
+    }
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(run.stdout).toBe("");
   });
 
   it("skips .env with ENV_FILE=none", async () => {

@@ -21,10 +21,13 @@ describe("npm run demo", () => {
     });
     const exited = new Promise<number | null>((done) => demo.once("close", (code) => done(code)));
     onTestFinished(async () => {
-      if (demo.exitCode === null && demo.signalCode === null) {
-        demo.kill("SIGKILL");
-        await exited;
-      }
+      if (demo.exitCode !== null || demo.signalCode !== null) return;
+      // SIGTERM first: the demo then stops its bot, which runs in a process group of its own
+      // and would outlive a SIGKILLed demo. SIGKILL only if it does not stop in time.
+      demo.kill("SIGTERM");
+      const late = setTimeout(() => demo.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(late);
     });
     let output = "";
     const waiters = new Set<() => void>();
@@ -53,6 +56,10 @@ describe("npm run demo", () => {
     demo.stdin.write("/start\n");
     await waitForOutput(/@giftbot_demo_bot: Hi, Uma!/);
     await waitForOutput(/\[1\] ⭐ Gift stars/);
+    demo.stdin.write(":expire-session\n");
+    await waitForOutput(/\(sandbox: the marketplace session expired/);
+    demo.stdin.write(":restore-session\n");
+    await waitForOutput(/\(sandbox: the marketplace session is valid again\)/);
     demo.stdin.write(":quit\n");
 
     expect(await exited).toBe(0);

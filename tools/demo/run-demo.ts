@@ -12,11 +12,13 @@ const GUIDE = [
   "",
   "The demo is running: the real bot, a local Telegram and a sandbox service. No money moves.",
   `You are ${DEMO_USER.first_name}, an allowed buyer. Try:`,
-  "  /start        then press 1 (gift stars), type a username (e.g. alice_friend), pick an amount, confirm",
+  "  /start        then #1 presses its first button (gift stars); type a username (e.g. alice_friend)",
+  '  #2            "Another amount" or a preset; a typed number such as 120 is sent as the amount',
   "  /premium      gift Telegram Premium (usernames starting with 'premium' already have it)",
   "  /history      your gifts",
   "  :as admin     become the admin (then /balance, /purchases, /pending)",
   "  :group        talk in the demo group (as the admin: /premium @uma_user gifts a member)",
+  "  :expire-session   the service's marketplace session expires (:restore-session mends it)",
   "  :help         every terminal command;   :quit to leave",
   "",
 ].join("\n");
@@ -44,7 +46,9 @@ async function runDemo(): Promise<number> {
   try {
     process.stdout.write(`${GUIDE}Bot logs: ${demo.logFile} (removed when you quit)\n\n`);
     const ended = await Promise.race([
-      runTerminalChat({ url: demo.emulator.url }).then(() => "quit" as const),
+      runTerminalChat({ url: demo.emulator.url, sandboxUrl: demo.sandbox.url }).then(
+        () => "quit" as const,
+      ),
       signalled.then(() => "signal" as const),
       demo.botExited.then(() => "bot" as const),
     ]);

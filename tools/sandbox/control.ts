@@ -73,8 +73,9 @@ export interface ControlReply {
 /**
  * Routes a control request. Endpoints:
  * GET requests · POST faults {fault, path?, times?} · DELETE faults · POST users
- * {username, exists?, isPremium?} · GET/POST balance {ton, usdt} · POST quota {limit, windowMs}|false
- * · POST reset.
+ * {username, exists?, isPremium?} · GET/POST balance {ton, usdt} · POST wallet/drain · POST
+ * wallet/refill · GET session · POST session/expire · POST session/restore · POST quota
+ * {limit, windowMs}|false · POST reset.
  */
 export function handleControl(
   sandbox: Sandbox,
@@ -127,6 +128,20 @@ export function handleControl(
       sandbox.setBalance(input);
       return { status: 200, body: { ok: true } };
     }
+    case "POST /__sandbox/wallet/drain":
+      sandbox.drainWallet();
+      return { status: 200, body: { ok: true, ...sandbox.getBalance() } };
+    case "POST /__sandbox/wallet/refill":
+      sandbox.refillWallet();
+      return { status: 200, body: { ok: true, ...sandbox.getBalance() } };
+    case "GET /__sandbox/session":
+      return { status: 200, body: { ok: true, expired: sandbox.sessionExpired() } };
+    case "POST /__sandbox/session/expire":
+      sandbox.expireSession();
+      return { status: 200, body: { ok: true, expired: true } };
+    case "POST /__sandbox/session/restore":
+      sandbox.restoreSession();
+      return { status: 200, body: { ok: true, expired: false } };
     case "POST /__sandbox/quota": {
       const input = parsed(quotaSchema);
       if (isReply(input)) return input;

@@ -92,9 +92,32 @@ export interface Sandbox {
   setBalance(balance: { ton: string; usdt: string }): void;
   /** The current balance (decimal strings), for tests that check what a purchase cost. */
   getBalance(): { ton: string; usdt: string };
+  /**
+   * Both balances to zero: every purchase is then refused the way the service refuses a wallet
+   * that cannot pay (400, `insufficient: true`, nothing charged) until `setBalance`,
+   * `refillWallet` or `reset`.
+   */
+  drainWallet(): void;
+  /** The wallet back to the balance the sandbox started with. */
+  refillWallet(): void;
+  /**
+   * Expires the marketplace session of the cookie in use (of the next cookie to arrive, when no
+   * purchase came yet): purchases with that `stel_ssid` are refused with 400
+   * `{ ok: false, error: "SESSION_EXPIRED", reason: "marketplace session expired: …" }` until one
+   * arrives with a different `stel_ssid` (the operator logged in again and rotated the cookie),
+   * or `restoreSession`/`reset`. Other endpoints keep answering.
+   */
+  expireSession(): void;
+  /** Every expired session valid again. */
+  restoreSession(): void;
+  /** Whether purchases with the cookie in use are refused as an expired session now. */
+  sessionExpired(): boolean;
   /** Resolves once `count` requests (to `path`, when given) were received; event-based. */
   waitForRequests(count: number, path?: string): Promise<void>;
-  /** Forget recorded requests, faults, users and quota history; restore the starting balance. */
+  /**
+   * Forget recorded requests, faults, users, quota history and expired sessions; restore the
+   * starting balance.
+   */
   reset(): void;
   close(): Promise<void>;
 }

@@ -105,7 +105,44 @@ describe("sandbox: npm run sandbox", () => {
       const [code] = await exited;
       expect(code).toBe(0);
     } finally {
-      if (child.exitCode === null) child.kill("SIGKILL");
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGKILL");
+        await exited;
+      }
     }
+  });
+});
+
+describe("sandbox: session and wallet over the control endpoints", () => {
+  it("expires and restores the marketplace session, drains and refills the wallet", async () => {
+    const sandbox = await sandboxForTest();
+    const { url } = sandbox;
+    const buy = () => postForm(`${url}/buy-stars/`, { username: "alice", amount: "50" });
+
+    expect(await control(url, "GET", "session")).toEqual({
+      status: 200,
+      body: { ok: true, expired: false },
+    });
+    expect((await control(url, "POST", "session/expire")).status).toBe(200);
+    expect((await control(url, "GET", "session")).body.expired).toBe(true);
+    expect(await (await buy()).json()).toMatchObject({ ok: false, error: "SESSION_EXPIRED" });
+    expect((await control(url, "POST", "session/restore")).body).toEqual({
+      ok: true,
+      expired: false,
+    });
+    expect((await buy()).status).toBe(200);
+
+    expect((await control(url, "POST", "wallet/drain")).body).toEqual({
+      ok: true,
+      ton: "0",
+      usdt: "0",
+    });
+    expect(await (await buy()).json()).toMatchObject({ ok: false, insufficient: true });
+    expect((await control(url, "POST", "wallet/refill")).body).toEqual({
+      ok: true,
+      ton: "100",
+      usdt: "1000",
+    });
+    expect((await buy()).status).toBe(200);
   });
 });

@@ -1,3 +1,4 @@
+import { PassThrough } from "node:stream";
 import { Bot } from "grammy";
 import { afterEach } from "vitest";
 import type {
@@ -5,6 +6,7 @@ import type {
   TelegramEmulatorOptions,
 } from "../../../tools/telegram-emulator/emulator.js";
 import { startTelegramEmulator } from "../../../tools/telegram-emulator/server.js";
+import { runTerminalChat } from "../../../tools/telegram-emulator/terminal-chat.js";
 
 /** A person for the tests. */
 export const ALICE = { id: 501, first_name: "Alice", username: "alice", language_code: "en" };
@@ -58,4 +60,43 @@ export async function runBot(bot: Bot): Promise<void> {
     await done;
   });
   await ready;
+}
+
+/**
+ * The terminal chat in this process, on streams, with event-based waits on its output: each wait
+ * looks only at output after what the previous wait matched.
+ */
+export function chatOnStreams(url: string, sandboxUrl: string | undefined) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let text = "";
+  let consumed = 0;
+  const listeners = new Set<() => void>();
+  output.on("data", (chunk: Buffer) => {
+    text += chunk.toString("utf8");
+    for (const listener of [...listeners]) listener();
+  });
+  const done = runTerminalChat({ url, sandboxUrl, input, output });
+  onCleanup(async () => {
+    input.end();
+    await done;
+  });
+  const waitFor = (pattern: RegExp): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const check = (): void => {
+        const match = pattern.exec(text.slice(consumed));
+        if (match === null) return;
+        consumed += match.index + match[0].length;
+        listeners.delete(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`no ${pattern} in terminal output:\n${text}`));
+      }, 8_000);
+      listeners.add(check);
+      check();
+    });
+  return { type: (line: string) => input.write(`${line}\n`), waitFor };
 }

@@ -59,7 +59,7 @@ function spawnTerminalChat(url: string): {
 }
 
 describe("terminal chat", () => {
-  it("lets a person chat, press numbered buttons and act as the admin in the demo group", async () => {
+  it("lets a person chat, press numbered buttons (#N) and act as the admin in the demo group", async () => {
     const emu = await startEmulator();
     const bot = botFor(emu);
     bot.command("start", (ctx) =>
@@ -87,7 +87,7 @@ describe("terminal chat", () => {
     await terminal.waitForOutput(
       /#2 @gift_test_bot: Hi Uma\n {4}\[1\] Stars {3}\[2\] Premium\n {4}\[3\] Docs ↗/,
     );
-    terminal.type("2");
+    terminal.type("#2");
     await terminal.waitForOutput(/\(toast\) picked premium/);
     await terminal.waitForOutput(/#2 @gift_test_bot \(edited\): You picked premium/);
     expect(emu.callbackAnswers.map((answer) => answer.userId)).toEqual([DEMO_USER.id]);

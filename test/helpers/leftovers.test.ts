@@ -1,0 +1,33 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { processesOfRun, RUN_MARKER } from "./leftovers.js";
+
+describe("the test run's leftover check", () => {
+  it.skipIf(process.platform !== "linux")(
+    "finds a process carrying the run's marker until it is gone",
+    async () => {
+      const marker = `${RUN_MARKER}=leftover-check-${process.pid}`;
+      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 60_000)"], {
+        env: { PATH: process.env.PATH ?? "", [RUN_MARKER]: marker.split("=")[1] ?? "" },
+        stdio: "ignore",
+      });
+      const exited = once(child, "exit");
+      onTestFinished(async () => {
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill("SIGKILL");
+          await exited;
+        }
+      });
+      await once(child, "spawn");
+      // As seen from the vitest process (this worker's parent): the worker is its child, so
+      // not counted; the worker's child is.
+      const found = processesOfRun(marker, new Set(), process.ppid).map((p) => p.pid);
+      expect(found).toEqual([child.pid]);
+      expect(processesOfRun(marker, new Set([child.pid ?? 0]), process.ppid)).toEqual([]);
+      child.kill("SIGKILL");
+      await exited;
+      expect(processesOfRun(marker, new Set(), process.ppid)).toEqual([]);
+    },
+  );
+});

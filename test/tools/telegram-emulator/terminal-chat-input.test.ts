@@ -1,0 +1,58 @@
+import { InlineKeyboard } from "grammy";
+import { describe, expect, it } from "vitest";
+import { DEMO_USER } from "../../../tools/telegram-emulator/demo-people.js";
+import { botFor, chatOnStreams, runBot, startEmulator } from "./harness.js";
+
+describe("terminal chat: numbers, buttons and message numbers", () => {
+  it("sends a typed number to a bot that asks for one, presses only with #N, numbers the person's messages", async () => {
+    const emu = await startEmulator();
+    const bot = botFor(emu);
+    const received: string[] = [];
+    bot.command("start", (ctx) =>
+      ctx.reply("Gift what?", { reply_markup: new InlineKeyboard().text("Stars", "stars") }),
+    );
+    bot.callbackQuery("stars", async (ctx) => {
+      await ctx.answerCallbackQuery();
+      await ctx.reply("Send the number of stars.", {
+        reply_markup: new InlineKeyboard().text("Cancel", "cancel"),
+      });
+    });
+    bot.callbackQuery("cancel", async (ctx) => {
+      await ctx.answerCallbackQuery();
+      await ctx.reply("Cancelled.");
+    });
+    bot.on("message:text", async (ctx) => {
+      received.push(ctx.message.text);
+      const quoted = ctx.message.reply_to_message?.message_id;
+      await ctx.reply(quoted === undefined ? `Got ${ctx.message.text}` : `Quoted #${quoted}`);
+    });
+    await runBot(bot);
+
+    const chat = chatOnStreams(emu.url, undefined);
+    await chat.waitFor(/Type :help for commands\./);
+    chat.type("/start");
+    await chat.waitFor(/#1 Uma \(you\): \/start\n#2 @gift_test_bot: Gift what\?\n {4}\[1\] Stars/);
+    chat.type("#1");
+    await chat.waitFor(/#3 @gift_test_bot: Send the number of stars\.\n {4}\[1\] Cancel/);
+    // The latest bot message has one button: 1 is a message all the same (with a hint), and so is 49.
+    chat.type("1");
+    await chat.waitFor(/\(sent "1" as a message; to press button 1, "Cancel", type #1\)/);
+    await chat.waitFor(/#5 @gift_test_bot: Got 1/);
+    chat.type("49");
+    await chat.waitFor(/#6 Uma \(you\): 49\n#7 @gift_test_bot: Got 49/);
+    expect(received).toEqual(["1", "49"]);
+    // The latest bot message ("Got 49") has no buttons: #1 presses nothing further up.
+    chat.type("#1");
+    await chat.waitFor(/\(message #7 has no buttons\)/);
+    // A named message's button still can be pressed.
+    chat.type(":press 1 #3");
+    await chat.waitFor(/#8 @gift_test_bot: Cancelled\./);
+    // The person's own message #4 can be replied to.
+    chat.type(":reply 4 again");
+    await chat.waitFor(/#9 Uma \(you\) \(reply to #4\): again\n#10 @gift_test_bot: Quoted #4/);
+    expect(emu.callbackAnswers.map((answer) => answer.userId)).toEqual([
+      DEMO_USER.id,
+      DEMO_USER.id,
+    ]);
+  });
+});

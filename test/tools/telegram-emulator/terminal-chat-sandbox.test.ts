@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { postForm, sandboxForTest } from "../sandbox/helpers.js";
+import { chatOnStreams, startEmulator } from "./harness.js";
+
+describe("terminal chat: steering the sandbox", () => {
+  it("expires and restores the marketplace session, drains and refills the wallet; :help lists them", async () => {
+    const emu = await startEmulator();
+    const sandbox = await sandboxForTest();
+    const chat = chatOnStreams(emu.url, sandbox.url);
+    await chat.waitFor(/Type :help for commands\./);
+
+    chat.type(":help");
+    await chat.waitFor(/:expire-session .*\n {2}:restore-session /);
+    chat.type(":expire-session");
+    await chat.waitFor(/\(sandbox: the marketplace session expired/);
+    expect(sandbox.sessionExpired()).toBe(true);
+    const refused = await postForm(`${sandbox.url}/buy-stars/`, {
+      username: "al_ice",
+      amount: "50",
+    });
+    expect(await refused.json()).toMatchObject({ error: "SESSION_EXPIRED" });
+
+    chat.type(":restore-session");
+    await chat.waitFor(/\(sandbox: the marketplace session is valid again\)/);
+    expect(sandbox.sessionExpired()).toBe(false);
+    const served = await postForm(`${sandbox.url}/buy-stars/`, {
+      username: "al_ice",
+      amount: "50",
+    });
+    expect(served.status).toBe(200);
+
+    chat.type(":drain-wallet");
+    await chat.waitFor(/\(sandbox: the wallet is empty/);
+    expect(sandbox.getBalance()).toEqual({ ton: "0", usdt: "0" });
+    chat.type(":refill-wallet");
+    await chat.waitFor(/\(sandbox: the wallet has its starting balance again\)/);
+    expect(sandbox.getBalance()).toEqual({ ton: "100", usdt: "1000" });
+  });
+
+  it("says so when no sandbox was given", async () => {
+    const emu = await startEmulator();
+    const chat = chatOnStreams(emu.url, undefined);
+    await chat.waitFor(/Type :help for commands\./);
+    chat.type(":expire-session");
+    await chat.waitFor(/\(no sandbox: give the chat SANDBOX_URL/);
+  });
+});

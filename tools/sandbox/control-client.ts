@@ -1,0 +1,44 @@
+/**
+ * A small client of the sandbox's `/__sandbox/` control endpoints (control.ts), for programs that
+ * steer a sandbox running elsewhere: the demo's terminal chat expires the marketplace session or
+ * drains the wallet through it.
+ */
+
+/** Thrown when a control endpoint does not answer 200. */
+export class SandboxControlError extends Error {
+  override readonly name = "SandboxControlError";
+}
+
+export class SandboxControlClient {
+  constructor(readonly baseUrl: string) {}
+
+  /** Purchases with the cookie in use are refused as an expired marketplace session. */
+  async expireSession(): Promise<void> {
+    await this.post("session/expire");
+  }
+
+  async restoreSession(): Promise<void> {
+    await this.post("session/restore");
+  }
+
+  /** The wallet's balances to zero: purchases are refused with `insufficient: true`. */
+  async drainWallet(): Promise<void> {
+    await this.post("wallet/drain");
+  }
+
+  /** The wallet back to the balance the sandbox started with. */
+  async refillWallet(): Promise<void> {
+    await this.post("wallet/refill");
+  }
+
+  private async post(path: string): Promise<unknown> {
+    const res = await fetch(`${this.baseUrl.replace(/\/+$/, "")}/__sandbox/${path}`, {
+      method: "POST",
+    });
+    const body: unknown = await res.json().catch(() => undefined);
+    if (res.status !== 200) {
+      throw new SandboxControlError(`sandbox control ${path} answered ${res.status}`);
+    }
+    return body;
+  }
+}

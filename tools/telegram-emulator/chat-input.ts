@@ -1,0 +1,115 @@
+/**
+ * What a line typed in the terminal chat means, decided without side effects so it can be unit
+ * tested. The rule a newcomer can rely on: whatever does not start with `#<digits>` or `:` is a
+ * message to the bot, numbers included (a bot asking "Send the number of stars" gets the number).
+ * Buttons are pressed only with `#N` or `:press N`, and only on the latest bot message unless a
+ * message is named (`:press N #M`), so a stale keyboard further up is never pressed by accident.
+ */
+import type { ChatViewMessage, InlineKeyboardButton } from "./types.js";
+
+/** One typed line, parsed. */
+export type ChatInput =
+  | { type: "empty" }
+  /** A message to the bot, as typed (trimmed). */
+  | { type: "text"; text: string }
+  /** Press button `button` (1-based, counted row by row) of message `messageId`, or of the latest bot message. */
+  | { type: "press"; button: number; messageId?: number }
+  /** A `:command` with its words after it; `rest` keeps the text after the first word as typed. */
+  | { type: "command"; name: string; args: string[]; rest: string }
+  /** A malformed `#…` or `:press`: what to print instead. */
+  | { type: "invalid"; message: string };
+
+const PRESS_USAGE =
+  "(use #N or :press N to press button N of the latest bot message, :press N #M for message #M)";
+
+/** Parses one line of the terminal chat. */
+export function parseChatLine(line: string): ChatInput {
+  const text = line.trim();
+  if (text === "") return { type: "empty" };
+  const shortPress = /^#(\d+)$/.exec(text);
+  if (shortPress) return press(shortPress[1]);
+  if (!text.startsWith(":")) return { type: "text", text };
+  const [name = "", ...args] = text.slice(1).split(/\s+/);
+  if (name === "press") return parsePress(args);
+  const rest = text.slice(1 + name.length).trim();
+  return { type: "command", name, args, rest };
+}
+
+function parsePress(args: string[]): ChatInput {
+  const [button, message, ...extra] = args;
+  if (button === undefined || extra.length > 0 || !/^\d+$/.test(button)) {
+    return { type: "invalid", message: PRESS_USAGE };
+  }
+  if (message === undefined) return press(button);
+  const id = /^#?(\d+)$/.exec(message)?.[1];
+  if (id === undefined) return { type: "invalid", message: PRESS_USAGE };
+  const parsed = press(button);
+  return parsed.type === "press" ? { ...parsed, messageId: Number(id) } : parsed;
+}
+
+function press(digits: string | undefined): ChatInput {
+  const button = Number(digits);
+  if (!Number.isSafeInteger(button) || button < 1) return { type: "invalid", message: PRESS_USAGE };
+  return { type: "press", button };
+}
+
+/** The bot's newest message in a chat (by message id), with or without buttons. */
+export function latestBotMessage(messages: Iterable<ChatViewMessage>): ChatViewMessage | undefined {
+  let latest: ChatViewMessage | undefined;
+  for (const message of messages) {
+    if (message.fromBot && (latest === undefined || message.id > latest.id)) latest = message;
+  }
+  return latest;
+}
+
+/** A button found by its number: where it sits, for pressing it by position. */
+export interface FoundButton {
+  message: ChatViewMessage;
+  row: number;
+  column: number;
+  button: InlineKeyboardButton;
+}
+
+/**
+ * The button a press means, among the messages of the current chat: button `number` of message
+ * `messageId` when given, else of the latest bot message. A string says why there is none.
+ */
+export function findButton(
+  messages: Iterable<ChatViewMessage>,
+  number: number,
+  messageId?: number,
+): FoundButton | string {
+  const all = [...messages];
+  const message =
+    messageId === undefined ? latestBotMessage(all) : all.find((m) => m.id === messageId);
+  if (message === undefined) {
+    return messageId === undefined
+      ? "(no bot message here yet)"
+      : `(no message #${messageId} here)`;
+  }
+  if (!message.fromBot) return `(message #${message.id} is not the bot's)`;
+  const rows = message.replyMarkup?.inline_keyboard ?? [];
+  let count = 0;
+  for (const [row, buttons] of rows.entries()) {
+    for (const [column, button] of buttons.entries()) {
+      count += 1;
+      if (count === number) return { message, row, column, button };
+    }
+  }
+  if (count === 0) return `(message #${message.id} has no buttons)`;
+  return `(message #${message.id} has no button ${number}; it has ${count})`;
+}
+
+/**
+ * A reminder printed after a number was sent as text while the latest bot message has a button
+ * with that number: the person may have meant to press it.
+ */
+export function numberSentAsTextHint(
+  text: string,
+  messages: Iterable<ChatViewMessage>,
+): string | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const found = findButton(messages, Number(text));
+  if (typeof found === "string") return undefined;
+  return `(sent "${text}" as a message; to press button ${text}, "${found.button.text}", type #${text})`;
+}
