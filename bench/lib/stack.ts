@@ -1,30 +1,26 @@
 /**
- * The bot as the bench runs it: the real client (over HTTP to the sandbox process), the real
- * ledger and desk on a real SQLite file, and the real grammY bot (conversations stored in
- * SQLite, i18n), with Telegram answered in-process through `client.fetch`. It mirrors
- * tools/testing/bot-harness.ts, but with a real clock and cache times the bench can scale.
+ * The bot as the bench runs it: the production app from the one composition root (createApp:
+ * the real client over HTTP to the sandbox process, the ledger and desk on a real SQLite file,
+ * the access gate, the admin features, conversations stored in SQLite, i18n), with Telegram
+ * answered in-process through `client.fetch`, a real clock and cache times the bench can scale.
+ * Purchases are open to everyone (PUBLIC_PURCHASES), as a public bot's would be.
  */
 import type { ApiClientOptions, Bot } from "grammy";
+import { createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
-import { createBot } from "../../src/bot/index.js";
-import { Ledger } from "../../src/ledger/ledger.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import { silentLogger } from "../../src/logger.js";
-import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
-import { createGiftServiceClient } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { type Db, openDatabase } from "../../src/storage/database.js";
+import type { Db } from "../../src/storage/database.js";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
-
-/** Fake credentials in the shapes the service expects; never real ones. */
-export const BENCH_CREDENTIALS = {
-  mnemonic: Array.from({ length: 24 }, () => "abandon").join(" "),
-  cookie: "stel_ssid=bench-session-cookie",
-};
+import { testConfig } from "../../tools/testing/test-config.js";
 
 /** A client quota so large it never holds a request: "quota lifted". */
 export const LIFTED_CLIENT_QUOTA = { limit: 1_000_000_000, windowMs: 1 };
+
+/** The bench's admin: nobody the bench plays, so admin work costs what it costs in production. */
+const BENCH_ADMIN_ID = 1;
 
 export interface StackOptions {
   dbPath: string;
@@ -45,42 +41,29 @@ export interface BotStack {
 }
 
 export function buildBotStack(options: StackOptions): BotStack {
-  const db = openDatabase(options.dbPath);
-  const client = createGiftServiceClient({
-    baseUrl: options.serviceUrl,
-    credentials: BENCH_CREDENTIALS,
-    quota: options.clientQuota,
-    logger: silentLogger,
-  });
-  const ledger = new Ledger(db, options.limits ? { limits: options.limits } : {});
-  const desk = createPurchaseDesk({
-    ledger,
-    client,
-    logger: silentLogger,
-    ...(options.recipientCacheMs !== undefined
-      ? { recipientCacheMs: options.recipientCacheMs }
-      : {}),
-    ...(options.balanceCacheMs !== undefined ? { balanceCacheMs: options.balanceCacheMs } : {}),
-  });
-  const bot = createBot({
+  const config = testConfig({
+    databasePath: options.dbPath,
+    serviceUrl: options.serviceUrl,
     token: "123456:BENCH-TOKEN-never-real",
-    botInfo: TEST_BOT_INFO,
-    fetch: options.fetch,
-    desk,
-    db,
+    cookie: "stel_ssid=bench-session-cookie",
+    access: { adminIds: [BENCH_ADMIN_ID], publicPurchases: true },
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  const app = createApp(config, {
     logger: silentLogger,
-    defaultPaymentMethod: "usdt_ton",
-    admins: [],
+    telegram: { fetch: options.fetch, botInfo: TEST_BOT_INFO },
+    quota: options.clientQuota,
+    cacheMs: {
+      ...(options.recipientCacheMs !== undefined ? { recipient: options.recipientCacheMs } : {}),
+      ...(options.balanceCacheMs !== undefined ? { balance: options.balanceCacheMs } : {}),
+    },
   });
   return {
-    bot,
-    db,
-    client,
-    desk,
-    async close() {
-      await client.close();
-      db.close();
-    },
+    bot: app.bot,
+    db: app.db,
+    client: app.service.client,
+    desk: app.desk,
+    close: () => app.stop(),
   };
 }
 

@@ -58,6 +58,11 @@ export class AccessList {
     };
   }
 
+  /** ADMIN_IDS, in configured order. */
+  get adminIds(): readonly number[] {
+    return this.#config.adminIds;
+  }
+
   isAdmin(userId: number): boolean {
     return this.#config.adminIds.includes(userId);
   }

@@ -16,10 +16,11 @@
  */
 import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
-import type { Bot } from "grammy";
+import type { ApiClientOptions, Bot } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
 import { AccessList } from "../access/access-list.js";
-import { createAdminFeatures, registerAdminCommands } from "../bot/features/admin/index.js";
-import { type BotContext, createGiftBot, registerCommands } from "../bot/index.js";
+import { type BotContext, createBot, type PurchaseGate } from "../bot/index.js";
+import type { AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
@@ -47,7 +48,11 @@ const EXPIRE_DRAFTS_EVERY_MS = 60_000;
 /** Outgoing Telegram calls: retry 429 and 5xx a few times, never wait longer than a minute. */
 const TELEGRAM_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 60 } as const;
 
-export interface AppOptions {
+/**
+ * What a test or the bench may replace in the app that `main` builds from the Config alone.
+ * Everything else comes from the Config, so a test builds exactly the production bot.
+ */
+export interface AppOverrides {
   /** Replaces the logger built from the config (tests capture lines with it). */
   logger?: Logger;
   /**
@@ -56,6 +61,22 @@ export interface AppOptions {
    * exits non-zero so a supervisor restarts it.
    */
   onFatal?: (error: unknown) => void;
+  /**
+   * Telegram reached in-process: grammY's fetch (the one interception point) and getMe's
+   * answer. `autoRetry: false` leaves out the retries of 429, 5xx and network failures, so a
+   * test's fake Telegram is asked exactly once per call (default true, as in production).
+   */
+  telegram?: { fetch?: ApiClientOptions["fetch"]; botInfo?: UserFromGetMe; autoRetry?: boolean };
+  /** One clock for the ledger, the desk and the bot (tests move time by hand). */
+  clock?: () => number;
+  /** The client's shared quota, when its window is not a minute (the bench shortens it). */
+  quota?: { limit: number; windowMs: number };
+  /** Retries of a rate-limited read (default 2). */
+  readRetries?: number;
+  /** How long the desk reuses a recipient check and a balance read (the bench scales them). */
+  cacheMs?: { recipient?: number; balance?: number };
+  /** Replaces the access gate: who may start and confirm purchases (a test's own rule). */
+  purchaseGate?: PurchaseGate;
 }
 
 /** The running bot's parts, for `main`, the health endpoint and tests. */
@@ -63,15 +84,20 @@ export interface App {
   readonly config: Config;
   readonly logger: Logger;
   readonly db: Db;
+  readonly ledger: Ledger;
   readonly desk: PurchaseDesk;
   readonly access: AccessList;
   readonly bot: Bot<BotContext>;
   readonly services: BotServices;
+  /** Admin messages that answer no update; `notifier.idle()` waits for those started. */
+  readonly notifier: AdminNotifier;
   readonly service: ServiceMonitor;
   readonly updates: UpdateTracker;
   /** The webhook server once started in webhook mode. */
   readonly webhookServer: WebhookServer | undefined;
   health(): HealthReport;
+  /** Deletes expired group prompts and short replies (start runs it every minute). */
+  sweepGroups(): Promise<number>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
   /**
@@ -81,22 +107,16 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** Builds every part from the configuration; nothing talks to the network yet. */
-export function createApp(config: Config, options: AppOptions = {}): App {
-  const logger =
-    options.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
-  const db = openDatabase(config.ledger.databasePath);
-  const ledger = new Ledger(db, {
-    limits: config.ledger.limits,
-    draftTtlMs: config.ledger.draftTtlSeconds * 1000,
-  });
+/** The service client, watched for the health report, with the config's quota and timeouts. */
+function createService(config: Config, overrides: AppOverrides, logger: Logger): ServiceMonitor {
   const timeoutMs = config.service.timeoutMs;
-  const service = monitorService(
+  return monitorService(
     createGiftServiceClient({
       baseUrl: config.service.baseUrl,
       // WALLET_ADDRESS is sent whenever set, also when it matches the derived address.
       credentials: serviceCredentials(config),
-      quota: { limit: config.service.quotaPerMinute, windowMs: 60_000 },
+      quota: overrides.quota ?? { limit: config.service.quotaPerMinute, windowMs: 60_000 },
+      ...(overrides.readRetries !== undefined ? { readRetries: overrides.readRetries } : {}),
       // SERVICE_TIMEOUT_MS bounds the whole request; its phases cannot take longer either.
       timeouts: {
         connectMs: Math.min(10_000, timeoutMs),
@@ -107,11 +127,23 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       logger,
     }),
   );
+}
+
+/** The desk on the ledger and the client, with on-chain evidence when TON_API_ENDPOINT is set. */
+function createDesk(
+  config: Config,
+  overrides: AppOverrides,
+  parts: { ledger: Ledger; service: ServiceMonitor; logger: Logger },
+): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
-  const desk = createPurchaseDesk({
-    ledger,
-    client: service.client,
-    logger,
+  const { cacheMs } = overrides;
+  return createPurchaseDesk({
+    ledger: parts.ledger,
+    client: parts.service.client,
+    logger: parts.logger,
+    ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
+    ...(cacheMs?.recipient !== undefined ? { recipientCacheMs: cacheMs.recipient } : {}),
+    ...(cacheMs?.balance !== undefined ? { balanceCacheMs: cacheMs.balance } : {}),
     ...(tonApi && config.wallet.address
       ? {
           onChain: createTonEvidence({
@@ -122,40 +154,17 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         }
       : {}),
   });
-  const access = new AccessList(db, config.access);
+}
 
-  // Access control, admin commands, group premium gifting and admin notifications.
-  const admin = createAdminFeatures({
-    access,
-    desk,
-    db,
-    alerts: config.alerts,
-    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
-    contact: config.access.adminContact,
-    logger,
-  });
-  const giftBot = createGiftBot({
-    token: config.telegram.token,
-    ...(config.telegram.apiRoot ? { apiRoot: config.telegram.apiRoot } : {}),
-    desk: admin.desk,
-    db,
-    logger,
-    defaultPaymentMethod: config.wallet.paymentMethod,
-    admins: config.access.adminIds,
-    ...(config.wallet.address ? { walletAddress: config.wallet.address } : {}),
-    canBuy: admin.canBuy,
-    extraFeatures: admin.extraFeatures,
-  });
-  const { bot, services } = giftBot;
-  // The features run inside the bot's error boundary; this catches what is left (the outermost
-  // middleware). grammY's default would rethrow and end long polling for everyone.
-  bot.catch((error) => {
-    logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "update failed");
-  });
+/**
+ * Outgoing Telegram calls of the outer API: failed polls logged through the scrubbing
+ * serializer, then (unless a test turns them off) retries of 429 and 5xx.
+ */
+function configureTelegramCalls(bot: Bot<BotContext>, logger: Logger, retry: boolean): void {
   // On the outer API only: every context's API inherits it; inside conversations a retry
   // would sleep again on every replay (stack facts).
-  // The runner is silenced below (it would print the raw error, whose inner fetch error holds
-  // the URL with the bot token): failed polls are logged here instead, through pino's scrubbing
+  // The runner is silenced (it would print the raw error, whose inner fetch error holds the
+  // URL with the bot token): failed polls are logged here instead, through pino's scrubbing
   // error serializer. Installed first, so it sits inside auto-retry and sees every attempt.
   bot.api.config.use(async (prev, method, payload, signal) => {
     try {
@@ -165,7 +174,48 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       throw error;
     }
   });
-  bot.api.config.use(autoRetry(TELEGRAM_RETRY));
+  if (retry) bot.api.config.use(autoRetry(TELEGRAM_RETRY));
+}
+
+/**
+ * Builds every part from the configuration; nothing talks to the network yet. `overrides`
+ * replace what a test or the bench must control (see {@link AppOverrides}).
+ */
+export function createApp(config: Config, overrides: AppOverrides = {}): App {
+  const logger =
+    overrides.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
+  const db = openDatabase(config.ledger.databasePath);
+  const ledger = new Ledger(db, {
+    limits: config.ledger.limits,
+    draftTtlMs: config.ledger.draftTtlSeconds * 1000,
+    ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
+  });
+  const service = createService(config, overrides, logger);
+  const desk = createDesk(config, overrides, { ledger, service, logger });
+  const access = new AccessList(db, config.access);
+  const giftBot = createBot({
+    token: config.telegram.token,
+    apiRoot: config.telegram.apiRoot,
+    botInfo: overrides.telegram?.botInfo,
+    fetch: overrides.telegram?.fetch,
+    desk,
+    db,
+    access,
+    logger,
+    defaultPaymentMethod: config.wallet.paymentMethod,
+    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
+    contact: config.access.adminContact,
+    alerts: config.alerts,
+    canBuy: overrides.purchaseGate,
+    now: overrides.clock,
+  });
+  const { bot, services, notifier } = giftBot;
+  // The features run inside the bot's error boundary; this catches what is left (the outermost
+  // middleware). grammY's default would rethrow and end long polling for everyone.
+  bot.catch((error) => {
+    logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "update failed");
+  });
+  configureTelegramCalls(bot, logger, overrides.telegram?.autoRetry ?? true);
   const updates = trackUpdates(bot);
 
   const health = (): HealthReport =>
@@ -179,8 +229,10 @@ export function createApp(config: Config, options: AppOptions = {}): App {
   const start = async (): Promise<void> => {
     logger.info(configSummary(config), "giftbot starting");
     await bot.init();
-    // Admins are told about every purchase that ends unconfirmed, including those recovered now.
-    admin.attach(giftBot);
+    // Admins are told about every purchase that ends unconfirmed (the notifier listens to the
+    // desk from the start, so also those recovered now), and about any an earlier run left
+    // untold.
+    notifier.announcePending();
     const recovered = desk.recoverInterrupted();
     if (recovered.length > 0) {
       logger.warn(
@@ -197,12 +249,12 @@ export function createApp(config: Config, options: AppOptions = {}): App {
         logger.error({ err: error }, "could not expire drafts");
       }
       // Expired group prompts and short replies (never rejects).
-      void admin.sweepGroups();
+      void giftBot.sweepGroups();
     }, EXPIRE_DRAFTS_EVERY_MS);
     expiry.unref();
     // A menu that fails to register is cosmetic: the bot works without it.
-    await registerCommands(bot)
-      .then(() => registerAdminCommands(giftBot, config.access.adminIds))
+    await giftBot
+      .registerCommandMenus()
       .catch((error: unknown) =>
         logger.warn({ err: error }, "could not register the command menu"),
       );
@@ -229,7 +281,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     runner = run(bot, { runner: { silent: true } });
     runner.task()?.catch((error: unknown) => {
       logger.fatal({ err: error }, "long polling stopped with an error");
-      options.onFatal?.(error);
+      overrides.onFatal?.(error);
     });
     logger.info("taking updates by long polling");
   };
@@ -255,7 +307,7 @@ export function createApp(config: Config, options: AppOptions = {}): App {
       await updates.drained();
       // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
       // low-balance check) still go out; they read through the client, so it is still open.
-      await admin.idle();
+      await notifier.idle();
       await service.client.close();
       db.close();
       logger.info("stopped: database closed");
@@ -267,16 +319,19 @@ export function createApp(config: Config, options: AppOptions = {}): App {
     config,
     logger,
     db,
+    ledger,
     desk,
     access,
     bot,
     services,
+    notifier,
     service,
     updates,
     get webhookServer() {
       return webhookServer;
     },
     health,
+    sweepGroups: () => giftBot.sweepGroups(),
     start,
     stop,
   };

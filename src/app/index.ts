@@ -1,4 +1,4 @@
 /** The composition root's public surface: `main` and the end-to-end tests build the bot here. */
-export { type App, type AppOptions, createApp } from "./app.js";
+export { type App, type AppOverrides, createApp } from "./app.js";
 export { trackUpdates, type UpdateTracker } from "./in-flight.js";
 export { tellRequestersOutcomeUnknown } from "./recovered.js";

@@ -1,34 +1,51 @@
 /**
- * The bot: createBot(deps) wires grammY, i18n, conversations and the features, and nothing
- * else. It does not start polling or a webhook (running the bot is another room's job), so a
- * test can build one, feed it updates with `bot.handleUpdate`, and intercept every outgoing
- * call through `deps.fetch`.
+ * The bot: createBot(deps) wires grammY, i18n, conversations and every feature, each a
+ * `Composer` installed side by side (the private flows, group gifting, the admins' commands),
+ * and nothing else. It does not start polling or a webhook (src/app runs the bot), so a test
+ * can build one, feed it updates with `bot.handleUpdate`, and intercept every outgoing call
+ * through `deps.fetch`.
  */
 import { conversations } from "@grammyjs/conversations";
 import { sequentialize } from "@grammyjs/runner";
-import { type ApiClientOptions, Bot } from "grammy";
+import { type ApiClientOptions, Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import type { AccessList } from "../access/access-list.js";
 import type { Logger } from "../logger.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../service/types.js";
 import type { Db } from "../storage/database.js";
+import { createAccessGate } from "./access/gate.js";
+import { GroupAdminChecker } from "./access/group-admins.js";
+import { AdminNotifier, type BalanceAlerts } from "./admin-notifications/index.js";
+import { registerCommands } from "./commands.js";
 import type { BotContext, FlowContext } from "./context.js";
 import { createConversationStorage } from "./conversation-storage.js";
 import { createErrorHandler } from "./error-boundary.js";
+import { registerAdminCommands } from "./features/admin/command-menu.js";
+import { adminCommandsFeature } from "./features/admin/commands.js";
+import type { WalletInfo } from "./features/admin/views.js";
 import { cancelFeature } from "./features/cancel.js";
 import { fallbackFeature } from "./features/fallback.js";
 import { giftConversations, giftFeature } from "./features/gift.js";
+import {
+  GROUP_PROMPT_TTL_MS,
+  groupPremiumFeature,
+  sweepGroupMessages,
+} from "./features/group/premium.js";
+import { GroupPromptStore } from "./features/group/prompts.js";
 import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
 import { startFeature } from "./features/start.js";
 import { summaryFeature } from "./features/summary.js";
 import { createI18n, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
-import { allowEveryone, type PurchaseGate } from "./purchase-gate.js";
+import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
 
+export type { BalanceAlerts } from "./admin-notifications/index.js";
 export { commandsFor, registerCommands } from "./commands.js";
 export type { BotContext, FlowContext } from "./context.js";
+export type { WalletInfo } from "./features/admin/views.js";
 export type { PurchaseGate, PurchaseGateDecision, PurchaseGateRequest } from "./purchase-gate.js";
 export { allowEveryone } from "./purchase-gate.js";
 
@@ -36,46 +53,118 @@ export interface BotDeps {
   /** The bot token. It is handed to grammY only, never logged. */
   token: string;
   /** Skips `getMe` at start (tests, or a caller that already fetched it). */
-  botInfo?: UserFromGetMe;
+  botInfo?: UserFromGetMe | undefined;
   /** A local Bot API server (TELEGRAM_API_ROOT), or the emulator. */
-  apiRoot?: string;
+  apiRoot?: string | undefined;
   /** Replaces grammY's fetch: the one interception point that also sees calls made inside conversations. */
-  fetch?: ApiClientOptions["fetch"];
+  fetch?: ApiClientOptions["fetch"] | undefined;
   /** The only door to buying. */
   desk: PurchaseDesk;
   /** For conversation state and per-person settings, through the kv store only. */
   db: Db;
+  /** Admins, buyers and groups: who may buy, and who may use the admin commands. */
+  access: AccessList;
   logger: Logger;
   /** The payment method a summary starts with (PAYMENT_METHOD). */
   defaultPaymentMethod: PaymentMethod;
-  /** ADMIN_IDS: passed to the desk at confirmation (admins may be exempt from per-user limits). */
-  admins: readonly number[];
-  /** The paying wallet's address, when known (shown to admins by the admin features). */
-  walletAddress?: string;
-  /** Who may start and confirm purchases; default: everyone. Access control replaces it. */
-  canBuy?: PurchaseGate;
-  /** The clock deciding whether a summary has expired; pass the desk's clock in tests. */
-  now?: () => number;
-  /**
-   * Extra features (admin commands, group flows) installed inside the error boundary, after
-   * the built-in commands and before the catch-all callback answer.
-   */
-  extraFeatures?: (services: BotServices) => Parameters<Bot<BotContext>["use"]>[0][];
+  /** The paying wallet, shown to admins by /balance. */
+  wallet?: WalletInfo | undefined;
+  /** Whom strangers are told to ask for access (ADMIN_CONTACT), e.g. `@shop_support`. */
+  contact?: string | undefined;
+  /** LOW_BALANCE_TON / LOW_BALANCE_USDT: admins are told when the wallet falls below them. */
+  alerts?: BalanceAlerts | undefined;
+  /** Who may start and confirm purchases; default: the access gate built on `access`. */
+  canBuy?: PurchaseGate | undefined;
+  /** The clock deciding whether a summary or a group prompt has expired; the desk's in tests. */
+  now?: (() => number) | undefined;
+  /** How long a group administrator check is reused before asking Telegram again; 30 s. */
+  groupAdminCacheMs?: number | undefined;
+  /** At most one refusal reply per group in this window; default 30 s. */
+  groupRefusalCooldownMs?: number | undefined;
 }
 
-/** The grammY bot plus what features built on it may need. */
+/** The grammY bot plus what the app runs beside it. */
 export interface GiftBot {
   bot: Bot<BotContext>;
   services: BotServices;
+  /** Messages to the admins that answer no update (unconfirmed purchases, low balance). */
+  notifier: AdminNotifier;
+  /**
+   * Deletes the bot's group prompts and short replies older than their expiry (10 minutes),
+   * in every group; the app runs it every minute. Resolves to how many messages were cleaned
+   * up; never rejects.
+   */
+  sweepGroups(): Promise<number>;
+  /** Registers the command menus: everyone's, the admins' and the group administrators'. */
+  registerCommandMenus(): Promise<void>;
 }
 
 /** Builds the bot without starting it. */
-export function createBot(deps: BotDeps): Bot<BotContext> {
-  return createGiftBot(deps).bot;
+export function createBot(deps: BotDeps): GiftBot {
+  const bot = newGrammyBot(deps);
+  const settings = new UserSettingsStore(deps.db);
+  const i18n = createI18n(settings);
+  const now = deps.now ?? Date.now;
+  const groupAdmins = new GroupAdminChecker({
+    now,
+    ...(deps.groupAdminCacheMs !== undefined ? { ttlMs: deps.groupAdminCacheMs } : {}),
+  });
+  const gate = { access: deps.access, groupAdmins, contact: deps.contact };
+  const services: BotServices = {
+    desk: deps.desk,
+    i18n,
+    settings,
+    summaries: new OpenSummaryStore(deps.db),
+    canBuy: deps.canBuy ?? createAccessGate(gate),
+    admins: new Set(deps.access.adminIds),
+    walletAddress: deps.wallet?.address,
+    defaultPaymentMethod: deps.defaultPaymentMethod,
+    now,
+    logger: deps.logger,
+  };
+  const notifier = new AdminNotifier({
+    api: bot.api,
+    admins: [...services.admins],
+    desk: deps.desk,
+    db: deps.db,
+    i18n,
+    settings,
+    alerts: deps.alerts,
+    logger: deps.logger,
+  });
+  notifier.listen();
+  const prompts = new GroupPromptStore(deps.db);
+
+  const safe = installMiddleware(bot, services, deps);
+  installFeatures(safe, services, [
+    adminCommandsFeature(services, {
+      access: deps.access,
+      notifier,
+      groupAdmins,
+      wallet: deps.wallet ?? {},
+    }),
+    groupPremiumFeature(services, {
+      ...gate,
+      prompts,
+      ...(deps.groupRefusalCooldownMs !== undefined
+        ? { refusalCooldownMs: deps.groupRefusalCooldownMs }
+        : {}),
+    }),
+  ]);
+  return {
+    bot,
+    services,
+    notifier,
+    sweepGroups: () => sweepGroups(bot, prompts, services),
+    registerCommandMenus: async () => {
+      await registerCommands(bot);
+      await registerAdminCommands(bot.api, services);
+    },
+  };
 }
 
-/** Like createBot, also returning the shared services (for features added by other rooms). */
-export function createGiftBot(deps: BotDeps): GiftBot {
+/** The grammY bot itself: token, API root, fetch, and the button-answer courtesy. */
+function newGrammyBot(deps: BotDeps): Bot<BotContext> {
   const client: ApiClientOptions = {};
   if (deps.apiRoot !== undefined) client.apiRoot = deps.apiRoot;
   if (deps.fetch !== undefined) client.fetch = deps.fetch;
@@ -92,22 +181,19 @@ export function createGiftBot(deps: BotDeps): GiftBot {
     deps.logger.debug({ description: response.description }, "could not answer a button press");
     return { ok: true, result: true } as unknown as typeof response;
   });
+  return bot;
+}
 
-  const settings = new UserSettingsStore(deps.db);
-  const i18n = createI18n(settings);
-  const services: BotServices = {
-    desk: deps.desk,
-    i18n,
-    settings,
-    summaries: new OpenSummaryStore(deps.db),
-    canBuy: deps.canBuy ?? allowEveryone,
-    admins: new Set(deps.admins),
-    walletAddress: deps.walletAddress,
-    defaultPaymentMethod: deps.defaultPaymentMethod,
-    now: deps.now ?? Date.now,
-    logger: deps.logger,
-  };
-
+/**
+ * What every update passes before the features: ordering, its logger, i18n, conversations.
+ * Returns the error boundary the features go inside.
+ */
+function installMiddleware(
+  bot: Bot<BotContext>,
+  services: BotServices,
+  deps: BotDeps,
+): Composer<BotContext> {
+  const { i18n, settings } = services;
   // One chat's updates in order, different chats concurrently, whatever runs the bot (runner,
   // webhook or a test calling handleUpdate concurrently). It must come before conversations:
   // they have no locking of their own.
@@ -120,7 +206,6 @@ export function createGiftBot(deps: BotDeps): GiftBot {
     });
     await next();
   });
-
   const safe = bot.errorBoundary(createErrorHandler(deps.logger, i18n, settings));
   // Remember each admin's Telegram language: messages that answer none of their updates
   // (admin notifications) use it when they never chose one with /language.
@@ -140,14 +225,42 @@ export function createGiftBot(deps: BotDeps): GiftBot {
       plugins: [i18n.middleware()],
     }),
   );
-  safe.use(giftConversations(services));
-  safe.use(startFeature(services));
-  safe.use(cancelFeature(services));
-  safe.use(languageFeature(services));
-  safe.use(historyFeature(services));
-  safe.use(giftFeature(services));
-  safe.use(summaryFeature(services));
-  for (const feature of deps.extraFeatures?.(services) ?? []) safe.use(feature);
-  safe.use(fallbackFeature());
-  return { bot, services };
+  return safe;
+}
+
+/**
+ * The features, side by side: the private flows and their commands, then the admins' commands
+ * and group gifting, then the catch-all answers (which must come last).
+ */
+function installFeatures(
+  composer: Composer<BotContext>,
+  services: BotServices,
+  adminAndGroup: Composer<BotContext>[],
+): void {
+  composer.use(giftConversations(services));
+  composer.use(startFeature(services));
+  composer.use(cancelFeature(services));
+  composer.use(languageFeature(services));
+  composer.use(historyFeature(services));
+  composer.use(giftFeature(services));
+  composer.use(summaryFeature(services));
+  for (const feature of adminAndGroup) composer.use(feature);
+  composer.use(fallbackFeature());
+}
+
+/** Deletes expired group prompts and short replies; never rejects. */
+async function sweepGroups(
+  bot: Bot<BotContext>,
+  prompts: GroupPromptStore,
+  services: BotServices,
+): Promise<number> {
+  try {
+    return await sweepGroupMessages(bot.api, prompts, {
+      before: services.now() - GROUP_PROMPT_TTL_MS,
+      logger: services.logger,
+    });
+  } catch (error) {
+    services.logger.warn({ error }, "could not sweep group messages");
+    return 0;
+  }
 }

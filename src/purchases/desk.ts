@@ -26,6 +26,8 @@ import type {
   PurchaseDesk,
   RecipientCheck,
   ReconciliationEvidence,
+  PurchaseSentListener,
+  SentResult,
   UnconfirmedListener,
 } from "./types.js";
 
@@ -52,6 +54,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   const logger = deps.logger ?? silentLogger;
   const recheckAfterMs = deps.premiumRecheckAfterMs ?? 60_000;
   const listeners = new Set<UnconfirmedListener>();
+  const sentListeners = new Set<PurchaseSentListener>();
   // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
   // their turn here instead of being refused as "busy".
   const lane = new PurchaseLane();
@@ -102,6 +105,16 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
         }
       } catch (err) {
         logger.error({ err, intentId: intent.id }, "unconfirmed listener failed");
+      }
+    }
+  }
+
+  function notifySent(result: SentResult): void {
+    for (const listener of sentListeners) {
+      try {
+        listener(result);
+      } catch (err) {
+        logger.error({ err, intentId: result.intent.id }, "purchase-sent listener failed");
       }
     }
   }
@@ -340,7 +353,9 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       }
 
       if (lane.busy) options.onQueued?.(Math.max(1_000, client.estimateWait("purchase")));
-      return lane.run(() => claimAndSend(id, userId, options));
+      const result = await lane.run(() => claimAndSend(id, userId, options));
+      if (isSent(result)) notifySent(result);
+      return result;
     },
 
     getIntent: (id) => ledger.get(id),
@@ -419,6 +434,11 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       return () => listeners.delete(listener);
     },
 
+    onPurchaseSent(listener) {
+      sentListeners.add(listener);
+      return () => sentListeners.delete(listener);
+    },
+
     recoverInterrupted() {
       const recovered = ledger.recoverInterrupted(clock());
       for (const intent of recovered) {
@@ -436,6 +456,11 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
     dailyTotals: (days) => ledger.dailyTotals(days, clock()),
   };
   return desk;
+}
+
+/** Whether a confirmation sent its request (whatever came of it). */
+function isSent(result: ConfirmResult): result is SentResult {
+  return result.kind === "succeeded" || result.kind === "rejected" || result.kind === "unconfirmed";
 }
 
 function toRecipientCheck(

@@ -111,6 +111,17 @@ export type DailyUsage = DayUsage;
 /** Called once per intent that ends unconfirmed, so admins can be told at once. */
 export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous) => void;
 
+/**
+ * Called after a confirmation whose request went out, whatever its outcome (succeeded,
+ * rejected or unconfirmed), so work that follows a purchase (the low-balance check) runs in
+ * the background of the person's answer. Not called when nothing was sent (refused, recipient
+ * already premium, not sent): that spent nothing.
+ */
+export type PurchaseSentListener = (result: SentResult) => void;
+
+/** The confirmations whose request went out. */
+export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
+
 /** The desk's whole surface, as the bot uses it. */
 export interface PurchaseDesk {
   /**
@@ -151,6 +162,8 @@ export interface PurchaseDesk {
   limits(): SpendingLimits;
   usageToday(userId?: number): DailyUsage;
   onUnconfirmed(listener: UnconfirmedListener): () => void;
+  /** Listens to every confirmation whose request went out; returns a function that stops it. */
+  onPurchaseSent(listener: PurchaseSentListener): () => void;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.

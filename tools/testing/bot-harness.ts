@@ -3,78 +3,59 @@
  * service over 127.0.0.1, the real HTTP client, the real ledger and desk on a real SQLite file,
  * and the real grammY bot whose Telegram calls go to the recording fake.
  *
- * `restart()` imitates a process restart: the database is closed and reopened, and a new
- * client, ledger, desk and bot are built on it, while the sandbox and the fake Telegram (the
- * outside world) stay as they were.
+ * `restart()` imitates a process restart: the app is stopped (its database closed) and a new
+ * one is built on the same file, while the sandbox and the fake Telegram (the outside world)
+ * stay as they were.
  */
 import { join } from "node:path";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
+import { type App, createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
-import { type BotDeps, createGiftBot, type GiftBot } from "../../src/bot/index.js";
-import { Ledger } from "../../src/ledger/ledger.js";
+import type { BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
+import type { AccessConfig } from "../../src/config/index.js";
+import type { Ledger } from "../../src/ledger/ledger.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
-import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
+import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
+import type { Db } from "../../src/storage/database.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
-import {
-  createGiftServiceClient,
-  type GiftServiceClientOptions,
-} from "../../src/service/client.js";
-import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
-import { type Db, openDatabase } from "../../src/storage/database.js";
 import { createTestClock, type TestClock } from "./clock.js";
 import { createTelegramFake, TEST_BOT_INFO, type TelegramFake } from "./telegram-fake.js";
+import { testConfig } from "./test-config.js";
 import { createUpdateFactory, type UpdateFactory } from "./updates.js";
 
-/** Fake credentials in the shapes the service expects; never real ones. */
-export const TEST_CREDENTIALS = {
-  mnemonic: Array.from({ length: 24 }, () => "abandon").join(" "),
-  cookie: "stel_ssid=test-session-cookie",
-};
+export { TEST_CREDENTIALS } from "./test-config.js";
 
 export interface BotHarnessOptions {
   /** A temporary folder for the SQLite file (the caller removes it, e.g. test/helpers/temp-dir). */
   dir: string;
   sandbox?: SandboxOptions;
   /** The client's shared quota (default: the client's 30 per minute). */
-  clientQuota?: GiftServiceClientOptions["quota"];
+  clientQuota?: { limit: number; windowMs: number };
   /** The client's read retries (default: the client's 2). */
   clientReadRetries?: number;
   limits?: Partial<SpendingLimits>;
   draftTtlMs?: number;
   defaultPaymentMethod?: PaymentMethod;
+  /** ADMIN_IDS (default none). */
   admins?: number[];
-  canBuy?: BotDeps["canBuy"];
-  extraFeatures?: BotDeps["extraFeatures"];
+  /** The rest of the access settings; default: purchases open to everyone. */
+  access?: Partial<Omit<AccessConfig, "adminIds">>;
+  /** LOW_BALANCE_TON / LOW_BALANCE_USDT. */
+  alerts?: BalanceAlerts;
+  /** The paying wallet shown to admins. */
+  wallet?: { address?: string; version?: "v5r1" | "v4r2" | "v3r2" };
+  /** Replaces the access gate (a test's own rule for who may buy). */
+  canBuy?: PurchaseGate;
   logger?: Logger;
-  /**
-   * Builds more of the bot from each (re)start's parts: another desk for the bot, the purchase
-   * gate, extra features, and `attach`, run once the bot exists (what it returns runs at
-   * teardown). Overrides `canBuy` and `extraFeatures` when it sets them.
-   */
-  plugIn?: (parts: HarnessParts) => HarnessPlugIn;
-}
-
-/** What a plug-in may build on: the parts of one (re)start. */
-export interface HarnessParts {
-  db: Db;
-  desk: PurchaseDesk;
-  ledger: Ledger;
-  clock: TestClock;
-  logger: Logger;
-}
-
-export interface HarnessPlugIn {
-  desk?: PurchaseDesk;
-  canBuy?: BotDeps["canBuy"];
-  extraFeatures?: BotDeps["extraFeatures"];
-  attach?: (bot: GiftBot) => () => void;
 }
 
 export interface BotHarness {
+  /** The app of the current "process" (rebuilt by restart). */
+  readonly app: App;
   readonly bot: Bot<BotContext>;
   readonly desk: PurchaseDesk;
   readonly ledger: Ledger;
@@ -88,95 +69,86 @@ export interface BotHarness {
   readonly dbPath: string;
   /** Feeds one update to the current bot. */
   send(update: Update): Promise<void>;
-  /** A new process on the same database: new client, ledger, desk and bot. */
+  /** A new process on the same database: a new app (client, ledger, desk and bot). */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
+/**
+ * The app as `createApp` builds it for production, from a Config for the sandbox and fake
+ * credentials, with Telegram answered by the fake and time on the test clock. It is not
+ * started (no polling, no command menus, no recovery): tests feed updates with `send`. Only
+ * what `start` does first for admins is done, as a new process would: intents no admin was
+ * told about are announced.
+ */
 export async function createBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
   const sandbox = await startSandbox(options.sandbox);
   const telegram = createTelegramFake();
   const updates = createUpdateFactory();
   const clock = createTestClock();
   const dbPath = join(options.dir, "giftbot.sqlite");
-  const logger = options.logger ?? silentLogger;
+  const config = testConfig({
+    databasePath: dbPath,
+    serviceUrl: sandbox.url,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.draftTtlMs !== undefined ? { draftTtlMs: options.draftTtlMs } : {}),
+    ...(options.defaultPaymentMethod ? { defaultPaymentMethod: options.defaultPaymentMethod } : {}),
+    access: { ...options.access, adminIds: options.admins ?? [] },
+    ...(options.alerts ? { alerts: options.alerts } : {}),
+    ...(options.wallet ? { wallet: options.wallet } : {}),
+  });
 
-  function build() {
-    const db = openDatabase(dbPath);
-    const client = createGiftServiceClient({
-      baseUrl: sandbox.url,
-      credentials: TEST_CREDENTIALS,
+  function build(): App {
+    const app = createApp(config, {
+      logger: options.logger ?? silentLogger,
+      telegram: { fetch: telegram.fetch, botInfo: TEST_BOT_INFO, autoRetry: false },
+      clock,
       ...(options.clientQuota ? { quota: options.clientQuota } : {}),
       ...(options.clientReadRetries !== undefined
         ? { readRetries: options.clientReadRetries }
         : {}),
-      logger,
+      ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
     });
-    const ledger = new Ledger(db, {
-      clock,
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.draftTtlMs !== undefined ? { draftTtlMs: options.draftTtlMs } : {}),
-    });
-    const desk = createPurchaseDesk({ ledger, client, clock, logger });
-    const plugIn = options.plugIn?.({ db, desk, ledger, clock, logger }) ?? {};
-    const canBuy = plugIn.canBuy ?? options.canBuy;
-    const extraFeatures = plugIn.extraFeatures ?? options.extraFeatures;
-    const giftBot = createGiftBot({
-      token: "123456:TEST-TOKEN-never-real",
-      botInfo: TEST_BOT_INFO,
-      fetch: telegram.fetch,
-      desk: plugIn.desk ?? desk,
-      db,
-      logger,
-      defaultPaymentMethod: options.defaultPaymentMethod ?? "usdt_ton",
-      admins: options.admins ?? [],
-      now: clock,
-      ...(canBuy ? { canBuy } : {}),
-      ...(extraFeatures ? { extraFeatures } : {}),
-    });
-    const detach = plugIn.attach?.(giftBot);
-    return { db, client, ledger, desk, bot: giftBot.bot, detach };
+    app.notifier.announcePending();
+    return app;
   }
 
-  let parts = build();
+  let app = build();
   let closed = false;
 
-  async function teardownParts(): Promise<void> {
-    parts.detach?.();
-    await parts.client.close();
-    parts.db.close();
-  }
-
   return {
+    get app() {
+      return app;
+    },
     get bot() {
-      return parts.bot;
+      return app.bot;
     },
     get desk() {
-      return parts.desk;
+      return app.desk;
     },
     get ledger() {
-      return parts.ledger;
+      return app.ledger;
     },
     get client() {
-      return parts.client;
+      return app.service.client;
     },
     get db() {
-      return parts.db;
+      return app.db;
     },
     sandbox,
     telegram,
     updates,
     clock,
     dbPath,
-    send: (update) => parts.bot.handleUpdate(update),
+    send: (update) => app.bot.handleUpdate(update),
     async restart() {
-      await teardownParts();
-      parts = build();
+      await app.stop();
+      app = build();
     },
     async close() {
       if (closed) return;
       closed = true;
-      await teardownParts();
+      await app.stop();
       await sandbox.close();
     },
   };

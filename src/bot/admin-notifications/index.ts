@@ -30,6 +30,8 @@ export interface BalanceAlerts {
 }
 
 export interface AdminNotifierOptions {
+  /** The bot's API: admin messages answer no update, so they go out through it. */
+  api: Api;
   admins: readonly number[];
   desk: PurchaseDesk;
   db: Db;
@@ -50,7 +52,6 @@ export class AdminNotifier {
   readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
   readonly #announcing = new Set<string>();
-  #api: Api | undefined;
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
@@ -58,18 +59,18 @@ export class AdminNotifier {
   }
 
   /**
-   * Starts listening to the desk. Call once the bot exists and before
-   * `desk.recoverInterrupted()`, so intents recovered at start are announced too.
-   * Returns a function that stops listening.
+   * Listens to the desk: every intent that ends unconfirmed is announced (also those
+   * `desk.recoverInterrupted()` recovers at start), and every purchase sent is followed by a
+   * balance check. createBot calls it once; returns a function that stops listening.
    */
-  attach(api: Api): () => void {
-    this.#api = api;
-    const stop = this.#options.desk.onUnconfirmed((intent) => this.unconfirmed(intent));
-    // Intents left unannounced by an earlier run (it died, or Telegram was unreachable).
-    this.announcePending();
+  listen(): () => void {
+    const { desk } = this.#options;
+    const stops = [
+      desk.onUnconfirmed((intent) => this.unconfirmed(intent)),
+      desk.onPurchaseSent(() => this.afterPurchase()),
+    ];
     return () => {
-      stop();
-      this.#api = undefined;
+      for (const stop of stops) stop();
     };
   }
 
@@ -85,6 +86,8 @@ export class AdminNotifier {
    * that leaves it for {@link announcePending} at the next start.
    */
   unconfirmed(intent: PurchaseIntent): void {
+    // Nobody to tell: no evidence is gathered (it costs service requests).
+    if (this.#options.admins.length === 0) return;
     const key = `unconfirmed:${intent.id}`;
     // Checked and marked in one synchronous step: no second listener call can slip in between.
     if (this.#announcing.has(intent.id) || this.#store.read(key) !== undefined) return;
@@ -98,7 +101,10 @@ export class AdminNotifier {
     );
   }
 
-  /** At start: announces every unconfirmed intent no admin has been told about yet. */
+  /**
+   * At start: announces every unconfirmed intent no admin has been told about yet (an earlier
+   * run died, or Telegram was unreachable).
+   */
   announcePending(): void {
     for (const intent of this.#options.desk.unconfirmed()) this.unconfirmed(intent);
   }
@@ -142,7 +148,7 @@ export class AdminNotifier {
 
   /** After a purchase request went out: read the balance (fresh) and check it. */
   afterPurchase(): void {
-    if (!this.hasBalanceAlerts) return;
+    if (!this.hasBalanceAlerts || this.#options.admins.length === 0) return;
     this.#track(
       this.#options.desk.readBalance().then((read) => {
         if (read.kind === "ok") this.checkBalance(read.balance);
@@ -176,11 +182,7 @@ export class AdminNotifier {
       locale: string,
     ) => { text: string; keyboard?: ReturnType<typeof resolveKeyboard> | undefined },
   ): Promise<number> {
-    const api = this.#api;
-    if (api === undefined) {
-      this.#options.logger.warn("admin notification dropped: the notifier is not attached");
-      return 0;
-    }
+    const { api } = this.#options;
     let reached = 0;
     const { i18n, settings } = this.#options;
     for (const adminId of this.#options.admins) {

@@ -1,36 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { AccessList } from "../../../src/access/access-list.js";
-import {
-  createAdminFeatures,
-  registerAdminCommands,
-} from "../../../src/bot/features/admin/index.js";
-import type { GiftBot } from "../../../src/bot/index.js";
+import { registerAdminCommands } from "../../../src/bot/features/admin/command-menu.js";
 import { harness } from "../helpers.js";
 
 describe("command menus", () => {
   it("lists the admin commands in each admin's own chat, per language, and /premium for group administrators", async () => {
-    let giftBot: GiftBot | undefined;
-    const h = await harness({
-      admins: [11, 12],
-      plugIn: ({ db, desk, logger }) => {
-        const access = new AccessList(db, {
-          adminIds: [11, 12],
-          allowedUserIds: [],
-          allowedChatIds: [],
-          publicPurchases: false,
-        });
-        const features = createAdminFeatures({ access, desk, db, logger });
-        return {
-          ...features,
-          attach: (bot) => {
-            giftBot = bot;
-            return features.attach(bot);
-          },
-        };
-      },
-    });
-    if (giftBot === undefined) throw new Error("not attached");
-    await registerAdminCommands(giftBot, [11, 12]);
+    const h = await harness({ admins: [11, 12], access: { publicPurchases: false } });
+    await registerAdminCommands(h.bot.api, h.app.services);
     const calls = h.telegram.callsOf("setMyCommands").map((c) => c.payload);
     expect(calls.map((c) => [c.scope, c.language_code])).toEqual([
       [{ type: "chat", chat_id: 11 }, undefined],

@@ -1,14 +1,12 @@
 /**
- * A bot with the access gate, the admin commands, group gifting and the admin notifications
- * plugged in exactly as the composition root does (createAdminFeatures), on the real harness.
+ * A bot with admins, buyers and an allowed group, built by the one composition root
+ * (createApp) on the real harness: the access gate, the admin commands, group gifting and the
+ * admin notifications are all there, as in production.
  */
 import type { Message, Update, User } from "grammy/types";
-import { type AccessConfig, AccessList } from "../../../src/access/access-list.js";
-import {
-  type AdminFeatures,
-  type BalanceAlerts,
-  createAdminFeatures,
-} from "../../../src/bot/features/admin/index.js";
+import type { AccessList } from "../../../src/access/access-list.js";
+import type { BalanceAlerts } from "../../../src/bot/index.js";
+import type { AccessConfig } from "../../../src/config/index.js";
 import type { BotHarness, BotHarnessOptions } from "../../../tools/testing/bot-harness.js";
 import type { CannedAnswer } from "../../../tools/testing/telegram-fake.js";
 import { testUser } from "../../../tools/testing/updates.js";
@@ -22,12 +20,20 @@ export const GROUP_ID = -100_500;
 export const OTHER_GROUP_ID = -100_600;
 export const WALLET = {
   address: "UQ_test_wallet_address_0000000000000000000000000",
-  version: "v5r1",
+  version: "v5r1" as const,
 };
+
+/** What the admin tests wait on and run by hand: the current process's background work. */
+export interface AdminFeatures {
+  /** Resolves when the admin messages started so far are sent. */
+  idle(): Promise<void>;
+  /** The app's minute timer's group clean-up. */
+  sweepGroups(): Promise<number>;
+}
 
 export interface AdminWorld {
   h: BotHarness;
-  /** The current process's features (rebuilt on restart). */
+  /** The current process's background work (rebuilt on restart). */
   readonly features: AdminFeatures;
   readonly access: AccessList;
 }
@@ -38,51 +44,31 @@ export async function adminWorld(
     alerts?: BalanceAlerts;
     /** ADMIN_CONTACT: whom strangers are told to ask. */
     contact?: string;
-  } & Omit<BotHarnessOptions, "dir" | "plugIn"> = {},
+  } & Omit<BotHarnessOptions, "dir" | "access" | "alerts" | "wallet"> = {},
 ): Promise<AdminWorld> {
   const { access: accessOverrides, alerts, contact, ...harnessOptions } = options;
-  const config: AccessConfig = {
+  const { adminIds, ...access } = {
     adminIds: [ADMIN.id, ADMIN2.id],
     allowedUserIds: [BUYER.id],
     allowedChatIds: [GROUP_ID],
     publicPurchases: false,
     ...accessOverrides,
   };
-  let features: AdminFeatures | undefined;
-  let access: AccessList | undefined;
   const h = await harness({
-    admins: [...config.adminIds],
     ...harnessOptions,
-    plugIn: ({ db, desk, clock, logger }) => {
-      access = new AccessList(db, config);
-      const built = createAdminFeatures({
-        access,
-        desk,
-        db,
-        alerts,
-        wallet: WALLET,
-        contact,
-        now: clock,
-        logger,
-      });
-      features = built;
-      return {
-        desk: built.desk,
-        canBuy: built.canBuy,
-        extraFeatures: built.extraFeatures,
-        attach: built.attach,
-      };
-    },
+    admins: [...adminIds],
+    access: { ...access, adminContact: contact },
+    ...(alerts ? { alerts } : {}),
+    wallet: WALLET,
   });
   return {
     h,
-    get features() {
-      if (features === undefined) throw new Error("not built");
-      return features;
+    features: {
+      idle: () => h.app.notifier.idle(),
+      sweepGroups: () => h.app.sweepGroups(),
     },
     get access() {
-      if (access === undefined) throw new Error("not built");
-      return access;
+      return h.app.access;
     },
   };
 }

@@ -3,11 +3,12 @@
  * each admin's own chat (a per-chat scope), so nobody else learns they exist; /premium is
  * listed for group administrators, who are the only ones it works for in a group.
  */
+import type { Api } from "grammy";
 import type { BotCommand } from "grammy/types";
 import { LOCALES, type Locale } from "../../callback-data/lang.js";
 import { commandsFor } from "../../commands.js";
 import { DEFAULT_LOCALE } from "../../i18n.js";
-import type { GiftBot } from "../../index.js";
+import type { BotServices } from "../../services.js";
 
 /** Admin commands in menu order (each has a `command-<name>` text). */
 export const ADMIN_COMMANDS = [
@@ -23,8 +24,8 @@ export const ADMIN_COMMANDS = [
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */
-export function adminCommandsFor(bot: GiftBot, locale: Locale): BotCommand[] {
-  const t = (key: string) => bot.services.i18n.t(locale, key);
+export function adminCommandsFor(services: BotServices, locale: Locale): BotCommand[] {
+  const t = (key: string) => services.i18n.t(locale, key);
   return [
     ...commandsFor(locale),
     ...ADMIN_COMMANDS.map((command) => ({ command, description: t(`command-${command}`) })),
@@ -33,31 +34,27 @@ export function adminCommandsFor(bot: GiftBot, locale: Locale): BotCommand[] {
 
 /**
  * Registers the admins' menus (per admin chat, per language) and the group administrators'
- * /premium. Call at start, after registerCommands. An admin who never opened the bot makes
+ * /premium (the admins are `services.admins`). Call at start, after registerCommands. An admin who never opened the bot makes
  * Telegram refuse their chat scope: that admin is skipped, the others still get theirs.
  */
-export async function registerAdminCommands(
-  bot: GiftBot,
-  adminIds: readonly number[],
-): Promise<void> {
-  const api = bot.bot.api;
-  for (const adminId of adminIds) {
+export async function registerAdminCommands(api: Api, services: BotServices): Promise<void> {
+  for (const adminId of services.admins) {
     try {
-      await api.setMyCommands(adminCommandsFor(bot, DEFAULT_LOCALE), {
+      await api.setMyCommands(adminCommandsFor(services, DEFAULT_LOCALE), {
         scope: { type: "chat", chat_id: adminId },
       });
       for (const locale of LOCALES) {
-        await api.setMyCommands(adminCommandsFor(bot, locale), {
+        await api.setMyCommands(adminCommandsFor(services, locale), {
           scope: { type: "chat", chat_id: adminId },
           language_code: locale,
         });
       }
     } catch (error) {
-      bot.services.logger.warn({ adminId, error }, "could not set an admin's command menu");
+      services.logger.warn({ adminId, error }, "could not set an admin's command menu");
     }
   }
   const groupMenu = (locale: Locale): BotCommand[] => [
-    { command: "premium", description: bot.services.i18n.t(locale, "command-group-premium") },
+    { command: "premium", description: services.i18n.t(locale, "command-group-premium") },
   ];
   await api.setMyCommands(groupMenu(DEFAULT_LOCALE), {
     scope: { type: "all_chat_administrators" },

@@ -1,0 +1,86 @@
+/**
+ * A whole `Config` for tests and the bench, built in code rather than loaded from variables:
+ * what `loadConfig` would produce for fake credentials, the defaults, and the few settings a
+ * test names. The app is then built from it by the one composition root (`createApp`), exactly
+ * as `main` builds the production bot.
+ */
+import type { AccessConfig, AlertsConfig, Config } from "../../src/config/index.js";
+import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../src/ledger/limits.js";
+import type { SpendingLimits } from "../../src/ledger/types.js";
+import type { PaymentMethod } from "../../src/service/types.js";
+
+/** Fake credentials in the shapes the service expects; never real ones. */
+export const TEST_CREDENTIALS = {
+  mnemonic: Array.from({ length: 24 }, () => "abandon").join(" "),
+  cookie: "stel_ssid=test-session-cookie",
+};
+
+export interface TestConfigOptions {
+  /** The SQLite file. */
+  databasePath: string;
+  /** The Gift Purchase Service (the sandbox's URL). */
+  serviceUrl: string;
+  token?: string;
+  cookie?: string;
+  limits?: Partial<SpendingLimits>;
+  draftTtlMs?: number;
+  defaultPaymentMethod?: PaymentMethod;
+  /** ADMIN_IDS, ALLOWED_USER_IDS, ALLOWED_CHAT_IDS, PUBLIC_PURCHASES, ADMIN_CONTACT. */
+  access?: Partial<AccessConfig>;
+  alerts?: Partial<AlertsConfig>;
+  /** The paying wallet shown to admins (WALLET_ADDRESS and its version). */
+  wallet?: { address?: string | undefined; version?: "v5r1" | "v4r2" | "v3r2" };
+}
+
+/**
+ * Defaults: no admins, purchases open to everyone (PUBLIC_PURCHASES), the default limits and
+ * draft lifetime, USDT payments, no balance alerts, long polling.
+ */
+export function testConfig(options: TestConfigOptions): Config {
+  const wallet = options.wallet ?? {};
+  return {
+    telegram: { token: options.token ?? "123456:TEST-TOKEN-never-real", apiRoot: undefined },
+    service: {
+      baseUrl: options.serviceUrl,
+      quotaPerMinute: 30,
+      timeoutMs: 30_000,
+      apiKey: undefined,
+      proxy: undefined,
+      userAgent: undefined,
+    },
+    wallet: {
+      mnemonic: TEST_CREDENTIALS.mnemonic,
+      cookie: options.cookie ?? TEST_CREDENTIALS.cookie,
+      version: "auto",
+      effectiveVersion: wallet.version ?? "v5r1",
+      address: wallet.address,
+      addressSource: wallet.address === undefined ? "unknown" : "configured",
+      configuredAddress: undefined,
+      mnemonicScheme: "ton",
+      paymentMethod: options.defaultPaymentMethod ?? "usdt_ton",
+    },
+    access: {
+      adminIds: [],
+      allowedUserIds: [],
+      allowedChatIds: [],
+      publicPurchases: true,
+      adminContact: undefined,
+      ...options.access,
+    },
+    ledger: {
+      databasePath: options.databasePath,
+      draftTtlSeconds: (options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS) / 1000,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      tonApi: undefined,
+    },
+    alerts: { lowBalanceTon: undefined, lowBalanceUsdt: undefined, ...options.alerts },
+    run: {
+      mode: "polling",
+      host: "127.0.0.1",
+      port: 0,
+      webhook: undefined,
+      shutdownGraceSeconds: 40,
+    },
+    log: { level: "silent", pretty: false },
+  };
+}
