@@ -10,6 +10,7 @@ import { TEST_BOT_INFO } from "../tools/testing/telegram-fake.js";
 import { createUpdateFactory, testUser } from "../tools/testing/updates.js";
 import { serveOnce } from "./lib/child.js";
 import { type Person, people, stepUpdate } from "./lib/flow.js";
+import { openDatabase } from "../src/storage/database.js";
 import { BENCH_LIMITS, buildBotStack, LIFTED_CLIENT_QUOTA } from "./lib/stack.js";
 import { pool } from "./lib/stats.js";
 import { createTelegramStub } from "./lib/telegram-stub.js";
@@ -93,11 +94,14 @@ async function park(request: Extract<ParkRequest, { type: "park" }>): Promise<Pa
   const memoryAfterMb = Object.fromEntries(
     Object.entries(usage).map(([k, v]) => [k, Math.round(mb(v) * 10) / 10]),
   );
-  const stored = stack.db
+  // The bench's own connection to the file: the app's storage shows no SQL.
+  const measure = openDatabase(request.dbPath);
+  const stored = measure
     .prepare<[], { n: number }>("SELECT count(*) AS n FROM kv WHERE namespace = 'conversations'")
     .get();
   // Everything into the main file, so its size is the database's size.
-  stack.db.pragma("wal_checkpoint(TRUNCATE)");
+  measure.pragma("wal_checkpoint(TRUNCATE)");
+  measure.close();
   const reply: ParkReply = {
     rssBeforeMb,
     rssTenthMb,
@@ -148,9 +152,11 @@ async function resume(request: Extract<ParkRequest, { type: "resume" }>): Promis
       );
     }
   }
-  const left = stack.db
+  const measure = openDatabase(request.dbPath);
+  const left = measure
     .prepare<[], { n: number }>("SELECT count(*) AS n FROM kv WHERE namespace = 'conversations'")
     .get();
+  measure.close();
   const rssAfterMb = settledRss();
   await stack.close();
   return { replyMs, handledMs, rssAfterMb, conversationsLeft: left?.n ?? 0 };

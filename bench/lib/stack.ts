@@ -12,7 +12,6 @@ import type { SpendingLimits } from "../../src/ledger/types.js";
 import { silentLogger } from "../../src/logger.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import type { Db } from "../../src/storage/database.js";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
 import { testConfig } from "../../tools/testing/test-config.js";
 
@@ -34,7 +33,6 @@ export interface StackOptions {
 
 export interface BotStack {
   bot: Bot<BotContext>;
-  db: Db;
   client: GiftServiceClient;
   desk: PurchaseDesk;
   close(): Promise<void>;
@@ -60,7 +58,6 @@ export function buildBotStack(options: StackOptions): BotStack {
   });
   return {
     bot: app.bot,
-    db: app.db,
     client: app.service.client,
     desk: app.desk,
     close: () => app.stop(),

@@ -1,9 +1,9 @@
 /**
  * Who may spend from the operator's wallet. Admins come from configuration only, so nobody can
  * promote themselves from a chat; buyers and groups come from configuration plus the lists an
- * admin keeps in the bot, which live in SQLite so they survive restarts.
+ * admin keeps in the bot, which live in the store (SQLite) so they survive restarts.
  */
-import type { Db } from "../storage/database.js";
+import type { AccessStore, StoredGrant } from "../storage/types.js";
 
 export interface AccessConfig {
   adminIds: readonly number[];
@@ -27,35 +27,13 @@ export interface AllowedEntry {
 
 export type RemoveResult = "removed" | "not_listed" | "configured";
 
-interface Row {
-  id: number;
-  added_by: number;
-  added_at: number;
-  label: string | null;
-}
-
 export class AccessList {
   readonly #config: AccessConfig;
-  readonly #statements;
+  readonly #store: AccessStore;
 
-  constructor(db: Db, config: AccessConfig) {
+  constructor(store: AccessStore, config: AccessConfig) {
     this.#config = config;
-    this.#statements = {
-      hasUser: db.prepare<[number], { one: 1 }>("SELECT 1 AS one FROM allowed_users WHERE id = ?"),
-      hasChat: db.prepare<[number], { one: 1 }>("SELECT 1 AS one FROM allowed_chats WHERE id = ?"),
-      addUser: db.prepare<[number, number, number, string | null]>(
-        `INSERT INTO allowed_users (id, added_by, added_at, label) VALUES (?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET label = COALESCE(excluded.label, label)`,
-      ),
-      addChat: db.prepare<[number, number, number, string | null]>(
-        `INSERT INTO allowed_chats (id, added_by, added_at, label) VALUES (?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET label = COALESCE(excluded.label, label)`,
-      ),
-      removeUser: db.prepare<[number]>("DELETE FROM allowed_users WHERE id = ?"),
-      removeChat: db.prepare<[number]>("DELETE FROM allowed_chats WHERE id = ?"),
-      users: db.prepare<[], Row>("SELECT * FROM allowed_users ORDER BY added_at"),
-      chats: db.prepare<[], Row>("SELECT * FROM allowed_chats ORDER BY added_at"),
-    };
+    this.#store = store;
   }
 
   /** ADMIN_IDS, in configured order. */
@@ -71,7 +49,7 @@ export class AccessList {
   buyerGrant(userId: number): Grant | undefined {
     if (this.isAdmin(userId)) return "admin";
     if (this.#config.allowedUserIds.includes(userId)) return "config";
-    if (this.#statements.hasUser.get(userId)) return "bot";
+    if (this.#store.hasUser(userId)) return "bot";
     if (this.#config.publicPurchases) return "public";
     return undefined;
   }
@@ -82,37 +60,34 @@ export class AccessList {
 
   /** Whether a group's administrators may gift premium from this wallet. */
   isChatAllowed(chatId: number): boolean {
-    return (
-      this.#config.allowedChatIds.includes(chatId) ||
-      this.#statements.hasChat.get(chatId) !== undefined
-    );
+    return this.#config.allowedChatIds.includes(chatId) || this.#store.hasChat(chatId);
   }
 
   allowUser(userId: number, adminId: number, label?: string, now = Date.now()): void {
-    this.#statements.addUser.run(userId, adminId, now, label ?? null);
+    this.#store.addUser({ id: userId, addedBy: adminId, addedAt: now, label });
   }
 
   denyUser(userId: number): RemoveResult {
-    if (this.#statements.removeUser.run(userId).changes > 0) return "removed";
+    if (this.#store.removeUser(userId)) return "removed";
     return this.#config.allowedUserIds.includes(userId) ? "configured" : "not_listed";
   }
 
   allowChat(chatId: number, adminId: number, label?: string, now = Date.now()): void {
-    this.#statements.addChat.run(chatId, adminId, now, label ?? null);
+    this.#store.addChat({ id: chatId, addedBy: adminId, addedAt: now, label });
   }
 
   denyChat(chatId: number): RemoveResult {
-    if (this.#statements.removeChat.run(chatId).changes > 0) return "removed";
+    if (this.#store.removeChat(chatId)) return "removed";
     return this.#config.allowedChatIds.includes(chatId) ? "configured" : "not_listed";
   }
 
   /** Every buyer: configured ones first, then those admins added in the bot. */
   allowedUsers(): AllowedEntry[] {
-    return merge(this.#config.allowedUserIds, this.#statements.users.all());
+    return merge(this.#config.allowedUserIds, this.#store.users());
   }
 
   allowedChats(): AllowedEntry[] {
-    return merge(this.#config.allowedChatIds, this.#statements.chats.all());
+    return merge(this.#config.allowedChatIds, this.#store.chats());
   }
 
   get publicPurchases(): boolean {
@@ -120,7 +95,7 @@ export class AccessList {
   }
 }
 
-function merge(configured: readonly number[], rows: Row[]): AllowedEntry[] {
+function merge(configured: readonly number[], stored: StoredGrant[]): AllowedEntry[] {
   const entries: AllowedEntry[] = configured.map((id) => ({
     id,
     source: "config",
@@ -128,15 +103,9 @@ function merge(configured: readonly number[], rows: Row[]): AllowedEntry[] {
     addedAt: undefined,
     label: undefined,
   }));
-  for (const row of rows) {
-    if (configured.includes(row.id)) continue;
-    entries.push({
-      id: row.id,
-      source: "bot",
-      addedBy: row.added_by,
-      addedAt: row.added_at,
-      label: row.label ?? undefined,
-    });
+  for (const grant of stored) {
+    if (configured.includes(grant.id)) continue;
+    entries.push({ ...grant, source: "bot" });
   }
   return entries;
 }

@@ -24,8 +24,7 @@ import type { AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
-import { Ledger } from "../ledger/ledger.js";
-import type { PurchaseIntent } from "../ledger/types.js";
+import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
 import { createPurchaseDesk } from "../purchases/desk.js";
 import { createTonEvidence } from "../purchases/on-chain.js";
@@ -38,7 +37,8 @@ import {
 } from "../run/health.js";
 import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js";
 import { createGiftServiceClient } from "../service/client.js";
-import { type Db, openDatabase } from "../storage/database.js";
+import { openSqliteStorage } from "../storage/sqlite.js";
+import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { tellRequestersOutcomeUnknown } from "./recovered.js";
 
@@ -83,8 +83,9 @@ export interface AppOverrides {
 export interface App {
   readonly config: Config;
   readonly logger: Logger;
-  readonly db: Db;
-  readonly ledger: Ledger;
+  /** What the process keeps (SQLite); closed by `stop`. */
+  readonly storage: Storage;
+  readonly ledger: PurchaseLedger;
   readonly desk: PurchaseDesk;
   readonly access: AccessList;
   readonly bot: Bot<BotContext>;
@@ -133,7 +134,7 @@ function createService(config: Config, overrides: AppOverrides, logger: Logger):
 function createDesk(
   config: Config,
   overrides: AppOverrides,
-  parts: { ledger: Ledger; service: ServiceMonitor; logger: Logger },
+  parts: { ledger: PurchaseLedger; service: ServiceMonitor; logger: Logger },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
   const { cacheMs } = overrides;
@@ -184,22 +185,22 @@ function configureTelegramCalls(bot: Bot<BotContext>, logger: Logger, retry: boo
 export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const logger =
     overrides.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
-  const db = openDatabase(config.ledger.databasePath);
-  const ledger = new Ledger(db, {
+  const storage = openSqliteStorage(config.ledger.databasePath);
+  const ledger = storage.openLedger({
     limits: config.ledger.limits,
     draftTtlMs: config.ledger.draftTtlSeconds * 1000,
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
   });
   const service = createService(config, overrides, logger);
   const desk = createDesk(config, overrides, { ledger, service, logger });
-  const access = new AccessList(db, config.access);
+  const access = new AccessList(storage.access, config.access);
   const giftBot = createBot({
     token: config.telegram.token,
     apiRoot: config.telegram.apiRoot,
     botInfo: overrides.telegram?.botInfo,
     fetch: overrides.telegram?.fetch,
     desk,
-    db,
+    stores: storage.keyValues,
     access,
     logger,
     defaultPaymentMethod: config.wallet.paymentMethod,
@@ -218,8 +219,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   configureTelegramCalls(bot, logger, overrides.telegram?.autoRetry ?? true);
   const updates = trackUpdates(bot);
 
-  const health = (): HealthReport =>
-    healthReport(() => db.open && db.prepare("SELECT 1 AS one").get() !== undefined, service);
+  const health = (): HealthReport => healthReport(() => storage.isUp(), service);
 
   let runner: RunnerHandle | undefined;
   let webhookServer: WebhookServer | undefined;
@@ -309,7 +309,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       // low-balance check) still go out; they read through the client, so it is still open.
       await notifier.idle();
       await service.client.close();
-      db.close();
+      storage.close();
       logger.info("stopped: database closed");
     })();
     return stopping;
@@ -318,7 +318,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   return {
     config,
     logger,
-    db,
+    storage,
     ledger,
     desk,
     access,

@@ -7,8 +7,7 @@ import type {
   ConversationStorage,
   VersionedState,
 } from "@grammyjs/conversations";
-import type { Db } from "../storage/database.js";
-import { KeyValueStore } from "../storage/key-value-store.js";
+import type { KeyValue, KeyValueStores } from "../storage/types.js";
 import type { BotContext } from "./context.js";
 
 /**
@@ -27,9 +26,9 @@ export function conversationKey(ctx: BotContext): string | undefined {
 }
 
 export function createConversationStorage(
-  db: Db,
+  stores: KeyValueStores,
 ): ConversationStorage<BotContext, ConversationData> {
-  const store = new KeyValueStore<VersionedState<ConversationData>>(db, "conversations");
+  const store = stores<VersionedState<ConversationData>>("conversations");
   return {
     type: "key",
     version: FLOW_STATE_VERSION,

@@ -7,8 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
-import type { Db } from "../storage/database.js";
-import { KeyValueStore } from "../storage/key-value-store.js";
+import type { KeyValue, KeyValueStores } from "../storage/types.js";
 import { LOCALES, type Locale } from "./callback-data/lang.js";
 
 export const DEFAULT_LOCALE: Locale = "en";
@@ -45,10 +44,10 @@ interface UserSettings {
 
 /** Per-person settings in the kv store: the chosen language and the last one Telegram told us. */
 export class UserSettingsStore {
-  readonly #store: KeyValueStore<UserSettings>;
+  readonly #store: KeyValue<UserSettings>;
 
-  constructor(db: Db) {
-    this.#store = new KeyValueStore<UserSettings>(db, "user-settings");
+  constructor(stores: KeyValueStores) {
+    this.#store = stores<UserSettings>("user-settings");
   }
 
   language(userId: number): Locale | undefined {

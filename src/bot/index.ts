@@ -13,7 +13,7 @@ import type { AccessList } from "../access/access-list.js";
 import type { Logger } from "../logger.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../service/types.js";
-import type { Db } from "../storage/database.js";
+import type { KeyValueStores } from "../storage/types.js";
 import { createAccessGate } from "./access/gate.js";
 import { GroupAdminChecker } from "./access/group-admins.js";
 import { AdminNotifier, type BalanceAlerts } from "./admin-notifications/index.js";
@@ -60,8 +60,11 @@ export interface BotDeps {
   fetch?: ApiClientOptions["fetch"] | undefined;
   /** The only door to buying. */
   desk: PurchaseDesk;
-  /** For conversation state and per-person settings, through the kv store only. */
-  db: Db;
+  /**
+   * The key-value namespaces the bot keeps: conversation state, per-person settings, open
+   * summaries, group prompts and what admins were already told.
+   */
+  stores: KeyValueStores;
   /** Admins, buyers and groups: who may buy, and who may use the admin commands. */
   access: AccessList;
   logger: Logger;
@@ -102,7 +105,7 @@ export interface GiftBot {
 /** Builds the bot without starting it. */
 export function createBot(deps: BotDeps): GiftBot {
   const bot = newGrammyBot(deps);
-  const settings = new UserSettingsStore(deps.db);
+  const settings = new UserSettingsStore(deps.stores);
   const i18n = createI18n(settings);
   const now = deps.now ?? Date.now;
   const groupAdmins = new GroupAdminChecker({
@@ -114,7 +117,7 @@ export function createBot(deps: BotDeps): GiftBot {
     desk: deps.desk,
     i18n,
     settings,
-    summaries: new OpenSummaryStore(deps.db),
+    summaries: new OpenSummaryStore(deps.stores),
     canBuy: deps.canBuy ?? createAccessGate(gate),
     admins: new Set(deps.access.adminIds),
     walletAddress: deps.wallet?.address,
@@ -126,14 +129,14 @@ export function createBot(deps: BotDeps): GiftBot {
     api: bot.api,
     admins: [...services.admins],
     desk: deps.desk,
-    db: deps.db,
+    stores: deps.stores,
     i18n,
     settings,
     alerts: deps.alerts,
     logger: deps.logger,
   });
   notifier.listen();
-  const prompts = new GroupPromptStore(deps.db);
+  const prompts = new GroupPromptStore(deps.stores);
 
   const safe = installMiddleware(bot, services, deps);
   installFeatures(safe, services, [
@@ -221,7 +224,7 @@ function installMiddleware(
   safe.use(i18n.middleware());
   safe.use(
     conversations<BotContext, FlowContext>({
-      storage: createConversationStorage(deps.db),
+      storage: createConversationStorage(deps.stores),
       plugins: [i18n.middleware()],
     }),
   );

@@ -4,8 +4,7 @@
  * drafts are cancelled in the ledger and their keyboards removed, so an old summary can never
  * buy anything later.
  */
-import type { Db } from "../storage/database.js";
-import { KeyValueStore } from "../storage/key-value-store.js";
+import type { KeyValue, KeyValueStores } from "../storage/types.js";
 
 export interface OpenSummary {
   intentId: string;
@@ -17,10 +16,10 @@ export interface OpenSummary {
 const MAX_OPEN = 10;
 
 export class OpenSummaryStore {
-  readonly #store: KeyValueStore<OpenSummary[]>;
+  readonly #store: KeyValue<OpenSummary[]>;
 
-  constructor(db: Db) {
-    this.#store = new KeyValueStore<OpenSummary[]>(db, "open-summaries");
+  constructor(stores: KeyValueStores) {
+    this.#store = stores<OpenSummary[]>("open-summaries");
   }
 
   list(chatId: number, userId: number): OpenSummary[] {

@@ -13,6 +13,7 @@ import { DAY_MS, nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
 import { assertMove, refusalForStatus, SPENDING_STATUSES } from "./transitions.js";
 import type {
   BalanceSnapshot,
+  ClaimOptions,
   ClaimRefusal,
   ClaimResult,
   DayTotals,
@@ -21,10 +22,14 @@ import type {
   NewIntent,
   PauseState,
   PurchaseIntent,
+  PurchaseLedger,
+  RecordedOutcome,
   SpendingLimits,
 } from "./types.js";
 import { isPremiumDuration, isStarsAmount } from "../gifts/catalogue.js";
 import { parseUsername } from "../gifts/username.js";
+
+export type { ClaimOptions, RecordedOutcome } from "./types.js";
 
 export interface LedgerOptions {
   /** Missing members take {@link DEFAULT_LIMITS}. */
@@ -33,11 +38,6 @@ export interface LedgerOptions {
   draftTtlMs?: number;
   /** Milliseconds since the epoch; tests move time without sleeping. */
   clock?: () => number;
-}
-
-export interface ClaimOptions {
-  /** Admins skip the per-user limits only when the limits say `adminsExempt`. */
-  isAdmin?: boolean;
 }
 
 /** Fields an outcome or a reconciliation writes alongside a status move. */
@@ -49,16 +49,6 @@ interface MovePatch {
   resolvedBy?: number;
   resolvedAt?: number;
 }
-
-/** What {@link Ledger.recordOutcome} did with an outcome. */
-export type RecordedOutcome =
-  | { recorded: true; intent: PurchaseIntent }
-  /**
-   * The intent had already been made unconfirmed (a restart's recovery ran while this
-   * process was still waiting for the response): the status stays unconfirmed for an admin to
-   * reconcile, and the late response is kept as evidence.
-   */
-  | { recorded: false; intent: PurchaseIntent };
 
 const SPENDING_SQL = SPENDING_STATUSES.map((s) => `'${s}'`).join(", ");
 const PAUSED_KEY = "purchases_paused";
@@ -123,7 +113,7 @@ export function newIntentId(): string {
  * The ledger over one open database. Several Ledger instances (connections, processes) may
  * share a file: every decision is made inside SQLite, never in this object's memory.
  */
-export class Ledger {
+export class Ledger implements PurchaseLedger {
   readonly limits: Readonly<SpendingLimits>;
   readonly draftTtlMs: number;
   readonly #db: Db;

@@ -3,6 +3,7 @@
  * purchase request may be sent; these types are what it answers with.
  */
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
+import type { PurchaseOutcome } from "../service/types.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
 export type IntentKind = GiftKind;
@@ -148,4 +149,93 @@ export interface DayTotals {
   premiumGifts: number;
   /** How many intents sent that day ended in each status. */
   byStatus: Partial<Record<IntentStatus, number>>;
+}
+
+export interface ClaimOptions {
+  /** Admins skip the per-user limits only when the limits say `adminsExempt`. */
+  isAdmin?: boolean;
+}
+
+/** What {@link PurchaseLedger.recordOutcome} did with an outcome. */
+export type RecordedOutcome =
+  | { recorded: true; intent: PurchaseIntent }
+  /**
+   * The intent had already been made unconfirmed (a restart's recovery ran while this
+   * process was still waiting for the response): the status stays unconfirmed for an admin to
+   * reconcile, and the late response is kept as evidence.
+   */
+  | { recorded: false; intent: PurchaseIntent };
+
+/** One status move of an intent, for admins' details and audits. */
+export interface StatusChange {
+  from: IntentStatus | undefined;
+  to: IntentStatus;
+  at: number;
+  actor: number | undefined;
+}
+
+/**
+ * The purchase ledger as the rest of the bot uses it: the SQLite `Ledger` implements it, and
+ * a second store (e.g. PostgreSQL, for several processes) could. Whatever implements it must
+ * keep the two rules the SQLite one keeps: `claim` is one atomic step that lets at most one of
+ * any number of concurrent claims win (and only when every check in its doc passes), and a
+ * status only moves along the transition table (src/ledger/transitions.ts). Every `now`
+ * defaults to the ledger's clock.
+ */
+export interface PurchaseLedger {
+  readonly limits: Readonly<SpendingLimits>;
+  readonly draftTtlMs: number;
+  /** The ledger's clock, so callers and the ledger agree on "now". */
+  now(): number;
+  /** Records a draft: the summary a person is shown, confirmable until it expires. */
+  createDraft(request: NewIntent, now?: number): PurchaseIntent;
+  get(id: string): PurchaseIntent | undefined;
+  /**
+   * draft → sending, only if still a draft, not expired, asked for by `userId`, not paused,
+   * nothing unconfirmed or sending, and every spending limit allows it; one atomic step.
+   */
+  claim(id: string, userId: number, now?: number, options?: ClaimOptions): ClaimResult;
+  /** Replaces a `sending` intent's "balance before" with a newer read; true when replaced. */
+  recordBalanceBefore(id: string, balance: BalanceSnapshot, readAt: number, now?: number): boolean;
+  /** Other intents whose request was out between `from` and `to` (not rejected), oldest first. */
+  sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[];
+  /** A response's outcome: sending → succeeded | rejected | unconfirmed. */
+  recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): RecordedOutcome;
+  /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
+  recordNotSent(id: string, detail: string, now?: number): RecordedOutcome;
+  /** At start: every `sending` intent becomes unconfirmed (never resent). */
+  recoverInterrupted(now?: number): PurchaseIntent[];
+  /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */
+  resolve(
+    id: string,
+    adminId: number,
+    delivered: boolean,
+    now?: number,
+  ): { intent: PurchaseIntent; unconfirmedLeft: number };
+  /** Cancels a draft; only its requester. */
+  cancel(id: string, userId: number, now?: number): boolean;
+  /** Marks drafts past their expiry as expired; returns how many. */
+  expireDrafts(now?: number): number;
+  /** Switches a draft's payment method; only its requester, only while it is a draft. */
+  changePaymentMethod(
+    id: string,
+    userId: number,
+    method: PaymentMethod,
+    now?: number,
+  ): PurchaseIntent | undefined;
+  /** The kill switch: while paused no claim succeeds. */
+  setPaused(paused: boolean, adminId: number, now?: number): void;
+  pauseState(): PauseState;
+  sendingCount(): number;
+  unconfirmedCount(): number;
+  /** Unconfirmed intents, oldest first. */
+  unconfirmed(): PurchaseIntent[];
+  /** Newest first; all intents, or one person's. */
+  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
+  /** What today's (UTC) limits have counted so far, and when they reset. */
+  usage(userId?: number, now?: number): DayUsage;
+  /** Per UTC day, newest first, the last `days` days with any. */
+  dailyTotals(days?: number, now?: number): DayTotals[];
+  /** The status history of one intent, oldest first. */
+  history(id: string): StatusChange[];
 }

@@ -5,7 +5,7 @@
  * the desk only sends after that claim has committed, and writes the outcome right after.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
-import type { Ledger, RecordedOutcome } from "../ledger/ledger.js";
+import type { PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
 import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../logger.js";
 import { GiftServiceCallCancelledError } from "../service/errors.js";
@@ -32,7 +32,7 @@ import type {
 } from "./types.js";
 
 export interface PurchaseDeskDeps {
-  ledger: Ledger;
+  ledger: PurchaseLedger;
   client: GiftServiceClient;
   /** Defaults to the ledger's clock, so the desk and the ledger agree on "now". */
   clock?: () => number;
@@ -206,7 +206,7 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
       const { ok: _ok, ...refusal } = claim;
       return { kind: "refused", refusal };
     }
-    // The claim has committed (better-sqlite3 is synchronous): only now may the request go.
+    // The claim has committed (the ledger answers synchronously): only now may the request go.
     refreshBalanceBefore(claim.intent);
     const outcome = await send(claim.intent, options.onQueued);
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {

@@ -4,8 +4,9 @@
  * Values are JSON; a row is deleted when its conversation ends.
  */
 import type { Db } from "./database.js";
+import type { KeyValue } from "./types.js";
 
-export class KeyValueStore<T> {
+export class KeyValueStore<T> implements KeyValue<T> {
   readonly #read;
   readonly #write;
   readonly #delete;

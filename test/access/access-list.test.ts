@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AccessConfig, AccessList } from "../../src/access/access-list.js";
+import { SqliteAccessStore } from "../../src/storage/access-store.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -13,7 +14,7 @@ const config: AccessConfig = {
 
 function open(path: string, overrides: Partial<AccessConfig> = {}) {
   const db = openDatabase(path);
-  return { db, access: new AccessList(db, { ...config, ...overrides }) };
+  return { db, access: new AccessList(new SqliteAccessStore(db), { ...config, ...overrides }) };
 }
 
 describe("AccessList", () => {

@@ -101,7 +101,7 @@ describe("createApp", () => {
     expect(emulator.chat(DEMO_USER.id).some((m) => m.fromBot && /^Hi, Uma!/.test(m.text))).toBe(
       true,
     );
-    expect(app.db.open).toBe(false);
+    expect(app.storage.isOpen()).toBe(false);
     expect(app.health()).toMatchObject({ status: "down", database: "down" });
   });
 
@@ -126,7 +126,7 @@ describe("createApp", () => {
     expect(told?.text).toMatch(/Balance now: [\d,.]+ TON, [\d,.]+ USDT/);
     expect(uma.message(summary.id)?.text).toMatch(/outcome is unknown/);
     expect(sandbox.purchaseRequests()).toHaveLength(1);
-    expect(app.db.open).toBe(false);
+    expect(app.storage.isOpen()).toBe(false);
   });
 
   it("a stranger is told to ask ADMIN_CONTACT for access, with their user id; nothing is bought", async () => {

@@ -14,12 +14,11 @@ import { type App, createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
 import type { BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
 import type { AccessConfig } from "../../src/config/index.js";
-import type { Ledger } from "../../src/ledger/ledger.js";
-import type { SpendingLimits } from "../../src/ledger/types.js";
+import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
-import type { Db } from "../../src/storage/database.js";
+import { type Db, openDatabase } from "../../src/storage/database.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 import { createTestClock, type TestClock } from "./clock.js";
@@ -58,8 +57,12 @@ export interface BotHarness {
   readonly app: App;
   readonly bot: Bot<BotContext>;
   readonly desk: PurchaseDesk;
-  readonly ledger: Ledger;
+  readonly ledger: PurchaseLedger;
   readonly client: GiftServiceClient;
+  /**
+   * A connection of the test's own to the same file, for writing what no code path writes
+   * (rows as an older version left them). Opened on first use, closed at restart and close.
+   */
   readonly db: Db;
   readonly sandbox: Sandbox;
   readonly telegram: TelegramFake;
@@ -115,6 +118,13 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
 
   let app = build();
   let closed = false;
+  let sql: Db | undefined;
+
+  async function stopApp(): Promise<void> {
+    sql?.close();
+    sql = undefined;
+    await app.stop();
+  }
 
   return {
     get app() {
@@ -133,7 +143,8 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       return app.service.client;
     },
     get db() {
-      return app.db;
+      sql ??= openDatabase(dbPath);
+      return sql;
     },
     sandbox,
     telegram,
@@ -142,13 +153,13 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     dbPath,
     send: (update) => app.bot.handleUpdate(update),
     async restart() {
-      await app.stop();
+      await stopApp();
       app = build();
     },
     async close() {
       if (closed) return;
       closed = true;
-      await app.stop();
+      await stopApp();
       await sandbox.close();
     },
   };

@@ -14,8 +14,7 @@ import type { PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseDesk } from "../../purchases/types.js";
 import type { WalletBalance } from "../../service/types.js";
-import type { Db } from "../../storage/database.js";
-import { KeyValueStore } from "../../storage/key-value-store.js";
+import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
 import { evidenceText } from "../features/admin/views.js";
 import { resolveKeyboard } from "../keyboards/admin.js";
@@ -34,7 +33,8 @@ export interface AdminNotifierOptions {
   api: Api;
   admins: readonly number[];
   desk: PurchaseDesk;
-  db: Db;
+  /** Where what was already announced is remembered. */
+  stores: KeyValueStores;
   i18n: I18n<Context>;
   settings: UserSettingsStore;
   alerts?: BalanceAlerts | undefined;
@@ -48,14 +48,14 @@ const LOW_STATE_KEY = "low-balance";
 
 export class AdminNotifier {
   readonly #options: AdminNotifierOptions;
-  readonly #store: KeyValueStore<LowState | true>;
+  readonly #store: KeyValue<LowState | true>;
   readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
   readonly #announcing = new Set<string>();
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
-    this.#store = new KeyValueStore<LowState | true>(options.db, "admin-notifications");
+    this.#store = options.stores<LowState | true>("admin-notifications");
   }
 
   /**

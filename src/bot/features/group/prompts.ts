@@ -10,8 +10,7 @@
  * after itself: a person's replies when their flow ends, and anything older than its expiry.
  */
 import type { Username } from "../../../gifts/username.js";
-import type { Db } from "../../../storage/database.js";
-import { KeyValueStore } from "../../../storage/key-value-store.js";
+import type { KeyValue, KeyValueStores } from "../../../storage/types.js";
 
 export interface GroupPrompt {
   chatId: number;
@@ -37,19 +36,19 @@ const MAX_TRACKED_PER_CHAT = 200;
 const CHATS_KEY = "chats";
 
 export class GroupPromptStore {
-  readonly #byMessage: KeyValueStore<GroupPrompt>;
+  readonly #byMessage: KeyValue<GroupPrompt>;
   /** The open prompt of each administrator in each group (one at a time). */
-  readonly #byStarter: KeyValueStore<number>;
+  readonly #byStarter: KeyValue<number>;
   /** Per group: the bot's messages waiting to be cleaned up. */
-  readonly #tracked: KeyValueStore<TrackedGroupMessage[]>;
+  readonly #tracked: KeyValue<TrackedGroupMessage[]>;
   /** The groups that have tracked messages, so a sweep need not scan the table. */
-  readonly #chats: KeyValueStore<number[]>;
+  readonly #chats: KeyValue<number[]>;
 
-  constructor(db: Db) {
-    this.#byMessage = new KeyValueStore<GroupPrompt>(db, "group-prompts");
-    this.#byStarter = new KeyValueStore<number>(db, "group-prompt-of");
-    this.#tracked = new KeyValueStore<TrackedGroupMessage[]>(db, "group-tracked");
-    this.#chats = new KeyValueStore<number[]>(db, "group-tracked-chats");
+  constructor(stores: KeyValueStores) {
+    this.#byMessage = stores<GroupPrompt>("group-prompts");
+    this.#byStarter = stores<number>("group-prompt-of");
+    this.#tracked = stores<TrackedGroupMessage[]>("group-tracked");
+    this.#chats = stores<number[]>("group-tracked-chats");
   }
 
   /** Remembers a short reply of the bot, to delete when the owner's flow ends or it expires. */

@@ -1,0 +1,22 @@
+/**
+ * The SQLite implementation of {@link Storage}: one file holds the ledger, the key-value
+ * namespaces and the access lists. Only src/storage and src/ledger know it is SQLite.
+ */
+import { Ledger } from "../ledger/ledger.js";
+import { SqliteAccessStore } from "./access-store.js";
+import { openDatabase } from "./database.js";
+import { KeyValueStore } from "./key-value-store.js";
+import type { Storage } from "./types.js";
+
+/** Opens (creating and migrating it if needed) the database file at `path`. */
+export function openSqliteStorage(path: string): Storage {
+  const db = openDatabase(path);
+  return {
+    openLedger: (settings) => new Ledger(db, settings),
+    keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
+    access: new SqliteAccessStore(db),
+    isUp: () => db.open && db.prepare("SELECT 1 AS one").get() !== undefined,
+    isOpen: () => db.open,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * What the bot keeps, as interfaces: the bot, the access rules and the app use these, never
+ * SQLite itself, so a second implementation (e.g. PostgreSQL, for several processes) could
+ * provide them. The SQLite ones are in this folder (src/storage/sqlite.ts) and src/ledger.
+ */
+import type { PurchaseLedger } from "../ledger/types.js";
+
+/** One namespace of JSON values by key (conversation state, settings, notices). */
+export interface KeyValue<T> {
+  read(key: string): T | undefined;
+  write(key: string, value: T): void;
+  delete(key: string): void;
+}
+
+/** Opens a namespace of the key-value store; namespaces never see each other's keys. */
+export type KeyValueStores = <T>(namespace: string) => KeyValue<T>;
+
+/** A buyer or a group an admin allowed in the bot. */
+export interface StoredGrant {
+  id: number;
+  addedBy: number;
+  addedAt: number;
+  /** A name to show admins (a username or a group title), when known. */
+  label: string | undefined;
+}
+
+/** The buyers and groups admins allow in the bot (the configured ones are not stored). */
+export interface AccessStore {
+  hasUser(userId: number): boolean;
+  hasChat(chatId: number): boolean;
+  /** Adds (or keeps, updating a known label) an allowed buyer. */
+  addUser(grant: StoredGrant): void;
+  addChat(grant: StoredGrant): void;
+  /** True when it was stored and is now removed. */
+  removeUser(userId: number): boolean;
+  removeChat(chatId: number): boolean;
+  /** Oldest first. */
+  users(): StoredGrant[];
+  chats(): StoredGrant[];
+}
+
+/** Options of the purchase ledger a storage opens (see src/ledger/ledger.ts). */
+export interface LedgerSettings {
+  limits?: Partial<PurchaseLedger["limits"]>;
+  draftTtlMs?: number;
+  clock?: () => number;
+}
+
+/** Everything one bot process keeps, opened once by the app and closed at its stop. */
+export interface Storage {
+  /** The purchase ledger (one per storage: build it once). */
+  openLedger(settings: LedgerSettings): PurchaseLedger;
+  keyValues: KeyValueStores;
+  access: AccessStore;
+  /** Whether the store answers (the health report's "database"); false once closed. */
+  isUp(): boolean;
+  isOpen(): boolean;
+  close(): void;
+}
