@@ -1,5 +1,5 @@
 /**
- * Conversation state in SQLite (through the kv store), so that a new bot process on the same
+ * Conversation state in the key-value store (SQLite), so that a new bot process on the same
  * database resumes a flow where the person left it. The row is removed when the flow ends.
  */
 import type {
@@ -7,7 +7,7 @@ import type {
   ConversationStorage,
   VersionedState,
 } from "@grammyjs/conversations";
-import type { KeyValue, KeyValueStores } from "../storage/types.js";
+import type { KeyValueStores } from "../storage/types.js";
 import type { BotContext } from "./context.js";
 
 /**
