@@ -27,6 +27,7 @@ import { configSummary, serviceCredentials } from "../config/index.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
 import { createPurchaseDesk } from "../purchases/desk.js";
+import { createPurchaseRecords, type PurchaseRecords } from "../purchases/records.js";
 import { createTonEvidence } from "../purchases/on-chain.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import {
@@ -87,6 +88,8 @@ export interface App {
   readonly storage: Storage;
   readonly ledger: PurchaseLedger;
   readonly desk: PurchaseDesk;
+  /** The ledger, read-only (what the bot's history and admin lists read). */
+  readonly records: PurchaseRecords;
   readonly access: AccessList;
   readonly bot: Bot<BotContext>;
   readonly services: BotServices;
@@ -193,6 +196,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   });
   const service = createService(config, overrides, logger);
   const desk = createDesk(config, overrides, { ledger, service, logger });
+  const records = createPurchaseRecords(ledger, overrides.clock);
   const access = new AccessList(storage.access, config.access);
   const giftBot = createBot({
     token: config.telegram.token,
@@ -200,6 +204,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     botInfo: overrides.telegram?.botInfo,
     fetch: overrides.telegram?.fetch,
     desk,
+    records,
     stores: storage.keyValues,
     access,
     logger,
@@ -321,6 +326,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     storage,
     ledger,
     desk,
+    records,
     access,
     bot,
     services,

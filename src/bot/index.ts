@@ -11,6 +11,7 @@ import { type ApiClientOptions, Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AccessList } from "../access/access-list.js";
 import type { Logger } from "../logger.js";
+import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../service/types.js";
 import type { KeyValueStores } from "../storage/types.js";
@@ -60,6 +61,8 @@ export interface BotDeps {
   fetch?: ApiClientOptions["fetch"] | undefined;
   /** The only door to buying. */
   desk: PurchaseDesk;
+  /** The ledger, read-only (history, lists, status, limits). */
+  records: PurchaseRecords;
   /**
    * The key-value namespaces the bot keeps: conversation state, per-person settings, open
    * summaries, group prompts and what admins were already told.
@@ -115,6 +118,7 @@ export function createBot(deps: BotDeps): GiftBot {
   const gate = { access: deps.access, groupAdmins, contact: deps.contact };
   const services: BotServices = {
     desk: deps.desk,
+    records: deps.records,
     i18n,
     settings,
     summaries: new OpenSummaryStore(deps.stores),
@@ -129,6 +133,7 @@ export function createBot(deps: BotDeps): GiftBot {
     api: bot.api,
     admins: [...services.admins],
     desk: deps.desk,
+    records: deps.records,
     stores: deps.stores,
     i18n,
     settings,

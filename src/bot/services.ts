@@ -5,6 +5,7 @@
 import type { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
 import type { Logger } from "../logger.js";
+import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../gifts/catalogue.js";
 import type { UserSettingsStore } from "./i18n.js";
@@ -12,7 +13,10 @@ import type { OpenSummaryStore } from "./open-summaries.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 
 export interface BotServices {
+  /** The only door to buying (and to every other change of an intent). */
   desk: PurchaseDesk;
+  /** The ledger, read-only: history, lists, status, limits, usage. */
+  records: PurchaseRecords;
   i18n: I18n<Context>;
   settings: UserSettingsStore;
   summaries: OpenSummaryStore;

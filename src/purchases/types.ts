@@ -1,22 +1,20 @@
 /**
  * The purchase desk: the one door through which the bot buys anything. It joins the service
  * client and the ledger so that the bot never talks HTTP or SQL, and so that the order the
- * spec requires (check the recipient, read the balance, record the intent, send one request)
+ * service requires (check the recipient, read the balance, record the intent, send one request)
  * cannot be got wrong by a chat flow.
  */
 import type {
   BalanceSnapshot,
   ClaimRefusal,
-  DayTotals,
   DayUsage,
   NewIntent,
   PurchaseIntent,
-  SpendingLimits,
 } from "../ledger/types.js";
 import type { Username } from "../gifts/username.js";
 import type { Ambiguous, PaymentMethod, Rejected, WalletBalance } from "../service/types.js";
 
-/** The recipient check (spec 4.1), as the chat flows need it. */
+/** The recipient check, as the chat flows need it. */
 export type RecipientCheck =
   | { kind: "ok"; username: Username; isPremium: boolean | undefined }
   | { kind: "invalid_username" }
@@ -30,8 +28,13 @@ export type BalanceRead =
   | { kind: "rate_limited"; retryAfterSeconds: number }
   | { kind: "unavailable" };
 
-/** What the bot asks the desk to record for a summary: the ledger's new intent, parsed. */
-export type DraftRequest = Omit<NewIntent, "recipient"> & { recipient: Username };
+/**
+ * What the bot asks the desk to record for a summary: the ledger's new intent with a parsed
+ * recipient; the desk adds the balance before.
+ */
+export type DraftRequest = Omit<NewIntent, "recipient" | "balanceBefore" | "balanceBeforeAt"> & {
+  recipient: Username;
+};
 
 /**
  * Why a confirmation sent nothing: the ledger's refusal, or a premium recipient whose
@@ -122,7 +125,7 @@ export type PurchaseSentListener = (result: SentResult) => void;
 /** The confirmations whose request went out. */
 export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
 
-/** The desk's whole surface, as the bot uses it. */
+/** The desk's whole surface, as the bot uses it. Reading goes through PurchaseRecords. */
 export interface PurchaseDesk {
   /**
    * Parses (anything a person may type, or a {@link Username}), then checks the recipient with
@@ -131,8 +134,12 @@ export interface PurchaseDesk {
   checkRecipient(username: string, options?: ConfirmOptions): Promise<RecipientCheck>;
   /** The wallet balance (shared, briefly cached reads). */
   readBalance(options?: ConfirmOptions): Promise<BalanceRead>;
-  /** Records a draft intent for the summary a person is shown. */
-  createDraft(request: DraftRequest): PurchaseIntent;
+  /**
+   * Records a draft intent for the summary a person is shown, with the wallet balance read
+   * now (a shared, briefly cached read) as its "balance before"; no figure when the read
+   * failed. `onQueued` is told when that read must wait for the service's quota.
+   */
+  createDraft(request: DraftRequest, options?: ConfirmOptions): Promise<PurchaseIntent>;
   /** Switches a draft's payment method; only its requester, only while it is a draft. */
   changePaymentMethod(
     id: string,
@@ -150,17 +157,11 @@ export interface PurchaseDesk {
     userId: number,
     options?: ConfirmOptions & { isAdmin?: boolean },
   ): Promise<ConfirmResult>;
-  getIntent(id: string): PurchaseIntent | undefined;
-  /** Newest first. */
-  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
-  unconfirmed(): PurchaseIntent[];
+  /** What an admin needs to settle an unconfirmed intent (reads the balance afresh). */
   evidence(id: string): Promise<ReconciliationEvidence | undefined>;
   resolve(id: string, adminId: number, delivered: boolean): ResolveResult;
   pause(adminId: number): void;
   resume(adminId: number): void;
-  status(): DeskStatus;
-  limits(): SpendingLimits;
-  usageToday(userId?: number): DailyUsage;
   onUnconfirmed(listener: UnconfirmedListener): () => void;
   /** Listens to every confirmation whose request went out; returns a function that stops it. */
   onPurchaseSent(listener: PurchaseSentListener): () => void;
@@ -171,6 +172,4 @@ export interface PurchaseDesk {
   recoverInterrupted(): PurchaseIntent[];
   /** Marks drafts past their expiry as expired; returns how many (run it now and then). */
   expireDrafts(): number;
-  /** Per UTC day totals for the admins, newest first. */
-  dailyTotals(days?: number): DayTotals[];
 }

@@ -75,7 +75,7 @@ describe("createApp", () => {
     onTestFinished(() => app.stop());
     await app.start();
 
-    expect(app.desk.getIntent(id)?.status).toBe("unconfirmed");
+    expect(app.records.getIntent(id)?.status).toBe("unconfirmed");
     // No summary message is known for it: the person gets a new message.
     const told = await emulator.waitFor((e) =>
       e.chat(DEMO_USER.id).find((m) => m.fromBot && /outcome is unknown/.test(m.text)),

@@ -100,7 +100,7 @@ describe("what a person sees for each outcome", () => {
       ].join("\n"),
     );
     expect(buttonsOf(h.telegram.message(alice.chatId, summary.message_id))).toEqual([]);
-    expect(h.desk.getIntent(h.desk.recent({ limit: 1 })[0]?.id ?? "")).toMatchObject({
+    expect(h.records.getIntent(h.records.recent({ limit: 1 })[0]?.id ?? "")).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: cancelled at shutdown",
     });

@@ -3,9 +3,10 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { Address } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
+import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import { createLogger } from "../../src/logger.js";
 import { createTonEvidence } from "../../src/purchases/on-chain.js";
-import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
+import type { ConfirmResult } from "../../src/purchases/types.js";
 import type { Fault } from "../../tools/sandbox/server.js";
 import type { Ambiguous } from "../../src/service/types.js";
 import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
@@ -74,7 +75,7 @@ describe("PurchaseDesk.confirm", () => {
       amount: "100",
       payment_method: "ton",
     });
-    const stored = f.desk.getIntent(intent.id);
+    const stored = f.records.getIntent(intent.id);
     expect(stored?.status).toBe("succeeded");
     expect(stored?.response).toMatchObject({ ok: true });
     if (result.kind === "succeeded") expect(stored?.txHash).toBe(result.txHash);
@@ -152,10 +153,10 @@ describe("PurchaseDesk.confirm", () => {
 
       const result = await f.desk.confirm(intent.id, 1);
       expect(result.kind).toBe("unconfirmed");
-      expect(f.desk.getIntent(intent.id)?.status).toBe("unconfirmed");
-      expect(f.desk.getIntent(intent.id)?.response).toBeDefined();
+      expect(f.records.getIntent(intent.id)?.status).toBe("unconfirmed");
+      expect(f.records.getIntent(intent.id)?.response).toBeDefined();
       expect(told.map(([id]) => id)).toEqual([intent.id]);
-      expect(f.desk.status()).toEqual({ paused: false, unconfirmed: 1 });
+      expect(f.records.status()).toEqual({ paused: false, unconfirmed: 1 });
 
       expect(await f.desk.confirm(intent.id, 1)).toMatchObject({ kind: "refused" });
       expect(await f.desk.confirm(next.id, 2)).toEqual({
@@ -184,8 +185,8 @@ describe("PurchaseDesk.confirm", () => {
     const result = await f.desk.confirm(intent.id, 1);
     expect(result.kind).toBe("rejected");
     if (result.kind === "rejected") expect(result.rejection.detail).toContain("PRICE_GUARD");
-    expect(f.desk.getIntent(intent.id)?.status).toBe("rejected");
-    expect(f.desk.status().unconfirmed).toBe(0);
+    expect(f.records.getIntent(intent.id)?.status).toBe("rejected");
+    expect(f.records.status().unconfirmed).toBe(0);
     expect(told).toEqual([]);
     expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
   });
@@ -200,7 +201,7 @@ describe("PurchaseDesk.confirm", () => {
     const intent = f.starsDraft();
     const result = await f.desk.confirm(intent.id, 1);
     expect(result).toMatchObject({ kind: "not_sent", reason: "invalid" });
-    expect(f.desk.getIntent(intent.id)).toMatchObject({
+    expect(f.records.getIntent(intent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: refused by the client before sending (invalid amount)",
     });
@@ -229,13 +230,13 @@ describe("PurchaseDesk.confirm", () => {
     });
     expect(f.desk.expireDrafts()).toBe(2);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(f.desk.usageToday(1)).toMatchObject({ starsUser: 0, resetsAt: Date.UTC(2030, 0, 2) });
+    expect(f.records.usageToday(1)).toMatchObject({ starsUser: 0, resetsAt: Date.UTC(2030, 0, 2) });
   });
 });
 
 describe("PurchaseDesk premium", () => {
-  const premiumDraft = (desk: PurchaseDesk, recipient = "bob_gift") =>
-    desk.createDraft({
+  const premiumDraft = (ledger: PurchaseLedger, recipient = "bob_gift") =>
+    ledger.createDraft({
       kind: "premium",
       recipient: username(recipient),
       quantity: 3,
@@ -247,22 +248,22 @@ describe("PurchaseDesk premium", () => {
   it("an old summary re-checks is_premium (bypassing the cache) and cancels without buying", async () => {
     const f = await deskFixture();
     expect(await f.desk.checkRecipient("bob_gift")).toMatchObject({ isPremium: false });
-    const intent = premiumDraft(f.desk);
+    const intent = premiumDraft(f.ledger);
     f.sandbox.setUser("bob_gift", { isPremium: true });
     f.clock.now += 60_001;
     const results = await Promise.all([f.desk.confirm(intent.id, 1), f.desk.confirm(intent.id, 1)]);
     expect(results.map((r) => r.kind).sort()).toEqual(["recipient_has_premium", "refused"]);
-    expect(f.desk.getIntent(intent.id)?.status).toBe("cancelled");
+    expect(f.records.getIntent(intent.id)?.status).toBe("cancelled");
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
     expect(userInfoRequests(f)).toBe(2);
   });
 
   it("a fresh summary buys without re-checking; an old one re-checks then buys", async () => {
     const f = await deskFixture();
-    const fresh = premiumDraft(f.desk, "carol_gift");
+    const fresh = premiumDraft(f.ledger, "carol_gift");
     expect((await f.desk.confirm(fresh.id, 1)).kind).toBe("succeeded");
     expect(userInfoRequests(f)).toBe(0);
-    const old = premiumDraft(f.desk, "dave_gift");
+    const old = premiumDraft(f.ledger, "dave_gift");
     f.clock.now += 61_000;
     expect((await f.desk.confirm(old.id, 1)).kind).toBe("succeeded");
     expect(userInfoRequests(f)).toBe(1);
@@ -284,7 +285,7 @@ describe("PurchaseDesk premium", () => {
         onChain: createTonEvidence({ endpoint: chain.endpoint, walletAddress: wallet.toString() }),
       },
     });
-    const intent = premiumDraft(f.desk);
+    const intent = premiumDraft(f.ledger);
     f.sandbox.injectFault({ type: "unconfirmed", executed: true }, { path: "/buy-premium/" });
     const result: ConfirmResult = await f.desk.confirm(intent.id, 1);
     expect(result.kind).toBe("unconfirmed");
@@ -294,7 +295,7 @@ describe("PurchaseDesk premium", () => {
     expect(evidence?.onChainTransfers).toEqual([
       expect.objectContaining({ amountNano: "7", at: (Math.floor(NOON / 1000) + 5) * 1000 }),
     ]);
-    expect(evidence?.txHash).toBe(f.desk.getIntent(intent.id)?.txHash);
+    expect(evidence?.txHash).toBe(f.records.getIntent(intent.id)?.txHash);
     expect(await f.desk.evidence("missing")).toBeUndefined();
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
@@ -363,12 +364,12 @@ describe("secrets and the database", () => {
     f.desk.resolve(echoUnconfirmed.id, 99, false);
     for (const id of echoed) {
       // The bodies did reach the response column, with the secrets scrubbed out of them.
-      const stored = JSON.stringify(f.desk.getIntent(id)?.response);
+      const stored = JSON.stringify(f.records.getIntent(id)?.response);
       expect(stored).toContain("Mnemonic rejected");
       expect(stored).toContain("[redacted]");
     }
 
-    await f.desk.evidence(f.desk.recent({ limit: 1 })[0]?.id ?? "");
+    await f.desk.evidence(f.records.recent({ limit: 1 })[0]?.id ?? "");
     f.db.close();
 
     expect(lines.some((l) => l.includes("purchase outcome recorded"))).toBe(true);
@@ -409,7 +410,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
     });
     expect(queued).toHaveLength(1);
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
-    expect(f.desk.getIntent(second.id)?.status).toBe("draft");
+    expect(f.records.getIntent(second.id)?.status).toBe("draft");
   });
 
   it("another connection's confirmation is refused as busy while a purchase is in flight", async () => {
@@ -441,11 +442,11 @@ describe("purchase desk: one purchase in flight at a time", () => {
     await f.client.close();
     const outcome = await result;
     expect(outcome).toMatchObject({ kind: "not_sent", reason: "cancelled" });
-    expect(f.desk.getIntent(intent.id)).toMatchObject({
+    expect(f.records.getIntent(intent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: cancelled at shutdown",
     });
-    expect(f.desk.status().unconfirmed).toBe(0);
+    expect(f.records.status().unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 
@@ -459,21 +460,21 @@ describe("purchase desk: one purchase in flight at a time", () => {
     await queuedFor;
     f.client.stopPurchases();
     expect(await result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
-    expect(f.desk.getIntent(queuedIntent.id)).toMatchObject({
+    expect(f.records.getIntent(queuedIntent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: cancelled at shutdown",
     });
     // A later confirmation claims, is refused by the client at once, and is released the same way.
     const later = f.starsDraft();
     expect(await f.desk.confirm(later.id, 1)).toMatchObject({ kind: "not_sent" });
-    expect(f.desk.getIntent(later.id)?.status).toBe("rejected");
-    expect(f.desk.status().unconfirmed).toBe(0);
+    expect(f.records.getIntent(later.id)?.status).toBe("rejected");
+    expect(f.records.status().unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 
   it("an old premium summary whose recipient cannot be re-checked buys nothing", async () => {
     const f = await deskFixture({ client: { readRetries: 0 } });
-    const intent = f.desk.createDraft({
+    const intent = f.ledger.createDraft({
       kind: "premium",
       recipient: username("erin_gift"),
       quantity: 3,
@@ -487,7 +488,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
       kind: "refused",
       refusal: { reason: "recipient_unverified" },
     });
-    expect(f.desk.getIntent(intent.id)?.status).toBe("draft");
+    expect(f.records.getIntent(intent.id)?.status).toBe("draft");
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });
@@ -496,16 +497,17 @@ describe("the balance before a purchase, for reconciliation", () => {
   const UNCONFIRMED: Fault = { type: "unconfirmed", executed: true };
   const balanceReads = (f: { sandbox: { requests: { path: string }[] } }) =>
     f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
-  /** What the bot does for a summary: read the balance, then record the draft with it. */
-  async function draftWithBalance(
+  /** What the bot does for a summary: the desk reads the balance and records the draft with it. */
+  function draftWithBalance(
     f: Awaited<ReturnType<typeof deskFixture>>,
     userId: number,
-  ): Promise<ReturnType<PurchaseDesk["createDraft"]>> {
-    const read = await f.desk.readBalance();
-    if (read.kind !== "ok") throw new Error("the sandbox balance read failed");
-    return f.starsDraft({
+  ): Promise<PurchaseIntent> {
+    return f.desk.createDraft({
+      kind: "stars",
+      recipient: username("alice_1"),
+      quantity: 100,
+      paymentMethod: "ton",
       requester: { userId, chatId: userId, chatType: "private" },
-      balanceBefore: { ton: read.balance.ton, usdt: read.balance.usdt },
     });
   }
 
@@ -532,7 +534,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     expect((await f.desk.confirm(slow.id, 1)).kind).toBe("unconfirmed");
     expect(balanceReads(f)).toBe(readsBefore);
 
-    const stored = f.desk.getIntent(slow.id);
+    const stored = f.records.getIntent(slow.id);
     expect(stored?.balanceBefore).toEqual({ ton: after.balance.ton, usdt: after.balance.usdt });
     expect(stored?.balanceBeforeAt).toBe(NOON + 120_000);
     const evidence = await f.desk.evidence(slow.id);
@@ -556,7 +558,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     f.clock.now = NOON + 120_000;
     f.sandbox.injectFault(UNCONFIRMED, { path: STARS });
     expect((await f.desk.confirm(slow.id, 1)).kind).toBe("unconfirmed");
-    const stored = f.desk.getIntent(slow.id);
+    const stored = f.records.getIntent(slow.id);
     expect(stored?.balanceBefore).toEqual({ ton: "100", usdt: "1000" });
     expect(stored?.balanceBeforeAt).toBe(NOON);
 
@@ -576,7 +578,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     await f.desk.readBalance();
     f.clock.now = NOON + 2_000;
     expect((await f.desk.confirm(draft.id, 1)).kind).toBe("succeeded");
-    expect(f.desk.getIntent(draft.id)).toMatchObject({
+    expect(f.records.getIntent(draft.id)).toMatchObject({
       balanceBefore: { ton: "100", usdt: "1000" },
       balanceBeforeAt: NOON + 1_000,
     });

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
-import type { DraftRequest, PurchaseDesk } from "../../src/purchases/types.js";
+import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
+import { createPurchaseRecords, type PurchaseRecords } from "../../src/purchases/records.js";
+import type { PurchaseDesk } from "../../src/purchases/types.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 import {
   createGiftServiceClient,
@@ -47,10 +49,13 @@ export interface DeskFixture {
   client: GiftServiceClient;
   ledger: Ledger;
   desk: PurchaseDesk;
+  /** The ledger read through the bot's read-only view. */
+  records: PurchaseRecords;
   clock: { now: number };
   /** Another connection to the same file, with its own Ledger and desk (same client). */
   secondDesk(): PurchaseDesk;
-  starsDraft(overrides?: Partial<DraftRequest>): ReturnType<PurchaseDesk["createDraft"]>;
+  /** A draft recorded as the ledger holds one (with the balance figure given, by default 100 TON). */
+  starsDraft(overrides?: Partial<NewIntent>): PurchaseIntent;
 }
 
 export interface DeskFixtureOptions {
@@ -96,10 +101,11 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
     client,
     ledger: first.ledger,
     desk: first.desk,
+    records: createPurchaseRecords(first.ledger),
     clock,
     secondDesk: () => open().desk,
     starsDraft: (overrides = {}) =>
-      first.desk.createDraft({
+      first.ledger.createDraft({
         kind: "stars",
         recipient: username("alice_1"),
         quantity: 100,

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/ledger/ledger.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
+import { createPurchaseRecords } from "../../src/purchases/records.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { nextLine, spawnFixture } from "../ledger/processes.js";
 import { deskFixture } from "./helpers.js";
@@ -41,26 +42,28 @@ describe("a bot process killed mid-purchase", () => {
     f.sandbox.injectFault({ type: "delay", ms: 60_000 }, { path: "/buy-stars/" });
     const child = spawnFixture("confirm-and-die.ts", [f.path, f.sandbox.url, victim.id, "1"]);
     await f.sandbox.waitForRequests(2, "/buy-stars/");
-    expect(f.desk.getIntent(victim.id)?.status).toBe("sending");
+    expect(f.records.getIntent(victim.id)?.status).toBe("sending");
     child.kill("SIGKILL");
     await once(child, "exit");
     f.sandbox.clearFaults();
 
-    const restarted = createPurchaseDesk({
-      ledger: new Ledger(openDatabase(f.path), { clock: () => f.clock.now }),
-      client: f.client,
-    });
+    const restartedLedger = new Ledger(openDatabase(f.path), { clock: () => f.clock.now });
+    const restarted = createPurchaseDesk({ ledger: restartedLedger, client: f.client });
+    const restartedRecords = createPurchaseRecords(restartedLedger);
     const told: string[] = [];
     restarted.onUnconfirmed((intent) => told.push(intent.id));
     expect(restarted.recoverInterrupted().map((i) => i.id)).toEqual([victim.id]);
     expect(told).toEqual([victim.id]);
-    expect(restarted.getIntent(victim.id)).toMatchObject({ status: "unconfirmed", quantity: 250 });
+    expect(restartedRecords.getIntent(victim.id)).toMatchObject({
+      status: "unconfirmed",
+      quantity: 250,
+    });
     expect(await restarted.confirm(victim.id, 1)).toMatchObject({
       kind: "refused",
       refusal: { reason: "already_done", status: "unconfirmed" },
     });
-    expect(restarted.getIntent(done.id)?.status).toBe("succeeded");
-    expect(restarted.getIntent(waiting.id)?.status).toBe("draft");
+    expect(restartedRecords.getIntent(done.id)?.status).toBe("succeeded");
+    expect(restartedRecords.getIntent(waiting.id)?.status).toBe("draft");
     expect(await restarted.confirm(waiting.id, 2)).toMatchObject({ refusal: { reason: "frozen" } });
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
 

@@ -16,6 +16,7 @@ import type { BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
 import type { AccessConfig } from "../../src/config/index.js";
 import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
+import type { PurchaseRecords } from "../../src/purchases/records.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
 import { type Db, openDatabase } from "../../src/storage/database.js";
@@ -57,6 +58,8 @@ export interface BotHarness {
   readonly app: App;
   readonly bot: Bot<BotContext>;
   readonly desk: PurchaseDesk;
+  /** The ledger, read-only, as the bot reads it. */
+  readonly records: PurchaseRecords;
   readonly ledger: PurchaseLedger;
   readonly client: GiftServiceClient;
   /**
@@ -135,6 +138,9 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     },
     get desk() {
       return app.desk;
+    },
+    get records() {
+      return app.records;
     },
     get ledger() {
       return app.ledger;

@@ -12,6 +12,7 @@ import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import type { Api, Context } from "grammy";
 import type { PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../logger.js";
+import type { PurchaseRecords } from "../../purchases/records.js";
 import type { PurchaseDesk } from "../../purchases/types.js";
 import type { WalletBalance } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
@@ -33,6 +34,7 @@ export interface AdminNotifierOptions {
   api: Api;
   admins: readonly number[];
   desk: PurchaseDesk;
+  records: PurchaseRecords;
   /** Where what was already announced is remembered. */
   stores: KeyValueStores;
   i18n: I18n<Context>;
@@ -106,7 +108,7 @@ export class AdminNotifier {
    * run died, or Telegram was unreachable).
    */
   announcePending(): void {
-    for (const intent of this.#options.desk.unconfirmed()) this.unconfirmed(intent);
+    for (const intent of this.#options.records.unconfirmed()) this.unconfirmed(intent);
   }
 
   /**

@@ -37,7 +37,7 @@ export async function closeOpenSummaries(ctx: BotContext, services: BotServices)
   if (chatId === undefined || userId === undefined) return 0;
   let cancelled = 0;
   for (const summary of services.summaries.list(chatId, userId)) {
-    const intent = services.desk.getIntent(summary.intentId);
+    const intent = services.records.getIntent(summary.intentId);
     const wasDraft = services.desk.cancel(summary.intentId, userId);
     services.summaries.remove(chatId, userId, summary.intentId);
     if (!wasDraft) continue;

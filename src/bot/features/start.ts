@@ -16,7 +16,7 @@ export function startFeature(services: BotServices): Composer<BotContext> {
   privateChat.command("help", async (ctx) => {
     // The range a person can actually type: the configured per-purchase limit may be lower
     // than the service's own maximum (the flow asks within the same bounds).
-    const max = maxStarsWithin(services.desk.limits().starsPerPurchase);
+    const max = maxStarsWithin(services.records.limits().starsPerPurchase);
     await ctx.reply(ctx.t("help-text", { min: MIN_STARS, max }));
   });
   return composer;

@@ -44,7 +44,7 @@ export async function onSummaryPress(
   action: SummaryAction,
   services: BotServices,
 ): Promise<void> {
-  const intent = services.desk.getIntent(action.intentId);
+  const intent = services.records.getIntent(action.intentId);
   const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
   if (refusal !== undefined || intent === undefined) {
     await refuse(ctx, refusal ?? { reason: "not_found" }, intent);
@@ -112,7 +112,7 @@ async function confirm(
   services: BotServices,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
-  const status = services.desk.status();
+  const status = services.records.status();
   const early: ClaimRefusal | undefined = status.paused
     ? { reason: "paused" }
     : status.unconfirmed > 0
@@ -175,7 +175,7 @@ async function confirm(
       reason === "limit" ||
       reason === "busy" ||
       reason === "recipient_unverified";
-    const fresh = services.desk.getIntent(intent.id) ?? intent;
+    const fresh = services.records.getIntent(intent.id) ?? intent;
     await editQuietly(
       ctx,
       summaryWithStatus(ctx.t, locale, fresh, line),
@@ -197,7 +197,7 @@ async function cancel(
 ): Promise<void> {
   const cancelled = services.desk.cancel(intent.id, ctx.from.id);
   if (!cancelled) {
-    const fresh = services.desk.getIntent(intent.id);
+    const fresh = services.records.getIntent(intent.id);
     const refusal = fresh
       ? (refusalForStatus(fresh.status, fresh.expiresAt, services.now()) ?? { reason: "not_found" })
       : ({ reason: "not_found" } as const);
@@ -230,7 +230,7 @@ async function switchMethod(
   }
   const changed = services.desk.changePaymentMethod(intent.id, ctx.from.id, action.method);
   if (changed === undefined) {
-    const fresh = services.desk.getIntent(intent.id);
+    const fresh = services.records.getIntent(intent.id);
     await refuse(
       ctx,
       (fresh && refusalForStatus(fresh.status, fresh.expiresAt, services.now())) ?? {

@@ -190,7 +190,7 @@ async function askAmount(
   username: string,
   services: BotServices,
 ): Promise<{ quantity: number; ctx: FlowContext }> {
-  const limits = await conversation.external(() => services.desk.limits());
+  const limits = await conversation.external(() => services.records.limits());
   const max = maxStarsWithin(limits.starsPerPurchase);
   let prompt = await sendPrompt(
     ctx,

@@ -1,13 +1,12 @@
 /**
  * The one way a summary comes into being, for the private conversation and the group flow
- * alike: read the wallet's balance (the "balance before" an admin sees if the outcome is ever
- * uncertain), cancel the person's other drafts in this chat, record the draft, show it with
- * its Confirm buttons and remember the message. Every draft the bot creates goes through
+ * alike: cancel the person's other drafts in this chat, have the desk record the draft (it
+ * reads the wallet's balance: the "balance before" an admin sees if the outcome is ever
+ * uncertain), show it with its Confirm buttons and remember the message. Every draft the bot creates goes through
  * {@link showSummary}, so a change to how the desk records drafts is made here only.
  */
 import type { Message } from "grammy/types";
-import type { BalanceSnapshot, IntentKind, PurchaseIntent } from "../../ledger/types.js";
-import type { BalanceRead } from "../../purchases/types.js";
+import type { IntentKind, PurchaseIntent } from "../../ledger/types.js";
 import type { Username } from "../../gifts/username.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { tellQueued } from "../format.js";
@@ -55,20 +54,16 @@ export async function showSummary(
   const from = ctx.from;
   if (chat === undefined || from === undefined) return undefined;
   const requester = { userId: from.id, chatId: chat.id, chatType: chat.type };
-  const intent = await options.outside(async (outside) => {
-    const balance = await services.desk.readBalance({
-      onQueued: tellQueued(outside, options.onNotice),
-    });
+  const intent = await options.outside((outside) => {
     // A crash after this step but before a conversation's save would replay it and show a
     // second summary; cancelling the person's other drafts in this chat first means only the
     // newest summary can ever be confirmed.
     cancelOtherDrafts(services, requester.userId, requester.chatId);
-    return services.desk.createDraft({
-      ...request,
-      paymentMethod: services.defaultPaymentMethod,
-      requester,
-      balanceBefore: balanceSnapshot(balance),
-    });
+    // The desk reads the balance (the "balance before") and records the draft with it.
+    return services.desk.createDraft(
+      { ...request, paymentMethod: services.defaultPaymentMethod, requester },
+      { onQueued: tellQueued(outside, options.onNotice) },
+    );
   });
   const locale = await ctx.i18n.getLocale();
   const message = await ctx.reply(summaryText(ctx.t, locale, intent), {
@@ -84,13 +79,8 @@ export async function showSummary(
   return intent;
 }
 
-/** The figures recorded with a draft as its "balance before"; none when the read failed. */
-export function balanceSnapshot(read: BalanceRead): BalanceSnapshot | undefined {
-  return read.kind === "ok" ? { ton: read.balance.ton, usdt: read.balance.usdt } : undefined;
-}
-
 function cancelOtherDrafts(services: BotServices, userId: number, chatId: number): void {
-  for (const open of services.desk.recent({ userId, limit: 20 })) {
+  for (const open of services.records.recent({ userId, limit: 20 })) {
     if (open.status === "draft" && open.requester.chatId === chatId) {
       services.desk.cancel(open.id, userId);
     }

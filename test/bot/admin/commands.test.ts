@@ -54,7 +54,7 @@ describe("admin commands are refused to everyone else", () => {
         ).toEqual(unknown);
       }
     }
-    expect(h.desk.status()).toEqual({ paused: false, unconfirmed: 0 });
+    expect(h.records.status()).toEqual({ paused: false, unconfirmed: 0 });
     expect(access.mayBuy(424242)).toBe(false);
     expect(h.sandbox.requests).toHaveLength(0);
   });

@@ -28,7 +28,7 @@ describe("reconciliation evidence", () => {
     await ada.pressButton("⭐ 100");
     await ada.pressButton("✅ Confirm");
     expect(ada.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @carl_gifts\./);
-    const carl = h.desk.recent({ limit: 1 })[0];
+    const carl = h.records.recent({ limit: 1 })[0];
     expect(carl?.recipient).toBe("carl_gifts");
     const carlSentAt = carl?.sentAt ?? 0;
 
@@ -37,7 +37,7 @@ describe("reconciliation evidence", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await bea.pressButton("✅ Confirm");
     await features.idle();
-    const bob = h.desk.unconfirmed()[0];
+    const bob = h.records.unconfirmed()[0];
     expect(bob?.recipient).toBe("bob_gifts");
     const notifiedAt = h.clock();
 
@@ -92,7 +92,7 @@ describe("reconciliation evidence", () => {
     expect(text).not.toContain("Other purchases");
 
     // A draft recorded with a balance but no read time (as an older version wrote them).
-    const draft = h.desk.createDraft({
+    const draft = h.ledger.createDraft({
       kind: "stars",
       recipient: username("dora_d"),
       quantity: 50,

@@ -22,13 +22,13 @@ describe("unconfirmed purchases", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await confirmStars(bea, "bob_gifts");
     await features.idle();
-    expect(h.desk.status().unconfirmed).toBe(1);
+    expect(h.records.status().unconfirmed).toBe(1);
 
     const ada = chatPerson(h, ADMIN);
     const adaTexts = sentTexts(h, ADMIN.id);
     expect(adaTexts).toHaveLength(1);
     const text = adaTexts[0] ?? "";
-    const id = h.desk.unconfirmed()[0]?.id ?? "";
+    const id = h.records.unconfirmed()[0]?.id ?? "";
     expect(text.split("\n").slice(0, 4)).toEqual([
       "⚠️ A purchase ended with an unknown outcome: 100 stars to @bob_gifts.",
       "",
@@ -56,10 +56,10 @@ describe("unconfirmed purchases", () => {
     const forged = h.telegram.mark();
     await chatPerson(h, BUYER).press(notification.data, notification.messageId);
     expect(answersSince(h, forged)).toEqual(["This button is not valid."]);
-    expect(h.desk.getIntent(id)?.status).toBe("unconfirmed");
+    expect(h.records.getIntent(id)?.status).toBe("unconfirmed");
 
     await ada.pressButton("✅ Delivered");
-    expect(h.desk.getIntent(id)?.status).toBe("delivered");
+    expect(h.records.getIntent(id)?.status).toBe("delivered");
     expect(h.telegram.message(ADMIN.id, notification.messageId)?.text).toMatch(
       new RegExp(`\\n\\nSettled as delivered by admin ${ADMIN.id}\\.$`),
     );
@@ -101,7 +101,7 @@ describe("unconfirmed purchases", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await confirmStars(chatPerson(h, BUYER), "bob_gifts");
     await world.features.idle();
-    expect(h.desk.status().unconfirmed).toBe(1);
+    expect(h.records.status().unconfirmed).toBe(1);
     expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
     expect(toldAda()).toEqual([]);
 
@@ -128,7 +128,7 @@ describe("unconfirmed purchases", () => {
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await confirmStars(bea, "bob_gifts");
-    const draft = h.desk.createDraft({
+    const draft = h.ledger.createDraft({
       kind: "premium",
       recipient: username("carol_p"),
       quantity: 3,
@@ -141,7 +141,7 @@ describe("unconfirmed purchases", () => {
       .run(h.clock(), draft.id);
     h.desk.recoverInterrupted();
     await features.idle();
-    expect(h.desk.status().unconfirmed).toBe(2);
+    expect(h.records.status().unconfirmed).toBe(2);
     expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"))).toHaveLength(2);
 
     const before = h.telegram.mark();
@@ -169,7 +169,7 @@ describe("unconfirmed purchases", () => {
     expect(ada.lastMessage().text).toBe(
       "Every unknown outcome is settled, but purchases are paused: /resume to reopen them.",
     );
-    expect(h.desk.status()).toEqual({ paused: true, unconfirmed: 0 });
+    expect(h.records.status()).toEqual({ paused: true, unconfirmed: 0 });
     await ada.command("resume");
     expect(ada.lastMessage().text).toBe("▶ Purchases are open again.");
   });

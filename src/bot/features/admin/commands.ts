@@ -110,20 +110,25 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
   const read = await desk.readBalance();
   if (read.kind === "ok") env.notifier.checkBalance(read.balance);
   const locale = await ctx.i18n.getLocale();
-  const usage = desk.usageToday();
-  const today = desk.dailyTotals(1).find((d) => d.day === usage.day);
+  const usage = env.services.records.usageToday();
+  const today = env.services.records.dailyTotals(1).find((d) => d.day === usage.day);
   await ctx.reply(
-    balanceText(ctx.t, locale, { read, wallet: env.wallet, usage, today, status: desk.status() }),
+    balanceText(ctx.t, locale, {
+      read,
+      wallet: env.wallet,
+      usage,
+      today,
+      status: env.services.records.status(),
+    }),
   );
 }
 
 /** /purchases: the newest purchases, paged; `/purchases <id>`: one purchase in full. */
 export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  const { desk } = env.services;
   const locale = await ctx.i18n.getLocale();
   const id = ctx.match.trim();
   if (id !== "") {
-    const intent = INTENT_ID_PATTERN.test(id) ? desk.getIntent(id) : undefined;
+    const intent = INTENT_ID_PATTERN.test(id) ? env.services.records.getIntent(id) : undefined;
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
@@ -143,7 +148,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
 /** /pending: each unconfirmed purchase with its evidence and the buttons to settle it. */
 export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
-  const pending = desk.unconfirmed();
+  const pending = env.services.records.unconfirmed();
   if (pending.length === 0) {
     await ctx.reply(ctx.t("admin-pending-none"));
     return;
@@ -167,7 +172,7 @@ export async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promis
 export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
   desk.resume(ctx.from.id);
-  const { unconfirmed } = desk.status();
+  const { unconfirmed } = env.services.records.status();
   await ctx.reply(
     unconfirmed > 0
       ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
@@ -205,9 +210,10 @@ export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<v
 
 /** /limits: the limits in force and today's use of the bot-wide ones. */
 export async function showLimits(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  const { desk } = env.services;
   const locale = await ctx.i18n.getLocale();
-  await ctx.reply(limitsText(ctx.t, locale, desk.limits(), desk.usageToday()));
+  await ctx.reply(
+    limitsText(ctx.t, locale, env.services.records.limits(), env.services.records.usageToday()),
+  );
 }
 
 /** A forwarded message: offer to allow or deny its sender, when Telegram shows who it is. */
@@ -286,7 +292,7 @@ export async function resolvePurchase(
   const result = desk.resolve(intentId, ctx.from.id, delivered);
   const shown = ctx.callbackQuery.message?.text ?? "";
   if (!result.ok) {
-    const intent = desk.getIntent(intentId);
+    const intent = env.services.records.getIntent(intentId);
     if (intent === undefined) {
       await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
       return;
@@ -305,13 +311,17 @@ export async function resolvePurchase(
     await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
   } else {
     await ctx.reply(
-      ctx.t(desk.status().paused ? "admin-resolve-resumed-paused" : "admin-resolve-resumed"),
+      ctx.t(
+        env.services.records.status().paused
+          ? "admin-resolve-resumed-paused"
+          : "admin-resolve-resumed",
+      ),
     );
   }
 }
 
 function purchasesAt(env: AdminEnv, offset: number) {
-  const rows = env.services.desk.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
+  const rows = env.services.records.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
   return {
     intents: rows.slice(0, PURCHASES_PAGE_SIZE),
     hasOlder: rows.length > PURCHASES_PAGE_SIZE,

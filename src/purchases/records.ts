@@ -1,0 +1,47 @@
+/**
+ * The bot's read-only view of the ledger: history, lists, status, limits and usage. Reading
+ * needs no service request and no purchase rule, so it does not go through the desk; writing
+ * does (src/purchases/desk.ts).
+ */
+import type {
+  DayTotals,
+  PurchaseIntent,
+  PurchaseLedger,
+  SpendingLimits,
+  StatusChange,
+} from "../ledger/types.js";
+import type { DailyUsage, DeskStatus } from "./types.js";
+
+export interface PurchaseRecords {
+  getIntent(id: string): PurchaseIntent | undefined;
+  /** Newest first; all intents, or one person's. */
+  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
+  /** Unconfirmed intents waiting for an admin, oldest first. */
+  unconfirmed(): PurchaseIntent[];
+  /** Whether purchases can be claimed at all right now. */
+  status(): DeskStatus;
+  limits(): SpendingLimits;
+  /** Today's (UTC) spending against the limits, the bot's and (with `userId`) one person's. */
+  usageToday(userId?: number): DailyUsage;
+  /** Per UTC day totals for the admins, newest first (default 7 days). */
+  dailyTotals(days?: number): DayTotals[];
+  /** One intent's status moves, oldest first. */
+  history(id: string): StatusChange[];
+}
+
+/** The records of `ledger`, read at `clock`'s "now" (the desk's clock). */
+export function createPurchaseRecords(
+  ledger: PurchaseLedger,
+  clock: () => number = () => ledger.now(),
+): PurchaseRecords {
+  return {
+    getIntent: (id) => ledger.get(id),
+    recent: (query) => ledger.recent(query),
+    unconfirmed: () => ledger.unconfirmed(),
+    status: () => ({ paused: ledger.pauseState().paused, unconfirmed: ledger.unconfirmedCount() }),
+    limits: () => ({ ...ledger.limits }),
+    usageToday: (userId) => ledger.usage(userId, clock()),
+    dailyTotals: (days) => ledger.dailyTotals(days, clock()),
+    history: (id) => ledger.history(id),
+  };
+}
