@@ -19,7 +19,7 @@ import { type RunnerHandle, run } from "@grammyjs/runner";
 import type { ApiClientOptions, Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { AccessList } from "../access/access-list.js";
-import { type BotContext, createBot, type PurchaseGate } from "../bot/index.js";
+import { type BotContext, createBot, type GiftBot, type PurchaseGate } from "../bot/index.js";
 import type { AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
@@ -231,64 +231,16 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   let expiry: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
 
+  const parts: RunParts = { config, overrides, logger, desk, giftBot, health };
   const start = async (): Promise<void> => {
     logger.info(configSummary(config), "giftbot starting");
     await bot.init();
-    // Admins are told about every purchase that ends unconfirmed (the notifier listens to the
-    // desk from the start, so also those recovered now), and about any an earlier run left
-    // untold.
-    notifier.announcePending();
-    const recovered = desk.recoverInterrupted();
-    if (recovered.length > 0) {
-      logger.warn(
-        { intents: recovered.map((intent: PurchaseIntent) => intent.id) },
-        "purchases interrupted by the last stop are now unconfirmed",
-      );
-      await tellRequestersOutcomeUnknown(bot.api, services, recovered, logger);
-    }
-    desk.expireDrafts();
-    expiry = setInterval(() => {
-      try {
-        desk.expireDrafts();
-      } catch (error) {
-        logger.error({ err: error }, "could not expire drafts");
-      }
-      // Expired group prompts and short replies (never rejects).
-      void giftBot.sweepGroups();
-    }, EXPIRE_DRAFTS_EVERY_MS);
-    expiry.unref();
-    // A menu that fails to register is cosmetic: the bot works without it.
-    await giftBot
-      .registerCommandMenus()
-      .catch((error: unknown) =>
-        logger.warn({ err: error }, "could not register the command menu"),
-      );
-
+    expiry = await prepareToRun(parts);
     // A signal that came while connecting has already closed everything: take no updates.
     if (stopping !== undefined) return;
-    const webhook = config.run.webhook;
-    if (config.run.mode === "webhook" && webhook !== undefined) {
-      webhookServer = await startWebhookServer({
-        bot,
-        host: config.run.host,
-        port: config.run.port,
-        path: new URL(webhook.url).pathname,
-        secretToken: webhook.secret,
-        health,
-        logger,
-      });
-      await bot.api.setWebhook(webhook.url, { secret_token: webhook.secret });
-      logger.info({ listening: webhookServer.url }, "taking updates by webhook");
-      return;
-    }
-    // A webhook left by an earlier run would make every getUpdates fail with 409.
-    await bot.api.deleteWebhook();
-    runner = run(bot, { runner: { silent: true } });
-    runner.task()?.catch((error: unknown) => {
-      logger.fatal({ err: error }, "long polling stopped with an error");
-      overrides.onFatal?.(error);
-    });
-    logger.info("taking updates by long polling");
+    const intake = await takeUpdates(parts);
+    runner = intake.runner;
+    webhookServer = intake.webhookServer;
   };
 
   const stop = (): Promise<void> => {
@@ -341,4 +293,83 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     start,
     stop,
   };
+}
+
+/** What starting the app works with. */
+interface RunParts {
+  config: Config;
+  overrides: AppOverrides;
+  logger: Logger;
+  desk: PurchaseDesk;
+  giftBot: GiftBot;
+  health: () => HealthReport;
+}
+
+/**
+ * Everything before the first update: admins told about what an earlier run left, interrupted
+ * purchases recovered (their requesters told), expired drafts marked (and every minute after,
+ * with the group clean-up), command menus registered. Returns the minute timer.
+ */
+async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
+  const { desk, giftBot, logger } = parts;
+  // Admins are told about every purchase that ends unconfirmed (the notifier listens to the
+  // desk from the start, so also those recovered now), and about any an earlier run left
+  // untold.
+  giftBot.notifier.announcePending();
+  const recovered = desk.recoverInterrupted();
+  if (recovered.length > 0) {
+    logger.warn(
+      { intents: recovered.map((intent: PurchaseIntent) => intent.id) },
+      "purchases interrupted by the last stop are now unconfirmed",
+    );
+    await tellRequestersOutcomeUnknown(giftBot.bot.api, giftBot.services, recovered, logger);
+  }
+  desk.expireDrafts();
+  const expiry = setInterval(() => {
+    try {
+      desk.expireDrafts();
+    } catch (error) {
+      logger.error({ err: error }, "could not expire drafts");
+    }
+    // Expired group prompts and short replies (never rejects).
+    void giftBot.sweepGroups();
+  }, EXPIRE_DRAFTS_EVERY_MS);
+  expiry.unref();
+  // A menu that fails to register is cosmetic: the bot works without it.
+  await giftBot
+    .registerCommandMenus()
+    .catch((error: unknown) => logger.warn({ err: error }, "could not register the command menu"));
+  return expiry;
+}
+
+/** Starts taking updates: the webhook server in webhook mode, else long polling. */
+async function takeUpdates(
+  parts: RunParts,
+): Promise<{ runner?: RunnerHandle; webhookServer?: WebhookServer }> {
+  const { config, logger, health } = parts;
+  const bot = parts.giftBot.bot;
+  const webhook = config.run.webhook;
+  if (config.run.mode === "webhook" && webhook !== undefined) {
+    const webhookServer = await startWebhookServer({
+      bot,
+      host: config.run.host,
+      port: config.run.port,
+      path: new URL(webhook.url).pathname,
+      secretToken: webhook.secret,
+      health,
+      logger,
+    });
+    await bot.api.setWebhook(webhook.url, { secret_token: webhook.secret });
+    logger.info({ listening: webhookServer.url }, "taking updates by webhook");
+    return { webhookServer };
+  }
+  // A webhook left by an earlier run would make every getUpdates fail with 409.
+  await bot.api.deleteWebhook();
+  const runner = run(bot, { runner: { silent: true } });
+  runner.task()?.catch((error: unknown) => {
+    logger.fatal({ err: error }, "long polling stopped with an error");
+    parts.overrides.onFatal?.(error);
+  });
+  logger.info("taking updates by long polling");
+  return { runner };
 }

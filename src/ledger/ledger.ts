@@ -157,7 +157,7 @@ export class Ledger implements PurchaseLedger {
     if (!Number.isSafeInteger(request.quantity) || request.quantity <= 0) {
       throw new InvalidDraftError("The quantity must be a positive whole number.");
     }
-    // The service's own bounds (spec 4.3, 4.4): a draft it would refuse is not worth showing.
+    // The service's own bounds (src/gifts/catalogue.ts): a draft it would refuse is not worth showing.
     if (request.kind === "stars" && !isStarsAmount(request.quantity)) {
       throw new InvalidDraftError("A stars amount is a whole number from 50 to 1,000,000.");
     }

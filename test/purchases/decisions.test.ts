@@ -1,0 +1,97 @@
+/** The desk's pure decisions, each on its own inputs: no client, no ledger, no clock. */
+import { describe, expect, it } from "vitest";
+import type { PurchaseIntent } from "../../src/ledger/types.js";
+import {
+  balanceReadAt,
+  balanceSnapshot,
+  confirmResultOf,
+  isSent,
+  needsPremiumRecheck,
+} from "../../src/purchases/decisions.js";
+import type { BalanceRead } from "../../src/purchases/types.js";
+
+const NOW = Date.UTC(2030, 0, 1, 12);
+
+const intent = (overrides: Partial<PurchaseIntent> = {}): PurchaseIntent => ({
+  id: "intent-1",
+  kind: "premium",
+  recipient: "bob_gift",
+  quantity: 3,
+  paymentMethod: "ton",
+  requester: { userId: 1, chatId: 1, chatType: "private" },
+  status: "draft",
+  createdAt: NOW - 61_000,
+  expiresAt: NOW + 60_000,
+  sentAt: undefined,
+  finishedAt: undefined,
+  balanceBefore: undefined,
+  balanceBeforeAt: undefined,
+  response: undefined,
+  txHash: undefined,
+  outcomeDetail: undefined,
+  resolvedBy: undefined,
+  resolvedAt: undefined,
+  ...overrides,
+});
+
+const ok = (ton: string, recognised = true): BalanceRead => ({
+  kind: "ok",
+  balance: { ton, usdt: "5", recognised } as Extract<BalanceRead, { kind: "ok" }>["balance"],
+});
+
+describe("the balance a draft keeps", () => {
+  it("is the read's figure, or none when the read failed", () => {
+    expect(balanceSnapshot(ok("1.5"))).toEqual({ ton: "1.5", usdt: "5" });
+    expect(balanceSnapshot({ kind: "unavailable" })).toBeUndefined();
+  });
+
+  it("knows when it was read only while the cache holds that very, recognised figure", () => {
+    const shown = { ton: "1.5", usdt: "5" };
+    expect(balanceReadAt(shown, { value: ok("1.5"), at: NOW })).toBe(NOW);
+    expect(balanceReadAt(shown, { value: ok("2"), at: NOW })).toBeUndefined();
+    expect(balanceReadAt(shown, { value: ok("1.5", false), at: NOW })).toBeUndefined();
+    expect(balanceReadAt(undefined, { value: ok("1.5"), at: NOW })).toBeUndefined();
+    expect(balanceReadAt(shown, undefined)).toBeUndefined();
+  });
+});
+
+describe("the premium recheck at confirmation", () => {
+  it("is needed for the requester's own old, unexpired premium draft only", () => {
+    expect(needsPremiumRecheck(intent(), 1, NOW, 60_000)).toBe(true);
+    expect(needsPremiumRecheck(intent({ createdAt: NOW - 60_000 }), 1, NOW, 60_000)).toBe(false);
+    expect(needsPremiumRecheck(intent(), 2, NOW, 60_000)).toBe(false);
+    expect(needsPremiumRecheck(intent({ kind: "stars", quantity: 50 }), 1, NOW, 60_000)).toBe(
+      false,
+    );
+    expect(needsPremiumRecheck(intent({ expiresAt: NOW }), 1, NOW, 60_000)).toBe(false);
+    expect(needsPremiumRecheck(intent({ status: "cancelled" }), 1, NOW, 60_000)).toBe(false);
+  });
+});
+
+describe("what a Confirm came to", () => {
+  const sent = intent({ status: "succeeded" });
+
+  it("follows the recorded outcome", () => {
+    const success = confirmResultOf({ kind: "success", value: { txHash: "abc" } } as never, {
+      recorded: true,
+      intent: sent,
+    });
+    expect(success).toEqual({ kind: "succeeded", intent: sent, txHash: "abc" });
+    expect(isSent(success)).toBe(true);
+    const ambiguous = { kind: "ambiguous", cause: "timeout", detail: "late" } as const;
+    expect(confirmResultOf(ambiguous, { recorded: true, intent: sent })).toEqual({
+      kind: "unconfirmed",
+      intent: sent,
+      ambiguity: ambiguous,
+    });
+  });
+
+  it("stays unconfirmed when a restart's recovery got there first, whatever the answer", () => {
+    const late = confirmResultOf({ kind: "success", value: { txHash: "abc" } } as never, {
+      recorded: false,
+      intent: intent({ status: "unconfirmed" }),
+    });
+    expect(late.kind).toBe("unconfirmed");
+    expect(isSent({ kind: "refused", refusal: { reason: "paused" } })).toBe(false);
+  });
+});
