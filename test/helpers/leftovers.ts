@@ -65,6 +65,15 @@ export function processesOfRun(
       !own.has(p.pid) &&
       // vitest's workers and helpers are its direct children; tests run inside the workers.
       p.parent !== self &&
-      (p.command.includes(`${CHECKOUT}/`) || p.environment.split("\0").includes(marker)),
+      (namesCheckout(p.command) || p.environment.split("\0").includes(marker)),
   );
+}
+
+/**
+ * Whether a command line names a file of this checkout other than its installed packages: a
+ * tool run from another checkout that shares this one's node_modules (a git worktree with a
+ * linked node_modules) names them too, and is not this run's.
+ */
+function namesCheckout(command: string): boolean {
+  return command.split(`${CHECKOUT}/node_modules/`).join("").includes(`${CHECKOUT}/`);
 }
