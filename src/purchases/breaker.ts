@@ -1,0 +1,238 @@
+/**
+ * The purchase circuit breaker: purchases pause by themselves when the service keeps refusing
+ * them for a reason that is not the person's input. What operators of bots like this one meet
+ * most is an expired marketplace session or an empty wallet: then every purchase is refused,
+ * one person after another, and nobody who can fix it is told.
+ *
+ * The service publishes no catalogue of its `error`/`reason` values, so two things work
+ * together:
+ * - {@link REFUSAL_RULES}, one list of patterns, says what a refusal's text points at: the
+ *   person's input (never counted), the marketplace session or the wallet (open at once);
+ * - a count of consecutive refusals that are not about the input opens it for any reason the
+ *   list does not know yet.
+ *
+ * This module decides only; it keeps no timers and does no I/O. Whoever feeds it outcomes
+ * persists the opening (the ledger's pause, with the reasons) and tells the admins.
+ */
+import type { FailureBody, PurchaseOutcome } from "../service/types.js";
+
+/** What most likely needs doing when refusals open the breaker. */
+export type BreakerCause = "session" | "wallet" | "unknown";
+
+/** How a refusal's text is read: about the input, or pointing at the operator's setup. */
+export type RefusalKind = "input" | "session" | "wallet";
+
+export interface RefusalRule {
+  kind: RefusalKind;
+  pattern: RegExp;
+}
+
+/**
+ * What a refusal's text points at, first match wins; extend it here when the service shows a
+ * new value. Setup causes come first: "invalid session" is about the cookie, not the input.
+ * Matched against the failure body's `error`, `reason` and `info` (`FailureBody` in
+ * src/service/types.ts), case-insensitively.
+ */
+export const REFUSAL_RULES: readonly RefusalRule[] = [
+  // The marketplace session: the cookie (stel_ssid) expired or was logged out, or the account
+  // needs its verification (KYC) done again.
+  { kind: "session", pattern: /session|cookie|stel_ssid|auth|\blog\s?in\b|logged out|sign in/i },
+  { kind: "session", pattern: /forbidden|\bkyc\b|verification|verify your/i },
+  // The paying wallet.
+  {
+    kind: "wallet",
+    pattern: /insufficient|not enough (funds|balance|ton|usdt)|top up|low balance|no funds/i,
+  },
+  // The person's input: the recipient, the amount, the duration, premium already held, a limit.
+  {
+    kind: "input",
+    pattern:
+      /(invalid|bad|wrong|unknown)[\s_-]*(user|username|recipient|amount|duration|quantity|payment)/i,
+  },
+  { kind: "input", pattern: /(user|username|recipient)[\s\w]*(not found|does not exist|no such)/i },
+  { kind: "input", pattern: /no such (user|username|recipient)|not a (user|valid username)/i },
+  { kind: "input", pattern: /already (has|have|is|got)[\s\w]*premium|premium[\s\w]*already/i },
+  {
+    kind: "input",
+    pattern: /(amount|duration|quantity)[\s\w]*(too|must|should|between|at least|at most)/i,
+  },
+  { kind: "input", pattern: /\blimit\b|\bexceed/i },
+];
+
+/** Default number of consecutive non-input refusals that opens the breaker (BREAKER_REFUSALS). */
+export const DEFAULT_BREAKER_REFUSALS = 3;
+
+/** Longest quoted reason kept: admins need the gist, not a page of HTML from a proxy. */
+export const MAX_QUOTED_REASON = 200;
+
+/** One refusal as admins see it quoted. */
+export interface QuotedRefusal {
+  /** The intent the refusal answered, so an admin can look it up. */
+  intentId: string;
+  /** When it was recorded (ms since the epoch). */
+  at: number;
+  status: number;
+  /** The service's own words (error/reason/info), trimmed to {@link MAX_QUOTED_REASON}. */
+  reason: string;
+  kind: RefusalKind | "unknown";
+}
+
+/** Why the breaker is open: JSON-serialisable, so it can be persisted with the pause. */
+export interface BreakerOpening {
+  cause: BreakerCause;
+  /** The refusals that opened it, oldest first (the consecutive run, at most the threshold). */
+  refusals: QuotedRefusal[];
+  at: number;
+}
+
+/** What feeding one outcome did. */
+export type BreakerEvent =
+  | { kind: "opened"; opening: BreakerOpening }
+  /** A refusal counted, not (yet) enough to open. */
+  | { kind: "counted"; consecutive: number; refusal: QuotedRefusal }
+  /** A refusal recorded while already open (a purchase that was in flight). */
+  | { kind: "refused_while_open"; refusal: QuotedRefusal }
+  | { kind: "ignored" }
+  | { kind: "reset" };
+
+export interface BreakerOptions {
+  /** Consecutive non-input refusals that open it; default {@link DEFAULT_BREAKER_REFUSALS}. */
+  threshold?: number;
+  rules?: readonly RefusalRule[];
+  /** Restored from the persisted pause at start: purchases stay paused across a restart. */
+  openedBefore?: BreakerOpening | undefined;
+}
+
+/** The text the rules are matched against: the body's error, reason and info. */
+export function refusalText(body: FailureBody | undefined, detail?: string): string {
+  const parts: string[] = [];
+  for (const value of [body?.error, body?.reason, body?.info]) {
+    if (value === undefined || value === null) continue;
+    parts.push(typeof value === "string" ? value : safeJson(value));
+  }
+  if (parts.length === 0 && detail !== undefined) parts.push(detail);
+  return parts.join(" | ").replace(/\s+/g, " ").trim();
+}
+
+/**
+ * What a definite refusal points at. The body's `insufficient` (purchase failures may carry
+ * it: `FailureBody`) means the wallet, whatever the text says.
+ */
+export function classifyRefusal(
+  body: FailureBody | undefined,
+  detail?: string,
+  rules: readonly RefusalRule[] = REFUSAL_RULES,
+): RefusalKind | "unknown" {
+  if (isSet(body?.insufficient)) return "wallet";
+  const text = refusalText(body, detail);
+  if (text === "") return "unknown";
+  return rules.find((rule) => rule.pattern.test(text))?.kind ?? "unknown";
+}
+
+/**
+ * Counts consecutive definite refusals not about the input; opens after `threshold` of them,
+ * or at once on one pointing at the session or the wallet. A success closes the count. While
+ * open, it stays open until {@link close} (an admin's /resume). Right after a close, the next
+ * refusal of the kind that opened it opens it again at once: the admin resumed, but if the
+ * cause was not mended, people should not pay for finding out `threshold` more times.
+ */
+export class PurchaseBreaker {
+  readonly #threshold: number;
+  readonly #rules: readonly RefusalRule[];
+  #run: QuotedRefusal[] = [];
+  #opening: BreakerOpening | undefined;
+  /** The cause of the last opening, until a success shows it was mended. */
+  #probation: BreakerCause | undefined;
+
+  constructor(options: BreakerOptions = {}) {
+    const threshold = options.threshold ?? DEFAULT_BREAKER_REFUSALS;
+    if (!Number.isInteger(threshold) || threshold < 1) {
+      throw new RangeError("the breaker threshold must be a whole number of at least 1");
+    }
+    this.#threshold = threshold;
+    this.#rules = options.rules ?? REFUSAL_RULES;
+    this.#opening = options.openedBefore;
+    this.#probation = options.openedBefore?.cause;
+  }
+
+  get isOpen(): boolean {
+    return this.#opening !== undefined;
+  }
+
+  /** Why it is open, or undefined while closed. */
+  get opening(): BreakerOpening | undefined {
+    return this.#opening;
+  }
+
+  get threshold(): number {
+    return this.#threshold;
+  }
+
+  /** Consecutive non-input refusals counted since the last success or close. */
+  get consecutive(): number {
+    return this.#run.length;
+  }
+
+  /**
+   * Feeds one purchase outcome. Only what the service answered counts: an ambiguous outcome
+   * freezes purchases by itself (the ledger), and one the client refused never left.
+   */
+  record(outcome: PurchaseOutcome, intentId: string, now: number): BreakerEvent {
+    if (outcome.kind === "success") {
+      this.#probation = undefined;
+      if (this.#run.length === 0) return { kind: "ignored" };
+      this.#run = [];
+      return { kind: "reset" };
+    }
+    if (outcome.kind !== "rejected") return { kind: "ignored" };
+    const kind = classifyRefusal(outcome.body, outcome.detail, this.#rules);
+    if (kind === "input") return { kind: "ignored" };
+    const refusal: QuotedRefusal = {
+      intentId,
+      at: now,
+      status: outcome.status,
+      reason: quote(refusalText(outcome.body, outcome.detail)),
+      kind,
+    };
+    if (this.#opening !== undefined) return { kind: "refused_while_open", refusal };
+    this.#run = [...this.#run, refusal].slice(-this.#threshold);
+    const cause: BreakerCause = kind === "unknown" ? "unknown" : kind;
+    const opensNow =
+      cause !== "unknown" || this.#run.length >= this.#threshold || this.#probation === cause;
+    if (!opensNow) return { kind: "counted", consecutive: this.#run.length, refusal };
+    this.#opening = { cause, refusals: this.#run, at: now };
+    this.#run = [];
+    return { kind: "opened", opening: this.#opening };
+  }
+
+  /**
+   * An admin resumed purchases: closes it (if open) and starts counting afresh, keeping the
+   * last cause on probation. Returns the opening it closed, if any.
+   */
+  close(): BreakerOpening | undefined {
+    const closed = this.#opening;
+    this.#opening = undefined;
+    this.#run = [];
+    if (closed !== undefined) this.#probation = closed.cause;
+    return closed;
+  }
+}
+
+function quote(text: string): string {
+  if (text === "") return "(no reason given)";
+  return text.length > MAX_QUOTED_REASON ? `${text.slice(0, MAX_QUOTED_REASON - 1)}…` : text;
+}
+
+function isSet(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return false;
+  if (typeof value === "string") return value.trim() !== "" && value.toLowerCase() !== "false";
+  return true;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
