@@ -25,6 +25,26 @@ export interface LoadConfigOptions {
 type Env = Record<string, string | undefined>;
 
 /**
+ * The configuration together with the values it was parsed from (one per schema variable,
+ * `NAME_FILE` contents already moved into `NAME`), so a reload can compare new values with
+ * these and keep an old one where a new one is refused. Holds secrets: never log it.
+ */
+export interface LoadedSettings {
+  config: Config;
+  values: Readonly<Env>;
+}
+
+/** What the sources (environment, dotenv file, secret files) hold right now, before the schema. */
+export interface SettingsSources {
+  /** Schema variables only, trimmed, empty ones left out. */
+  values: Env;
+  /** Problems reading the sources: an unreadable env file, a secret file that failed. */
+  problems: ConfigProblem[];
+  /** Variables whose `NAME_FILE` failed or that hold a placeholder (their problem is in `problems`). */
+  failedSecrets: Set<string>;
+}
+
+/**
  * The typed configuration, or a rejected `ConfigError` naming every bad or missing variable.
  * `env` defaults to `process.env`; it is never modified.
  */
@@ -32,19 +52,49 @@ export async function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   options: LoadConfigOptions = {},
 ): Promise<Config> {
+  return (await loadSettings(env, options)).config;
+}
+
+/** {@link loadConfig}, keeping the values the configuration was parsed from (for reloads). */
+export async function loadSettings(
+  env: NodeJS.ProcessEnv = process.env,
+  options: LoadConfigOptions = {},
+): Promise<LoadedSettings> {
+  const sources = readSources(env, options);
+  const parsed = await parseValues(sources.values, sources.failedSecrets);
+  const problems = [...sources.problems, ...(parsed.ok ? [] : parsed.problems)];
+  if (problems.length > 0 || !parsed.ok) throw new ConfigError(sortProblems(problems));
+  return { config: parsed.config, values: sources.values };
+}
+
+/** Reads the environment, the dotenv file and the `NAME_FILE` secrets, as at start. */
+export function readSources(
+  env: NodeJS.ProcessEnv,
+  options: LoadConfigOptions = {},
+): SettingsSources {
   const problems: ConfigProblem[] = [];
   const fileEnv = readEnvFile(options.envFile, problems);
   const merged: Env = { ...withoutEmpty(fileEnv), ...withoutEmpty(env) };
-  const failed = resolveSecretFiles(merged, problems);
+  const failedSecrets = resolveSecretFiles(merged, problems);
   for (const problem of placeholderProblems(merged, VARIABLES)) {
     problems.push(problem);
-    failed.add(problem.variable);
+    failedSecrets.add(problem.variable);
   }
+  const values: Env = {};
+  for (const name of VARIABLES) {
+    if (merged[name] !== undefined) values[name] = merged[name];
+  }
+  return { values, problems, failedSecrets };
+}
 
-  const result = await configSchema.safeParseAsync(merged);
-  if (!result.success) problems.push(...toProblems(result.error, failed));
-  if (problems.length > 0 || !result.success) throw new ConfigError(sortProblems(problems));
-  return result.data;
+/** Runs the schema over flat values; problems name variables, never values. */
+export async function parseValues(
+  values: Env,
+  skip: Set<string> = new Set(),
+): Promise<{ ok: true; config: Config } | { ok: false; problems: ConfigProblem[] }> {
+  const result = await configSchema.safeParseAsync(values);
+  if (result.success) return { ok: true, config: result.data };
+  return { ok: false, problems: toProblems(result.error, skip) };
 }
 
 /** Empty (or blank) strings count as unset, so `NAME=` in a file does not hide a default. */
@@ -125,7 +175,7 @@ function toProblems(error: z.ZodError, skip: Set<string>): ConfigProblem[] {
 }
 
 /** The schema's order (grouped by topic), so the list reads like `.env.example`. */
-function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
+export function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
   const rank = (variable: string): number => {
     const base = variable.endsWith("_FILE") ? variable.slice(0, -"_FILE".length) : variable;
     const index = (VARIABLES as string[]).indexOf(base);

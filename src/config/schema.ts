@@ -7,6 +7,8 @@
  */
 import { z } from "zod";
 import { DEFAULT_LIMITS } from "../ledger/limits.js";
+import { DEFAULT_BREAKER_REFUSALS } from "../purchases/breaker.js";
+import { DEFAULT_READ_OUTAGE_ALERT_SECONDS } from "../purchases/read-health.js";
 import type { SpendingLimits } from "../ledger/types.js";
 import type { Config } from "./types.js";
 import {
@@ -184,6 +186,9 @@ const fields = {
   // Alerts
   LOW_BALANCE_TON: decimal.optional(),
   LOW_BALANCE_USDT: decimal.optional(),
+  // The purchase circuit breaker and the read-outage alert (src/purchases/breaker.ts, read-health.ts).
+  BREAKER_REFUSALS: integer(1, 100).default(DEFAULT_BREAKER_REFUSALS),
+  READ_OUTAGE_ALERT_SECONDS: integer(10, 86_400).default(DEFAULT_READ_OUTAGE_ALERT_SECONDS),
 
   // Running
   BOT_MODE: z
@@ -321,7 +326,12 @@ export const configSchema = z
             ? undefined
             : { endpoint: env.TON_API_ENDPOINT, apiKey: env.TON_API_KEY },
       },
-      alerts: { lowBalanceTon: env.LOW_BALANCE_TON, lowBalanceUsdt: env.LOW_BALANCE_USDT },
+      alerts: {
+        lowBalanceTon: env.LOW_BALANCE_TON,
+        lowBalanceUsdt: env.LOW_BALANCE_USDT,
+        breakerRefusals: env.BREAKER_REFUSALS,
+        readOutageAlertSeconds: env.READ_OUTAGE_ALERT_SECONDS,
+      },
       run: {
         mode: env.BOT_MODE,
         host: env.HOST,

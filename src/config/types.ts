@@ -102,6 +102,10 @@ export interface AlertsConfig {
   /** Admins are told when the wallet's TON balance falls below this (decimal string). */
   lowBalanceTon: string | undefined;
   lowBalanceUsdt: string | undefined;
+  /** Consecutive purchase refusals not about the input that pause purchases (the breaker). */
+  breakerRefusals: number;
+  /** How long reads must fail without a success before admins are told the service is down. */
+  readOutageAlertSeconds: number;
 }
 
 export interface WebhookConfig {

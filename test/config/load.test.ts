@@ -80,6 +80,8 @@ describe("loadConfig: a valid environment", () => {
         TON_API_KEY: "ton-key",
         LOW_BALANCE_TON: "1.5",
         LOW_BALANCE_USDT: "20",
+        BREAKER_REFUSALS: "5",
+        READ_OUTAGE_ALERT_SECONDS: "300",
         BOT_MODE: "webhook",
         HOST: "0.0.0.0",
         PORT: "3000",
@@ -132,7 +134,12 @@ describe("loadConfig: a valid environment", () => {
         },
         tonApi: { endpoint: "https://toncenter.example/api/v2/jsonRPC", apiKey: "ton-key" },
       },
-      alerts: { lowBalanceTon: "1.5", lowBalanceUsdt: "20" },
+      alerts: {
+        lowBalanceTon: "1.5",
+        lowBalanceUsdt: "20",
+        breakerRefusals: 5,
+        readOutageAlertSeconds: 300,
+      },
       run: {
         mode: "webhook",
         host: "0.0.0.0",
@@ -182,7 +189,12 @@ describe("loadConfig: a valid environment", () => {
       },
       tonApi: undefined,
     });
-    expect(config.alerts).toEqual({ lowBalanceTon: undefined, lowBalanceUsdt: undefined });
+    expect(config.alerts).toEqual({
+      lowBalanceTon: undefined,
+      lowBalanceUsdt: undefined,
+      breakerRefusals: 3,
+      readOutageAlertSeconds: 120,
+    });
     expect(config.run).toEqual({
       mode: "polling",
       host: "127.0.0.1",
