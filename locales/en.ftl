@@ -243,6 +243,24 @@ admin-resumed-frozen = ▶ The pause is lifted, but { $count ->
        *[other] { $count } unknown outcomes still hold
     } purchases: settle them with /pending.
 
+## Admin: the purchase breaker, read outages, settings reloads
+admin-breaker-opened = ⛔ Purchases are paused by themselves: the service refused { $count ->
+        [one] a purchase
+       *[other] { $count } purchases in a row
+    } for a reason that is not the buyer's input.
+admin-breaker-refusal = • { $date } UTC, purchase { $id }: "{ $reason }"
+admin-breaker-cause-session = Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header into MARKETPLACE_COOKIE (or the file MARKETPLACE_COOKIE_FILE points at) and send the bot SIGHUP, no restart needed. Then press Resume.
+admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the wallet { $address }, then press Resume.
+admin-breaker-cause-unknown = The bot does not recognise this reason. Check the reasons above and the service, and press Resume once it is fixed.
+admin-breaker-hint = These purchases spent nothing. If the next purchase after Resume is refused the same way, purchases pause again.
+button-admin-resume = ▶ Resume purchases
+admin-breaker-resumed = ▶ Purchases reopened by admin { $adminId }.
+admin-state-paused-breaker = Purchases: ⛔ paused by themselves after refusals from the service (/resume to reopen)
+admin-read-outage = ⚠️ The Gift Purchase Service has not answered recipient checks or balance reads for { $minutes } min ({ $failures } failed). Nobody can start a gift until it answers again.
+admin-read-recovered = ✅ The Gift Purchase Service answers again (it was unreachable for { $minutes } min).
+admin-reload-refused = ⚠️ Settings reloaded, but these new values are invalid and were not taken (the old ones stay): { $variables }. The bot's log says why.
+refusal-paused-breaker = purchases are paused for now: the service refused the last purchases and the admins have been told. Nothing was spent.
+
 ## Admin: who may buy
 admin-who-usage = Tell me who: /allow 123456789, or reply with /allow to a message forwarded from that person (/deny works the same way).
 admin-who-hidden = { $name } hides their account in forwarded messages, so I cannot see who they are. Ask them for their user id (I show it to them when they try to buy), then send /allow with it.

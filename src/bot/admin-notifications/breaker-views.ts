@@ -1,0 +1,60 @@
+/**
+ * The texts of the admin messages about what blocks purchases without anyone's update: the
+ * breaker opening (with the service's reasons quoted and the likely fix), the service's reads
+ * failing and recovering, and a settings reload that refused new values.
+ */
+import type { BreakerOpening } from "../../purchases/breaker.js";
+import type { ReadHealthEvent } from "../../purchases/read-health.js";
+import type { Translate } from "../context.js";
+import { formatDateTime } from "../format.js";
+
+/**
+ * One message per opening: what happened, each refusal quoted (the service's words, already
+ * scrubbed of secrets by the client), and what most likely needs doing.
+ */
+export function breakerOpenedText(
+  t: Translate,
+  locale: string,
+  opening: BreakerOpening,
+  walletAddress: string | undefined,
+): string {
+  const lines = [t("admin-breaker-opened", { count: opening.refusals.length })];
+  for (const refusal of opening.refusals) {
+    lines.push(
+      t("admin-breaker-refusal", {
+        date: formatDateTime(locale, refusal.at),
+        id: refusal.intentId,
+        reason: refusal.reason,
+      }),
+    );
+  }
+  lines.push("");
+  lines.push(
+    opening.cause === "wallet"
+      ? t("admin-breaker-cause-wallet", { address: walletAddress ?? "" })
+      : t(`admin-breaker-cause-${opening.cause}`),
+  );
+  lines.push(t("admin-breaker-hint"));
+  return lines.join("\n");
+}
+
+/** Minutes, rounded up and at least one: "unreachable for 0 min" reads like a bug. */
+function minutes(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 60_000));
+}
+
+/** The read-outage alert, or the message that reads work again. */
+export function readHealthText(t: Translate, event: ReadHealthEvent, now: number): string {
+  if (event.kind === "outage") {
+    return t("admin-read-outage", {
+      minutes: minutes(now - event.since),
+      failures: event.failures,
+    });
+  }
+  return t("admin-read-recovered", { minutes: minutes(event.downForMs) });
+}
+
+/** A reload refused these variables (names only; the log says why). */
+export function reloadRefusedText(t: Translate, variables: readonly string[]): string {
+  return t("admin-reload-refused", { variables: variables.join(", ") });
+}

@@ -1,0 +1,88 @@
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+  breakerOpenedText,
+  readHealthText,
+  reloadRefusedText,
+} from "../../../src/bot/admin-notifications/breaker-views.js";
+import type { Translate } from "../../../src/bot/context.js";
+import { createI18n, UserSettingsStore } from "../../../src/bot/i18n.js";
+import type { BreakerOpening } from "../../../src/purchases/breaker.js";
+import { openDatabase } from "../../../src/storage/database.js";
+import { tempDir } from "../../helpers/temp-dir.js";
+
+const T0 = Date.UTC(2030, 0, 1, 12, 5);
+
+function translators(): Record<"en" | "ru", Translate> {
+  const db = openDatabase(join(tempDir(), "db.sqlite"));
+  onTestFinished(() => db.close());
+  const i18n = createI18n(new UserSettingsStore(db));
+  const t =
+    (locale: string): Translate =>
+    (key, variables) =>
+      i18n.t(locale, key, variables);
+  return { en: t("en"), ru: t("ru") };
+}
+
+const opening = (cause: BreakerOpening["cause"], count = 3): BreakerOpening => ({
+  cause,
+  at: T0,
+  refusals: Array.from({ length: count }, (_, i) => ({
+    intentId: `intent${i}`,
+    at: T0 + i * 60_000,
+    status: 400,
+    reason: `upstream said no #${i}`,
+    kind: "unknown" as const,
+  })),
+});
+
+describe("breaker and outage texts", () => {
+  it("quote every refusal with its time and id, in both languages", () => {
+    const { en, ru } = translators();
+    for (const [t, locale] of [
+      [en, "en"],
+      [ru, "ru"],
+    ] as const) {
+      const text = breakerOpenedText(t, locale, opening("unknown"), undefined);
+      for (let i = 0; i < 3; i++) {
+        expect(text).toContain(`intent${i}`);
+        expect(text).toContain(`upstream said no #${i}`);
+      }
+      expect(text).toContain("12:05");
+      expect(text).toContain("12:07");
+    }
+    expect(breakerOpenedText(en, "en", opening("unknown"), undefined)).toContain(
+      "3 purchases in a row",
+    );
+  });
+
+  it("name the likely fix: a new cookie and SIGHUP for the session, a top-up for the wallet", () => {
+    const { en, ru } = translators();
+    const session = breakerOpenedText(en, "en", opening("session", 1), undefined);
+    expect(session).toContain("refused a purchase");
+    expect(session).toContain("MARKETPLACE_COOKIE_FILE");
+    expect(session).toContain("SIGHUP");
+    const wallet = breakerOpenedText(en, "en", opening("wallet", 1), "UQwallet");
+    expect(wallet).toContain("Top up the wallet UQwallet");
+    expect(breakerOpenedText(ru, "ru", opening("wallet", 1), "UQwallet")).toContain(
+      "Пополните кошелёк UQwallet",
+    );
+  });
+
+  it("say how long reads have failed and when they came back", () => {
+    const { en } = translators();
+    expect(readHealthText(en, { kind: "outage", since: T0, failures: 4 }, T0 + 125_000)).toContain(
+      "for 3 min (4 failed)",
+    );
+    expect(
+      readHealthText(en, { kind: "recovered", since: T0, downForMs: 600_000, failures: 9 }, T0),
+    ).toContain("unreachable for 10 min");
+  });
+
+  it("name refused settings without values", () => {
+    const { ru } = translators();
+    expect(reloadRefusedText(ru, ["MARKETPLACE_COOKIE", "LIMIT_STARS_PER_DAY"])).toContain(
+      "MARKETPLACE_COOKIE, LIMIT_STARS_PER_DAY",
+    );
+  });
+});
