@@ -15,7 +15,9 @@ const T0 = Date.UTC(2030, 0, 1, 12, 5);
 
 function translators(): Record<"en" | "ru", Translate> {
   const db = openDatabase(join(tempDir(), "db.sqlite"));
-  onTestFinished(() => db.close());
+  onTestFinished(() => {
+    db.close();
+  });
   const i18n = createI18n(new UserSettingsStore(db));
   const t =
     (locale: string): Translate =>
