@@ -31,32 +31,36 @@ export interface RefusalRule {
  * What a refusal's text points at, first match wins; extend it here when the service shows a
  * new value. Setup causes come first: "invalid session" is about the cookie, not the input.
  * Matched against the failure body's `error`, `reason` and `info` (`FailureBody` in
- * src/service/types.ts), case-insensitively.
+ * src/service/types.ts) in lower case with `_` and `-` read as spaces, so `USER_NOT_FOUND`
+ * and "user not found" are one pattern.
  */
 export const REFUSAL_RULES: readonly RefusalRule[] = [
   // The marketplace session: the cookie (stel_ssid) expired or was logged out, or the account
   // needs its verification (KYC) done again.
-  { kind: "session", pattern: /session|cookie|stel_ssid|auth|\blog\s?in\b|logged out|sign in/i },
-  { kind: "session", pattern: /forbidden|\bkyc\b|verification|verify your/i },
+  { kind: "session", pattern: /session|cookie|stel ssid|auth|\blog ?in\b|logged out|sign in/ },
+  { kind: "session", pattern: /forbidden|\bkyc\b|verification|verify your/ },
   // The paying wallet.
   {
     kind: "wallet",
-    pattern: /insufficient|not enough (funds|balance|ton|usdt)|top up|low balance|no funds/i,
+    pattern: /insufficient|not enough (funds|balance|money|ton|usdt)|top up|low balance|no funds/,
   },
   // The person's input: the recipient, the amount, the duration, premium already held, a limit.
   {
     kind: "input",
     pattern:
-      /(invalid|bad|wrong|unknown)[\s_-]*(user|username|recipient|amount|duration|quantity|payment)/i,
+      /(invalid|bad|wrong|unknown) (user|username|recipient|amount|duration|quantity|payment|months?)/,
   },
-  { kind: "input", pattern: /(user|username|recipient)[\s\w]*(not found|does not exist|no such)/i },
-  { kind: "input", pattern: /no such (user|username|recipient)|not a (user|valid username)/i },
-  { kind: "input", pattern: /already (has|have|is|got)[\s\w]*premium|premium[\s\w]*already/i },
+  { kind: "input", pattern: /(user|username|recipient) (is )?(not found|does not exist|unknown)/ },
+  { kind: "input", pattern: /no such (user|username|recipient)|not a valid username/ },
   {
     kind: "input",
-    pattern: /(amount|duration|quantity)[\s\w]*(too|must|should|between|at least|at most)/i,
+    pattern: /already (has |have |is |got )?(a )?(telegram )?premium|premium already/,
   },
-  { kind: "input", pattern: /\blimit\b|\bexceed/i },
+  {
+    kind: "input",
+    pattern: /(amount|duration|quantity|months?) (is )?(too|must|should|out of range|between)/,
+  },
+  { kind: "input", pattern: /\blimit\b|\bexceed/ },
 ];
 
 /** Default number of consecutive non-input refusals that opens the breaker (BREAKER_REFUSALS). */
@@ -124,7 +128,7 @@ export function classifyRefusal(
   rules: readonly RefusalRule[] = REFUSAL_RULES,
 ): RefusalKind | "unknown" {
   if (isSet(body?.insufficient)) return "wallet";
-  const text = refusalText(body, detail);
+  const text = refusalText(body, detail).toLowerCase().replace(/[_-]+/g, " ");
   if (text === "") return "unknown";
   return rules.find((rule) => rule.pattern.test(text))?.kind ?? "unknown";
 }

@@ -41,7 +41,14 @@ describe("classifyRefusal: what a refusal's words point at", () => {
     [{ error: "user not found" }, "input"],
     [{ error: "recipient already has premium" }, "input"],
     [{ reason: "daily spending limit exceeded" }, "input"],
+    [{ error: "SESSION_EXPIRED", reason: "marketplace session expired" }, "session"],
+    [{ error: "INSUFFICIENT_BALANCE" }, "wallet"],
+    [{ error: "USER_NOT_FOUND", reason: "No account has this username" }, "input"],
+    [{ error: "ALREADY_PREMIUM" }, "input"],
+    [{ error: "The recipient already has Telegram Premium" }, "input"],
+    [{ error: "amount must be between 50 and 1000000" }, "input"],
     [{ error: "upstream purchase failed" }, "unknown"],
+    [{ error: "PRICE_GUARD", price_guard: true }, "unknown"],
     [{}, "unknown"],
   ] as const)("%j is %s", (body, kind) => {
     expect(classifyRefusal({ ok: false, ...body })).toBe(kind);
