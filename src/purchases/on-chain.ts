@@ -17,8 +17,11 @@ export interface OnChainEvidence {
 export interface TonEvidenceOptions {
   /** TON_API_ENDPOINT, e.g. https://toncenter.com/api/v2/jsonRPC */
   endpoint: string;
-  /** TON_API_KEY: a secret, sent only to the endpoint, never logged. */
-  apiKey?: string;
+  /**
+   * TON_API_KEY: a secret, sent only to the endpoint, never logged. A function is asked on
+   * every call, so a key rotated while the bot runs (SIGHUP) is used from the next call on.
+   */
+  apiKey?: string | (() => string | undefined);
   /** The paying wallet's address (any form @ton/core parses). */
   walletAddress: string;
   /** Transactions per page; default 20. */
@@ -30,21 +33,35 @@ export interface TonEvidenceOptions {
 
 /** Reads the wallet's transactions page by page, newest first, until older than `since`. */
 export function createTonEvidence(options: TonEvidenceOptions): OnChainEvidence {
-  const client = new TonClient({
-    endpoint: options.endpoint,
-    apiKey: options.apiKey,
-    timeout: options.timeoutMs ?? 10_000,
-  });
+  const currentKey = (): string | undefined =>
+    typeof options.apiKey === "function" ? options.apiKey() : options.apiKey;
+  // One client per key: building one is cheap, and a call in progress keeps the key it began with.
+  let client: { key: string | undefined; ton: TonClient } | undefined;
+  const clientForNow = (): TonClient => {
+    const key = currentKey();
+    if (client === undefined || client.key !== key) {
+      client = {
+        key,
+        ton: new TonClient({
+          endpoint: options.endpoint,
+          apiKey: key,
+          timeout: options.timeoutMs ?? 10_000,
+        }),
+      };
+    }
+    return client.ton;
+  };
   const wallet = Address.parse(options.walletAddress);
   const pageSize = options.pageSize ?? 20;
   const maxPages = options.maxPages ?? 10;
 
   return {
     async outgoingTransfersSince(since) {
+      const ton = clientForNow();
       const transfers: OnChainTransfer[] = [];
       let cursor: { lt: string; hash: string } | undefined;
       for (let page = 0; page < maxPages; page++) {
-        const txs = await client.getTransactions(wallet, {
+        const txs = await ton.getTransactions(wallet, {
           limit: pageSize,
           archival: true,
           ...(cursor ? { lt: cursor.lt, hash: cursor.hash, inclusive: false } : {}),

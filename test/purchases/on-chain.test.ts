@@ -48,6 +48,21 @@ describe("on-chain evidence through TonClient", () => {
     expect(fake.calls[0]?.apiKey).toBe("canary-ton-api-key");
   });
 
+  it("asks for the key on every call, so a rotated TON_API_KEY is used from the next call on", async () => {
+    const fake = await startFakeToncenter(wallet, []);
+    onTestFinished(() => fake.close());
+    let key = "first-ton-key";
+    const evidence = createTonEvidence({
+      endpoint: fake.endpoint,
+      apiKey: () => key,
+      walletAddress: wallet.toString(),
+    });
+    await evidence.outgoingTransfersSince(0);
+    key = "second-ton-key";
+    await evidence.outgoingTransfersSince(0);
+    expect(fake.calls.map((call) => call.apiKey)).toEqual(["first-ton-key", "second-ton-key"]);
+  });
+
   it("an empty wallet gives no transfers; an unreachable endpoint rejects", async () => {
     const fake = await startFakeToncenter(wallet, []);
     const evidence = createTonEvidence({
