@@ -20,6 +20,8 @@ import type {
   DayUsage,
   IntentStatus,
   NewIntent,
+  PauseReason,
+  PauseSource,
   PauseState,
   PurchaseIntent,
   PurchaseLedger,
@@ -52,6 +54,8 @@ interface MovePatch {
 
 const SPENDING_SQL = SPENDING_STATUSES.map((s) => `'${s}'`).join(", ");
 const PAUSED_KEY = "purchases_paused";
+/** Who paused and why, JSON `{ source, detail }`, next to the switch itself. */
+const PAUSE_REASON_KEY = "purchases_paused_reason";
 /** Statuses an intent can reach while its request's answer is still on the way. */
 const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
 
@@ -114,7 +118,7 @@ export function newIntentId(): string {
  * share a file: every decision is made inside SQLite, never in this object's memory.
  */
 export class Ledger implements PurchaseLedger {
-  readonly limits: Readonly<SpendingLimits>;
+  #limits: Readonly<SpendingLimits>;
   readonly draftTtlMs: number;
   readonly #db: Db;
   readonly #clock: () => number;
@@ -126,7 +130,7 @@ export class Ledger implements PurchaseLedger {
 
   constructor(db: Db, options: LedgerOptions = {}) {
     this.#db = db;
-    this.limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
+    this.#limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     this.draftTtlMs = options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS;
     this.#clock = options.clock ?? Date.now;
     this.#get = db.prepare<[string], IntentRow>("SELECT * FROM purchase_intents WHERE id = ?");
@@ -487,26 +491,67 @@ export class Ledger implements PurchaseLedger {
     return changed === 1 ? this.get(id) : undefined;
   }
 
+  get limits(): Readonly<SpendingLimits> {
+    return this.#limits;
+  }
+
+  setLimits(limits: SpendingLimits): void {
+    this.#limits = Object.freeze({ ...limits });
+  }
+
   /** The kill switch: while paused no claim succeeds. */
   setPaused(paused: boolean, adminId: number, now: number = this.#clock()): void {
+    this.#writePause(paused, adminId, now, paused ? { source: "admin" } : undefined);
+  }
+
+  pauseByBreaker(detail: unknown, now: number = this.#clock()): void {
+    this.#writePause(true, null, now, { source: "breaker", detail });
+  }
+
+  /** The switch and its reason in one transaction: a reader never sees one without the other. */
+  #writePause(
+    paused: boolean,
+    by: number | null,
+    now: number,
+    reason: { source: PauseSource; detail?: unknown } | undefined,
+  ): void {
+    const upsert = this.#db.prepare(
+      `INSERT INTO ledger_settings (key, value, updated_by, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by,
+         updated_at = excluded.updated_at`,
+    );
     this.#db
-      .prepare(
-        `INSERT INTO ledger_settings (key, value, updated_by, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by,
-           updated_at = excluded.updated_at`,
-      )
-      .run(PAUSED_KEY, paused ? "true" : "false", adminId, now);
+      .transaction(() => {
+        upsert.run(PAUSED_KEY, paused ? "true" : "false", by, now);
+        if (reason === undefined) {
+          this.#db.prepare("DELETE FROM ledger_settings WHERE key = ?").run(PAUSE_REASON_KEY);
+        } else {
+          upsert.run(PAUSE_REASON_KEY, JSON.stringify(reason), by, now);
+        }
+      })
+      .immediate();
   }
 
   /** Whether purchases are paused, and who flipped the switch last and when. */
   pauseState(): PauseState {
-    const row = this.#db
+    const row = this.#readSetting(PAUSED_KEY);
+    if (row === undefined) return { paused: false, by: undefined, at: undefined };
+    return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
+  }
+
+  pauseReason(): PauseReason | undefined {
+    if (!this.pauseState().paused) return undefined;
+    return parseReason(this.#readSetting(PAUSE_REASON_KEY)?.value);
+  }
+
+  #readSetting(
+    key: string,
+  ): { value: string; updated_by: number | null; updated_at: number } | undefined {
+    return this.#db
       .prepare<[string], { value: string; updated_by: number | null; updated_at: number }>(
         "SELECT value, updated_by, updated_at FROM ledger_settings WHERE key = ?",
       )
-      .get(PAUSED_KEY);
-    if (row === undefined) return { paused: false, by: undefined, at: undefined };
-    return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
+      .get(key);
   }
 
   /** How many purchase requests are in flight (at most one, by the claim). */
@@ -731,5 +776,18 @@ function outcomePatch(
           outcomeDetail: `${outcome.cause}: ${outcome.detail}`,
         },
       };
+  }
+}
+
+/** A stored pause reason; anything unreadable (or a pause from before reasons) is an admin's. */
+function parseReason(value: string | undefined): PauseReason {
+  if (value === undefined) return { source: "admin", detail: undefined };
+  try {
+    const parsed = JSON.parse(value) as { source?: unknown; detail?: unknown };
+    return parsed.source === "breaker"
+      ? { source: "breaker", detail: parsed.detail }
+      : { source: "admin", detail: undefined };
+  } catch {
+    return { source: "admin", detail: undefined };
   }
 }

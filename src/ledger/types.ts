@@ -121,11 +121,24 @@ export interface NewIntent {
   balanceBeforeAt?: number | undefined;
 }
 
-/** The pause switch, with who flipped it and when. */
+/** Who paused purchases: an admin (/pause), or the purchase breaker after refusals. */
+export type PauseSource = "admin" | "breaker";
+
+/** The pause switch, with who flipped it and when (undefined `by`: the breaker). */
 export interface PauseState {
   paused: boolean;
   by: number | undefined;
   at: number | undefined;
+}
+
+/** Why purchases are paused. */
+export interface PauseReason {
+  source: PauseSource;
+  /**
+   * What the pausing party recorded with it, JSON as it was given (the breaker's quoted
+   * refusals), so a restart keeps it; undefined for an admin's pause.
+   */
+  detail: unknown;
 }
 
 /** Spending counted against the limits on one UTC day (intents that may have spent money). */
@@ -223,9 +236,18 @@ export interface PurchaseLedger {
     method: PaymentMethod,
     now?: number,
   ): PurchaseIntent | undefined;
-  /** The kill switch: while paused no claim succeeds. */
+  /** The kill switch: while paused no claim succeeds. An admin's /pause and /resume. */
   setPaused(paused: boolean, adminId: number, now?: number): void;
+  /**
+   * Pauses on behalf of the purchase breaker, keeping `detail` (JSON-serialisable) with the
+   * pause so a restart keeps purchases paused and knows why. Lifted by `setPaused(false, ...)`.
+   */
+  pauseByBreaker(detail: unknown, now?: number): void;
+  /** Replaces the spending limits from the next claim on (settings reloaded while running). */
+  setLimits(limits: SpendingLimits): void;
   pauseState(): PauseState;
+  /** Why purchases are paused; undefined while they are not. A pause from before reasons: admin. */
+  pauseReason(): PauseReason | undefined;
   sendingCount(): number;
   unconfirmedCount(): number;
   /** Unconfirmed intents, oldest first. */

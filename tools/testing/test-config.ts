@@ -73,7 +73,13 @@ export function testConfig(options: TestConfigOptions): Config {
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       tonApi: undefined,
     },
-    alerts: { lowBalanceTon: undefined, lowBalanceUsdt: undefined, ...options.alerts },
+    alerts: {
+      lowBalanceTon: undefined,
+      lowBalanceUsdt: undefined,
+      breakerRefusals: 3,
+      readOutageAlertSeconds: 120,
+      ...options.alerts,
+    },
     run: {
       mode: "polling",
       host: "127.0.0.1",

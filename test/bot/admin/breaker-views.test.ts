@@ -8,17 +8,17 @@ import {
 import type { Translate } from "../../../src/bot/context.js";
 import { createI18n, UserSettingsStore } from "../../../src/bot/i18n.js";
 import type { BreakerOpening } from "../../../src/purchases/breaker.js";
-import { openDatabase } from "../../../src/storage/database.js";
+import { openSqliteStorage } from "../../../src/storage/sqlite.js";
 import { tempDir } from "../../helpers/temp-dir.js";
 
 const T0 = Date.UTC(2030, 0, 1, 12, 5);
 
 function translators(): Record<"en" | "ru", Translate> {
-  const db = openDatabase(join(tempDir(), "db.sqlite"));
+  const storage = openSqliteStorage(join(tempDir(), "db.sqlite"));
   onTestFinished(() => {
-    db.close();
+    storage.close();
   });
-  const i18n = createI18n(new UserSettingsStore(db));
+  const i18n = createI18n(new UserSettingsStore(storage.keyValues));
   const t =
     (locale: string): Translate =>
     (key, variables) =>
