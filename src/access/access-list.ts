@@ -28,12 +28,20 @@ export interface AllowedEntry {
 export type RemoveResult = "removed" | "not_listed" | "configured";
 
 export class AccessList {
-  readonly #config: AccessConfig;
+  #config: AccessConfig;
   readonly #store: AccessStore;
 
   constructor(store: AccessStore, config: AccessConfig) {
     this.#config = config;
     this.#store = store;
+  }
+
+  /**
+   * New configured buyers, groups and PUBLIC_PURCHASES (settings reloaded while running). The
+   * admins stay: ADMIN_IDS needs a restart (their command menus are registered at start).
+   */
+  updateConfigured(config: Omit<AccessConfig, "adminIds">): void {
+    this.#config = { ...config, adminIds: this.#config.adminIds };
   }
 
   /** ADMIN_IDS, in configured order. */

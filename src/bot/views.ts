@@ -95,6 +95,13 @@ export function refusalText(
       return t("refusal-already_done");
     case "frozen":
       return t("refusal-frozen");
+    case "paused":
+      // Paused by the breaker: the person learns why, and that nothing was spent.
+      return t(
+        "source" in refusal && refusal.source === "breaker"
+          ? "refusal-paused-breaker"
+          : "refusal-paused",
+      );
     default:
       return t(`refusal-${refusal.reason}`);
   }

@@ -20,8 +20,9 @@ import { VARIABLES } from "./schema.js";
 /**
  * Settings a running bot can take on. Everything else needs a restart: the bot token, mode,
  * database path, host, port and webhook are bound at start; the service URL, quota and
- * timeouts shape the client; the draft lifetime, payment method and alert timings are read
- * once by the parts built at start; ADMIN_IDS also registers the admins' command menus.
+ * timeouts shape the client; the draft lifetime, payment method, ADMIN_CONTACT and alert
+ * timings are read once by the parts built at start; ADMIN_IDS also registers the admins'
+ * command menus.
  *
  * The wallet (WALLET_MNEMONIC, WALLET_ADDRESS, WALLET_VERSION) needs a restart on purpose: an
  * unconfirmed purchase is reconciled by comparing the wallet's balance before and after, and
@@ -38,7 +39,6 @@ export const RELOADABLE_VARIABLES: ReadonlySet<string> = new Set([
   "ALLOWED_USER_IDS",
   "ALLOWED_CHAT_IDS",
   "PUBLIC_PURCHASES",
-  "ADMIN_CONTACT",
   "LIMIT_STARS_PER_PURCHASE",
   "LIMIT_STARS_PER_USER_DAY",
   "LIMIT_STARS_PER_DAY",

@@ -14,7 +14,10 @@
  * This module decides only; it keeps no timers and does no I/O. Whoever feeds it outcomes
  * persists the opening (the ledger's pause, with the reasons) and tells the admins.
  */
-import type { FailureBody, PurchaseOutcome } from "../service/types.js";
+import type { FailureBody, PurchaseOutcome, Rejected } from "../service/types.js";
+
+/** What the breaker reads of an outcome: any purchase outcome, or just its kind. */
+export type BreakerInput = Rejected | { kind: Exclude<PurchaseOutcome["kind"], "rejected"> };
 
 /** What most likely needs doing when refusals open the breaker. */
 export type BreakerCause = "session" | "wallet" | "unknown";
@@ -107,6 +110,26 @@ export interface BreakerOptions {
   openedBefore?: BreakerOpening | undefined;
 }
 
+/**
+ * A persisted opening read back (the ledger keeps it as JSON), or undefined when it does not
+ * have the shape: then the pause still holds, only the quoted reasons are lost.
+ */
+export function asOpening(value: unknown): BreakerOpening | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { cause, refusals, at } = value as Record<string, unknown>;
+  if (cause !== "session" && cause !== "wallet" && cause !== "unknown") return undefined;
+  if (!Array.isArray(refusals) || typeof at !== "number") return undefined;
+  const valid = refusals.every(
+    (r: unknown) =>
+      typeof r === "object" &&
+      r !== null &&
+      typeof (r as QuotedRefusal).intentId === "string" &&
+      typeof (r as QuotedRefusal).reason === "string" &&
+      typeof (r as QuotedRefusal).at === "number",
+  );
+  return valid ? { cause, refusals: refusals as QuotedRefusal[], at } : undefined;
+}
+
 /** The text the rules are matched against: the body's error, reason and info. */
 export function refusalText(body: FailureBody | undefined, detail?: string): string {
   const parts: string[] = [];
@@ -181,7 +204,7 @@ export class PurchaseBreaker {
    * Feeds one purchase outcome. Only what the service answered counts: an ambiguous outcome
    * freezes purchases by itself (the ledger), and one the client refused never left.
    */
-  record(outcome: PurchaseOutcome, intentId: string, now: number): BreakerEvent {
+  record(outcome: BreakerInput, intentId: string, now: number): BreakerEvent {
     if (outcome.kind === "success") {
       this.#probation = undefined;
       if (this.#run.length === 0) return { kind: "ignored" };

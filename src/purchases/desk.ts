@@ -7,7 +7,12 @@
  * evidence in ./evidence.ts; reading the ledger is ./records.ts, not the desk.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
-import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
+import type {
+  PurchaseIntent,
+  PurchaseLedger,
+  RecordedOutcome,
+  SpendingLimits,
+} from "../ledger/types.js";
 import { parseUsername } from "../gifts/username.js";
 import { type Logger, silentLogger } from "../logger.js";
 import type { Ambiguous, GiftServiceClient, PaymentMethod } from "../service/types.js";
@@ -211,6 +216,14 @@ class Desk implements PurchaseDesk {
 
   resume(adminId: number): void {
     this.#ledger.setPaused(false, adminId, this.#clock());
+  }
+
+  pauseByBreaker(detail: unknown): void {
+    this.#ledger.pauseByBreaker(detail, this.#clock());
+  }
+
+  setLimits(limits: SpendingLimits): void {
+    this.#ledger.setLimits(limits);
   }
 
   onUnconfirmed(listener: UnconfirmedListener): () => void {

@@ -8,6 +8,7 @@ import type {
   PurchaseIntent,
   PurchaseLedger,
   SpendingLimits,
+  PauseReason,
   StatusChange,
 } from "../ledger/types.js";
 import type { DailyUsage, DeskStatus } from "./types.js";
@@ -20,6 +21,8 @@ export interface PurchaseRecords {
   unconfirmed(): PurchaseIntent[];
   /** Whether purchases can be claimed at all right now. */
   status(): DeskStatus;
+  /** Why purchases are paused (an admin, or the breaker with its detail); undefined when open. */
+  pauseReason(): PauseReason | undefined;
   limits(): SpendingLimits;
   /** Today's (UTC) spending against the limits, the bot's and (with `userId`) one person's. */
   usageToday(userId?: number): DailyUsage;
@@ -39,6 +42,7 @@ export function createPurchaseRecords(
     recent: (query) => ledger.recent(query),
     unconfirmed: () => ledger.unconfirmed(),
     status: () => ({ paused: ledger.pauseState().paused, unconfirmed: ledger.unconfirmedCount() }),
+    pauseReason: () => ledger.pauseReason(),
     limits: () => ({ ...ledger.limits }),
     usageToday: (userId) => ledger.usage(userId, clock()),
     dailyTotals: (days) => ledger.dailyTotals(days, clock()),

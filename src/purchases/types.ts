@@ -9,7 +9,9 @@ import type {
   ClaimRefusal,
   DayUsage,
   NewIntent,
+  PauseSource,
   PurchaseIntent,
+  SpendingLimits,
 } from "../ledger/types.js";
 import type { Username } from "../gifts/username.js";
 import type { Ambiguous, PaymentMethod, Rejected, WalletBalance } from "../service/types.js";
@@ -40,7 +42,11 @@ export type DraftRequest = Omit<NewIntent, "recipient" | "balanceBefore" | "bala
  * Why a confirmation sent nothing: the ledger's refusal, or a premium recipient whose
  * `is_premium` could not be checked again at confirmation.
  */
-export type ConfirmRefusal = ClaimRefusal | { reason: "recipient_unverified" };
+export type ConfirmRefusal =
+  | ClaimRefusal
+  | { reason: "recipient_unverified" }
+  /** Paused, with who paused (the bot adds it from `pauseReason()` to pick the text). */
+  | { reason: "paused"; source: PauseSource };
 
 /** What a person's press of "Confirm" came to. */
 export type ConfirmResult =
@@ -162,6 +168,10 @@ export interface PurchaseDesk {
   resolve(id: string, adminId: number, delivered: boolean): ResolveResult;
   pause(adminId: number): void;
   resume(adminId: number): void;
+  /** The purchase breaker pauses purchases, keeping why (JSON) so a restart stays paused. */
+  pauseByBreaker(detail: unknown): void;
+  /** New spending limits from the next claim on (settings reloaded while running). */
+  setLimits(limits: SpendingLimits): void;
   onUnconfirmed(listener: UnconfirmedListener): () => void;
   /** Listens to every confirmation whose request went out; returns a function that stops it. */
   onPurchaseSent(listener: PurchaseSentListener): () => void;

@@ -22,7 +22,6 @@ import {
   userInfoRequest,
   walletBalanceRequest,
 } from "./requests.js";
-import { SecretScrubber, secretValues } from "./secrets.js";
 import { QuotaSender } from "./sender.js";
 import { createAgent } from "./transport.js";
 import type { GiftServiceClientWithQuota, UserInfoOutcome } from "./types.js";
@@ -39,12 +38,15 @@ export {
   type GiftServiceClientOptions,
   type GiftServiceCredentials,
 } from "./options.js";
+export { CredentialHolder, type CredentialSource } from "./credential-source.js";
 
 /** Builds the client. Throws GiftServiceConfigError (without secret values) on bad options. */
 export function createGiftServiceClient(
   options: GiftServiceClientOptions,
 ): GiftServiceClientWithQuota {
   const settings = resolveSettings(options);
+  // Read once per request: rotated credentials apply to the next request built, while one
+  // already built keeps its headers; answers are scrubbed of every secret ever held.
   const { credentials } = settings;
   const logger = (options.logger ?? silentLogger).child({ component: "gift-service" });
   const scheduler = new QuotaScheduler(settings.quota);
@@ -54,7 +56,7 @@ export function createGiftServiceClient(
     agent,
     limits: settings.limits,
     scheduler,
-    scrubber: new SecretScrubber(secretValues(credentials), credentials.mnemonic),
+    scrubber: () => credentials.scrubber(),
     logger,
   });
   const readSettings = {
@@ -91,7 +93,7 @@ export function createGiftServiceClient(
     },
 
     async getWalletBalance(callOptions = {}) {
-      const request = walletBalanceRequest(credentials);
+      const request = walletBalanceRequest(credentials.current());
       return readWithRetries(sender, request, callOptions, classifyBalanceAnswer, readSettings);
     },
 
@@ -101,7 +103,7 @@ export function createGiftServiceClient(
         checkAmount(input.amount) ??
         checkPaymentMethod(input.paymentMethod);
       if (invalid) return invalid;
-      const request = starsPurchaseRequest(input, credentials);
+      const request = starsPurchaseRequest(input, credentials.current());
       return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
     },
 
@@ -111,7 +113,7 @@ export function createGiftServiceClient(
         checkDuration(input.duration) ??
         checkPaymentMethod(input.paymentMethod);
       if (invalid) return invalid;
-      const request = premiumPurchaseRequest(input, credentials);
+      const request = premiumPurchaseRequest(input, credentials.current());
       return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
     },
 

@@ -6,7 +6,7 @@
  * It also remembers every secret value it has held: a late answer to a request sent with the
  * old cookie may echo that cookie, and it must be scrubbed as surely as the new one.
  */
-import type { GiftServiceCredentials } from "./client.js";
+import type { GiftServiceCredentials } from "./options.js";
 import { GiftServiceConfigError } from "./errors.js";
 import { SecretScrubber, secretValues } from "./secrets.js";
 
@@ -18,7 +18,7 @@ export interface CredentialSource {
   scrubber(): SecretScrubber;
 }
 
-/** A header value must not carry a line break or a control character (request splitting). */
+/** Header values cannot hold control characters; undici would throw at send time. */
 function headerSafe(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);

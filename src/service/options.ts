@@ -4,6 +4,7 @@
  * a secret value; everything later runs on the resolved `ClientSettings`.
  */
 import type { Logger } from "../logger.js";
+import { checkCredentials, CredentialHolder, type CredentialSource } from "./credential-source.js";
 import { GiftServiceConfigError } from "./errors.js";
 import { QUOTA_DEFAULTS } from "./quota.js";
 import { MAX_TIMER_MS } from "./timers.js";
@@ -26,7 +27,11 @@ export interface GiftServiceCredentials {
 
 export interface GiftServiceClientOptions {
   baseUrl: string;
-  credentials: GiftServiceCredentials;
+  /**
+   * Fixed credentials, or a source read once per request (a `CredentialHolder`), so rotated
+   * credentials apply to the next request while one already sent keeps its headers.
+   */
+  credentials: GiftServiceCredentials | CredentialSource;
   /** The shared quota; default 30 per 60_000 ms. `marginMs`: see QuotaSettings. */
   quota?: { limit: number; windowMs: number; marginMs?: number };
   /**
@@ -71,7 +76,8 @@ export const CLIENT_DEFAULTS = {
 export interface ClientSettings {
   /** Without a trailing slash: every path starts with one. */
   baseUrl: string;
-  credentials: GiftServiceCredentials;
+  /** Read once per request; its scrubber covers every secret it ever held. */
+  credentials: CredentialSource;
   quota: { limit: number; windowMs: number; marginMs?: number; maxPauseMs: number };
   timeouts: TransportTimeouts;
   limits: ExchangeLimits;
@@ -83,15 +89,6 @@ export interface ClientSettings {
   maxRetryWaitSeconds: number;
 }
 
-/** Header values cannot hold control characters; undici would throw at send time. */
-export function headerSafe(value: string): boolean {
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return false;
-  }
-  return true;
-}
-
 /** Checks the options and fills in the defaults. Throws GiftServiceConfigError on bad ones. */
 export function resolveSettings(options: GiftServiceClientOptions): ClientSettings {
   validateOptions(options);
@@ -99,7 +96,7 @@ export function resolveSettings(options: GiftServiceClientOptions): ClientSettin
   const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    credentials: options.credentials,
+    credentials: credentialSource(options.credentials),
     quota: { ...(options.quota ?? CLIENT_DEFAULTS.quota), maxPauseMs },
     timeouts,
     limits: {
@@ -116,7 +113,7 @@ export function resolveSettings(options: GiftServiceClientOptions): ClientSettin
 
 function validateOptions(options: GiftServiceClientOptions): void {
   validateBaseUrl(options.baseUrl);
-  validateCredentials(options.credentials);
+  checkCredentials(credentialSource(options.credentials).current());
   const retries = options.readRetries ?? CLIENT_DEFAULTS.readRetries;
   if (!Number.isInteger(retries) || retries < 0 || retries > 2) {
     throw new GiftServiceConfigError("readRetries must be 0, 1 or 2");
@@ -155,14 +152,11 @@ function validateBaseUrl(baseUrl: string): void {
   }
 }
 
-/** Names the credential at fault, never its value. */
-function validateCredentials(credentials: GiftServiceCredentials): void {
-  if (!credentials.mnemonic?.trim()) throw new GiftServiceConfigError("mnemonic is empty");
-  if (!credentials.cookie?.trim()) throw new GiftServiceConfigError("cookie is empty");
-  for (const [name, value] of Object.entries(credentials)) {
-    if (name === "mnemonic" || value === undefined) continue;
-    if (typeof value !== "string" || !headerSafe(value)) {
-      throw new GiftServiceConfigError(`credential ${name} cannot be sent as a header`);
-    }
-  }
+/** The per-request source of credentials: the one given, or a holder around fixed ones. */
+function credentialSource(
+  credentials: GiftServiceCredentials | CredentialSource,
+): CredentialSource {
+  return "current" in credentials && typeof credentials.current === "function"
+    ? credentials
+    : new CredentialHolder(credentials as GiftServiceCredentials);
 }

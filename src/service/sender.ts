@@ -19,7 +19,8 @@ export interface SenderDeps {
   agent: Agent;
   limits: ExchangeLimits;
   scheduler: QuotaScheduler;
-  scrubber: SecretScrubber;
+  /** Read per answer: the scrubber for every secret held so far (credentials can rotate). */
+  scrubber: () => SecretScrubber;
   logger: Logger;
 }
 
@@ -74,7 +75,7 @@ export class QuotaSender {
       );
       return result;
     }
-    const answer = toAnswer(result, this.deps.scrubber);
+    const answer = toAnswer(result, this.deps.scrubber());
     this.holdIfAsked(request, answer, ms);
     return answer;
   }

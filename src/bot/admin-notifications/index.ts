@@ -9,7 +9,7 @@
  * not wait for admin messages); `idle()` lets tests and shutdown wait for it.
  */
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
-import type { Api, Context } from "grammy";
+import type { Api, Context, InlineKeyboard } from "grammy";
 import type { PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
@@ -18,7 +18,10 @@ import type { WalletBalance } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
 import { evidenceText } from "../features/admin/views.js";
-import { resolveKeyboard } from "../keyboards/admin.js";
+import { resolveKeyboard, resumeKeyboard } from "../keyboards/admin.js";
+import type { BreakerOpening } from "../../purchases/breaker.js";
+import type { ReadHealthEvent } from "../../purchases/read-health.js";
+import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
 import { formatDecimal } from "../format.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { isBelow } from "./decimal.js";
@@ -40,6 +43,8 @@ export interface AdminNotifierOptions {
   i18n: I18n<Context>;
   settings: UserSettingsStore;
   alerts?: BalanceAlerts | undefined;
+  /** The paying wallet's address, named in the breaker's "top up the wallet" advice. */
+  walletAddress?: string | undefined;
   logger: Logger;
 }
 
@@ -49,7 +54,7 @@ type LowState = Partial<Record<Currency, boolean>>;
 const LOW_STATE_KEY = "low-balance";
 
 export class AdminNotifier {
-  readonly #options: AdminNotifierOptions;
+  #options: AdminNotifierOptions;
   readonly #store: KeyValue<LowState | true>;
   readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
@@ -158,6 +163,34 @@ export class AdminNotifier {
     );
   }
 
+  /** New LOW_BALANCE_* thresholds (settings reloaded while running). */
+  setAlerts(alerts: BalanceAlerts): void {
+    this.#options = { ...this.#options, alerts };
+  }
+
+  /**
+   * The purchase breaker opened: every admin gets one message with the refusals quoted, the
+   * likely fix and a Resume button.
+   */
+  breakerOpened(opening: BreakerOpening): void {
+    this.#track(
+      this.#toAdmins((t, locale) => ({
+        text: breakerOpenedText(t, locale, opening, this.#options.walletAddress),
+        keyboard: resumeKeyboard(t),
+      })),
+    );
+  }
+
+  /** The service's reads have failed for a sustained time, or work again. */
+  readHealth(event: ReadHealthEvent, now: number): void {
+    this.#track(this.#toAdmins((t) => ({ text: readHealthText(t, event, now) })));
+  }
+
+  /** A settings reload refused these variables (names only). */
+  reloadRefused(variables: readonly string[]): void {
+    this.#track(this.#toAdmins((t) => ({ text: reloadRefusedText(t, variables) })));
+  }
+
   /** Resolves when every message started so far has been sent (or has failed). */
   async idle(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
@@ -182,7 +215,7 @@ export class AdminNotifier {
     render: (
       t: Translate,
       locale: string,
-    ) => { text: string; keyboard?: ReturnType<typeof resolveKeyboard> | undefined },
+    ) => { text: string; keyboard?: InlineKeyboard | undefined },
   ): Promise<number> {
     const { api } = this.#options;
     let reached = 0;

@@ -3,6 +3,7 @@
  * - `adm:page:<offset>`                 (/purchases paging; offset a multiple of the page size)
  * - `adm:res:<y|n>:<intentId>`          (/pending and notifications: delivered / not delivered)
  * - `adm:who:<allow|deny>:<userId>`     (a forwarded message: allow or deny its sender)
+ * - `adm:resume`                        (the breaker's message: reopen purchases)
  */
 import { INTENT_ID_PATTERN } from "../../gifts/catalogue.js";
 
@@ -20,7 +21,8 @@ const USER_ID = /^[1-9][0-9]{0,15}$/;
 export type AdminAction =
   | { type: "page"; offset: number }
   | { type: "resolve"; intentId: string; delivered: boolean }
-  | { type: "who"; userId: number; allow: boolean };
+  | { type: "who"; userId: number; allow: boolean }
+  | { type: "resume" };
 
 export function encodeAdmin(action: AdminAction): string {
   switch (action.type) {
@@ -30,10 +32,13 @@ export function encodeAdmin(action: AdminAction): string {
       return `adm:res:${action.delivered ? "y" : "n"}:${action.intentId}`;
     case "who":
       return `adm:who:${action.allow ? "allow" : "deny"}:${action.userId}`;
+    case "resume":
+      return "adm:resume";
   }
 }
 
 export function decodeAdmin(data: string): AdminAction | undefined {
+  if (data === "adm:resume") return { type: "resume" };
   const parts = data.split(":");
   if (parts[0] !== "adm") return undefined;
   const [, type, a = "", b = ""] = parts;

@@ -100,6 +100,12 @@ async function refuse(
   }
 }
 
+/** A "paused" refusal with who paused, so the person is told the breaker's reason. */
+function withPauseSource(refusal: ConfirmRefusal, services: BotServices): ConfirmRefusal {
+  if (refusal.reason !== "paused") return refusal;
+  return { reason: "paused", source: services.records.pauseReason()?.source ?? "admin" };
+}
+
 function outcomeLine(ctx: BotContext, locale: string, refusal: ConfirmRefusal): string {
   return ctx.t("outcome-refused", {
     reason: refusalText(ctx.t, locale, refusal, audienceOf(ctx.chat?.type)),
@@ -113,8 +119,8 @@ async function confirm(
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
   const status = services.records.status();
-  const early: ClaimRefusal | undefined = status.paused
-    ? { reason: "paused" }
+  const early: ConfirmRefusal | undefined = status.paused
+    ? withPauseSource({ reason: "paused" }, services)
     : status.unconfirmed > 0
       ? { reason: "frozen", unconfirmed: status.unconfirmed }
       : undefined;
@@ -168,7 +174,7 @@ async function confirm(
     const reason = result.refusal.reason;
     // Another press of the same summary won the claim: its handler shows the outcome.
     if (reason === "already_processing" || reason === "already_done") return;
-    const line = outcomeLine(ctx, locale, result.refusal);
+    const line = outcomeLine(ctx, locale, withPauseSource(result.refusal, services));
     const retryable =
       reason === "paused" ||
       reason === "frozen" ||

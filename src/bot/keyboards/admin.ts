@@ -1,6 +1,6 @@
 /**
  * The admins' keyboards: /purchases paging, Delivered / Not delivered for an unconfirmed
- * purchase, and allow or deny the sender of a forwarded message.
+ * purchase, allow or deny the sender of a forwarded message, and Resume under the breaker's message.
  */
 import { InlineKeyboard } from "grammy";
 import { encodeAdmin, PURCHASES_PAGE_SIZE } from "../callback-data/admin.js";
@@ -37,6 +37,11 @@ export function resolveKeyboard(t: Translate, intentId: string): InlineKeyboard 
       t("button-admin-not-delivered"),
       encodeAdmin({ type: "resolve", intentId, delivered: false }),
     );
+}
+
+/** The Resume button under the breaker's message: reopens purchases. */
+export function resumeKeyboard(t: Translate): InlineKeyboard {
+  return new InlineKeyboard().text(t("button-admin-resume"), encodeAdmin({ type: "resume" }));
 }
 
 /** Allow or deny the sender of a message an admin forwarded. */

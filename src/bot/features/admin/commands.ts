@@ -169,15 +169,30 @@ export async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promis
   await ctx.reply(ctx.t("admin-paused"));
 }
 
+/** /resume: lifts the pause, an admin's or the breaker's. */
 export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  const { desk } = env.services;
-  desk.resume(ctx.from.id);
-  const { unconfirmed } = env.services.records.status();
-  await ctx.reply(
-    unconfirmed > 0
-      ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
-      : ctx.t("admin-resumed"),
+  await ctx.reply(resumeText(ctx, env, ctx.from.id));
+}
+
+/** The breaker's Resume button: the button goes, the text stays as the record of why. */
+export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
+  const text = resumeText(ctx, env, ctx.from.id);
+  await ctx.answerCallbackQuery({ text });
+  const shown = ctx.callbackQuery.message?.text ?? "";
+  await editQuietly(
+    ctx,
+    `${shown}\n\n${ctx.t("admin-breaker-resumed", { adminId: String(ctx.from.id) })}`,
+    undefined,
   );
+}
+
+/** Lifts the pause (an admin's or the breaker's) and says what still holds purchases. */
+function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): string {
+  env.services.desk.resume(adminId);
+  const { unconfirmed } = env.services.records.status();
+  return unconfirmed > 0
+    ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
+    : ctx.t("admin-resumed");
 }
 
 /** /allow: a user id, or the author (or forwarded sender) of the replied-to message. */
@@ -278,6 +293,8 @@ export async function onAdminPress(
     }
     case "resolve":
       return resolvePurchase(ctx, env, action.intentId, action.delivered);
+    case "resume":
+      return resumeFromButton(ctx, env);
   }
 }
 
