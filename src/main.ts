@@ -4,8 +4,9 @@
  * process does with errors and signals.
  */
 import { createApp } from "./app/index.js";
-import { ConfigError, loadConfig } from "./config/index.js";
+import { ConfigError, type LoadedSettings, loadSettings } from "./config/index.js";
 import { scrubTokens } from "./logger.js";
+import { reloadOnSignalAndSecretFiles, SettingsReloader } from "./run/reload.js";
 import { handleShutdownSignals } from "./run/shutdown.js";
 
 /** `ENV_FILE` picks another dotenv file; `ENV_FILE=none` reads none (tests, containers). */
@@ -16,9 +17,10 @@ function envFileOption(value: string | undefined): string | false | undefined {
 
 /** Resolves once the bot takes updates, or with an exit code when it cannot start. */
 async function main(): Promise<number | undefined> {
-  let config: Awaited<ReturnType<typeof loadConfig>>;
+  const sources = { envFile: envFileOption(process.env.ENV_FILE) };
+  let settings: LoadedSettings;
   try {
-    config = await loadConfig(process.env, { envFile: envFileOption(process.env.ENV_FILE) });
+    settings = await loadSettings(process.env, sources);
   } catch (error) {
     // The operator needs the list, not a stack trace; the list never holds a secret's value.
     if (error instanceof ConfigError) {
@@ -27,6 +29,7 @@ async function main(): Promise<number | undefined> {
     }
     throw error;
   }
+  const { config } = settings;
   const app = createApp(config, {
     onFatal: () => {
       // Telegram will not give this process updates any more: let a supervisor restart it.
@@ -42,6 +45,15 @@ async function main(): Promise<number | undefined> {
     graceMs: config.run.shutdownGraceSeconds * 1000,
     logger: app.logger,
   });
+  // SIGHUP (and a replaced NAME_FILE secret) re-reads the settings; see src/run/reload.ts.
+  const reloader = new SettingsReloader({
+    initial: settings,
+    options: sources,
+    logger: app.logger,
+    apply: (next) => app.applySettings(next),
+    onRefused: (refused) => app.notifier.reloadRefused(refused.map((problem) => problem.variable)),
+  });
+  reloadOnSignalAndSecretFiles(reloader, { logger: app.logger });
   try {
     await app.start();
   } catch (error) {

@@ -37,11 +37,17 @@ import {
   type ServiceMonitor,
 } from "../run/health.js";
 import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js";
-import { createGiftServiceClient } from "../service/client.js";
+import { createGiftServiceClient, CredentialHolder } from "../service/client.js";
+import type { ReadOutcome } from "../service/types.js";
+import { BreakerGuard } from "../purchases/breaker-guard.js";
+import { ReadHealth, type ReadHealthEvent } from "../purchases/read-health.js";
 import { openSqliteStorage } from "../storage/sqlite.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { tellRequestersOutcomeUnknown } from "./recovered.js";
+
+/** How often a read outage is checked for when no read comes to notice it. */
+const READ_HEALTH_CHECK_MS = 10_000;
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
@@ -100,6 +106,11 @@ export interface App {
   /** The webhook server once started in webhook mode. */
   readonly webhookServer: WebhookServer | undefined;
   health(): HealthReport;
+  /**
+   * Takes on reloaded settings (see RELOADABLE_VARIABLES): credentials from the next service
+   * request on, configured buyers and groups, limits, low-balance alerts.
+   */
+  applySettings(config: Config): void;
   /** Deletes expired group prompts and short replies (start runs it every minute). */
   sweepGroups(): Promise<number>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
@@ -112,13 +123,22 @@ export interface App {
 }
 
 /** The service client, watched for the health report, with the config's quota and timeouts. */
-function createService(config: Config, overrides: AppOverrides, logger: Logger): ServiceMonitor {
+function createService(
+  config: Config,
+  overrides: AppOverrides,
+  parts: {
+    logger: Logger;
+    credentials: CredentialHolder;
+    onRead: (outcome: ReadOutcome<unknown>) => void;
+  },
+): ServiceMonitor {
+  const { logger } = parts;
   const timeoutMs = config.service.timeoutMs;
   return monitorService(
     createGiftServiceClient({
       baseUrl: config.service.baseUrl,
-      // WALLET_ADDRESS is sent whenever set, also when it matches the derived address.
-      credentials: serviceCredentials(config),
+      // Read per request: credentials rotated by a reload apply to the next request.
+      credentials: parts.credentials,
       quota: overrides.quota ?? { limit: config.service.quotaPerMinute, windowMs: 60_000 },
       ...(overrides.readRetries !== undefined ? { readRetries: overrides.readRetries } : {}),
       // SERVICE_TIMEOUT_MS bounds the whole request; its phases cannot take longer either.
@@ -130,6 +150,8 @@ function createService(config: Config, overrides: AppOverrides, logger: Logger):
       },
       logger,
     }),
+    Date.now,
+    parts.onRead,
   );
 }
 
@@ -137,7 +159,13 @@ function createService(config: Config, overrides: AppOverrides, logger: Logger):
 function createDesk(
   config: Config,
   overrides: AppOverrides,
-  parts: { ledger: PurchaseLedger; service: ServiceMonitor; logger: Logger },
+  parts: {
+    ledger: PurchaseLedger;
+    service: ServiceMonitor;
+    logger: Logger;
+    /** TON_API_KEY as the running settings have it now (reloadable). */
+    tonApiKey: () => string | undefined;
+  },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
   const { cacheMs } = overrides;
@@ -153,7 +181,7 @@ function createDesk(
           onChain: createTonEvidence({
             endpoint: tonApi.endpoint,
             walletAddress: config.wallet.address,
-            ...(tonApi.apiKey ? { apiKey: tonApi.apiKey } : {}),
+            apiKey: parts.tonApiKey,
           }),
         }
       : {}),
@@ -194,8 +222,26 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     draftTtlMs: config.ledger.draftTtlSeconds * 1000,
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
   });
-  const service = createService(config, overrides, logger);
-  const desk = createDesk(config, overrides, { ledger, service, logger });
+  const clock = overrides.clock ?? Date.now;
+  const credentials = new CredentialHolder(serviceCredentials(config));
+  let running = config;
+  // Admins hear of a read outage once it lasted READ_OUTAGE_ALERT_SECONDS, and of its end.
+  const readHealth = new ReadHealth({ alertAfterMs: config.alerts.readOutageAlertSeconds * 1000 });
+  let announceReadHealth: (event: ReadHealthEvent) => void = () => undefined;
+  const service = createService(config, overrides, {
+    logger,
+    credentials,
+    onRead: (outcome) => {
+      const event = readHealth.record(outcome, clock());
+      if (event !== undefined) announceReadHealth(event);
+    },
+  });
+  const desk = createDesk(config, overrides, {
+    ledger,
+    service,
+    logger,
+    tonApiKey: () => running.ledger.tonApi?.apiKey,
+  });
   const records = createPurchaseRecords(ledger, overrides.clock);
   const access = new AccessList(storage.access, config.access);
   const giftBot = createBot({
@@ -216,6 +262,36 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     now: overrides.clock,
   });
   const { bot, services, notifier } = giftBot;
+  announceReadHealth = (event) => {
+    logger.warn(
+      { readHealth: event.kind, failures: event.failures },
+      "service reads changed health",
+    );
+    notifier.readHealth(event, clock());
+  };
+  // The breaker on the purchase path: pauses purchases after refusals, one admin message each.
+  const breaker = new BreakerGuard({
+    desk,
+    records,
+    threshold: config.alerts.breakerRefusals,
+    clock: () => ledger.now(),
+    logger,
+  });
+  breaker.listen();
+  breaker.onOpened((opening) => notifier.breakerOpened(opening));
+
+  /** Takes reloaded settings on: credentials for the next request, allow lists, limits, alerts. */
+  const applySettings = (next: Config): void => {
+    running = next;
+    credentials.replace(serviceCredentials(next));
+    access.updateConfigured({
+      allowedUserIds: next.access.allowedUserIds,
+      allowedChatIds: next.access.allowedChatIds,
+      publicPurchases: next.access.publicPurchases,
+    });
+    desk.setLimits(next.ledger.limits);
+    notifier.setAlerts(next.alerts);
+  };
   // The features run inside the bot's error boundary; this catches what is left (the outermost
   // middleware). grammY's default would rethrow and end long polling for everyone.
   bot.catch((error) => {
@@ -229,6 +305,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   let runner: RunnerHandle | undefined;
   let webhookServer: WebhookServer | undefined;
   let expiry: NodeJS.Timeout | undefined;
+  let readHealthTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
 
   const parts: RunParts = { config, overrides, logger, desk, giftBot, health };
@@ -236,6 +313,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger.info(configSummary(config), "giftbot starting");
     await bot.init();
     expiry = await prepareToRun(parts);
+    // An outage is announced even when nobody reads any more.
+    readHealthTimer = setInterval(() => {
+      const event = readHealth.check(clock());
+      if (event !== undefined) announceReadHealth(event);
+    }, READ_HEALTH_CHECK_MS);
+    readHealthTimer.unref();
     // A signal that came while connecting has already closed everything: take no updates.
     if (stopping !== undefined) return;
     const intake = await takeUpdates(parts);
@@ -246,6 +329,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       if (expiry !== undefined) clearInterval(expiry);
+      if (readHealthTimer !== undefined) clearInterval(readHealthTimer);
       // Stop taking updates first, so nothing new starts while we wait.
       const intake: Promise<unknown>[] = [];
       if (runner?.isRunning()) intake.push(runner.stop());
@@ -289,6 +373,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       return webhookServer;
     },
     health,
+    applySettings,
     sweepGroups: () => giftBot.sweepGroups(),
     start,
     stop,

@@ -138,6 +138,7 @@ export function createBot(deps: BotDeps): GiftBot {
     i18n,
     settings,
     alerts: deps.alerts,
+    walletAddress: deps.wallet?.address,
     logger: deps.logger,
   });
   notifier.listen();

@@ -2,7 +2,7 @@
  * What `/healthz` reports. Health checks must not spend the service's 30-requests-a-minute
  * quota, so the service side is judged from the outcomes of the calls the bot makes anyway.
  */
-import type { GiftServiceClient } from "../service/types.js";
+import type { GiftServiceClient, ReadOutcome } from "../service/types.js";
 
 export type Health = "up" | "down" | "unknown";
 
@@ -27,7 +27,11 @@ export interface ServiceMonitor {
  * Wraps a client so every outcome updates the service's health: an answer of any kind (even a
  * refusal) means the service is up; a timeout or transport failure means it is down.
  */
-export function monitorService(client: GiftServiceClient, now = Date.now): ServiceMonitor {
+export function monitorService(
+  client: GiftServiceClient,
+  now = Date.now,
+  onRead?: (outcome: ReadOutcome<unknown>) => void,
+): ServiceMonitor {
   let health: Health = "unknown";
   let lastAnsweredAt: number | undefined;
   const observe = <T extends { kind: string; cause?: string }>(outcome: T): T => {
@@ -39,9 +43,18 @@ export function monitorService(client: GiftServiceClient, now = Date.now): Servi
     if (!unreachable) lastAnsweredAt = now();
     return outcome;
   };
+  // Reads also go to `onRead` (the read-outage alert); a throwing listener must not fail a read.
+  const read = <T extends ReadOutcome<unknown>>(outcome: T): T => {
+    try {
+      onRead?.(outcome);
+    } catch {
+      // The listener logs its own failures.
+    }
+    return observe(outcome);
+  };
   const monitored: GiftServiceClient = {
-    getUserInfo: (username, options) => client.getUserInfo(username, options).then(observe),
-    getWalletBalance: (options) => client.getWalletBalance(options).then(observe),
+    getUserInfo: (username, options) => client.getUserInfo(username, options).then(read),
+    getWalletBalance: (options) => client.getWalletBalance(options).then(read),
     buyStars: (purchase, options) => client.buyStars(purchase, options).then(observe),
     buyPremium: (purchase, options) => client.buyPremium(purchase, options).then(observe),
     estimateWait: (priority) => client.estimateWait(priority),
