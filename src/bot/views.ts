@@ -95,13 +95,11 @@ export function refusalText(
       return t("refusal-already_done");
     case "frozen":
       return t("refusal-frozen");
-    case "paused":
+    case "paused": {
       // Paused by the breaker: the person learns why, and that nothing was spent.
-      return t(
-        "source" in refusal && refusal.source === "breaker"
-          ? "refusal-paused-breaker"
-          : "refusal-paused",
-      );
+      const byBreaker = "source" in refusal && refusal.source === "breaker";
+      return byBreaker ? t("refusal-paused-breaker") : t("refusal-paused");
+    }
     default:
       return t(`refusal-${refusal.reason}`);
   }
