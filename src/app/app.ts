@@ -209,6 +209,46 @@ function configureTelegramCalls(bot: Bot<BotContext>, logger: Logger, retry: boo
   if (retry) bot.api.config.use(autoRetry(TELEGRAM_RETRY));
 }
 
+/** The breaker on the purchase path: pauses purchases after refusals, one admin message each. */
+function guardPurchases(parts: {
+  desk: PurchaseDesk;
+  records: PurchaseRecords;
+  ledger: PurchaseLedger;
+  notifier: AdminNotifier;
+  logger: Logger;
+  threshold: number;
+}): void {
+  const breaker = new BreakerGuard({
+    desk: parts.desk,
+    records: parts.records,
+    threshold: parts.threshold,
+    clock: () => parts.ledger.now(),
+    logger: parts.logger,
+  });
+  breaker.listen();
+  breaker.onOpened((opening) => parts.notifier.breakerOpened(opening));
+}
+
+/** Takes reloaded settings on: credentials for the next request, allow lists, limits, alerts. */
+function applyReloaded(
+  next: Config,
+  parts: {
+    credentials: CredentialHolder;
+    access: AccessList;
+    desk: PurchaseDesk;
+    notifier: AdminNotifier;
+  },
+): void {
+  parts.credentials.replace(serviceCredentials(next));
+  parts.access.updateConfigured({
+    allowedUserIds: next.access.allowedUserIds,
+    allowedChatIds: next.access.allowedChatIds,
+    publicPurchases: next.access.publicPurchases,
+  });
+  parts.desk.setLimits(next.ledger.limits);
+  parts.notifier.setAlerts(next.alerts);
+}
+
 /**
  * Builds every part from the configuration; nothing talks to the network yet. `overrides`
  * replace what a test or the bench must control (see {@link AppOverrides}).
@@ -269,28 +309,18 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     );
     notifier.readHealth(event, clock());
   };
-  // The breaker on the purchase path: pauses purchases after refusals, one admin message each.
-  const breaker = new BreakerGuard({
+  guardPurchases({
     desk,
     records,
-    threshold: config.alerts.breakerRefusals,
-    clock: () => ledger.now(),
+    ledger,
+    notifier,
     logger,
+    threshold: config.alerts.breakerRefusals,
   });
-  breaker.listen();
-  breaker.onOpened((opening) => notifier.breakerOpened(opening));
 
-  /** Takes reloaded settings on: credentials for the next request, allow lists, limits, alerts. */
   const applySettings = (next: Config): void => {
     running = next;
-    credentials.replace(serviceCredentials(next));
-    access.updateConfigured({
-      allowedUserIds: next.access.allowedUserIds,
-      allowedChatIds: next.access.allowedChatIds,
-      publicPurchases: next.access.publicPurchases,
-    });
-    desk.setLimits(next.ledger.limits);
-    notifier.setAlerts(next.alerts);
+    applyReloaded(next, { credentials, access, desk, notifier });
   };
   // The features run inside the bot's error boundary; this catches what is left (the outermost
   // middleware). grammY's default would rethrow and end long polling for everyone.
