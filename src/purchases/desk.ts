@@ -180,9 +180,13 @@ class Desk implements PurchaseDesk {
     if (this.#lane.busy) {
       options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
     }
-    const result = await this.#lane.run(() => this.#claimAndSend(id, userId, options));
-    if (isSent(result)) this.#sent.emit(result.intent.id, result);
-    return result;
+    return this.#lane.run(async () => {
+      const result = await this.#claimAndSend(id, userId, options);
+      // Told inside the lane, before the next confirmation's claim: a listener that pauses
+      // purchases (the breaker) does so before anything else can be sent.
+      if (isSent(result)) this.#sent.emit(result.intent.id, result);
+      return result;
+    });
   }
 
   evidence(id: string): Promise<ReconciliationEvidence | undefined> {

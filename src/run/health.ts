@@ -2,7 +2,7 @@
  * What `/healthz` reports. Health checks must not spend the service's 30-requests-a-minute
  * quota, so the service side is judged from the outcomes of the calls the bot makes anyway.
  */
-import type { GiftServiceClient, ReadOutcome } from "../service/types.js";
+import type { GiftServiceClient, ReadOutcome, Superseded } from "../service/types.js";
 
 export type Health = "up" | "down" | "unknown";
 
@@ -44,9 +44,11 @@ export function monitorService(
     return outcome;
   };
   // Reads also go to `onRead` (the read-outage alert); a throwing listener must not fail a read.
-  const read = <T extends ReadOutcome<unknown>>(outcome: T): T => {
+  // A check superseded in the queue was never sent: it says nothing about the service.
+  const read = <T extends ReadOutcome<unknown> | Superseded>(outcome: T): T => {
+    if (outcome.kind === "superseded") return outcome;
     try {
-      onRead?.(outcome);
+      onRead?.(outcome as ReadOutcome<unknown>);
     } catch {
       // The listener logs its own failures.
     }
