@@ -1,7 +1,8 @@
 /**
  * `npm run demo`'s entry (dist/tools/demo/run-demo.js) as a person uses it: it starts the
- * sandbox, the emulator and the real bot, the terminal chat answers, and `:quit` stops
- * everything and removes its temporary folder.
+ * sandbox, the emulator and the real bot, the terminal chat answers, `:expire-session` makes the
+ * next gift open the purchase breaker (the admin's alert shows in the terminal), and `:quit`
+ * stops everything and removes its temporary folder.
  */
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -12,7 +13,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 const DEMO_JS = join(resolve(import.meta.dirname, "../.."), "dist/tools/demo/run-demo.js");
 
 describe("npm run demo", () => {
-  it("starts the whole bot, chats in the terminal, and quits cleanly on :quit", async () => {
+  it("starts the whole bot, chats in the terminal, shows the breaker after :expire-session, and quits cleanly on :quit", async () => {
     // The demo's temporary folder goes under TMPDIR: it must be gone after :quit.
     const tmp = tempDir("giftbot-demo-test-");
     const demo = spawn(process.execPath, [DEMO_JS], {
@@ -58,6 +59,17 @@ describe("npm run demo", () => {
     await waitForOutput(/\[1\] ⭐ Gift stars/);
     demo.stdin.write(":expire-session\n");
     await waitForOutput(/\(sandbox: the marketplace session expired/);
+    // A gift now: the service refuses it, the breaker opens, and the admin's alert shows up.
+    demo.stdin.write("#1\n");
+    await waitForOutput(/Who should get the stars\?/);
+    demo.stdin.write("alice_friend\n");
+    await waitForOutput(/\[1\] ⭐ 50/);
+    demo.stdin.write("#1\n");
+    await waitForOutput(/\[1\] ✅ Confirm/);
+    demo.stdin.write("#1\n");
+    await waitForOutput(/The service refused the purchase: SESSION_EXPIRED.*Nothing was spent/);
+    await waitForOutput(/\[private chat of Ada\] #\d+ @giftbot_demo_bot: ⛔ Purchases are paused/);
+    await waitForOutput(/\[1\] ▶ Resume purchases/);
     demo.stdin.write(":restore-session\n");
     await waitForOutput(/\(sandbox: the marketplace session is valid again\)/);
     demo.stdin.write(":quit\n");
