@@ -1,0 +1,76 @@
+/**
+ * The breaker guard on the real desk: the sandbox refuses purchases as the service does, the
+ * ledger is a real SQLite file. The pause must land before the next queued confirmation claims.
+ */
+import { describe, expect, it } from "vitest";
+import { silentLogger } from "../../src/logger.js";
+import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
+import type { BreakerOpening } from "../../src/purchases/breaker.js";
+import { type DeskFixture, deskFixture } from "./helpers.js";
+
+function guardOn(f: DeskFixture, threshold = 3): { openings: BreakerOpening[] } {
+  const guard = new BreakerGuard({
+    desk: f.desk,
+    records: f.records,
+    threshold,
+    clock: () => f.clock.now,
+    logger: silentLogger,
+  });
+  guard.listen();
+  const openings: BreakerOpening[] = [];
+  guard.onOpened((opening) => openings.push(opening));
+  return { openings };
+}
+
+const buyer = (userId: number) => ({
+  requester: { userId, chatId: userId, chatType: "private" as const },
+});
+
+describe("breaker guard on the desk", () => {
+  it("an expired session pauses purchases before the confirmation queued behind it claims", async () => {
+    const f = await deskFixture();
+    const { openings } = guardOn(f);
+    f.sandbox.expireSession();
+    const first = f.starsDraft(buyer(1));
+    const second = f.starsDraft(buyer(2));
+
+    // Both confirmations are in the purchase lane at once: the second waits for the first.
+    const [firstResult, secondResult] = await Promise.all([
+      f.desk.confirm(first.id, 1),
+      f.desk.confirm(second.id, 2),
+    ]);
+
+    expect(firstResult.kind).toBe("rejected");
+    expect(secondResult).toEqual({ kind: "refused", refusal: { reason: "paused" } });
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(openings).toHaveLength(1);
+    expect(openings[0]?.cause).toBe("session");
+    expect(f.records.pauseReason()?.source).toBe("breaker");
+    expect(f.records.getIntent(second.id)?.status).toBe("draft");
+  });
+
+  it("refusals about the input never open it; an admin's resume closes it and the same cause reopens it at once", async () => {
+    const f = await deskFixture();
+    const { openings } = guardOn(f, 2);
+    f.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, error: "USER_NOT_FOUND" } },
+      { path: "/buy-stars/", times: 3 },
+    );
+    for (const userId of [1, 2, 3]) {
+      const result = await f.desk.confirm(f.starsDraft(buyer(userId)).id, userId);
+      expect(result.kind).toBe("rejected");
+    }
+    expect(openings).toHaveLength(0);
+    expect(f.records.status().paused).toBe(false);
+
+    f.sandbox.drainWallet();
+    await f.desk.confirm(f.starsDraft(buyer(4)).id, 4);
+    expect(openings.map((opening) => opening.cause)).toEqual(["wallet"]);
+
+    f.desk.resume(99);
+    expect(f.records.status().paused).toBe(false);
+    await f.desk.confirm(f.starsDraft(buyer(5)).id, 5);
+    expect(openings.map((opening) => opening.cause)).toEqual(["wallet", "wallet"]);
+    expect(f.records.status().paused).toBe(true);
+  });
+});
