@@ -40,14 +40,11 @@ import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js
 import { createGiftServiceClient, CredentialHolder } from "../service/client.js";
 import type { ReadOutcome } from "../service/types.js";
 import { BreakerGuard } from "../purchases/breaker-guard.js";
-import { ReadHealth, type ReadHealthEvent } from "../purchases/read-health.js";
 import { openSqliteStorage } from "../storage/sqlite.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
+import { ReadOutageWatch } from "./read-outage.js";
 import { tellRequestersOutcomeUnknown } from "./recovered.js";
-
-/** How often a read outage is checked for when no read comes to notice it. */
-const READ_HEALTH_CHECK_MS = 10_000;
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
@@ -266,15 +263,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const credentials = new CredentialHolder(serviceCredentials(config));
   let running = config;
   // Admins hear of a read outage once it lasted READ_OUTAGE_ALERT_SECONDS, and of its end.
-  const readHealth = new ReadHealth({ alertAfterMs: config.alerts.readOutageAlertSeconds * 1000 });
-  let announceReadHealth: (event: ReadHealthEvent) => void = () => undefined;
+  const readOutages = new ReadOutageWatch({
+    alertAfterMs: config.alerts.readOutageAlertSeconds * 1000,
+    clock,
+    logger,
+  });
   const service = createService(config, overrides, {
     logger,
     credentials,
-    onRead: (outcome) => {
-      const event = readHealth.record(outcome, clock());
-      if (event !== undefined) announceReadHealth(event);
-    },
+    onRead: (outcome) => readOutages.record(outcome),
   });
   const desk = createDesk(config, overrides, {
     ledger,
@@ -302,13 +299,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     now: overrides.clock,
   });
   const { bot, services, notifier } = giftBot;
-  announceReadHealth = (event) => {
-    logger.warn(
-      { readHealth: event.kind, failures: event.failures },
-      "service reads changed health",
-    );
-    notifier.readHealth(event, clock());
-  };
+  readOutages.tell(notifier);
   guardPurchases({
     desk,
     records,
@@ -335,7 +326,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   let runner: RunnerHandle | undefined;
   let webhookServer: WebhookServer | undefined;
   let expiry: NodeJS.Timeout | undefined;
-  let readHealthTimer: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
 
   const parts: RunParts = { config, overrides, logger, desk, giftBot, health };
@@ -343,12 +333,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger.info(configSummary(config), "giftbot starting");
     await bot.init();
     expiry = await prepareToRun(parts);
-    // An outage is announced even when nobody reads any more.
-    readHealthTimer = setInterval(() => {
-      const event = readHealth.check(clock());
-      if (event !== undefined) announceReadHealth(event);
-    }, READ_HEALTH_CHECK_MS);
-    readHealthTimer.unref();
+    readOutages.start();
     // A signal that came while connecting has already closed everything: take no updates.
     if (stopping !== undefined) return;
     const intake = await takeUpdates(parts);
@@ -359,7 +344,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const stop = (): Promise<void> => {
     stopping ??= (async () => {
       if (expiry !== undefined) clearInterval(expiry);
-      if (readHealthTimer !== undefined) clearInterval(readHealthTimer);
+      readOutages.stop();
       // Stop taking updates first, so nothing new starts while we wait.
       const intake: Promise<unknown>[] = [];
       if (runner?.isRunning()) intake.push(runner.stop());
