@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { PurchaseOutcome } from "../service/types.js";
-import type { Db } from "../storage/database.js";
+import { type Db, durably } from "../storage/database.js";
 import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
@@ -26,6 +26,8 @@ import type {
   PurchaseIntent,
   PurchaseLedger,
   RecordedOutcome,
+  QueueResult,
+  QueuedCloseReason,
   SpendingLimits,
 } from "./types.js";
 import { isPremiumDuration, isStarsAmount } from "../gifts/catalogue.js";
@@ -60,7 +62,8 @@ const PAUSE_REASON_KEY = "purchases_paused_reason";
 const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
 
 /**
- * The single claim statement. Every condition of the issue is inside this one UPDATE, so
+ * The single claim statement, for a draft or a queued confirmation alike. Every condition of
+ * the issue is inside this one UPDATE, so
  * SQLite's write lock makes the check and the move one indivisible step: no other connection
  * can change the counts, the pause switch or the status between them.
  *
@@ -73,7 +76,7 @@ const CLAIM_SQL = `
 UPDATE purchase_intents
 SET status = 'sending', sent_at = @now, updated_at = @now
 WHERE id = @id
-  AND status = 'draft'
+  AND status IN ('draft', 'queued')
   AND expires_at > @now
   AND requester_user_id = @userId
   AND NOT EXISTS (SELECT 1 FROM ledger_settings WHERE key = '${PAUSED_KEY}' AND value = 'true')
@@ -206,7 +209,8 @@ export class Ledger implements PurchaseLedger {
   }
 
   /**
-   * Claims a draft for sending: draft → sending, only if it is still a draft, not expired,
+   * Claims a draft or a queued confirmation for sending (→ sending), only if it is still a
+   * draft or queued, not expired,
    * asked for by `userId`, purchases are not paused, nothing is unconfirmed and every spending
    * limit allows it. Exactly one of any number of concurrent claims wins. A refusal says why.
    */
@@ -216,33 +220,32 @@ export class Ledger implements PurchaseLedger {
     now: number = this.#clock(),
     options: ClaimOptions = {},
   ): ClaimResult {
-    assertMove(id, "draft", "sending");
     const dayStart = utcDayStart(now);
     const exempt = options.isAdmin === true && this.limits.adminsExempt ? 1 : 0;
-    // IMMEDIATE: take the write lock first, so the refusal read below sees the same state the
-    // UPDATE saw. The UPDATE alone decides; the reads only explain a refusal.
-    const outcome = this.#db
-      .transaction((): ClaimResult => {
-        const changed = this.#claim.run({
-          id,
-          userId,
-          now,
-          dayStart,
-          dayEnd: nextUtcMidnight(now),
-          exempt,
-          starsPerPurchase: this.limits.starsPerPurchase,
-          starsPerUserDay: this.limits.starsPerUserDay,
-          starsPerBotDay: this.limits.starsPerBotDay,
-          premiumPerUserDay: this.limits.premiumPerUserDay,
-          premiumPerBotDay: this.limits.premiumPerBotDay,
-        }).changes;
-        if (changed === 1) {
-          this.#event.run(id, "draft", "sending", now, userId);
-          return { ok: true, intent: this.#mustGet(id) };
-        }
-        return { ok: false, ...this.#explainRefusal(id, userId, now, exempt === 1) };
-      })
-      .immediate();
+    // IMMEDIATE: take the write lock first, so the reads around the UPDATE see the same state
+    // it saw. The UPDATE alone decides; the reads only name the move and explain a refusal.
+    const outcome = this.#durably((): ClaimResult => {
+      const from = this.#get.get(id)?.status ?? "draft";
+      const changed = this.#claim.run({
+        id,
+        userId,
+        now,
+        dayStart,
+        dayEnd: nextUtcMidnight(now),
+        exempt,
+        starsPerPurchase: this.limits.starsPerPurchase,
+        starsPerUserDay: this.limits.starsPerUserDay,
+        starsPerBotDay: this.limits.starsPerBotDay,
+        premiumPerUserDay: this.limits.premiumPerUserDay,
+        premiumPerBotDay: this.limits.premiumPerBotDay,
+      }).changes;
+      if (changed === 1) {
+        assertMove(id, from, "sending");
+        this.#event.run(id, from, "sending", now, userId);
+        return { ok: true, intent: this.#mustGet(id) };
+      }
+      return { ok: false, ...this.#explainRefusal(id, userId, now, exempt === 1) };
+    });
     return outcome;
   }
 
@@ -251,7 +254,12 @@ export class Ledger implements PurchaseLedger {
     const intent = this.get(id);
     if (intent === undefined) return { reason: "not_found" };
     if (intent.requester.userId !== userId) return { reason: "not_owner" };
-    const byStatus = refusalForStatus(intent.status, intent.expiresAt, now);
+    // A queued confirmation is as claimable as a draft: only the rules below can refuse it.
+    const byStatus = refusalForStatus(
+      intent.status === "queued" ? "draft" : intent.status,
+      intent.expiresAt,
+      now,
+    );
     if (byStatus !== undefined) return byStatus;
     if (this.pauseState().paused) return { reason: "paused" };
     const unconfirmed = this.unconfirmedCount();
@@ -285,6 +293,92 @@ export class Ledger implements PurchaseLedger {
     // Inside the IMMEDIATE transaction nothing can change between the UPDATE and these reads,
     // so reaching here means a condition above disagrees with the SQL: refuse, never allow.
     return { reason: "already_processing" };
+  }
+
+  /**
+   * Records a person's confirmation that must wait for its turn (another purchase is in flight):
+   * draft → queued, only for its requester and while it has not expired. Written before the
+   * person is told "queued", so a crash cannot lose a promise: the next start finds it with
+   * {@link queued}. Nothing is sent and no rule but these is judged here: the claim that lets
+   * it out later re-checks every one of them.
+   */
+  queue(id: string, userId: number, now: number = this.#clock()): QueueResult {
+    return this.#durably((): QueueResult => {
+      const changed = this.#db
+        .prepare(
+          `UPDATE purchase_intents SET status = 'queued', queued_at = @now, updated_at = @now
+             WHERE id = @id AND status = 'draft' AND requester_user_id = @userId
+               AND expires_at > @now`,
+        )
+        .run({ id, userId, now }).changes;
+      if (changed === 1) {
+        this.#event.run(id, "draft", "queued", now, userId);
+        return { ok: true, intent: this.#mustGet(id) };
+      }
+      const intent = this.get(id);
+      if (intent === undefined) return { ok: false, reason: "not_found" };
+      if (intent.requester.userId !== userId) return { ok: false, reason: "not_owner" };
+      return {
+        ok: false,
+        ...(refusalForStatus(intent.status, intent.expiresAt, now) ?? {
+          reason: "already_processing",
+        }),
+      };
+    });
+  }
+
+  /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
+  queued(): PurchaseIntent[] {
+    return this.#db
+      .prepare<[], IntentRow>(
+        "SELECT * FROM purchase_intents WHERE status = 'queued' ORDER BY queued_at, rowid",
+      )
+      .all()
+      .map(rowToIntent);
+  }
+
+  /**
+   * Gives a queued confirmation back to its person as an open draft (queued → draft), when its
+   * claim was refused for a reason that passes (paused, an unconfirmed purchase, a limit): the
+   * summary gets its buttons back and may be confirmed again while it has not expired. False
+   * when it is no longer queued.
+   */
+  reopenQueued(id: string, now: number = this.#clock()): boolean {
+    return this.#durably((): boolean => {
+      const current = this.get(id);
+      if (current?.status !== "queued") return false;
+      this.#move(current, "draft", now, {}, null);
+      return true;
+    });
+  }
+
+  /**
+   * Closes a queued confirmation that will not be sent: queued → expired when it expired while
+   * it waited, queued → rejected with `not sent: <reason>` otherwise (its claim was refused:
+   * paused, an unconfirmed purchase, a limit; or the bot's own checks: access, the recipient's
+   * premium). Nothing left, so nothing was spent. Undefined when the intent is no longer queued
+   * (another process claimed or closed it).
+   */
+  closeQueued(
+    id: string,
+    reason: QueuedCloseReason,
+    now: number = this.#clock(),
+  ): PurchaseIntent | undefined {
+    return this.#durably((): PurchaseIntent | undefined => {
+      const current = this.get(id);
+      if (current?.status !== "queued") return undefined;
+      if (reason === "expired" || current.expiresAt <= now) {
+        return this.#move(current, "expired", now, { finishedAt: now }, null);
+      }
+      const detail = `not sent: ${reason}`;
+      return this.#move(
+        current,
+        "rejected",
+        now,
+        { finishedAt: now, response: { notSent: detail, reason }, outcomeDetail: detail },
+        null,
+      );
+    });
   }
 
   /**
@@ -347,6 +441,33 @@ export class Ledger implements PurchaseLedger {
   }
 
   /**
+   * Writes the outcome of a request whose first outcome write failed (the database refused
+   * writes for a while after the answer came): `sending` → unconfirmed, whatever the service
+   * answered. By then the admins were told from memory, and the person may have been told;
+   * an admin confirms it against the evidence kept here (the service's answer, its tx_hash,
+   * when it came and when the ledger could record it). Never sends anything.
+   */
+  recordUnwrittenOutcome(
+    id: string,
+    outcome: PurchaseOutcome,
+    answeredAt: number,
+    now: number = this.#clock(),
+  ): RecordedOutcome {
+    const { to, patch } = outcomePatch(outcome, answeredAt);
+    return this.#record(
+      id,
+      "unconfirmed",
+      {
+        finishedAt: answeredAt,
+        response: { unrecordedOutcome: to, answeredAt, recordedAt: now, response: patch.response },
+        txHash: patch.txHash,
+        outcomeDetail: `outcome_unrecorded: ${to}${patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`}`,
+      },
+      now,
+    );
+  }
+
+  /**
    * Writes that a claimed intent's request never left (cancelled while it waited for the
    * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
    * with `detail` saying so. Nothing was sent, so nothing can have been spent.
@@ -366,30 +487,28 @@ export class Ledger implements PurchaseLedger {
     patch: MovePatch,
     now: number,
   ): RecordedOutcome {
-    return this.#db
-      .transaction((): RecordedOutcome => {
-        const current = this.#mustGet(id);
-        if (LATE_ANSWER_STATUSES.includes(current.status)) {
-          // Recovered as interrupted by a restart while this response was on its way (and
-          // perhaps already settled by an admin): keep the status, and keep the late answer as
-          // evidence unless the intent already holds one.
-          this.#db
-            .prepare(
-              `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
+    return this.#durably((): RecordedOutcome => {
+      const current = this.#mustGet(id);
+      if (LATE_ANSWER_STATUSES.includes(current.status)) {
+        // Recovered as interrupted by a restart while this response was on its way (and
+        // perhaps already settled by an admin): keep the status, and keep the late answer as
+        // evidence unless the intent already holds one.
+        this.#db
+          .prepare(
+            `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
                  outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
-            )
-            .run({
-              id,
-              now,
-              response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
-              txHash: patch.txHash ?? null,
-              detail: `A response arrived after the restart's recovery: ${to}.`,
-            });
-          return { recorded: false, intent: this.#mustGet(id) };
-        }
-        return { recorded: true, intent: this.#move(current, to, now, patch, null) };
-      })
-      .immediate();
+          )
+          .run({
+            id,
+            now,
+            response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
+            txHash: patch.txHash ?? null,
+            detail: `A response arrived after the restart's recovery: ${to}.`,
+          });
+        return { recorded: false, intent: this.#mustGet(id) };
+      }
+      return { recorded: true, intent: this.#move(current, to, now, patch, null) };
+    });
   }
 
   /**
@@ -397,28 +516,26 @@ export class Ledger implements PurchaseLedger {
    * outcome is unknown, so it becomes unconfirmed and is never sent again.
    */
   recoverInterrupted(now: number = this.#clock()): PurchaseIntent[] {
-    return this.#db
-      .transaction(() => {
-        const rows = this.#db
-          .prepare<[], { id: string }>(
-            "SELECT id FROM purchase_intents WHERE status = 'sending' ORDER BY sent_at",
-          )
-          .all();
-        return rows.map(({ id }) =>
-          this.#move(
-            this.#mustGet(id),
-            "unconfirmed",
-            now,
-            {
-              finishedAt: now,
-              outcomeDetail:
-                "interrupted: the process stopped while the purchase request was in flight",
-            },
-            null,
-          ),
-        );
-      })
-      .immediate();
+    return this.#durably(() => {
+      const rows = this.#db
+        .prepare<[], { id: string }>(
+          "SELECT id FROM purchase_intents WHERE status = 'sending' ORDER BY sent_at",
+        )
+        .all();
+      return rows.map(({ id }) =>
+        this.#move(
+          this.#mustGet(id),
+          "unconfirmed",
+          now,
+          {
+            finishedAt: now,
+            outcomeDetail:
+              "interrupted: the process stopped while the purchase request was in flight",
+          },
+          null,
+        ),
+      );
+    });
   }
 
   /**
@@ -431,18 +548,16 @@ export class Ledger implements PurchaseLedger {
     delivered: boolean,
     now: number = this.#clock(),
   ): { intent: PurchaseIntent; unconfirmedLeft: number } {
-    return this.#db
-      .transaction(() => {
-        const intent = this.#move(
-          this.#mustGet(id),
-          delivered ? "delivered" : "not_delivered",
-          now,
-          { resolvedBy: adminId, resolvedAt: now },
-          adminId,
-        );
-        return { intent, unconfirmedLeft: this.unconfirmedCount() };
-      })
-      .immediate();
+    return this.#durably(() => {
+      const intent = this.#move(
+        this.#mustGet(id),
+        delivered ? "delivered" : "not_delivered",
+        now,
+        { resolvedBy: adminId, resolvedAt: now },
+        adminId,
+      );
+      return { intent, unconfirmedLeft: this.unconfirmedCount() };
+    });
   }
 
   /** Cancels a draft; only its requester. False when it is not (or no longer) their draft. */
@@ -712,6 +827,16 @@ export class Ledger implements PurchaseLedger {
     }
     this.#event.run(current.id, current.status, to, now, actor);
     return this.#mustGet(current.id);
+  }
+
+  /**
+   * One IMMEDIATE transaction committed with synchronous=FULL: the commits that decide or
+   * record money (the claim, a queued promise, an outcome, a recovery, a settlement) must
+   * survive a power loss once a request may have left. Other commits (drafts, conversation
+   * state) keep the connection's cheaper level; see `durably`.
+   */
+  #durably<T>(commit: () => T): T {
+    return durably(this.#db, () => this.#db.transaction(commit).immediate());
   }
 
   #mustGet(id: string): PurchaseIntent {

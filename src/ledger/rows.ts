@@ -24,6 +24,8 @@ export interface IntentRow {
   status: IntentStatus;
   created_at: number;
   expires_at: number;
+  /** Added by migration 5; NULL unless the confirmation was queued. */
+  queued_at: number | null;
   sent_at: number | null;
   finished_at: number | null;
   balance_before: string | null;
@@ -53,6 +55,7 @@ export function rowToIntent(row: IntentRow): PurchaseIntent {
     status: row.status,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
+    queuedAt: row.queued_at ?? undefined,
     sentAt: row.sent_at ?? undefined,
     finishedAt: row.finished_at ?? undefined,
     balanceBefore:

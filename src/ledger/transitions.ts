@@ -7,7 +7,10 @@ import type { ClaimRefusal, IntentStatus } from "./types.js";
 
 /** Every status and the statuses it may move to; anything absent is refused. */
 export const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
-  draft: ["sending", "cancelled", "expired"],
+  draft: ["queued", "sending", "cancelled", "expired"],
+  // A queued confirmation leaves by the claim, back to an open draft when its claim is refused
+  // for a reason that passes (the person may press again), or closed as never sent.
+  queued: ["sending", "draft", "rejected", "expired"],
   sending: ["succeeded", "rejected", "unconfirmed"],
   unconfirmed: ["delivered", "not_delivered"],
   succeeded: [],
@@ -38,7 +41,8 @@ export function assertMove(intentId: string, from: IntentStatus, to: IntentStatu
 
 /**
  * The refusal an intent's status alone implies for a confirmation, or `undefined` while it is
- * an open draft (then only the claim decides). Shared by the claim's explanation and by the
+ * an open draft (then only the claim decides). A queued intent has been confirmed already: a
+ * second press is "already processing", as for one being sent. Shared by the claim's explanation and by the
  * bot's early answer to a press, so both always give the same reason.
  */
 export function refusalForStatus(
@@ -49,6 +53,7 @@ export function refusalForStatus(
   switch (status) {
     case "draft":
       return expiresAt <= now ? { reason: "expired" } : undefined;
+    case "queued":
     case "sending":
       return { reason: "already_processing" };
     case "cancelled":

@@ -10,11 +10,15 @@ export type IntentKind = GiftKind;
 
 /**
  * draft → sending → succeeded | rejected | unconfirmed;
+ * draft → queued → sending (a confirmation recorded while another purchase is in flight);
+ * queued → draft (its claim refused for a reason that passes: the person may press again);
+ * queued → rejected | expired (closed as not sent when its claim can no longer win);
  * unconfirmed → delivered | not_delivered (an admin's reconciliation);
  * draft → cancelled | expired.
  */
 export type IntentStatus =
   | "draft"
+  | "queued"
   | "sending"
   | "succeeded"
   | "rejected"
@@ -53,6 +57,8 @@ export interface PurchaseIntent {
   /** Milliseconds since the epoch, as are all times here. */
   createdAt: number;
   expiresAt: number;
+  /** When the person's confirmation was recorded as queued (undefined if it never was). */
+  queuedAt?: number | undefined;
   sentAt: number | undefined;
   finishedAt: number | undefined;
   /**
@@ -107,6 +113,21 @@ export type ClaimRefusal =
   | { reason: "limit"; limit: LimitName; max: number; used: number; resetsAt: number };
 
 export type ClaimResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);
+
+/**
+ * Why a queued confirmation was closed unsent: its claim's refusal, or the bot's own checks
+ * before the claim (the person may no longer buy; the recipient has, or may have, premium).
+ */
+export type QueuedCloseReason =
+  | ClaimRefusal["reason"]
+  | "no_access"
+  | "recipient_has_premium"
+  | "recipient_unverified"
+  | "recipient_premium_unknown"
+  | "cancelled";
+
+/** What {@link Ledger.queue} answers: the queued intent, or why it is no longer confirmable. */
+export type QueueResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);
 
 /** What a new draft holds; the ledger adds id, status and times. */
 export interface NewIntent {
@@ -204,10 +225,29 @@ export interface PurchaseLedger {
   createDraft(request: NewIntent, now?: number): PurchaseIntent;
   get(id: string): PurchaseIntent | undefined;
   /**
-   * draft → sending, only if still a draft, not expired, asked for by `userId`, not paused,
-   * nothing unconfirmed or sending, and every spending limit allows it; one atomic step.
+   * draft or queued → sending, only if still a draft or queued, not expired, asked for by
+   * `userId`, not paused, nothing unconfirmed or sending, and every spending limit allows it;
+   * one atomic step.
    */
   claim(id: string, userId: number, now?: number, options?: ClaimOptions): ClaimResult;
+  /**
+   * A confirmation that must wait for its turn: draft → queued, only for its requester and
+   * while it has not expired. Written before the person is told it is queued, so a crash
+   * cannot lose the promise; the claim that lets it out later re-checks every rule.
+   */
+  queue(id: string, userId: number, now?: number): QueueResult;
+  /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
+  queued(): PurchaseIntent[];
+  /**
+   * queued → draft, when its claim was refused for a reason that passes: the person may press
+   * Confirm again. False when it is no longer queued.
+   */
+  reopenQueued(id: string, now?: number): boolean;
+  /**
+   * Closes a queued confirmation that will not be sent: queued → expired, or queued → rejected
+   * with `not sent: <reason>`. Undefined when it is no longer queued.
+   */
+  closeQueued(id: string, reason: QueuedCloseReason, now?: number): PurchaseIntent | undefined;
   /** Replaces a `sending` intent's "balance before" with a newer read; true when replaced. */
   recordBalanceBefore(id: string, balance: BalanceSnapshot, readAt: number, now?: number): boolean;
   /** Other intents whose request was out between `from` and `to` (not rejected), oldest first. */
@@ -216,6 +256,17 @@ export interface PurchaseLedger {
   recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): RecordedOutcome;
   /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
   recordNotSent(id: string, detail: string, now?: number): RecordedOutcome;
+  /**
+   * The outcome of a request whose first outcome write failed, written once the database takes
+   * writes again: sending → unconfirmed, whatever the service answered (`answeredAt`: when it
+   * did), the answer kept as evidence for an admin to settle.
+   */
+  recordUnwrittenOutcome(
+    id: string,
+    outcome: PurchaseOutcome,
+    answeredAt: number,
+    now?: number,
+  ): RecordedOutcome;
   /** At start: every `sending` intent becomes unconfirmed (never resent). */
   recoverInterrupted(now?: number): PurchaseIntent[];
   /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */

@@ -3,7 +3,8 @@
  *
  * WAL lets readers go on while a purchase claim writes; `busy_timeout` makes a second
  * connection wait for the write lock instead of failing, which is what several processes
- * (or a test with several connections) confirming at once need.
+ * (or a test with several connections) confirming at once need. The commits that decide or
+ * record money are made durable across a power loss with {@link durably}.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -19,10 +20,37 @@ export function openDatabase(path: string): Db {
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma("busy_timeout = 5000");
+  // NORMAL for the many cheap commits (conversation state, drafts): in WAL mode they survive a
+  // process crash, and losing the last ones at a power loss costs a person one step. The
+  // ledger's money commits run at FULL through `durably`.
   db.pragma("synchronous = NORMAL");
   migrate(db);
   return db;
 }
+
+/**
+ * Runs `commit` (one whole transaction, started and committed inside it) with
+ * `synchronous = FULL`, then restores the connection's level. In WAL mode with NORMAL, a
+ * committed transaction can roll back at a power loss or OS crash; with FULL the WAL is synced
+ * before the commit returns, together with every frame written before it. A claim whose request
+ * has left, or an outcome, must never roll back: were a claim lost, the restart would find a
+ * draft it may send again. Per commit rather than per connection, because each FULL commit
+ * waits for an fsync on the event loop (better-sqlite3 is synchronous), and conversation state
+ * is written on every update.
+ */
+export function durably<T>(db: Db, commit: () => T): T {
+  const level = db.pragma("synchronous", { simple: true }) as number;
+  if (level >= SYNCHRONOUS_FULL) return commit();
+  db.pragma("synchronous = FULL");
+  try {
+    return commit();
+  } finally {
+    db.pragma(`synchronous = ${level}`);
+  }
+}
+
+/** `PRAGMA synchronous` levels: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA. */
+const SYNCHRONOUS_FULL = 2;
 
 /**
  * Applies every migration newer than the file's `user_version`, each in its own transaction.
@@ -38,10 +66,26 @@ export function migrate(db: Db, upTo: number = migrations.length): void {
   for (let version = current + 1; version <= upTo; version++) {
     const migration = migrations[version - 1];
     if (!migration) break;
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.pragma(`user_version = ${version}`);
-    }).immediate();
+    // PRAGMA foreign_keys is a no-op inside a transaction: it is switched around it.
+    const foreignKeys = db.pragma("foreign_keys", { simple: true }) as number;
+    if (migration.rebuildsTables === true) db.pragma("foreign_keys = OFF");
+    try {
+      db.transaction(() => {
+        db.exec(migration.sql);
+        if (migration.rebuildsTables === true) assertForeignKeys(db, migration.name);
+        db.pragma(`user_version = ${version}`);
+      }).immediate();
+    } finally {
+      if (migration.rebuildsTables === true) db.pragma(`foreign_keys = ${foreignKeys}`);
+    }
+  }
+}
+
+/** Refuses to commit a table rebuild that left a reference dangling. */
+function assertForeignKeys(db: Db, name: string): void {
+  const broken = db.pragma("foreign_key_check") as unknown[];
+  if (broken.length > 0) {
+    throw new Error(`Migration "${name}" would break ${broken.length} foreign key references.`);
   }
 }
 

@@ -249,7 +249,8 @@ describe("Ledger outcomes and reconciliation", () => {
     // Every status the lifecycle names, and where each may go: nothing ever goes back to draft
     // or sending except by the claim, and settled statuses go nowhere.
     const allowed: Record<IntentStatus, IntentStatus[]> = {
-      draft: ["sending", "cancelled", "expired"],
+      draft: ["queued", "sending", "cancelled", "expired"],
+      queued: ["sending", "draft", "rejected", "expired"],
       sending: ["succeeded", "rejected", "unconfirmed"],
       unconfirmed: ["delivered", "not_delivered"],
       succeeded: [],

@@ -138,6 +138,63 @@ describe("ledger migrations", () => {
     db.close();
   });
 
+  it("carries a version-4 file forward to queued confirmations, keeping rows, history and keys", () => {
+    const path = join(tempDir(), "v4.sqlite");
+    const previous = migrations.findIndex((m) => m.sql.includes("queued_at"));
+    expect(previous).toBeGreaterThan(0);
+    const old = new Database(path);
+    old.pragma("journal_mode = WAL");
+    old.pragma("foreign_keys = ON");
+    migrate(old, previous);
+    const oldLedger = new Ledger(old);
+    const settled = oldLedger.createDraft(starsDraft());
+    oldLedger.claim(settled.id, 1);
+    oldLedger.recordNotSent(settled.id, "not sent: cancelled at shutdown");
+    const open = oldLedger.createDraft(starsDraft({ quantity: 300 }));
+    const before = old.prepare("SELECT * FROM purchase_intents ORDER BY rowid").all();
+    // The old schema refuses the new status.
+    expect(() =>
+      old.prepare("UPDATE purchase_intents SET status = 'queued' WHERE id = ?").run(open.id),
+    ).toThrow(/CHECK/);
+    old.close();
+
+    const db = openDatabase(path);
+    expect(schemaVersion(db)).toBe(migrations.length);
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(db.pragma("foreign_key_check")).toEqual([]);
+    const after = db
+      .prepare<[], Record<string, unknown>>("SELECT * FROM purchase_intents ORDER BY rowid")
+      .all();
+    expect(after).toEqual(before.map((row) => ({ ...(row as object), queued_at: null })));
+    const ledger = new Ledger(db);
+    expect(ledger.history(settled.id).map((e) => e.to)).toEqual(["draft", "sending", "rejected"]);
+    // The history still points at its intents: an event for an unknown intent is refused.
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO purchase_intent_events (intent_id, to_status, at) VALUES ('nope', 'draft', 1)",
+        )
+        .run(),
+    ).toThrow(/FOREIGN KEY/);
+    expect(ledger.queue(open.id, 1)).toMatchObject({ ok: true, intent: { status: "queued" } });
+    expect(ledger.claim(open.id, 1)).toMatchObject({ ok: true, intent: { status: "sending" } });
+    const indexes = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchase_intents'",
+      )
+      .all()
+      .map((r) => r.name);
+    expect(indexes).toEqual(
+      expect.arrayContaining([
+        "purchase_intents_status",
+        "purchase_intents_sent",
+        "purchase_intents_user_created",
+        "purchase_intents_created",
+      ]),
+    );
+    db.close();
+  });
+
   it("keeps the database's constraints: unknown statuses and kinds cannot be written", () => {
     const db = openDatabase(join(tempDir(), "c.sqlite"));
     const ledger = new Ledger(db);

@@ -1,0 +1,66 @@
+/**
+ * Retrying a ledger write that must land. An outcome is written after its request has left:
+ * if that write fails (the database locked by another process beyond its busy timeout, the
+ * disk full, an I/O error), giving up would leave the intent `sending` with its answer lost.
+ * Such failures are usually brief, so the write is tried again with a bounded, growing pause;
+ * the caller decides what to do if it still fails (tell the admins, keep trying).
+ */
+import Database from "better-sqlite3";
+import { LedgerError } from "./errors.js";
+
+export interface WriteRetryPolicy {
+  /** Tries in all, the first included (at least 1). */
+  attempts: number;
+  /** The pause after the first failure; each next pause doubles, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+  /** Waits `ms`; tests pass a fake that releases the fault instead of sleeping. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Told about each failed try that will be tried again, with the pause before the next. */
+  onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+}
+
+/** About 3 s in all before the caller hears of the failure: 6 tries, 100 ms doubling to 1.6 s. */
+export const OUTCOME_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onRetry">> = {
+  attempts: 6,
+  firstDelayMs: 100,
+  maxDelayMs: 1_600,
+};
+
+/**
+ * Whether a failed write may succeed if tried again: any error SQLite itself raised (busy,
+ * locked, full, I/O, a constraint a trigger raised). A ledger refusal (an illegal move, an
+ * unknown intent) or a closed connection will fail the same way every time, so it is not.
+ */
+export function isRetryableWriteError(error: unknown): boolean {
+  return error instanceof Database.SqliteError && !(error instanceof LedgerError);
+}
+
+/** The pause before try `attempt + 1` (attempt counts from 1). */
+export function retryDelay(policy: WriteRetryPolicy, attempt: number): number {
+  return Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
+}
+
+/**
+ * Runs `write` until it succeeds, a non-retryable error is thrown, or `policy.attempts` tries
+ * have failed; then the last error is thrown. Each try is one whole write (better-sqlite3 is
+ * synchronous and a failed transaction rolls back), so a retry never applies half a write.
+ */
+export async function retryWrite<T>(write: () => T, policy: WriteRetryPolicy): Promise<T> {
+  const sleep = policy.sleep ?? defaultSleep;
+  const attempts = Math.max(1, Math.trunc(policy.attempts));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return write();
+    } catch (error) {
+      if (attempt >= attempts || !isRetryableWriteError(error)) throw error;
+      const delayMs = retryDelay(policy, attempt);
+      policy.onRetry?.(error, attempt, delayMs);
+      await sleep(delayMs);
+    }
+  }
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
