@@ -1,14 +1,19 @@
 /**
  * The desk's pure decisions, as functions of their inputs only (no client, no ledger, no
  * clock of their own), so each can be read and tested alone: what a service answer means for
- * the chat flows, which balance figure a draft keeps, when a premium summary must be checked
- * again, and what a person's Confirm came to.
+ * the chat flows, which balance figure a draft keeps, when `is_premium` must be asked again
+ * and what its answer means, which refusals pass, and what a person's Confirm came to.
  */
 import { parseUsername } from "../gifts/username.js";
-import type { RecordedOutcome } from "../ledger/ledger.js";
-import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
+import type { BalanceSnapshot, PurchaseIntent, RecordedOutcome } from "../ledger/types.js";
 import type { GiftServiceClient, PurchaseOutcome } from "../service/types.js";
-import type { BalanceRead, ConfirmResult, RecipientCheck, SentResult } from "./types.js";
+import type {
+  BalanceRead,
+  ConfirmRefusal,
+  ConfirmResult,
+  RecipientCheck,
+  SentResult,
+} from "./types.js";
 
 /** What `getUserInfo`'s outcome means for a chat flow (`asked`: the name asked about). */
 export function toRecipientCheck(
@@ -94,24 +99,64 @@ export function balanceReadAt(
 }
 
 /**
- * Whether a premium summary is old enough that the recipient may have got premium since
- * (the service asks that `is_premium` be checked before buying). Only the requester's own
- * unexpired draft is checked; anything else the claim refuses anyway.
+ * Whether a Confirm must know `is_premium` before the claim (the service asks that it be
+ * checked before buying premium): the requester's own open (draft, or queued behind another
+ * purchase), unexpired premium intent. Anything else the claim refuses anyway.
  */
-export function needsPremiumRecheck(
-  intent: PurchaseIntent,
-  userId: number,
-  now: number,
-  recheckAfterMs: number,
-): boolean {
+export function needsPremiumCheck(intent: PurchaseIntent, userId: number, now: number): boolean {
   return (
     intent.kind === "premium" &&
-    intent.status === "draft" &&
+    (intent.status === "draft" || intent.status === "queued") &&
     intent.requester.userId === userId &&
-    intent.expiresAt > now &&
-    now - intent.createdAt > recheckAfterMs
+    intent.expiresAt > now
   );
 }
+
+/**
+ * The recipient check that may stand for `is_premium` now without asking again: one read
+ * less than `recheckAfterMs` ago (its age counts from when it was read, not from when the
+ * draft was made: a person may sit at the duration step for minutes) that said `is_premium`
+ * plainly. Undefined when it must be asked again.
+ */
+export function freshPremiumCheck(
+  cached: { value: RecipientCheck; at: number } | undefined,
+  now: number,
+  recheckAfterMs: number,
+): RecipientCheck | undefined {
+  if (cached === undefined || now - cached.at > recheckAfterMs) return undefined;
+  const check = cached.value;
+  return check.kind === "ok" && typeof check.isPremium === "boolean" ? check : undefined;
+}
+
+/**
+ * What a recipient check read right before the claim means for buying premium: undefined
+ * when it may be bought, `has_premium` when the recipient has it, else why nothing is bought
+ * (no answer to be had, or an answer that left `is_premium` unknown).
+ */
+export function premiumVerdict(check: RecipientCheck): "has_premium" | ConfirmRefusal | undefined {
+  if (check.kind !== "ok") return { reason: "recipient_unverified" };
+  if (check.isPremium === true) return "has_premium";
+  if (check.isPremium !== false) return { reason: "recipient_premium_unknown" };
+  return undefined;
+}
+
+/**
+ * Refusals that pass by themselves: a queued confirmation refused for one of them goes back to
+ * an open draft the person may confirm again, while it has not expired. Any other refusal (and
+ * any at the start after a crash, when nobody is at the summary) closes it unsent.
+ */
+export function isPassingRefusal(refusal: ConfirmRefusal): boolean {
+  return PASSING_REFUSALS.has(refusal.reason);
+}
+
+const PASSING_REFUSALS: ReadonlySet<ConfirmRefusal["reason"]> = new Set([
+  "paused",
+  "frozen",
+  "limit",
+  "busy",
+  "recipient_unverified",
+  "recipient_premium_unknown",
+]);
 
 /**
  * What a person's Confirm came to once the outcome of its request was written. `recorded`
@@ -143,9 +188,10 @@ export function lateAfterRecovery(intent: PurchaseIntent): ConfirmResult {
 }
 
 /**
- * The outcome could not be written: the intent stays `sending`, which holds every new claim
- * until a restart makes it unconfirmed for an admin; the person is told the outcome is
- * unknown, never that they may retry (the request may have gone out).
+ * The outcome could not be written: the intent stays `sending` while the desk holds the
+ * outcome and writes it again in the background (then it becomes unconfirmed for an admin);
+ * the person is told the outcome is unknown, never that they may retry (the request may have
+ * gone out).
  */
 export function unrecorded(claimed: PurchaseIntent): ConfirmResult {
   return {

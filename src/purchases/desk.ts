@@ -5,6 +5,11 @@
  * go out; the desk only sends after that claim has committed, and writes the outcome right
  * after. Its pure decisions are in ./decisions.ts, the request in ./send.ts, the admins'
  * evidence in ./evidence.ts; reading the ledger is ./records.ts, not the desk.
+ *
+ * It keeps its promises: a confirmation that must wait for another purchase is recorded as
+ * queued before the person is told (the claim still decides when its turn comes), and an
+ * outcome the database refuses is held and written again (./unrecorded.ts) while purchases
+ * wait, so a person and the admins always learn what became of a Confirm.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
 import type {
@@ -15,15 +20,24 @@ import type {
 } from "../ledger/types.js";
 import { parseUsername } from "../gifts/username.js";
 import { type Logger, silentLogger } from "../logger.js";
-import type { Ambiguous, GiftServiceClient, PaymentMethod } from "../service/types.js";
+import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../ledger/write-retry.js";
+import type {
+  Ambiguous,
+  GiftServiceClient,
+  PaymentMethod,
+  PurchaseOutcome,
+} from "../service/types.js";
 import {
   balanceReadAt,
   balanceSnapshot,
   confirmResultOf,
+  freshPremiumCheck,
+  isPassingRefusal,
   isSent,
   knownBalance,
   lateAfterRecovery,
-  needsPremiumRecheck,
+  needsPremiumCheck,
+  premiumVerdict,
   toBalanceRead,
   toRecipientCheck,
   unrecorded,
@@ -34,18 +48,23 @@ import type { OnChainEvidence } from "./on-chain.js";
 import { PurchaseLane } from "./purchase-lane.js";
 import { sendPurchase } from "./send.js";
 import { SharedReads } from "./shared-reads.js";
+import { type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
 import type {
   BalanceRead,
   ConfirmOptions,
+  ConfirmRefusal,
   ConfirmResult,
   DraftRequest,
   PurchaseDesk,
   PurchaseSentListener,
+  QueuedResolution,
   RecipientCheck,
   ReconciliationEvidence,
+  ResolveQueuedOptions,
   ResolveResult,
   SentResult,
   UnconfirmedListener,
+  UnrecordedListener,
 } from "./types.js";
 
 export interface PurchaseDeskDeps {
@@ -58,13 +77,34 @@ export interface PurchaseDeskDeps {
   recipientCacheMs?: number;
   /** How long a balance read is reused; default 15 s. */
   balanceCacheMs?: number;
-  /** A premium summary older than this re-checks `is_premium` at confirmation; default 60 s. */
+  /**
+   * An `is_premium` read longer ago than this (or one that left it unknown) is read again right
+   * before a premium purchase is claimed; default 60 s.
+   */
   premiumRecheckAfterMs?: number;
   /** On-chain evidence for reconciliation, when TON_API_ENDPOINT is configured. */
   onChain?: OnChainEvidence;
+  /** How a refused outcome write is retried at once (default OUTCOME_WRITE_RETRY; tests). */
+  outcomeWriteRetry?: Partial<WriteRetryPolicy>;
+  /** How an outcome still refused after that is written in the background (tests). */
+  unrecordedRetry?: UnrecordedRetry;
 }
 
 type OnQueued = ((waitMs: number) => void) | undefined;
+
+/** What the lane's claim-and-send is told besides the intent and its requester. */
+interface SendOptions {
+  onQueued?: OnQueued;
+  isAdmin?: boolean;
+  /** At start, resolving a queued confirmation of a process that died: nobody can press again. */
+  atStart?: boolean;
+}
+
+/** The service's answer to a request that went out, and when it came. */
+interface Answer {
+  outcome: PurchaseOutcome;
+  answeredAt: number;
+}
 
 /** Builds the desk; the bot's only door to buying. */
 export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
@@ -127,9 +167,15 @@ class Desk implements PurchaseDesk {
   readonly #reads: ServiceReads;
   readonly #unconfirmed: Listeners<[PurchaseIntent, Ambiguous]>;
   readonly #sent: Listeners<[SentResult]>;
+  readonly #unrecordedListeners: Listeners<[PurchaseIntent, PurchaseOutcome]>;
+  /** Outcomes the database refused, written again in the background. */
+  readonly #held: UnrecordedOutcomes;
+  readonly #outcomeWriteRetry: WriteRetryPolicy;
   // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
   // their turn here instead of being refused as "busy".
   readonly #lane = new PurchaseLane();
+  /** Intents waiting in the lane or being sent by it, so a second press is not queued again. */
+  readonly #inLane = new Set<string>();
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -141,6 +187,9 @@ class Desk implements PurchaseDesk {
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger);
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
+    this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
+    this.#held = new UnrecordedOutcomes({ retry: deps.unrecordedRetry, logger: this.#logger });
+    this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
   }
 
   checkRecipient(username: string, options: ConfirmOptions = {}): Promise<RecipientCheck> {
@@ -171,22 +220,57 @@ class Desk implements PurchaseDesk {
     userId: number,
     options: ConfirmOptions & { isAdmin?: boolean } = {},
   ): Promise<ConfirmResult> {
-    const before = this.#ledger.get(id);
-    if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
-    if (needsPremiumRecheck(before, userId, this.#clock(), this.#recheckAfterMs)) {
-      const refused = await this.#recheckPremium(before, userId, options.onQueued);
-      if (refused !== undefined) return refused;
+    if (this.#ledger.get(id) === undefined) {
+      return { kind: "refused", refusal: { reason: "not_found" } };
     }
+    if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
+    // A second press of a summary already waiting or being sent in this process.
+    if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
     if (this.#lane.busy) {
+      // Written down before the person is told it is queued: a crash while it waits cannot
+      // lose the promise (the next start resolves it). The claim still decides later.
+      const queued = this.#ledger.queue(id, userId, this.#clock());
+      if (!queued.ok) {
+        const { ok: _ok, ...refusal } = queued;
+        return { kind: "refused", refusal };
+      }
       options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
     }
-    return this.#lane.run(async () => {
-      const result = await this.#claimAndSend(id, userId, options);
-      // Told inside the lane, before the next confirmation's claim: a listener that pauses
-      // purchases (the breaker) does so before anything else can be sent.
-      if (isSent(result)) this.#sent.emit(result.intent.id, result);
-      return result;
-    });
+    this.#inLane.add(id);
+    try {
+      return await this.#lane.run(async () =>
+        this.#told(await this.#claimAndSend(id, userId, options)),
+      );
+    } finally {
+      this.#inLane.delete(id);
+    }
+  }
+
+  async resolveQueued(options: ResolveQueuedOptions): Promise<QueuedResolution[]> {
+    const resolved: QueuedResolution[] = [];
+    for (const intent of this.#ledger.queued()) {
+      const userId = intent.requester.userId;
+      const send = { isAdmin: options.isAdmin(userId), atStart: true };
+      const result = (await options.mayBuy(intent))
+        ? await this.#lane.run(async () =>
+            this.#told(await this.#claimAndSend(intent.id, userId, send)),
+          )
+        : this.#refuse(intent, { reason: "no_access" }, true);
+      resolved.push({ intent, result });
+    }
+    return resolved;
+  }
+
+  unrecordedCount(): number {
+    return this.#held.size;
+  }
+
+  onOutcomeUnrecorded(listener: UnrecordedListener): () => void {
+    return this.#unrecordedListeners.add(listener);
+  }
+
+  close(): void {
+    this.#held.close();
   }
 
   evidence(id: string): Promise<ReconciliationEvidence | undefined> {
@@ -255,65 +339,47 @@ class Desk implements PurchaseDesk {
   }
 
   /**
-   * The summary is old: the recipient may have got premium since. Concurrent confirmations
-   * share this one fresh read. Returns the result when nothing may be bought, else undefined.
+   * Tells the purchase-sent listeners about a confirmation whose request went out. Called
+   * inside the lane, before the next confirmation's claim: a listener that pauses purchases
+   * (the breaker) does so before anything else can be sent.
    */
-  async #recheckPremium(
-    before: PurchaseIntent,
-    userId: number,
-    onQueued: OnQueued,
-  ): Promise<ConfirmResult | undefined> {
-    const check = await this.#reads.recipient(before.recipient, { fresh: true, onQueued });
-    if (
-      check.kind === "ok" &&
-      check.isPremium === true &&
-      this.#ledger.cancel(before.id, userId, this.#clock())
-    ) {
-      return { kind: "recipient_has_premium", intent: this.#ledger.get(before.id) ?? before };
-    }
-    // Without a fresh answer `is_premium` was not checked before buying: nothing is claimed,
-    // and the person may press Confirm again.
-    if (check.kind !== "ok")
-      return { kind: "refused", refusal: { reason: "recipient_unverified" } };
-    return undefined;
+  #told(result: ConfirmResult): ConfirmResult {
+    if (isSent(result)) this.#sent.emit(result.intent.id, result);
+    return result;
   }
 
   /**
    * Claims the intent and, only if the claim won, sends its one request and records the
-   * outcome. Runs in the purchase lane: one at a time in this process.
+   * outcome. Runs in the purchase lane: one at a time in this process. Right before the
+   * claim, a premium recipient's `is_premium` must be known and fresh.
    */
-  async #claimAndSend(
-    id: string,
-    userId: number,
-    options: { onQueued?: OnQueued; isAdmin?: boolean },
-  ): Promise<ConfirmResult> {
+  async #claimAndSend(id: string, userId: number, options: SendOptions): Promise<ConfirmResult> {
+    const close = options.atStart === true;
+    const before = this.#ledger.get(id);
+    if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
+    if (this.#held.size > 0) return this.#refuse(before, this.#onHold(), close);
+    if (needsPremiumCheck(before, userId, this.#clock())) {
+      const blocked = await this.#premiumBlock(before, userId, options.onQueued, close);
+      if (blocked !== undefined) return blocked;
+    }
     const claim = this.#ledger.claim(id, userId, this.#clock(), {
       isAdmin: options.isAdmin === true,
     });
     if (!claim.ok) {
       const { ok: _ok, ...refusal } = claim;
-      return { kind: "refused", refusal };
+      const now = this.#ledger.get(id);
+      return now?.status === "queued"
+        ? this.#refuse(now, refusal, close)
+        : { kind: "refused", refusal };
     }
     // The claim has committed (the ledger answers synchronously): only now may the request go.
     this.#refreshBalanceBefore(claim.intent);
     const outcome = await sendPurchase(this.#client, claim.intent, options.onQueued);
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
-      // The request never left: cancelled while queued, or refused by the client's own checks.
-      // Nothing was spent, so the cached balance still holds.
-      const reason = outcome.kind === "not_sent" ? "cancelled" : "invalid";
-      const detail =
-        outcome.kind === "not_sent"
-          ? outcome.detail
-          : `not sent: refused by the client before sending (invalid ${outcome.field})`;
-      const recorded = this.#record(id, reason, () =>
-        this.#ledger.recordNotSent(id, detail, this.#clock()),
-      );
-      if (recorded === undefined) return unrecorded(claim.intent);
-      return recorded.recorded
-        ? { kind: "not_sent", intent: recorded.intent, reason }
-        : lateAfterRecovery(recorded.intent);
+      return this.#recordNotSent(claim.intent, outcome);
     }
-    const recorded = this.#record(id, outcome.kind, () =>
+    const answer: Answer = { outcome, answeredAt: this.#clock() };
+    const recorded = await this.#record(claim.intent, outcome.kind, answer, () =>
       this.#ledger.recordOutcome(id, outcome, this.#clock()),
     );
     if (recorded === undefined) return unrecorded(claim.intent);
@@ -326,6 +392,84 @@ class Desk implements PurchaseDesk {
       this.#unconfirmed.emit(intent.id, intent, outcome);
     }
     return confirmResultOf(outcome, recorded);
+  }
+
+  /**
+   * The request never left: cancelled while queued, or refused by the client's own checks.
+   * Nothing was spent, so the cached balance still holds.
+   */
+  async #recordNotSent(
+    claimed: PurchaseIntent,
+    outcome: Extract<PurchaseOutcome, { kind: "invalid" }> | { kind: "not_sent"; detail: string },
+  ): Promise<ConfirmResult> {
+    const reason = outcome.kind === "not_sent" ? "cancelled" : "invalid";
+    const detail =
+      outcome.kind === "not_sent"
+        ? outcome.detail
+        : `not sent: refused by the client before sending (invalid ${outcome.field})`;
+    const recorded = await this.#record(claimed, reason, undefined, () =>
+      this.#ledger.recordNotSent(claimed.id, detail, this.#clock()),
+    );
+    if (recorded === undefined) return unrecorded(claimed);
+    return recorded.recorded
+      ? { kind: "not_sent", intent: recorded.intent, reason }
+      : lateAfterRecovery(recorded.intent);
+  }
+
+  /**
+   * Reads `is_premium` again unless a fresh, plain answer is cached (concurrent confirmations
+   * share the read). The result when nothing may be bought, else undefined.
+   */
+  async #premiumBlock(
+    before: PurchaseIntent,
+    userId: number,
+    onQueued: OnQueued,
+    close: boolean,
+  ): Promise<ConfirmResult | undefined> {
+    const cached = this.#reads.recipients.peek(before.recipient.toLowerCase());
+    const check =
+      freshPremiumCheck(cached, this.#clock(), this.#recheckAfterMs) ??
+      (await this.#reads.recipient(before.recipient, { fresh: true, onQueued }));
+    const verdict = premiumVerdict(check);
+    if (verdict === undefined) return undefined;
+    if (verdict === "has_premium") return this.#recipientHasPremium(before, userId);
+    return this.#refuse(this.#ledger.get(before.id) ?? before, verdict, close);
+  }
+
+  /** The recipient got premium since: nothing is bought, the draft or queued promise closed. */
+  #recipientHasPremium(intent: PurchaseIntent, userId: number): ConfirmResult {
+    const closed =
+      intent.status === "queued"
+        ? this.#ledger.closeQueued(intent.id, "recipient_has_premium", this.#clock()) !== undefined
+        : this.#ledger.cancel(intent.id, userId, this.#clock());
+    if (!closed) return { kind: "refused", refusal: { reason: "already_processing" } };
+    return { kind: "recipient_has_premium", intent: this.#ledger.get(intent.id) ?? intent };
+  }
+
+  /**
+   * A confirmation that will not be sent. A draft stays a draft. A queued one goes back to an
+   * open draft when the refusal passes by itself (paused, on hold, a limit, the recipient not
+   * checkable just now) and the person is there to press again; otherwise, and always at the
+   * start after a crash (`close`), it is closed unsent with an answer to give.
+   */
+  #refuse(intent: PurchaseIntent, refusal: ConfirmRefusal, close: boolean): ConfirmResult {
+    if (intent.status !== "queued") return { kind: "refused", refusal };
+    if (
+      !close &&
+      isPassingRefusal(refusal) &&
+      this.#ledger.reopenQueued(intent.id, this.#clock())
+    ) {
+      return { kind: "refused", refusal };
+    }
+    const closed = this.#ledger.closeQueued(intent.id, refusal.reason, this.#clock());
+    return closed === undefined
+      ? { kind: "refused", refusal: { reason: "already_processing" } }
+      : { kind: "closed", intent: closed, refusal };
+  }
+
+  /** Purchases on hold: unconfirmed intents, and outcomes not yet recorded, count alike. */
+  #onHold(): ConfirmRefusal {
+    return { reason: "frozen", unconfirmed: this.#ledger.unconfirmedCount() + this.#held.size };
   }
 
   /**
@@ -348,22 +492,34 @@ class Desk implements PurchaseDesk {
   }
 
   /**
-   * Writes an outcome and logs it (ids, kinds and statuses only: never the request, its
-   * headers or the service's body). Undefined when the write failed: see {@link unrecorded}.
+   * Writes an outcome, trying again briefly when the database refuses (see
+   * src/ledger/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
+   * its headers or the service's body). Undefined when the write still failed: the outcome is
+   * then held and written in the background ({@link holdUnrecorded}).
    */
-  #record(
-    id: string,
+  async #record(
+    claimed: PurchaseIntent,
     outcomeKind: string,
+    answer: Answer | undefined,
     write: () => RecordedOutcome,
-  ): RecordedOutcome | undefined {
+  ): Promise<RecordedOutcome | undefined> {
+    const id = claimed.id;
     let recorded: RecordedOutcome;
     try {
-      recorded = write();
+      recorded = await retryWrite(write, {
+        ...this.#outcomeWriteRetry,
+        onRetry: (err, attempt) =>
+          this.#logger.warn(
+            { err, intentId: id, attempt },
+            "could not record an outcome; retrying",
+          ),
+      });
     } catch (err) {
       this.#logger.error(
         { err, intentId: id, outcome: outcomeKind },
         "could not record a purchase outcome",
       );
+      this.#holdUnrecorded(claimed, write, answer);
       return undefined;
     }
     const intent = recorded.intent;
@@ -372,5 +528,41 @@ class Desk implements PurchaseDesk {
       "purchase outcome recorded",
     );
     return recorded;
+  }
+
+  /**
+   * Holds an outcome the database refused (see ./unrecorded.ts). A request that went out is
+   * written as unconfirmed once the database takes it, the admins told at once meanwhile; a
+   * "not sent" write is simply tried again, since nothing needs settling.
+   */
+  #holdUnrecorded(
+    claimed: PurchaseIntent,
+    write: () => RecordedOutcome,
+    answer: Answer | undefined,
+  ): void {
+    if (answer === undefined) {
+      this.#held.hold(claimed.id, write, () => undefined);
+      return;
+    }
+    this.#held.hold(
+      claimed.id,
+      () =>
+        this.#ledger.recordUnwrittenOutcome(
+          claimed.id,
+          answer.outcome,
+          answer.answeredAt,
+          this.#clock(),
+        ),
+      (recorded) => {
+        if (recorded.recorded && recorded.intent.status === "unconfirmed") {
+          this.#unconfirmed.emit(recorded.intent.id, recorded.intent, {
+            kind: "ambiguous",
+            cause: "transport",
+            detail: "the outcome could not be recorded at once",
+          });
+        }
+      },
+    );
+    this.#unrecordedListeners.emit(claimed.id, claimed, answer.outcome);
   }
 }

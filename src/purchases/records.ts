@@ -32,16 +32,25 @@ export interface PurchaseRecords {
   history(id: string): StatusChange[];
 }
 
-/** The records of `ledger`, read at `clock`'s "now" (the desk's clock). */
+/**
+ * The records of `ledger`, read at `clock`'s "now" (the desk's clock). `heldOutcomes` counts
+ * the desk's outcomes not yet written (`PurchaseDesk.unrecordedCount`): the ledger still says
+ * `sending` for them, yet purchases are on hold exactly as for an unconfirmed one, so
+ * `status()` counts them as unconfirmed (a person is told "on hold", not "busy").
+ */
 export function createPurchaseRecords(
   ledger: PurchaseLedger,
   clock: () => number = () => ledger.now(),
+  heldOutcomes: () => number = () => 0,
 ): PurchaseRecords {
   return {
     getIntent: (id) => ledger.get(id),
     recent: (query) => ledger.recent(query),
     unconfirmed: () => ledger.unconfirmed(),
-    status: () => ({ paused: ledger.pauseState().paused, unconfirmed: ledger.unconfirmedCount() }),
+    status: () => ({
+      paused: ledger.pauseState().paused,
+      unconfirmed: ledger.unconfirmedCount() + heldOutcomes(),
+    }),
     pauseReason: () => ledger.pauseReason(),
     limits: () => ({ ...ledger.limits }),
     usageToday: (userId) => ledger.usage(userId, clock()),

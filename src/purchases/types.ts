@@ -14,7 +14,13 @@ import type {
   SpendingLimits,
 } from "../ledger/types.js";
 import type { Username } from "../gifts/username.js";
-import type { Ambiguous, PaymentMethod, Rejected, WalletBalance } from "../service/types.js";
+import type {
+  Ambiguous,
+  PaymentMethod,
+  PurchaseOutcome,
+  Rejected,
+  WalletBalance,
+} from "../service/types.js";
 
 /** The recipient check, as the chat flows need it. */
 export type RecipientCheck =
@@ -45,6 +51,10 @@ export type DraftRequest = Omit<NewIntent, "recipient" | "balanceBefore" | "bala
 export type ConfirmRefusal =
   | ClaimRefusal
   | { reason: "recipient_unverified" }
+  /** The service's answer left `is_premium` unknown, also when asked again. */
+  | { reason: "recipient_premium_unknown" }
+  /** At start: the person who queued the confirmation may no longer buy there. */
+  | { reason: "no_access" }
   /** Paused, with who paused (the bot adds it from `pauseReason()` to pick the text). */
   | { reason: "paused"; source: PauseSource };
 
@@ -61,6 +71,11 @@ export type ConfirmResult =
   | { kind: "not_sent"; intent: PurchaseIntent; reason: "cancelled" | "invalid" }
   /** The claim was refused (or, for premium, the recipient could not be re-checked): nothing was sent. */
   | { kind: "refused"; refusal: ConfirmRefusal }
+  /**
+   * A confirmation recorded as queued that was closed unsent when its turn came (or at the
+   * start after a crash): its claim, or a check before it, refused. Nothing was spent.
+   */
+  | { kind: "closed"; intent: PurchaseIntent; refusal: ConfirmRefusal }
   /** Premium only: the recheck at confirmation found the recipient already premium; nothing was sent. */
   | { kind: "recipient_has_premium"; intent: PurchaseIntent };
 
@@ -131,6 +146,26 @@ export type PurchaseSentListener = (result: SentResult) => void;
 /** The confirmations whose request went out. */
 export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
 
+export interface ResolveQueuedOptions {
+  /** Whether the person may still buy in the intent's chat (the access rules of the bot). */
+  mayBuy(intent: PurchaseIntent): boolean | Promise<boolean>;
+  /** Whether the person is an admin (for the limits' `adminsExempt`). */
+  isAdmin(userId: number): boolean;
+}
+
+/** What became of one queued confirmation at start. */
+export interface QueuedResolution {
+  intent: PurchaseIntent;
+  result: ConfirmResult;
+}
+
+/**
+ * Called at once when a purchase's outcome could not be written after its request went out,
+ * with what is known: the intent as claimed and the service's answer (or the client's reason
+ * it is unknown). The ledger still says `sending` until the write succeeds.
+ */
+export type UnrecordedListener = (intent: PurchaseIntent, answer: PurchaseOutcome) => void;
+
 /** The desk's whole surface, as the bot uses it. Reading goes through PurchaseRecords. */
 export interface PurchaseDesk {
   /**
@@ -175,6 +210,24 @@ export interface PurchaseDesk {
   onUnconfirmed(listener: UnconfirmedListener): () => void;
   /** Listens to every confirmation whose request went out; returns a function that stops it. */
   onPurchaseSent(listener: PurchaseSentListener): () => void;
+  /**
+   * At start, after {@link recoverInterrupted} and before any update is taken: every
+   * confirmation a previous process recorded as queued is sent in its turn if every rule still
+   * holds (the claim decides; `mayBuy` says whether the person still may buy there), or closed
+   * unsent. Resolves to each one's outcome, in the order they were queued, for the people to
+   * be told.
+   */
+  resolveQueued(options: ResolveQueuedOptions): Promise<QueuedResolution[]>;
+  /**
+   * Outcomes of requests that went out but could not be recorded yet (the database refused
+   * writes): while any is held, no confirmation is let out and `status()` counts them as
+   * unconfirmed. Each is written as unconfirmed as soon as the database accepts it.
+   */
+  unrecordedCount(): number;
+  /** Listens to outcomes that could not be recorded; returns a function that stops it. */
+  onOutcomeUnrecorded(listener: UnrecordedListener): () => void;
+  /** Tries once more to write every held outcome (shutdown), and stops retrying. */
+  close(): void;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.

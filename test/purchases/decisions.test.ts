@@ -5,10 +5,14 @@ import {
   balanceReadAt,
   balanceSnapshot,
   confirmResultOf,
+  freshPremiumCheck,
+  isPassingRefusal,
   isSent,
-  needsPremiumRecheck,
+  needsPremiumCheck,
+  premiumVerdict,
 } from "../../src/purchases/decisions.js";
-import type { BalanceRead } from "../../src/purchases/types.js";
+import type { BalanceRead, RecipientCheck } from "../../src/purchases/types.js";
+import { username } from "../helpers/username.js";
 
 const NOW = Date.UTC(2030, 0, 1, 12);
 
@@ -55,16 +59,45 @@ describe("the balance a draft keeps", () => {
   });
 });
 
-describe("the premium recheck at confirmation", () => {
-  it("is needed for the requester's own old, unexpired premium draft only", () => {
-    expect(needsPremiumRecheck(intent(), 1, NOW, 60_000)).toBe(true);
-    expect(needsPremiumRecheck(intent({ createdAt: NOW - 60_000 }), 1, NOW, 60_000)).toBe(false);
-    expect(needsPremiumRecheck(intent(), 2, NOW, 60_000)).toBe(false);
-    expect(needsPremiumRecheck(intent({ kind: "stars", quantity: 50 }), 1, NOW, 60_000)).toBe(
-      false,
+describe("the premium check at confirmation", () => {
+  it("is needed for the requester's own open, unexpired premium intent only", () => {
+    expect(needsPremiumCheck(intent(), 1, NOW)).toBe(true);
+    // However fresh the draft: the age that counts is the is_premium read's.
+    expect(needsPremiumCheck(intent({ createdAt: NOW }), 1, NOW)).toBe(true);
+    expect(needsPremiumCheck(intent({ status: "queued" }), 1, NOW)).toBe(true);
+    expect(needsPremiumCheck(intent(), 2, NOW)).toBe(false);
+    expect(needsPremiumCheck(intent({ kind: "stars", quantity: 50 }), 1, NOW)).toBe(false);
+    expect(needsPremiumCheck(intent({ expiresAt: NOW }), 1, NOW)).toBe(false);
+    expect(needsPremiumCheck(intent({ status: "cancelled" }), 1, NOW)).toBe(false);
+  });
+
+  it("reuses only a read younger than the limit that said is_premium plainly", () => {
+    const ok = (isPremium: boolean | undefined): RecipientCheck => ({
+      kind: "ok",
+      username: username("bob_gift"),
+      isPremium,
+    });
+    expect(freshPremiumCheck({ value: ok(false), at: NOW - 60_000 }, NOW, 60_000)).toEqual(
+      ok(false),
     );
-    expect(needsPremiumRecheck(intent({ expiresAt: NOW }), 1, NOW, 60_000)).toBe(false);
-    expect(needsPremiumRecheck(intent({ status: "cancelled" }), 1, NOW, 60_000)).toBe(false);
+    expect(freshPremiumCheck({ value: ok(false), at: NOW - 60_001 }, NOW, 60_000)).toBeUndefined();
+    expect(freshPremiumCheck({ value: ok(undefined), at: NOW }, NOW, 60_000)).toBeUndefined();
+    expect(
+      freshPremiumCheck({ value: { kind: "not_found" }, at: NOW }, NOW, 60_000),
+    ).toBeUndefined();
+    expect(freshPremiumCheck(undefined, NOW, 60_000)).toBeUndefined();
+
+    expect(premiumVerdict(ok(false))).toBeUndefined();
+    expect(premiumVerdict(ok(true))).toBe("has_premium");
+    expect(premiumVerdict(ok(undefined))).toEqual({ reason: "recipient_premium_unknown" });
+    expect(premiumVerdict({ kind: "unavailable" })).toEqual({ reason: "recipient_unverified" });
+  });
+
+  it("a queued confirmation refused for a passing reason may be pressed again", () => {
+    expect(isPassingRefusal({ reason: "paused" })).toBe(true);
+    expect(isPassingRefusal({ reason: "frozen", unconfirmed: 1 })).toBe(true);
+    expect(isPassingRefusal({ reason: "expired" })).toBe(false);
+    expect(isPassingRefusal({ reason: "no_access" })).toBe(false);
   });
 });
 

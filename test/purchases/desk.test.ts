@@ -260,13 +260,16 @@ describe("PurchaseDesk premium", () => {
 
   it("a fresh summary buys without re-checking; an old one re-checks then buys", async () => {
     const f = await deskFixture();
+    // The flows check each recipient at the username step: is_premium's age counts from there.
+    await f.desk.checkRecipient("carol_gift");
+    await f.desk.checkRecipient("dave_gift");
     const fresh = premiumDraft(f.ledger, "carol_gift");
     expect((await f.desk.confirm(fresh.id, 1)).kind).toBe("succeeded");
-    expect(userInfoRequests(f)).toBe(0);
+    expect(userInfoRequests(f)).toBe(2);
     const old = premiumDraft(f.ledger, "dave_gift");
     f.clock.now += 61_000;
     expect((await f.desk.confirm(old.id, 1)).kind).toBe("succeeded");
-    expect(userInfoRequests(f)).toBe(1);
+    expect(userInfoRequests(f)).toBe(3);
     expect(f.sandbox.purchaseRequests().map((r) => r.form?.duration)).toEqual(["3", "3"]);
   });
 

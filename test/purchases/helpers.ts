@@ -101,7 +101,7 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
     client,
     ledger: first.ledger,
     desk: first.desk,
-    records: createPurchaseRecords(first.ledger),
+    records: createPurchaseRecords(first.ledger, undefined, () => first.desk.unrecordedCount()),
     clock,
     secondDesk: () => open().desk,
     starsDraft: (overrides = {}) =>

@@ -1,0 +1,114 @@
+/**
+ * Outcomes the ledger could not record after their request went out. The desk first retries
+ * the write briefly (src/ledger/write-retry.ts); when the database still refuses, the outcome is
+ * held here, in memory, and written again in the background with a growing pause (bounded by
+ * `maxDelayMs`) for as long as the process runs, until the database takes it. Meanwhile the
+ * desk lets no purchase out and counts each held outcome as unconfirmed, so people are told
+ * purchases are on hold, not "busy". If the process stops first, the intent is still `sending`
+ * in the database and the next start recovers it as unconfirmed: nothing is lost either way.
+ */
+import type { RecordedOutcome } from "../ledger/types.js";
+import { isRetryableWriteError } from "../ledger/write-retry.js";
+import type { Logger } from "../logger.js";
+
+export interface UnrecordedRetry {
+  /** The pause before the first background write; it doubles up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** 1 s doubling to 30 s: the database is written again within 30 s of accepting writes. */
+export const UNRECORDED_RETRY: Readonly<UnrecordedRetry> = {
+  firstDelayMs: 1_000,
+  maxDelayMs: 30_000,
+};
+
+interface Held {
+  write: () => RecordedOutcome;
+  onRecorded: (recorded: RecordedOutcome) => void;
+  attempt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export class UnrecordedOutcomes {
+  readonly #held = new Map<string, Held>();
+  readonly #retry: UnrecordedRetry;
+  readonly #logger: Logger;
+  #closed = false;
+
+  constructor(options: { retry?: UnrecordedRetry | undefined; logger: Logger }) {
+    this.#retry = options.retry ?? UNRECORDED_RETRY;
+    this.#logger = options.logger;
+  }
+
+  /** How many outcomes wait to be written. */
+  get size(): number {
+    return this.#held.size;
+  }
+
+  /**
+   * Holds an outcome whose write failed: `write` is tried again in the background until it
+   * succeeds (or a ledger refusal says it never will); `onRecorded` runs once it is written.
+   */
+  hold(intentId: string, write: () => RecordedOutcome, onRecorded: Held["onRecorded"]): void {
+    const held: Held = { write, onRecorded, attempt: 0, timer: undefined };
+    this.#held.set(intentId, held);
+    this.#schedule(intentId, held);
+  }
+
+  /** Tries every held write once now and stops the background retries (shutdown). */
+  close(): void {
+    this.#closed = true;
+    for (const [id, held] of this.#held) {
+      if (held.timer !== undefined) clearTimeout(held.timer);
+      this.#tryWrite(id, held);
+    }
+  }
+
+  #schedule(intentId: string, held: Held): void {
+    if (this.#closed) return;
+    const delay = Math.min(this.#retry.maxDelayMs, this.#retry.firstDelayMs * 2 ** held.attempt);
+    held.attempt++;
+    held.timer = setTimeout(() => {
+      held.timer = undefined;
+      if (!this.#tryWrite(intentId, held)) this.#schedule(intentId, held);
+    }, delay);
+    // A held outcome never keeps the process alive by itself: the next start recovers it.
+    held.timer.unref();
+  }
+
+  /** One write; true when it is settled (written, or refused for good). */
+  #tryWrite(intentId: string, held: Held): boolean {
+    let recorded: RecordedOutcome;
+    try {
+      recorded = held.write();
+    } catch (err) {
+      if (!isRetryableWriteError(err)) {
+        // A ledger refusal or a closed database will never take it: the intent stays
+        // `sending`, and the next start recovers it as unconfirmed.
+        this.#held.delete(intentId);
+        this.#logger.error(
+          { err, intentId },
+          "a held outcome cannot be recorded; left to the next start",
+        );
+        return true;
+      }
+      this.#logger.warn(
+        { err, intentId, attempt: held.attempt },
+        "the outcome still cannot be recorded; retrying",
+      );
+      return false;
+    }
+    this.#held.delete(intentId);
+    this.#logger.warn(
+      { intentId, status: recorded.intent.status },
+      "an outcome held in memory is recorded",
+    );
+    try {
+      held.onRecorded(recorded);
+    } catch (err) {
+      this.#logger.error({ err, intentId }, "after recording a held outcome");
+    }
+    return true;
+  }
+}
