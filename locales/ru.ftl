@@ -49,6 +49,7 @@ history-item-premium = { $date }: Premium на { $months } { $months ->
        *[many] месяцев
     } для @{ $recipient }: { $status }
 status-draft = не подтверждён
+status-queued = подтверждён, ждёт своей очереди
 status-sending = отправляется
 status-succeeded = доставлен
 status-rejected = отклонён, ничего не списано
@@ -117,6 +118,7 @@ outcome-delivered-premium = ✅ Доставлено: Telegram Premium на { $m
 outcome-transaction = Транзакция: { $url }
 outcome-rejected = ❌ Сервис отказал в покупке: { $reason }. Ничего не списано.
 outcome-not-sent = ❌ Не отправлено: запрос не ушёл в сервис. Ничего не списано, можно попробовать снова.
+outcome-closed = ❌ Не отправлено: { $reason } Ничего не списано.
 outcome-no-reason = причина не указана
 outcome-unknown = ⚠️ Результат неизвестен. Не пытайтесь повторить: администраторы проверяют и всё уладят.
 outcome-unknown-wait = Сервис также попросил подождать { $seconds } с перед новым запросом.
@@ -135,6 +137,8 @@ refusal-paused = администраторы временно приостан�
 refusal-frozen = покупки приостановлены, пока администраторы проверяют предыдущий подарок.
 refusal-busy = сейчас отправляется другой подарок. Нажмите «Подтвердить» ещё раз чуть позже.
 refusal-recipient_unverified = не удалось повторно проверить получателя. Нажмите «Подтвердить» ещё раз чуть позже.
+refusal-recipient_premium_unknown = сервис не смог сказать, есть ли у получателя Premium, поэтому ничего не куплено. Попробуйте позже.
+refusal-no_access = вам больше нельзя покупать подарки здесь.
 refusal-limit = достигнут лимит «{ $limit }» ({ $used } из { $max }). Он обнулится { $resetsAt } UTC.
 refusal-limit-group = достигнут лимит «{ $limit }». Он обнулится { $resetsAt } UTC.
 limit-stars_per_purchase = звёзд в одной покупке
@@ -189,6 +193,35 @@ admin-intent-id = Id покупки: { $id }
 admin-intent-requester = Запросил пользователь { $userId } в { $chat }
 admin-intent-sent = Отправлено: { $date } UTC
 admin-intent-detail = Подробности: { $detail }
+
+## Подробности результата, для администраторов (слова сервиса приводятся как есть, без перевода)
+admin-unrecorded-title = ⚠️ Результат покупки не удалось записать в базу данных: { $gift } для @{ $recipient }.
+admin-unrecorded-answer = Ответ сервиса: { $answer }
+admin-unrecorded-hold = Покупки приостановлены. Бот продолжает попытки записать результат; как только получится, покупка придёт к вам как неизвестный исход для проверки.
+detail-answer-success = доставлено.
+detail-interrupted = прервано: процесс остановился, пока запрос покупки был в пути
+detail-unrecorded = сервис ответил ({ $outcome }), но база данных не смогла сразу записать ответ; сверьте его с доказательствами.
+detail-late-answer = ответ ({ $outcome }) пришёл после того, как перезапуск уже отметил покупку как неизвестную.
+detail-not-sent-shutdown = не отправлено: отменено при остановке
+detail-not-sent-cancelled = не отправлено: отменено до отправки
+detail-not-sent-invalid = не отправлено: собственная проверка бота отклонила поле { $field }
+detail-not-sent-queued = не отправлено: подтверждение ждало своей очереди, и { $reason }
+detail-queued-paused = покупки были приостановлены
+detail-queued-frozen = результат более ранней покупки был неизвестен
+detail-queued-limit = был достигнут лимит трат
+detail-queued-no_access = человеку больше нельзя было покупать
+detail-queued-recipient_has_premium = у получателя уже был Premium
+detail-queued-other = его уже нельзя было отправить
+detail-cause-rate_limited = сервис ответил HTTP { $status } (занят): покупка могла как состояться, так и нет
+detail-cause-timeout = ответа не было вовремя: покупка могла как состояться, так и нет
+detail-cause-transport = соединение оборвалось: покупка могла как состояться, так и нет
+detail-cause-malformed = ответ сервиса не удалось прочитать: покупка могла как состояться, так и нет
+detail-cause-unexpected_status = сервис ответил неожиданным HTTP { $status }: покупка могла как состояться, так и нет
+detail-cause-unconfirmed = сервис отметил результат как неподтверждённый
+detail-refused = сервис отказал (HTTP { $status }): «{ $reason }»
+detail-refused-no-reason = сервис отказал (HTTP { $status }) без объяснения причины
+detail-service-said = Ответ сервиса: «{ $reason }».
+detail-other = «{ $detail }»
 
 ## Администратор: /balance
 admin-balance-title = 💰 Кошелёк

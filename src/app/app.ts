@@ -12,7 +12,8 @@
  * 3. wait for the updates being handled: a purchase already in flight is answered and recorded;
  * 4. wait for the admin messages those started (an unconfirmed purchase's evidence re-reads the
  *    balance and the recipient, and the low-balance check reads the balance: reads still work);
- * 5. close the client, then the database.
+ * 5. try once more to write any outcome the database refused (one still refused stays `sending`,
+ *    and the next start recovers it as unconfirmed), then close the client and the database.
  */
 import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
@@ -20,7 +21,7 @@ import type { ApiClientOptions, Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { AccessList } from "../access/access-list.js";
 import { type BotContext, createBot, type GiftBot, type PurchaseGate } from "../bot/index.js";
-import type { AdminNotifier } from "../bot/admin-notifications/index.js";
+import type { AdminMessageRetry, AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
@@ -44,7 +45,7 @@ import { openSqliteStorage } from "../storage/sqlite.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { ReadOutageWatch } from "./read-outage.js";
-import { tellRequestersOutcomeUnknown } from "./recovered.js";
+import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js";
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
@@ -81,6 +82,8 @@ export interface AppOverrides {
   cacheMs?: { recipient?: number; balance?: number };
   /** Replaces the access gate: who may start and confirm purchases (a test's own rule). */
   purchaseGate?: PurchaseGate;
+  /** How admin messages Telegram did not take are sent again (tests shorten the pauses). */
+  adminMessageRetry?: AdminMessageRetry;
 }
 
 /** The running bot's parts, for `main`, the health endpoint and tests. */
@@ -279,7 +282,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
-  const records = createPurchaseRecords(ledger, overrides.clock);
+  const records = createPurchaseRecords(ledger, overrides.clock, () => desk.unrecordedCount());
   const access = new AccessList(storage.access, config.access);
   const giftBot = createBot({
     token: config.telegram.token,
@@ -297,6 +300,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     alerts: config.alerts,
     canBuy: overrides.purchaseGate,
     now: overrides.clock,
+    adminMessageRetry: overrides.adminMessageRetry,
   });
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);
@@ -328,7 +332,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   let expiry: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
 
-  const parts: RunParts = { config, overrides, logger, desk, giftBot, health };
+  const parts: RunParts = { config, overrides, logger, desk, access, giftBot, health };
   const start = async (): Promise<void> => {
     logger.info(configSummary(config), "giftbot starting");
     await bot.init();
@@ -364,6 +368,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
       // low-balance check) still go out; they read through the client, so it is still open.
       await notifier.idle();
+      notifier.close();
+      // An outcome the database refused is tried once more; if it still cannot be written,
+      // the intent stays `sending` and the next start recovers it as unconfirmed.
+      desk.close();
       await service.client.close();
       storage.close();
       logger.info("stopped: database closed");
@@ -401,14 +409,16 @@ interface RunParts {
   overrides: AppOverrides;
   logger: Logger;
   desk: PurchaseDesk;
+  access: AccessList;
   giftBot: GiftBot;
   health: () => HealthReport;
 }
 
 /**
  * Everything before the first update: admins told about what an earlier run left, interrupted
- * purchases recovered (their requesters told), expired drafts marked (and every minute after,
- * with the group clean-up), command menus registered. Returns the minute timer.
+ * purchases recovered (their requesters told), confirmations an earlier run queued resolved
+ * (their people told), expired drafts marked (and every minute after, with the group
+ * clean-up), command menus registered. Returns the minute timer.
  */
 async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
   const { desk, giftBot, logger } = parts;
@@ -424,6 +434,7 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
     );
     await tellRequestersOutcomeUnknown(giftBot.bot.api, giftBot.services, recovered, logger);
   }
+  await resolveQueuedConfirmations(parts);
   desk.expireDrafts();
   const expiry = setInterval(() => {
     try {
@@ -440,6 +451,28 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
     .registerCommandMenus()
     .catch((error: unknown) => logger.warn({ err: error }, "could not register the command menu"));
   return expiry;
+}
+
+/**
+ * Confirmations an earlier process promised to send in their turn (recorded as queued when it
+ * stopped): each is sent now if every rule still holds (the claim decides; the person must
+ * still be allowed to buy there), or closed unsent, and its person told; before any update.
+ */
+async function resolveQueuedConfirmations(parts: RunParts): Promise<void> {
+  const { desk, access, giftBot, logger } = parts;
+  const queued = await desk.resolveQueued({
+    mayBuy: (intent) =>
+      intent.requester.chatType === "private"
+        ? access.mayBuy(intent.requester.userId)
+        : access.isChatAllowed(intent.requester.chatId),
+    isAdmin: (userId) => access.isAdmin(userId),
+  });
+  if (queued.length === 0) return;
+  await tellQueuedOutcomes(giftBot.bot.api, giftBot.services, queued, logger);
+  logger.info(
+    { intents: queued.map((q) => ({ id: q.intent.id, outcome: q.result.kind })) },
+    "queued confirmations resolved",
+  );
 }
 
 /** Starts taking updates: the webhook server in webhook mode, else long polling. */

@@ -11,6 +11,7 @@ import type { BotServices } from "../bot/services.js";
 import { outcomeText } from "../bot/views.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
+import type { QueuedResolution } from "../purchases/types.js";
 
 /**
  * Tells each recovered intent's requester, in their saved language, that the outcome is
@@ -22,39 +23,70 @@ export async function tellRequestersOutcomeUnknown(
   intents: readonly PurchaseIntent[],
   logger: Logger,
 ): Promise<void> {
-  for (const intent of intents) {
+  await tellRequesters(
+    api,
+    services,
+    intents.map((intent) => ({
+      intent,
+      result: {
+        kind: "unconfirmed",
+        intent,
+        ambiguity: {
+          kind: "ambiguous",
+          cause: "transport",
+          detail: "interrupted while the request was in flight",
+        },
+      },
+    })),
+    logger,
+    "requester told the outcome is unknown",
+  );
+}
+
+/**
+ * Tells each person whose confirmation was queued when the last process stopped what became
+ * of it at this start (sent and its outcome, or closed unsent), on the summary they pressed.
+ */
+export async function tellQueuedOutcomes(
+  api: Api,
+  services: BotServices,
+  resolved: readonly QueuedResolution[],
+  logger: Logger,
+): Promise<void> {
+  await tellRequesters(api, services, resolved, logger, "requester told a queued outcome");
+}
+
+/**
+ * Edits each person's summary message into the outcome (the edit also removes its buttons),
+ * or sends the outcome as a new message when the summary is unknown or cannot be edited.
+ */
+async function tellRequesters(
+  api: Api,
+  services: BotServices,
+  items: readonly QueuedResolution[],
+  logger: Logger,
+  told: string,
+): Promise<void> {
+  for (const { intent, result } of items) {
     const { userId, chatId } = intent.requester;
     const locale = services.settings.preferredLanguage(userId) ?? DEFAULT_LOCALE;
     const t: Translate = (key, variables) => services.i18n.t(locale, key, variables);
-    const text = outcomeText(t, locale, {
-      kind: "unconfirmed",
-      intent,
-      ambiguity: {
-        kind: "ambiguous",
-        cause: "transport",
-        detail: "interrupted while the request was in flight",
-      },
-    });
+    const text = outcomeText(t, locale, result);
     const summary = services.summaries.list(chatId, userId).find((s) => s.intentId === intent.id);
     try {
       if (summary === undefined) {
         await api.sendMessage(chatId, text);
       } else {
-        // Editing without reply_markup also removes the (already used) Confirm buttons.
         await api.editMessageText(chatId, summary.messageId, text).catch(async () => {
           await api.sendMessage(chatId, text);
         });
         services.summaries.remove(chatId, userId, intent.id);
       }
-      logger.info({ intentId: intent.id, chatId }, "requester told the outcome is unknown");
+      logger.info({ intentId: intent.id, chatId, outcome: result.kind }, told);
     } catch (error) {
       logger.warn(
-        {
-          intentId: intent.id,
-          chatId,
-          err: error,
-        },
-        "could not tell the requester that the outcome is unknown",
+        { intentId: intent.id, chatId, err: error },
+        "could not tell the requester the outcome",
       );
     }
   }

@@ -17,7 +17,11 @@ import type { PaymentMethod } from "../service/types.js";
 import type { KeyValueStores } from "../storage/types.js";
 import { createAccessGate } from "./access/gate.js";
 import { GroupAdminChecker } from "./access/group-admins.js";
-import { AdminNotifier, type BalanceAlerts } from "./admin-notifications/index.js";
+import {
+  type AdminMessageRetry,
+  AdminNotifier,
+  type BalanceAlerts,
+} from "./admin-notifications/index.js";
 import { registerCommands } from "./commands.js";
 import type { BotContext, FlowContext } from "./context.js";
 import { createConversationStorage } from "./conversation-storage.js";
@@ -43,7 +47,7 @@ import { OpenSummaryStore } from "./open-summaries.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
 
-export type { BalanceAlerts } from "./admin-notifications/index.js";
+export type { AdminMessageRetry, BalanceAlerts } from "./admin-notifications/index.js";
 export { commandsFor, registerCommands } from "./commands.js";
 export type { BotContext, FlowContext } from "./context.js";
 export type { WalletInfo } from "./features/admin/views.js";
@@ -87,6 +91,8 @@ export interface BotDeps {
   groupAdminCacheMs?: number | undefined;
   /** At most one refusal reply per group in this window; default 30 s. */
   groupRefusalCooldownMs?: number | undefined;
+  /** How admin messages Telegram did not take are sent again (default: the notifier's). */
+  adminMessageRetry?: AdminMessageRetry | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -140,6 +146,7 @@ export function createBot(deps: BotDeps): GiftBot {
     alerts: deps.alerts,
     walletAddress: deps.wallet?.address,
     logger: deps.logger,
+    retry: deps.adminMessageRetry,
   });
   notifier.listen();
   const prompts = new GroupPromptStore(deps.stores);

@@ -137,6 +137,13 @@ export function outcomeText(t: Translate, locale: string, result: ConfirmResult)
       if (wait !== undefined && wait > 0) lines.push(t("outcome-unknown-wait", { seconds: wait }));
       return withGift(t, result.intent, lines.join("\n"));
     }
+    case "closed":
+      // A queued confirmation that will not be sent now: nothing left, nothing was spent.
+      return withGift(
+        t,
+        result.intent,
+        t("outcome-closed", { reason: refusalText(t, locale, result.refusal) }),
+      );
     case "recipient_has_premium":
       return withGift(
         t,

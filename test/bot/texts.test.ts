@@ -60,6 +60,7 @@ describe("texts", () => {
     // reason fails to compile here until it is added, and then fails below until it has a text.
     const statuses = {
       draft: 1,
+      queued: 1,
       sending: 1,
       succeeded: 1,
       rejected: 1,
@@ -89,6 +90,8 @@ describe("texts", () => {
       busy: 1,
       limit: 1,
       recipient_unverified: 1,
+      recipient_premium_unknown: 1,
+      no_access: 1,
     } satisfies Record<ConfirmRefusal["reason"], 1>;
     const keys = new Set(keysOf("en.ftl"));
     const built = [

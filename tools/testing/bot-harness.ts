@@ -12,7 +12,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { type App, createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
-import type { BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
+import type { AdminMessageRetry, BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
 import type { AccessConfig } from "../../src/config/index.js";
 import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
@@ -50,6 +50,8 @@ export interface BotHarnessOptions {
   wallet?: { address?: string; version?: "v5r1" | "v4r2" | "v3r2" };
   /** Replaces the access gate (a test's own rule for who may buy). */
   canBuy?: PurchaseGate;
+  /** How admin messages Telegram did not take are sent again (default: the notifier's). */
+  adminMessageRetry?: AdminMessageRetry;
   logger?: Logger;
 }
 
@@ -114,6 +116,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
         ? { readRetries: options.clientReadRetries }
         : {}),
       ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
+      ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
     });
     app.notifier.announcePending();
     return app;

@@ -7,21 +7,27 @@
  * What was already announced lives in the kv store, so a restart neither repeats nor forgets
  * it. The work runs in the background of the update that caused it (a person's outcome must
  * not wait for admin messages); `idle()` lets tests and shutdown wait for it.
+ *
+ * A message Telegram did not take for a passing reason (unreachable, 5xx, 429 beyond the
+ * outer retries) is sent again to that admin with a bounded, growing pause while the process
+ * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
  */
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
-import type { Api, Context, InlineKeyboard } from "grammy";
+import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
 import type { PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { PurchaseDesk } from "../../purchases/types.js";
-import type { WalletBalance } from "../../service/types.js";
+import type { PurchaseOutcome, WalletBalance } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
-import { evidenceText } from "../features/admin/views.js";
+import { evidenceText, giftName } from "../features/admin/views.js";
 import { resolveKeyboard, resumeKeyboard } from "../keyboards/admin.js";
 import type { BreakerOpening } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
+import { answerText } from "../outcome-detail.js";
+import { transactionUrl } from "../views.js";
 import { formatDecimal } from "../format.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { isBelow } from "./decimal.js";
@@ -46,6 +52,36 @@ export interface AdminNotifierOptions {
   /** The paying wallet's address, named in the breaker's "top up the wallet" advice. */
   walletAddress?: string | undefined;
   logger: Logger;
+  /** How undelivered admin messages are retried; default {@link ADMIN_MESSAGE_RETRY}. */
+  retry?: AdminMessageRetry | undefined;
+}
+
+/** Re-sending an admin message Telegram did not take: tries after the first, and the pauses. */
+export interface AdminMessageRetry {
+  /** Sends after the first one failed (at least 0). */
+  retries: number;
+  /** The first pause; each next one doubles, up to `maxDelayMs`. */
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** 5 s doubling to 5 min, 10 more sends: about half an hour of Telegram being unreachable. */
+export const ADMIN_MESSAGE_RETRY: Readonly<AdminMessageRetry> = {
+  retries: 10,
+  firstDelayMs: 5_000,
+  maxDelayMs: 300_000,
+};
+
+/** What one admin message is made of, rendered in that admin's language. */
+type Render = (
+  t: Translate,
+  locale: string,
+) => { text: string; keyboard?: InlineKeyboard | undefined };
+
+/** Whether sending again later may succeed: Telegram unreachable, overloaded or rate limiting. */
+export function isPassingTelegramFailure(error: unknown): boolean {
+  if (error instanceof HttpError) return true;
+  return error instanceof GrammyError && (error.error_code === 429 || error.error_code >= 500);
 }
 
 type Currency = "ton" | "usdt";
@@ -59,6 +95,9 @@ export class AdminNotifier {
   readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
   readonly #announcing = new Set<string>();
+  /** Re-sends waiting for their turn; cleared by {@link close}. */
+  readonly #retryTimers = new Set<NodeJS.Timeout>();
+  #closed = false;
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
@@ -67,13 +106,15 @@ export class AdminNotifier {
 
   /**
    * Listens to the desk: every intent that ends unconfirmed is announced (also those
-   * `desk.recoverInterrupted()` recovers at start), and every purchase sent is followed by a
-   * balance check. createBot calls it once; returns a function that stops listening.
+   * `desk.recoverInterrupted()` recovers at start), every outcome the database refused is
+   * announced at once, and every purchase sent is followed by a balance check. createBot calls
+   * it once; returns a function that stops listening.
    */
   listen(): () => void {
     const { desk } = this.#options;
     const stops = [
       desk.onUnconfirmed((intent) => this.unconfirmed(intent)),
+      desk.onOutcomeUnrecorded((intent, answer) => this.unrecorded(intent, answer)),
       desk.onPurchaseSent(() => this.afterPurchase()),
     ];
     return () => {
@@ -99,12 +140,41 @@ export class AdminNotifier {
     // Checked and marked in one synchronous step: no second listener call can slip in between.
     if (this.#announcing.has(intent.id) || this.#store.read(key) !== undefined) return;
     this.#announcing.add(intent.id);
+    let marked = false;
+    const onReached = (): void => {
+      if (marked) return;
+      marked = true;
+      this.#store.write(key, true);
+      this.#announcing.delete(intent.id);
+    };
     this.#track(
-      this.#sendUnconfirmed(intent)
-        .then((reached) => {
-          if (reached > 0) this.#store.write(key, true);
-        })
-        .finally(() => this.#announcing.delete(intent.id)),
+      this.#sendUnconfirmed(intent, onReached).then((retrying) => {
+        // Nobody reached and nobody to retry: leave it for announcePending at the next start.
+        if (!marked && retrying === 0) this.#announcing.delete(intent.id);
+      }),
+    );
+  }
+
+  /**
+   * Tells every admin at once that a purchase's outcome could not be written (the database
+   * refused it after the request went out), with what is known: the intent and the service's
+   * answer. Purchases are on hold until it is written; it then comes as an unconfirmed intent
+   * with the resolve buttons, through {@link unconfirmed}.
+   */
+  unrecorded(intent: PurchaseIntent, answer: PurchaseOutcome): void {
+    this.#track(
+      this.#toAdmins((t) => ({
+        text: [
+          t("admin-unrecorded-title", { gift: giftName(t, intent), recipient: intent.recipient }),
+          "",
+          t("admin-intent-id", { id: intent.id }),
+          t("admin-unrecorded-answer", { answer: answerText(t, answer) }),
+          ...(answer.kind === "success" && answer.value.txHash !== undefined
+            ? [t("outcome-transaction", { url: transactionUrl(answer.value.txHash) })]
+            : []),
+          t("admin-unrecorded-hold"),
+        ].join("\n"),
+      })),
     );
   }
 
@@ -191,6 +261,16 @@ export class AdminNotifier {
     this.#track(this.#toAdmins((t) => ({ text: reloadRefusedText(t, variables) })));
   }
 
+  /**
+   * Stops re-sending (the app's stop, after {@link idle}): a message still waiting for a re-send
+   * is dropped; an unconfirmed intent no admin has yet is announced at the next start.
+   */
+  close(): void {
+    this.#closed = true;
+    for (const timer of this.#retryTimers) clearTimeout(timer);
+    this.#retryTimers.clear();
+  }
+
   /** Resolves when every message started so far has been sent (or has failed). */
   async idle(): Promise<void> {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
@@ -201,43 +281,76 @@ export class AdminNotifier {
     return saved === true ? undefined : saved;
   }
 
-  async #sendUnconfirmed(intent: PurchaseIntent): Promise<number> {
+  /** Sends the evidence to every admin; resolves to how many admins a re-send is pending for. */
+  async #sendUnconfirmed(intent: PurchaseIntent, onReached: () => void): Promise<number> {
     const evidence = await this.#options.desk.evidence(intent.id).catch(() => undefined);
     const fresh = evidence?.intent ?? intent;
-    return this.#toAdmins((t, locale) => ({
-      text: evidenceText(t, locale, fresh, evidence, "notification"),
-      // Already settled by the time the evidence arrived: no buttons to press in vain.
-      keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
-    }));
+    return this.#toAdmins(
+      (t, locale) => ({
+        text: evidenceText(t, locale, fresh, evidence, "notification"),
+        // Already settled by the time the evidence arrived: no buttons to press in vain.
+        keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
+      }),
+      onReached,
+    );
   }
 
-  async #toAdmins(
-    render: (
-      t: Translate,
-      locale: string,
-    ) => { text: string; keyboard?: InlineKeyboard | undefined },
-  ): Promise<number> {
-    const { api } = this.#options;
-    let reached = 0;
-    const { i18n, settings } = this.#options;
+  /**
+   * Sends one message to every admin, each in their language. `onReached` runs when the first
+   * admin has it (now or on a re-send). Resolves to how many admins a re-send is pending for.
+   */
+  async #toAdmins(render: Render, onReached?: () => void): Promise<number> {
+    let retrying = 0;
     for (const adminId of this.#options.admins) {
-      const locale = settings.preferredLanguage(adminId) ?? DEFAULT_LOCALE;
-      const t: Translate = (key: string, variables?: TranslationVariables) =>
-        i18n.t(locale, key, variables);
-      const { text, keyboard } = render(t, locale);
-      try {
-        await api.sendMessage(
-          adminId,
-          text,
-          keyboard === undefined ? {} : { reply_markup: keyboard },
-        );
-        reached++;
-      } catch (error) {
-        // An admin who never opened the bot cannot be messaged; the others still are.
-        this.#options.logger.warn({ adminId, error }, "could not notify an admin");
+      const sent = await this.#sendTo(adminId, render);
+      if (sent === "sent") onReached?.();
+      else if (sent === "retry") {
+        retrying++;
+        this.#retryLater(adminId, render, 1, onReached);
       }
     }
-    return reached;
+    return retrying;
+  }
+
+  /** One admin message: sent, worth sending again later, or given up on (blocked, never started). */
+  async #sendTo(adminId: number, render: Render): Promise<"sent" | "retry" | "failed"> {
+    const { api } = this.#options;
+    const { i18n, settings } = this.#options;
+    const locale = settings.preferredLanguage(adminId) ?? DEFAULT_LOCALE;
+    const t: Translate = (key: string, variables?: TranslationVariables) =>
+      i18n.t(locale, key, variables);
+    const { text, keyboard } = render(t, locale);
+    try {
+      await api.sendMessage(
+        adminId,
+        text,
+        keyboard === undefined ? {} : { reply_markup: keyboard },
+      );
+      return "sent";
+    } catch (error) {
+      // An admin who never opened the bot cannot be messaged; the others still are.
+      this.#options.logger.warn({ adminId, error }, "could not notify an admin");
+      return isPassingTelegramFailure(error) ? "retry" : "failed";
+    }
+  }
+
+  /** Schedules re-send number `attempt` to one admin, after a pause that doubles each time. */
+  #retryLater(adminId: number, render: Render, attempt: number, onReached?: () => void): void {
+    const policy = this.#options.retry ?? ADMIN_MESSAGE_RETRY;
+    if (attempt > policy.retries || this.#closed) return;
+    const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
+    const timer = setTimeout(() => {
+      this.#retryTimers.delete(timer);
+      this.#track(
+        this.#sendTo(adminId, render).then((sent) => {
+          if (sent === "sent") onReached?.();
+          else if (sent === "retry") this.#retryLater(adminId, render, attempt + 1, onReached);
+        }),
+      );
+    }, delay);
+    // A pending re-send never keeps the process alive by itself.
+    timer.unref();
+    this.#retryTimers.add(timer);
   }
 
   #track(work: Promise<unknown>): void {

@@ -7,7 +7,7 @@
  * own state is refused at once with the reason; otherwise the summary turns into "sending",
  * the desk claims and sends, and the summary is edited into the outcome.
  */
-import { Composer, type Filter } from "grammy";
+import { Composer, type Filter, GrammyError } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
 import type { ConfirmRefusal } from "../../purchases/types.js";
@@ -193,7 +193,28 @@ async function confirm(
   // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
   // is done and its buttons go.
   services.summaries.remove(intent.requester.chatId, userId, intent.id);
-  await editQuietly(ctx, outcomeText(ctx.t, locale, result));
+  await showOutcome(ctx, outcomeText(ctx.t, locale, result));
+}
+
+/**
+ * Puts a confirmation's outcome on its summary or, when that message cannot be edited any more
+ * (deleted, too old, Telegram failing after its own retries), sends it as a new message to the
+ * chat: a person always learns the outcome of their Confirm.
+ */
+async function showOutcome(ctx: BotContext, text: string): Promise<void> {
+  try {
+    await ctx.editMessageText(text);
+    return;
+  } catch (error) {
+    // Already showing exactly this outcome (another press's handler wrote it): nothing to add.
+    if (error instanceof GrammyError && /message is not modified/i.test(error.description)) return;
+    ctx.log.warn({ error }, "could not edit the summary into its outcome; sending it anew");
+  }
+  try {
+    await ctx.reply(text);
+  } catch (error) {
+    ctx.log.error({ error }, "could not tell the person the outcome of their confirmation");
+  }
 }
 
 async function cancel(

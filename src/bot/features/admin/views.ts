@@ -15,6 +15,7 @@ import type {
 } from "../../../purchases/types.js";
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
+import { outcomeDetailText } from "../../outcome-detail.js";
 import { transactionUrl } from "../../views.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
@@ -158,9 +159,8 @@ export function purchaseDetails(t: Translate, locale: string, intent: PurchaseIn
   if (intent.txHash !== undefined) {
     lines.push(t("outcome-transaction", { url: transactionUrl(intent.txHash) }));
   }
-  if (intent.outcomeDetail !== undefined) {
-    lines.push(t("admin-intent-detail", { detail: intent.outcomeDetail }));
-  }
+  const detail = outcomeDetailText(t, intent);
+  if (detail !== undefined) lines.push(t("admin-intent-detail", { detail }));
   if (intent.resolvedBy !== undefined && intent.resolvedAt !== undefined) {
     lines.push(
       t("admin-detail-resolved", {
@@ -287,9 +287,8 @@ export function evidenceText(
   if (intent.sentAt !== undefined) {
     lines.push(t("admin-intent-sent", { date: formatDateTime(locale, intent.sentAt) }));
   }
-  if (intent.outcomeDetail !== undefined) {
-    lines.push(t("admin-intent-detail", { detail: intent.outcomeDetail }));
-  }
+  const detail = outcomeDetailText(t, intent);
+  if (detail !== undefined) lines.push(t("admin-intent-detail", { detail }));
   lines.push(balanceBeforeLine(t, locale, intent, evidence));
   lines.push(balanceNowLine(t, locale, evidence));
   lines.push(...sentSinceLines(t, locale, evidence?.sentSinceBalanceBefore));

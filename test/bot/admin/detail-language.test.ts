@@ -1,0 +1,101 @@
+/**
+ * Admins read every outcome detail in their own language: the ledger's English detail strings
+ * are shown through the locale files, and the service's own words are quoted as they came.
+ * Intents come from a real ledger on a SQLite file, texts from the real locale files.
+ */
+import { describe, expect, it } from "vitest";
+import type { Translate } from "../../../src/bot/context.js";
+import { evidenceText, purchaseDetails } from "../../../src/bot/features/admin/views.js";
+import { createI18n, UserSettingsStore } from "../../../src/bot/i18n.js";
+import type { PurchaseIntent } from "../../../src/ledger/types.js";
+import type { PurchaseOutcome } from "../../../src/service/types.js";
+import { KeyValueStore } from "../../../src/storage/key-value-store.js";
+import { ledgerFixture } from "../../ledger/helpers.js";
+
+function translator(locale: "en" | "ru"): Translate {
+  const fixture = ledgerFixture();
+  const stores = <T>(namespace: string) => new KeyValueStore<T>(fixture.db, namespace);
+  const i18n = createI18n(new UserSettingsStore(stores));
+  return (key, variables) => i18n.t(locale, key, variables);
+}
+
+/** One intent per way a purchase can end with a detail, written by the real ledger. */
+function intents(): Record<string, PurchaseIntent> {
+  const { ledger, draft } = ledgerFixture();
+  const finish = (outcome: PurchaseOutcome): PurchaseIntent => {
+    const intent = draft();
+    ledger.claim(intent.id, 1);
+    const recorded = ledger.recordOutcome(intent.id, outcome).intent;
+    if (recorded.status === "unconfirmed") ledger.resolve(intent.id, 9, false);
+    return ledger.get(intent.id) ?? recorded;
+  };
+  const busy = finish({
+    kind: "ambiguous",
+    cause: "rate_limited",
+    status: 429,
+    body: { ok: false, error: "FLOOD_WAIT_30" },
+    retryAfterSeconds: 30,
+    detail: "HTTP 429: the purchase may not have happened",
+  });
+  const refused = finish({
+    kind: "rejected",
+    status: 400,
+    body: { ok: false, error: "USERNAME_NOT_OCCUPIED" },
+    detail: "USERNAME_NOT_OCCUPIED",
+  });
+  const notSent = draft();
+  ledger.claim(notSent.id, 1);
+  ledger.recordNotSent(notSent.id, "not sent: cancelled at shutdown");
+  const interrupted = draft();
+  ledger.claim(interrupted.id, 1);
+  ledger.recoverInterrupted();
+  return {
+    busy,
+    refused,
+    notSent: ledger.get(notSent.id) ?? notSent,
+    interrupted: ledger.get(interrupted.id) ?? interrupted,
+  };
+}
+
+describe("outcome details in the admin's language", () => {
+  it("Russian: every detail line is Russian, the service's reason quoted as it came", () => {
+    const t = translator("ru");
+    const all = intents();
+    const detailLine = (intent: PurchaseIntent): string | undefined =>
+      purchaseDetails(t, "ru", intent)
+        .split("\n")
+        .find((line) => line.startsWith("Подробности:"));
+
+    expect(detailLine(all.busy!)).toBe(
+      "Подробности: сервис ответил HTTP 429 (занят): покупка могла как состояться, так и нет " +
+        "Ответ сервиса: «FLOOD_WAIT_30».",
+    );
+    expect(detailLine(all.refused!)).toBe(
+      "Подробности: сервис отказал (HTTP 400): «USERNAME_NOT_OCCUPIED»",
+    );
+    expect(detailLine(all.notSent!)).toBe("Подробности: не отправлено: отменено при остановке");
+    const alert = evidenceText(t, "ru", all.interrupted!, undefined, "notification");
+    expect(alert).toContain(
+      "Подробности: прервано: процесс остановился, пока запрос покупки был в пути",
+    );
+    // None of the ledger's English detail strings reaches a Russian-speaking admin.
+    for (const intent of Object.values(all)) {
+      const text = purchaseDetails(t, "ru", intent);
+      expect(text).not.toMatch(/may not have happened|cancelled at shutdown|interrupted:/);
+    }
+  });
+
+  it("English keeps the same words the admins read before", () => {
+    const t = translator("en");
+    const all = intents();
+    expect(purchaseDetails(t, "en", all.notSent!)).toContain(
+      "Detail: not sent: cancelled at shutdown",
+    );
+    expect(purchaseDetails(t, "en", all.refused!)).toContain(
+      'Detail: the service refused it (HTTP 400): "USERNAME_NOT_OCCUPIED"',
+    );
+    expect(evidenceText(t, "en", all.interrupted!, undefined, "notification")).toContain(
+      "Detail: interrupted: the process stopped while the purchase request was in flight",
+    );
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * A person always learns the outcome of their Confirm: when the summary cannot be edited into
+ * it any more (deleted, too old, Telegram failing after its retries), the outcome is sent as a
+ * new message to that chat.
+ */
+import { describe, expect, it } from "vitest";
+import { chatPerson } from "../../tools/testing/chat-person.js";
+import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
+import { testUser } from "../../tools/testing/updates.js";
+import { harness } from "./helpers.js";
+
+describe("an outcome the summary cannot show", () => {
+  it("is sent as a new message when the summary's edit fails", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(611));
+    await alice.command("stars");
+    await alice.say("bob_gifts");
+    await alice.pressButton("⭐ 100");
+    const summary = alice.lastMessage();
+    // The summary was deleted once "Sending…" was shown: only that first edit works.
+    let edits = 0;
+    h.telegram.answer("editMessageText", (_payload, _call, fallback): CannedAnswer => {
+      edits++;
+      return edits === 1
+        ? fallback()
+        : { ok: false, error_code: 400, description: "Bad Request: message to edit not found" };
+    });
+    const before = h.telegram.mark();
+    await alice.pressButton("✅ Confirm");
+
+    const sent = h.telegram
+      .callsSince(before)
+      .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === alice.chatId)
+      .map((c) => String(c.payload.text));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nTransaction: /);
+    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/Sending your gift/);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+});
