@@ -4,7 +4,7 @@
  * writes bench/results.json (top-level keys are the figures tracked from run to run).
  *
  * Everything runs on 127.0.0.1 in child processes and temporary files it removes. Settings:
- * BENCH_PEOPLE (1000), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
+ * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
  * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3).
  */
 import { execFileSync } from "node:child_process";
@@ -29,7 +29,8 @@ function setting(name: string, fallback: number, min: number, max: number): numb
 }
 
 const settings = {
-  people: setting("BENCH_PEOPLE", 1000, 10, 100_000),
+  people: setting("BENCH_PEOPLE", 500, 10, 100_000),
+  rounds: setting("BENCH_ROUNDS", 3, 1, 20),
   quotaPeople: setting("BENCH_QUOTA_PEOPLE", 150, 10, 3000),
   quotaWindowMs: setting("BENCH_QUOTA_WINDOW_MS", 2000, 500, 60_000),
   parked: setting("BENCH_PARKED", 10_000, 10, 200_000),
@@ -38,6 +39,13 @@ const settings = {
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const spreadText = (s: { median: number; min: number; max: number }) =>
+  `${s.median} (${s.min}-${s.max})`;
+const stepsText = (steps: Record<string, number>) =>
+  Object.entries(steps)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
 
 /** Node's own start-up, for scale next to the bot's. */
 function nodeBaselineMs(): number {
@@ -49,8 +57,15 @@ function nodeBaselineMs(): number {
 const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
 const started = performance.now();
 try {
-  log(`1/4 update cost: ${settings.people} people through ours, then the bare bot ...`);
-  const cost = await runUpdateCost({ dir, people: settings.people, warmupPeople: 100 });
+  log(
+    `1/4 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
+  );
+  const cost = await runUpdateCost({
+    dir,
+    people: settings.people,
+    rounds: settings.rounds,
+    warmupPeople: 100,
+  });
   log(`2/4 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
@@ -76,6 +91,10 @@ try {
     bare_update_p99_ms: cost.bare.p99_ms,
     bare_update_cpu_ms: cost.bare.cpu_ms_per_update,
     update_cost_ratio: cost.ratio,
+    update_cost_ratio_cpu: cost.ratio_cpu,
+    peer_cost_ratio_cpu: cost.peer_ratio_cpu.median,
+    peer_cost_ratio_wall: cost.peer_ratio_wall.median,
+    peer_update_cpu_ms: cost.peer.cpu_ms_per_update,
     requests_per_purchase: quota.requests_per_purchase,
     self_caused_429: quota.self_caused_429,
     quota_used_share: quota.quota_used_share,
@@ -106,27 +125,32 @@ try {
   };
 
   const rows: Row[] = [
-    { section: `1. Update cost (${cost.people} people x 5 updates, one at a time)` },
+    {
+      section: `1. Update cost (${cost.rounds} interleaved rounds of ${cost.people} people x 5 updates, one at a time)`,
+    },
     [
-      "updates/s: ours | bare grammY",
-      `${cost.ours.updates_per_second} | ${cost.bare.updates_per_second}`,
+      "updates/s: ours | peer | bare grammY",
+      `${cost.ours.updates_per_second} | ${cost.peer.updates_per_second} | ${cost.bare.updates_per_second}`,
     ],
     ["p50 / p95 / p99 ms: ours", `${cost.ours.p50_ms} / ${cost.ours.p95_ms} / ${cost.ours.p99_ms}`],
+    ["p50 / p95 / p99 ms: peer", `${cost.peer.p50_ms} / ${cost.peer.p95_ms} / ${cost.peer.p99_ms}`],
     ["p50 / p95 / p99 ms: bare", `${cost.bare.p50_ms} / ${cost.bare.p95_ms} / ${cost.bare.p99_ms}`],
     [
-      "CPU ms per update: ours | bare",
-      `${cost.ours.cpu_ms_per_update} | ${cost.bare.cpu_ms_per_update}`,
+      "CPU ms per update: ours | peer | bare",
+      `${cost.ours.cpu_ms_per_update} | ${cost.peer.cpu_ms_per_update} | ${cost.bare.cpu_ms_per_update}`,
     ],
-    ["cost ratio ours / bare (per update)", `${cost.ratio}`],
+    ["ours / peer by CPU: median (min-max)", spreadText(cost.peer_ratio_cpu)],
+    ["ours / peer by wall time: median (min-max)", spreadText(cost.peer_ratio_wall)],
+    ["ours / bare: wall | CPU", `${cost.ratio} | ${cost.ratio_cpu}`],
+    ["p50 ms by step: ours", stepsText(cost.step_p50_ms)],
+    ["p50 ms by step: peer", stepsText(cost.peer_step_p50_ms)],
     [
-      "p50 ms by step",
-      Object.entries(cost.step_p50_ms)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(", "),
+      "Telegram calls per update: ours | peer | bare",
+      `${cost.telegram_calls_per_update} | ${cost.peer_telegram_calls_per_update} | ${cost.bare_telegram_calls_per_update}`,
     ],
     [
-      "Telegram calls per update: ours | bare",
-      `${cost.telegram_calls_per_update} | ${cost.bare_telegram_calls_per_update}`,
+      "service requests per flow: ours | peer",
+      `${cost.service_requests_per_flow} | ${cost.peer_service_requests_per_flow}`,
     ],
     { section: `2. Quota (30 requests per window; ${scaleNote})` },
     ["people / demand", `${quota.people} at once / ${quota.demand_multiple}x one window's quota`],
