@@ -9,7 +9,16 @@ interface InFlight<V> {
   listeners: Set<(waitMs: number) => void>;
   /** The queue wait already reported, replayed to callers that join later. */
   readonly queuedMs: number | undefined;
+  /** Set by {@link SharedReads.forget}: the answer may predate the change, so it is not kept. */
+  stale: boolean;
 }
+
+/**
+ * Default cap on kept answers. The service allows 30 requests a minute, so with a cache time of
+ * a minute a few dozen answers are alive at once; the cap only matters when the quota is lifted
+ * (the bench) and keeps the memory of many distinct keys bounded (about 240 bytes each).
+ */
+export const DEFAULT_MAX_ENTRIES = 1_000;
 
 export interface SharedReadOptions {
   /** Skip the cache (and requests started before this call) and ask the service now. */
@@ -17,11 +26,17 @@ export interface SharedReadOptions {
   onQueued?: (waitMs: number) => void;
 }
 
-/** A keyed read with a time-to-live cache and de-duplication of concurrent identical reads. */
+/**
+ * A keyed read with a time-to-live cache and de-duplication of concurrent identical reads.
+ *
+ * Bounded: every key ever read would otherwise stay for good (one per recipient name checked).
+ * Answers are kept in the order they arrived, and every answer kept first drops the expired
+ * ones at the front and then the oldest beyond `maxEntries`; nothing else is held per key
+ * once its read is over.
+ */
 export class SharedReads<K, V> {
+  /** In arrival order (a key is re-inserted when its answer is renewed), so oldest first. */
   readonly #cache = new Map<K, { value: V; until: number; at: number }>();
-  /** Bumped by {@link forget}: a read started before the bump must not refill the cache. */
-  readonly #generation = new Map<K, number>();
   readonly #inFlight = new Map<K, InFlight<V>>();
   readonly #inFlightFresh = new Map<K, InFlight<V>>();
 
@@ -32,8 +47,15 @@ export class SharedReads<K, V> {
       clock: () => number;
       /** Only answers worth reusing are cached (not rate limits or failures). */
       cacheable: (value: V) => boolean;
+      /** At most this many answers are kept; default {@link DEFAULT_MAX_ENTRIES}. */
+      maxEntries?: number;
     },
   ) {}
+
+  /** How many answers are kept now (for tests and the bench). */
+  get size(): number {
+    return this.#cache.size;
+  }
 
   read(key: K, options: SharedReadOptions = {}): Promise<V> {
     if (!options.fresh) {
@@ -58,34 +80,39 @@ export class SharedReads<K, V> {
     const listeners = new Set<(waitMs: number) => void>();
     const state: { queuedMs: number | undefined } = { queuedMs: undefined };
     const startedAt = this.options.clock();
-    const generation = this.#generation.get(key) ?? 0;
-    const promise = this.fetch(key, (waitMs) => {
+    const flight: InFlight<V> = {
+      promise: undefined as unknown as Promise<V>,
+      listeners,
+      get queuedMs() {
+        return state.queuedMs;
+      },
+      stale: false,
+    };
+    flight.promise = this.fetch(key, (waitMs) => {
       state.queuedMs = waitMs;
       for (const listener of listeners) safeCall(listener, waitMs);
     })
       .then((value) => {
         // Forgotten while in flight (a purchase finished meanwhile): the answer may predate
         // the change, so it goes to the callers that asked but is not kept for later ones.
-        if ((this.#generation.get(key) ?? 0) !== generation) return value;
-        if (this.options.cacheable(value)) {
-          this.#cache.set(key, {
-            value,
-            until: this.options.clock() + this.options.ttlMs,
-            at: startedAt,
-          });
-        } else {
-          this.#cache.delete(key);
-        }
+        if (flight.stale) return value;
+        this.#cache.delete(key);
+        if (this.options.cacheable(value)) this.#keep(key, value, startedAt);
         return value;
       })
       .finally(() => table.delete(key));
-    return {
-      promise,
-      listeners,
-      get queuedMs() {
-        return state.queuedMs;
-      },
-    };
+    return flight;
+  }
+
+  /** Keeps an answer at the back, after dropping expired answers and the oldest over the cap. */
+  #keep(key: K, value: V, startedAt: number): void {
+    const now = this.options.clock();
+    const max = Math.max(1, this.options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+    for (const [oldKey, entry] of this.#cache) {
+      if (entry.until > now && this.#cache.size < max) break;
+      this.#cache.delete(oldKey);
+    }
+    this.#cache.set(key, { value, until: now + this.options.ttlMs, at: startedAt });
   }
 
   /**
@@ -94,12 +121,16 @@ export class SharedReads<K, V> {
    */
   forget(key: K): void {
     this.#cache.delete(key);
-    this.#generation.set(key, (this.#generation.get(key) ?? 0) + 1);
+    const running = this.#inFlight.get(key);
+    if (running !== undefined) running.stale = true;
+    const fresh = this.#inFlightFresh.get(key);
+    if (fresh !== undefined) fresh.stale = true;
   }
 
   /**
-   * The last answer kept for `key`, even past its time to live, with when its read started (the
-   * answer reflects the service at or after that time). No request is made.
+   * The last answer kept for `key`, even past its time to live (until a later answer for another
+   * key is kept, which drops expired ones), with when its read started (the answer reflects the
+   * service at or after that time). No request is made.
    */
   peek(key: K): { value: V; at: number } | undefined {
     const cached = this.#cache.get(key);
