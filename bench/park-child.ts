@@ -1,7 +1,10 @@
 /**
  * A bot process for the memory phase (forked by phases/memory.ts). Request "park": N people
  * each send /stars and a recipient, so N conversations wait at the amount step in SQLite; the
- * process then reports its RSS after a GC and the database size. Request "resume": a fresh
+ * process reports its RSS and heap after a GC and the database size. Then a second round of N
+ * other people parks the same way (RSS again: a high-water mark stays flat, a leak grows), and
+ * N more distinct recipients are checked through the desk, so 3N distinct recipients have been
+ * seen (heap again: the shared-read cache must not grow with them). Request "resume": a fresh
  * process on the same database sends the next update of parked people (an amount typed as text)
  * and times each until the bot's reply (the summary) is sent.
  */
@@ -21,16 +24,24 @@ export type ParkRequest =
 
 export interface ParkReply {
   rssBeforeMb: number;
-  /** After the first tenth was parked: with rssAfterMb, what each further parked flow adds. */
-  rssTenthMb: number;
+  /** After the first round of N parked (N distinct recipients). */
   rssAfterMb: number;
   heapUsedAfterMb: number;
+  /** After the second round of N parked. */
+  rssSecondRoundMb: number;
+  heapUsedSecondRoundMb: number;
+  /** After N more recipient checks through the desk: 3N distinct recipients in all. */
+  heapUsedThreeRoundsMb: number;
+  rssThreeRoundsMb: number;
+  /** process.memoryUsage() before parking, in MB. */
+  memoryBeforeMb: Record<string, number>;
   /** process.memoryUsage() after parking and GC, in MB (where the RSS is). */
   memoryAfterMb: Record<string, number>;
   dbBytes: number;
   walBytes: number;
   parkSeconds: number;
   conversationsStored: number;
+  conversationsStoredSecondRound: number;
 }
 
 export interface ResumeReply {
@@ -49,6 +60,12 @@ function settledRss(): number {
   globalThis.gc?.();
   globalThis.gc?.();
   return mb(process.memoryUsage().rss);
+}
+
+function memoryMb(): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(mb(v) * 10) / 10]),
+  );
 }
 
 function fileSize(path: string): number {
@@ -70,6 +87,7 @@ async function park(request: Extract<ParkRequest, { type: "park" }>): Promise<Pa
   });
   const updates = createUpdateFactory();
   const rssBeforeMb = settledRss();
+  const memoryBeforeMb = memoryMb();
   const crowd = people(request.count, request.firstId, "parked_rcpt_");
   const started = performance.now();
   // Many chats at once, as the runner would run them; each person's updates in order.
@@ -81,37 +99,57 @@ async function park(request: Extract<ParkRequest, { type: "park" }>): Promise<Pa
         throw new Error(`chat ${person.user.id} is not at the amount step`);
       }
     });
-  const tenth = Math.max(1, Math.floor(crowd.length / 10));
-  await parkAll(crowd.slice(0, tenth));
-  stub.reset();
-  const rssTenthMb = settledRss();
-  await parkAll(crowd.slice(tenth));
+  await parkAll(crowd);
   const parkSeconds = (performance.now() - started) / 1000;
   stub.reset(); // the stub's own per-chat state is the bench's, not the bot's
   const rssAfterMb = settledRss();
-  const usage = process.memoryUsage();
-  const heapUsedAfterMb = mb(usage.heapUsed);
-  const memoryAfterMb = Object.fromEntries(
-    Object.entries(usage).map(([k, v]) => [k, Math.round(mb(v) * 10) / 10]),
-  );
+  const heapUsedAfterMb = mb(process.memoryUsage().heapUsed);
+  const memoryAfterMb = memoryMb();
   // The bench's own connection to the file: the app's storage shows no SQL.
   const measure = openDatabase(request.dbPath);
-  const stored = measure
-    .prepare<[], { n: number }>("SELECT count(*) AS n FROM kv WHERE namespace = 'conversations'")
-    .get();
-  // Everything into the main file, so its size is the database's size.
+  const countStored = () =>
+    measure
+      .prepare<[], { n: number }>("SELECT count(*) AS n FROM kv WHERE namespace = 'conversations'")
+      .get()?.n ?? 0;
+  const stored = countStored();
+  // Everything into the main file, so its size is the database's size with N parked.
   measure.pragma("wal_checkpoint(TRUNCATE)");
+  const dbBytes = fileSize(request.dbPath);
+  const walBytes = fileSize(`${request.dbPath}-wal`);
+
+  // A second round of other people: the RSS of a high-water mark stays put, a leak grows.
+  await parkAll(people(request.count, request.firstId + request.count, "second_rcpt_"));
+  stub.reset();
+  const rssSecondRoundMb = settledRss();
+  const heapUsedSecondRoundMb = mb(process.memoryUsage().heapUsed);
+  const storedSecondRound = countStored();
   measure.close();
+  // And as many recipients again through the desk: 3N distinct names seen in all.
+  await pool(
+    Array.from({ length: request.count }, (_, i) => `third_rcpt_${i}`),
+    32,
+    async (name) => {
+      const check = await stack.desk.checkRecipient(name);
+      if (check.kind !== "ok") throw new Error(`recipient check of ${name}: ${check.kind}`);
+    },
+  );
+  const rssThreeRoundsMb = settledRss();
+  const heapUsedThreeRoundsMb = mb(process.memoryUsage().heapUsed);
   const reply: ParkReply = {
     rssBeforeMb,
-    rssTenthMb,
     rssAfterMb,
     heapUsedAfterMb,
+    rssSecondRoundMb,
+    heapUsedSecondRoundMb,
+    rssThreeRoundsMb,
+    heapUsedThreeRoundsMb,
+    memoryBeforeMb,
     memoryAfterMb,
-    dbBytes: fileSize(request.dbPath),
-    walBytes: fileSize(`${request.dbPath}-wal`),
+    dbBytes,
+    walBytes,
     parkSeconds,
-    conversationsStored: stored?.n ?? 0,
+    conversationsStored: stored,
+    conversationsStoredSecondRound: storedSecondRound,
   };
   await stack.close();
   return reply;

@@ -106,7 +106,10 @@ try {
     purchase_wait_p99_s: quota.purchase_wait_p99_s,
     rss_mb_10k_parked: memory.rss_mb_10k_parked,
     rss_mb_before_parking: memory.rss_mb_before,
+    rss_mb_second_round: memory.rss_mb_second_round,
     rss_kb_per_parked: memory.rss_kb_per_parked,
+    heap_mb_10k_recipients: memory.heap_mb_recipients,
+    heap_mb_30k_recipients: memory.heap_mb_3x_recipients,
     rss_mb_resume_process: memory.rss_mb_resume_process,
     heap_mb_10k_parked: memory.heap_used_mb_parked,
     db_mb_10k_parked: memory.db_mb_10k_parked,
@@ -178,11 +181,18 @@ try {
     ],
     { section: `3. Memory (${memory.conversations} conversations parked at the amount step)` },
     [
-      "RSS MB before | after parking (after GC)",
-      `${memory.rss_mb_before} | ${memory.rss_mb_10k_parked}`,
+      "RSS MB before | parked | second round parked (after GC)",
+      `${memory.rss_mb_before} | ${memory.rss_mb_10k_parked} | ${memory.rss_mb_second_round}`,
     ],
-    ["JS heap used MB after parking (after GC)", `${memory.heap_used_mb_parked}`],
-    ["RSS growth per parked flow (tenth to all)", `${memory.rss_kb_per_parked} KB`],
+    ["RSS growth per flow of the second round", `${memory.rss_kb_per_parked} KB`],
+    [
+      "JS heap MB (after GC) before | parked | second round",
+      `${memory.memory_mb_before.heapUsed} | ${memory.heap_used_mb_parked} | ${memory.heap_used_mb_second_round}`,
+    ],
+    [
+      `JS heap MB after ${memory.conversations} | ${3 * memory.conversations} distinct recipients`,
+      `${memory.heap_mb_recipients} | ${memory.heap_mb_3x_recipients}`,
+    ],
     ["RSS of the fresh resuming process MB", `${memory.rss_mb_resume_process}`],
     [
       "database MB (bytes per parked flow)",

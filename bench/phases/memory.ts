@@ -1,7 +1,9 @@
 /**
  * 3. Memory and storage: a bot process parks `count` conversations mid-flow (each person sent
- * /stars and a recipient and now waits at the amount step, state in SQLite); its RSS after a
- * GC and the database size are read. Then a fresh process on the same database resumes parked
+ * /stars and a recipient and now waits at the amount step, state in SQLite); its RSS and heap
+ * after a GC and the database size are read. A second round of `count` other people parks the
+ * same way (RSS again), and `count` more distinct recipients are checked through the desk (heap
+ * again, after 3 x `count` distinct recipients). Then a fresh process on the same database resumes parked
  * people: the first resume is cold (new process, first query, first service connection), the
  * rest show the warm cost.
  */
@@ -15,9 +17,17 @@ export interface MemoryResult {
   conversations: number;
   rss_mb_before: number;
   rss_mb_10k_parked: number;
-  /** RSS growth per parked flow between a tenth and all of them parked (KB). */
+  /** After a second round of `count` other people parked. */
+  rss_mb_second_round: number;
+  /** RSS growth per flow parked in the second round (KB): about 0 for a high-water mark. */
   rss_kb_per_parked: number;
+  rss_mb_three_rounds: number;
   heap_used_mb_parked: number;
+  heap_used_mb_second_round: number;
+  /** Heap after GC with `count` and with 3 x `count` distinct recipients seen. */
+  heap_mb_recipients: number;
+  heap_mb_3x_recipients: number;
+  memory_mb_before: Record<string, number>;
   memory_mb_parked: Record<string, number>;
   db_mb_10k_parked: number;
   db_bytes_per_conversation: number;
@@ -55,8 +65,13 @@ export async function runMemory(options: {
       count: options.count,
       firstId,
     });
-    if (parked.conversationsStored !== options.count) {
-      throw new Error(`${parked.conversationsStored} conversations stored, not ${options.count}`);
+    if (
+      parked.conversationsStored !== options.count ||
+      parked.conversationsStoredSecondRound !== 2 * options.count
+    ) {
+      throw new Error(
+        `${parked.conversationsStored} then ${parked.conversationsStoredSecondRound} conversations stored, not ${options.count} then ${2 * options.count}`,
+      );
     }
     // The first resumed person is in the middle of the table; then a spread of others.
     const step = Math.max(1, Math.floor(options.count / (options.resumes + 1)));
@@ -75,12 +90,17 @@ export async function runMemory(options: {
       conversations: parked.conversationsStored,
       rss_mb_before: round(parked.rssBeforeMb, 1),
       rss_mb_10k_parked: round(parked.rssAfterMb, 1),
+      rss_mb_second_round: round(parked.rssSecondRoundMb, 1),
       rss_kb_per_parked: round(
-        ((parked.rssAfterMb - parked.rssTenthMb) * 1024) /
-          (options.count - Math.max(1, Math.floor(options.count / 10))),
+        ((parked.rssSecondRoundMb - parked.rssAfterMb) * 1024) / options.count,
         2,
       ),
+      rss_mb_three_rounds: round(parked.rssThreeRoundsMb, 1),
       heap_used_mb_parked: round(parked.heapUsedAfterMb, 1),
+      heap_used_mb_second_round: round(parked.heapUsedSecondRoundMb, 1),
+      heap_mb_recipients: round(parked.heapUsedAfterMb, 1),
+      heap_mb_3x_recipients: round(parked.heapUsedThreeRoundsMb, 1),
+      memory_mb_before: parked.memoryBeforeMb,
       memory_mb_parked: parked.memoryAfterMb,
       db_mb_10k_parked: round((parked.dbBytes + parked.walBytes) / 1024 / 1024, 1),
       db_bytes_per_conversation: Math.round((parked.dbBytes + parked.walBytes) / options.count),
