@@ -4,6 +4,7 @@
  * repeated confirmations (promises, connections, processes) send at most one request.
  */
 import { randomBytes } from "node:crypto";
+import type { Statement } from "better-sqlite3";
 import type { PurchaseOutcome } from "../service/types.js";
 import { type Db, durably } from "../storage/database.js";
 import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
@@ -111,6 +112,20 @@ FROM purchase_intents
 WHERE status IN (${SPENDING_SQL}) AND sent_at >= @dayStart AND sent_at < @dayEnd
 `;
 
+/** `db.prepare` that prepares each SQL text once and then hands out the same statement. */
+function statementCache(db: Db): Pick<Db, "prepare"> {
+  const statements = new Map<string, Statement>();
+  const prepare = (source: string): Statement => {
+    let statement = statements.get(source);
+    if (statement === undefined) {
+      statement = db.prepare(source);
+      statements.set(source, statement);
+    }
+    return statement;
+  };
+  return { prepare: prepare as Db["prepare"] };
+}
+
 /** A new random, unguessable intent id: 16 bytes, base64url (22 characters). */
 export function newIntentId(): string {
   return randomBytes(16).toString("base64url");
@@ -130,9 +145,16 @@ export class Ledger implements PurchaseLedger {
   readonly #event;
   readonly #usage;
   readonly #countByStatus;
+  /**
+   * Statements prepared on first use and reused: preparing (compiling the SQL) costs more than
+   * running most of these, and some run on every flow (the draft insert, `recent`). The SQL
+   * texts are fixed strings in this file, so the cache holds a bounded few dozen.
+   */
+  readonly #sql: Pick<Db, "prepare">;
 
   constructor(db: Db, options: LedgerOptions = {}) {
     this.#db = db;
+    this.#sql = statementCache(db);
     this.#limits = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
     this.draftTtlMs = options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS;
     this.#clock = options.clock ?? Date.now;
@@ -173,7 +195,7 @@ export class Ledger implements PurchaseLedger {
     }
     const id = newIntentId();
     this.#db.transaction(() => {
-      this.#db
+      this.#sql
         .prepare(
           `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
              requester_user_id, requester_chat_id, requester_chat_type, status, created_at,
@@ -304,7 +326,7 @@ export class Ledger implements PurchaseLedger {
    */
   queue(id: string, userId: number, now: number = this.#clock()): QueueResult {
     return this.#durably((): QueueResult => {
-      const changed = this.#db
+      const changed = this.#sql
         .prepare(
           `UPDATE purchase_intents SET status = 'queued', queued_at = @now, updated_at = @now
              WHERE id = @id AND status = 'draft' AND requester_user_id = @userId
@@ -329,7 +351,7 @@ export class Ledger implements PurchaseLedger {
 
   /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
   queued(): PurchaseIntent[] {
-    return this.#db
+    return this.#sql
       .prepare<[], IntentRow>(
         "SELECT * FROM purchase_intents WHERE status = 'queued' ORDER BY queued_at, rowid",
       )
@@ -395,7 +417,7 @@ export class Ledger implements PurchaseLedger {
     now: number = this.#clock(),
   ): boolean {
     return (
-      this.#db
+      this.#sql
         .prepare(
           `UPDATE purchase_intents
            SET balance_before = @balance, balance_before_at = @readAt, updated_at = @now
@@ -415,7 +437,7 @@ export class Ledger implements PurchaseLedger {
    * one purchase in flight at a time there are few, and at most 50 are returned.
    */
   sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[] {
-    return this.#db
+    return this.#sql
       .prepare<{ from: number; to: number; id: string }, IntentRow>(
         `SELECT * FROM purchase_intents
          WHERE id <> @id AND sent_at IS NOT NULL AND sent_at < @to
@@ -493,7 +515,7 @@ export class Ledger implements PurchaseLedger {
         // Recovered as interrupted by a restart while this response was on its way (and
         // perhaps already settled by an admin): keep the status, and keep the late answer as
         // evidence unless the intent already holds one.
-        this.#db
+        this.#sql
           .prepare(
             `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
                  outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
@@ -517,7 +539,7 @@ export class Ledger implements PurchaseLedger {
    */
   recoverInterrupted(now: number = this.#clock()): PurchaseIntent[] {
     return this.#durably(() => {
-      const rows = this.#db
+      const rows = this.#sql
         .prepare<[], { id: string }>(
           "SELECT id FROM purchase_intents WHERE status = 'sending' ORDER BY sent_at",
         )
@@ -577,7 +599,7 @@ export class Ledger implements PurchaseLedger {
   expireDrafts(now: number = this.#clock()): number {
     return this.#db
       .transaction(() => {
-        const rows = this.#db
+        const rows = this.#sql
           .prepare<[number], { id: string }>(
             "SELECT id FROM purchase_intents WHERE status = 'draft' AND expires_at <= ?",
           )
@@ -597,7 +619,7 @@ export class Ledger implements PurchaseLedger {
     method: PurchaseIntent["paymentMethod"],
     now: number = this.#clock(),
   ): PurchaseIntent | undefined {
-    const changed = this.#db
+    const changed = this.#sql
       .prepare(
         `UPDATE purchase_intents SET payment_method = @method, updated_at = @now
          WHERE id = @id AND requester_user_id = @userId AND status = 'draft' AND expires_at > @now`,
@@ -630,7 +652,7 @@ export class Ledger implements PurchaseLedger {
     now: number,
     reason: { source: PauseSource; detail?: unknown } | undefined,
   ): void {
-    const upsert = this.#db.prepare(
+    const upsert = this.#sql.prepare(
       `INSERT INTO ledger_settings (key, value, updated_by, updated_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by,
          updated_at = excluded.updated_at`,
@@ -639,7 +661,7 @@ export class Ledger implements PurchaseLedger {
       .transaction(() => {
         upsert.run(PAUSED_KEY, paused ? "true" : "false", by, now);
         if (reason === undefined) {
-          this.#db.prepare("DELETE FROM ledger_settings WHERE key = ?").run(PAUSE_REASON_KEY);
+          this.#sql.prepare("DELETE FROM ledger_settings WHERE key = ?").run(PAUSE_REASON_KEY);
         } else {
           upsert.run(PAUSE_REASON_KEY, JSON.stringify(reason), by, now);
         }
@@ -662,7 +684,7 @@ export class Ledger implements PurchaseLedger {
   #readSetting(
     key: string,
   ): { value: string; updated_by: number | null; updated_at: number } | undefined {
-    return this.#db
+    return this.#sql
       .prepare<[string], { value: string; updated_by: number | null; updated_at: number }>(
         "SELECT value, updated_by, updated_at FROM ledger_settings WHERE key = ?",
       )
@@ -681,7 +703,7 @@ export class Ledger implements PurchaseLedger {
 
   /** Unconfirmed intents, oldest first (the order they should be reconciled in). */
   unconfirmed(): PurchaseIntent[] {
-    return this.#db
+    return this.#sql
       .prepare<[], IntentRow>(
         "SELECT * FROM purchase_intents WHERE status = 'unconfirmed' ORDER BY sent_at, created_at",
       )
@@ -695,12 +717,12 @@ export class Ledger implements PurchaseLedger {
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
     const rows =
       query.userId === undefined
-        ? this.#db
+        ? this.#sql
             .prepare<[number, number], IntentRow>(
               "SELECT * FROM purchase_intents ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
             )
             .all(limitN, offset)
-        : this.#db
+        : this.#sql
             .prepare<[number, number, number], IntentRow>(
               `SELECT * FROM purchase_intents WHERE requester_user_id = ?
                ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`,
@@ -730,7 +752,7 @@ export class Ledger implements PurchaseLedger {
   /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
   dailyTotals(days = 7, now: number = this.#clock()): DayTotals[] {
     const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * DAY_MS;
-    const rows = this.#db
+    const rows = this.#sql
       .prepare<
         [number],
         { day: string; status: IntentStatus; kind: string; n: number; quantity: number }
@@ -761,7 +783,7 @@ export class Ledger implements PurchaseLedger {
   history(
     id: string,
   ): { from: IntentStatus | undefined; to: IntentStatus; at: number; actor: number | undefined }[] {
-    return this.#db
+    return this.#sql
       .prepare<
         [string],
         {
@@ -796,7 +818,7 @@ export class Ledger implements PurchaseLedger {
     actor: number | null,
   ): PurchaseIntent {
     assertMove(current.id, current.status, to);
-    const changed = this.#db
+    const changed = this.#sql
       .prepare(
         `UPDATE purchase_intents SET status = @to, updated_at = @now,
            finished_at = COALESCE(@finishedAt, finished_at),
