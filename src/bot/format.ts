@@ -8,24 +8,49 @@ import type { BotContext } from "./context.js";
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
+/**
+ * One formatter per locale, built on first use: building an `Intl` formatter costs far more
+ * than formatting with it, and every summary formats a balance. Locales are the few the bot
+ * speaks, so these maps stay small.
+ */
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
+
+function numberFormat(locale: string): Intl.NumberFormat {
+  let format = numberFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(locale, { maximumFractionDigits: 9 });
+    numberFormats.set(locale, format);
+  }
+  return format;
+}
+
+function dateTimeFormat(locale: string): Intl.DateTimeFormat {
+  let format = dateTimeFormats.get(locale);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(locale, {
+      timeZone: "UTC",
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    dateTimeFormats.set(locale, format);
+  }
+  return format;
+}
+
 /** A decimal string formatted for the locale, or `undefined` when it is not a plain decimal. */
 export function formatDecimal(locale: string, value: string | undefined): string | undefined {
   if (value === undefined || !DECIMAL.test(value.trim())) return undefined;
-  const format = new Intl.NumberFormat(locale, { maximumFractionDigits: 9 });
-  return format.format(value.trim() as `${number}`);
+  return numberFormat(locale).format(value.trim() as `${number}`);
 }
 
 /** A date and time in UTC, so every person and every test sees the same clock. */
 export function formatDateTime(locale: string, at: number): string {
-  return new Intl.DateTimeFormat(locale, {
-    timeZone: "UTC",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(at));
+  return dateTimeFormat(locale).format(new Date(at));
 }
 
 /** Seconds rounded up, at least 1, from a wait in milliseconds. */
