@@ -45,6 +45,12 @@ interface UserSettings {
 /** Per-person settings in the kv store: the chosen language and the last one Telegram told us. */
 export class UserSettingsStore {
   readonly #store: KeyValue<UserSettings>;
+  #languageChanges = 0;
+
+  /** Bumped whenever someone chooses a language, so a locale remembered earlier is asked again. */
+  get languageChanges(): number {
+    return this.#languageChanges;
+  }
 
   constructor(stores: KeyValueStores) {
     this.#store = stores<UserSettings>("user-settings");
@@ -84,6 +90,7 @@ export class UserSettingsStore {
   setLanguage(userId: number, language: Locale): void {
     const current = this.#store.read(String(userId)) ?? {};
     this.#store.write(String(userId), { ...current, language });
+    this.#languageChanges++;
   }
 }
 
@@ -92,11 +99,21 @@ export class UserSettingsStore {
  * outside and inside conversations, so a conversation speaks the person's language too.
  */
 export function createI18n(settings: UserSettingsStore): I18n<Context> {
+  // The plugin negotiates in the global middleware, again in the conversations' copy of it, and
+  // on every getLocale(): each a settings read. One update's answer is remembered for that
+  // update (the update object is shared by all of them) until someone chooses a language.
+  const negotiated = new WeakMap<object, { locale: Locale; changes: number }>();
   const i18n = new I18n<Context>({
     defaultLocale: DEFAULT_LOCALE,
     // Without this every inserted value is wrapped in invisible U+2068/U+2069 marks.
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) => negotiateLocale(ctx, settings),
+    localeNegotiator: (ctx) => {
+      const known = negotiated.get(ctx.update);
+      if (known !== undefined && known.changes === settings.languageChanges) return known.locale;
+      const locale = negotiateLocale(ctx, settings);
+      negotiated.set(ctx.update, { locale, changes: settings.languageChanges });
+      return locale;
+    },
   });
   for (const locale of LOCALES) {
     i18n.loadLocaleSync(locale, { filePath: `${localesDirectory()}/${locale}.ftl` });
