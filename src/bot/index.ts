@@ -215,10 +215,16 @@ function installMiddleware(
   // they have no locking of their own.
   bot.use(sequentialize<BotContext>((ctx) => ctx.chat?.id.toString()));
   bot.use(async (ctx, next) => {
-    ctx.log = deps.logger.child({
-      updateId: ctx.update.update_id,
-      chatId: ctx.chat?.id,
-      userId: ctx.from?.id,
+    // Built on first use: most updates log nothing, and a child logger is not free.
+    let log: Logger | undefined;
+    Object.defineProperty(ctx, "log", {
+      get: () =>
+        (log ??= deps.logger.child({
+          updateId: ctx.update.update_id,
+          chatId: ctx.chat?.id,
+          userId: ctx.from?.id,
+        })),
+      configurable: true,
     });
     await next();
   });
