@@ -3,7 +3,10 @@
  * the real client over HTTP to the sandbox process, the ledger and desk on a real SQLite file,
  * the access gate, the admin features, conversations stored in SQLite, i18n), with Telegram
  * answered in-process through `client.fetch`, a real clock and cache times the bench can scale.
- * Purchases are open to everyone (PUBLIC_PURCHASES), as a public bot's would be.
+ * Every feature is on as in production: the access gate (purchases open to everyone, as a public
+ * bot's would be, so each purchase still looks the person up), the admin commands and group
+ * features, the admin notifications and the low-balance check after each purchase (thresholds
+ * set, so it does the work it does in production).
  */
 import type { ApiClientOptions, Bot } from "grammy";
 import { createApp } from "../../src/app/index.js";
@@ -19,7 +22,10 @@ import { testConfig } from "../../tools/testing/test-config.js";
 export const LIFTED_CLIENT_QUOTA = { limit: 1_000_000_000, windowMs: 1 };
 
 /** The bench's admin: nobody the bench plays, so admin work costs what it costs in production. */
-const BENCH_ADMIN_ID = 1;
+export const BENCH_ADMIN_ID = 4242;
+
+/** Low-balance thresholds, so the check after each purchase runs as in production. */
+const BENCH_ALERTS = { lowBalanceTon: "1", lowBalanceUsdt: "1" };
 
 export interface StackOptions {
   dbPath: string;
@@ -45,6 +51,7 @@ export function buildBotStack(options: StackOptions): BotStack {
     token: "123456:BENCH-TOKEN-never-real",
     cookie: "stel_ssid=bench-session-cookie",
     access: { adminIds: [BENCH_ADMIN_ID], publicPurchases: true },
+    alerts: BENCH_ALERTS,
     ...(options.limits ? { limits: options.limits } : {}),
   });
   const app = createApp(config, {
