@@ -43,7 +43,8 @@ export interface MemoryResult {
 async function inChild<R>(request: ParkRequest): Promise<R> {
   const child = forkBenchModule("park-child.ts");
   try {
-    return await ask<R>(child, request, 170_000);
+    // Generous: two rounds of parking on a busy 2-core machine take minutes.
+    return await ask<R>(child, request, 900_000);
   } finally {
     await waitForExit(child);
   }
