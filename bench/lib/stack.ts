@@ -16,7 +16,13 @@ import { silentLogger } from "../../src/logger.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
-import { testConfig } from "../../tools/testing/test-config.js";
+import { TEST_CREDENTIALS, testConfig } from "../../tools/testing/test-config.js";
+
+/** Fake credentials in the shapes the service expects; never real ones. The peer uses them too. */
+export const BENCH_CREDENTIALS = {
+  mnemonic: TEST_CREDENTIALS.mnemonic,
+  cookie: "stel_ssid=bench-session-cookie",
+};
 
 /** A client quota so large it never holds a request: "quota lifted". */
 export const LIFTED_CLIENT_QUOTA = { limit: 1_000_000_000, windowMs: 1 };
@@ -49,7 +55,7 @@ export function buildBotStack(options: StackOptions): BotStack {
     databasePath: options.dbPath,
     serviceUrl: options.serviceUrl,
     token: "123456:BENCH-TOKEN-never-real",
-    cookie: "stel_ssid=bench-session-cookie",
+    cookie: BENCH_CREDENTIALS.cookie,
     access: { adminIds: [BENCH_ADMIN_ID], publicPurchases: true },
     alerts: BENCH_ALERTS,
     ...(options.limits ? { limits: options.limits } : {}),
