@@ -39,7 +39,7 @@ import {
 } from "../run/health.js";
 import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js";
 import { createGiftServiceClient, CredentialHolder } from "../service/client.js";
-import type { ReadOutcome } from "../service/types.js";
+import type { QuotaSnapshot, ReadOutcome } from "../service/types.js";
 import { BreakerGuard } from "../purchases/breaker-guard.js";
 import { openSqliteStorage } from "../storage/sqlite.js";
 import type { Storage } from "../storage/types.js";
@@ -122,7 +122,21 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/** The service client, watched for the health report, with the config's quota and timeouts. */
+/**
+ * Whether a request now would take no one's turn: nothing queued, no hold after a 429/503, and
+ * at most half the window's slots used (what is left stays for people arriving meanwhile).
+ * The desk reads the balance after a purchase only then, so that read adds no wait to anyone
+ * and no request when the quota is in demand.
+ */
+export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
+  const queued = snapshot.queued.purchase + snapshot.queued.shared_read + snapshot.queued.read;
+  return queued === 0 && snapshot.heldForMs === 0 && snapshot.usedSlots * 2 < snapshot.limit;
+}
+
+/**
+ * The service client, watched for the health report, with the config's quota and timeouts, and
+ * whether its quota is idle now ({@link quotaIsIdle}).
+ */
 function createService(
   config: Config,
   overrides: AppOverrides,
@@ -131,28 +145,28 @@ function createService(
     credentials: CredentialHolder;
     onRead: (outcome: ReadOutcome<unknown>) => void;
   },
-): ServiceMonitor {
+): { monitor: ServiceMonitor; quotaIdle: () => boolean } {
   const { logger } = parts;
   const timeoutMs = config.service.timeoutMs;
-  return monitorService(
-    createGiftServiceClient({
-      baseUrl: config.service.baseUrl,
-      // Read per request: credentials rotated by a reload apply to the next request.
-      credentials: parts.credentials,
-      quota: overrides.quota ?? { limit: config.service.quotaPerMinute, windowMs: 60_000 },
-      ...(overrides.readRetries !== undefined ? { readRetries: overrides.readRetries } : {}),
-      // SERVICE_TIMEOUT_MS bounds the whole request; its phases cannot take longer either.
-      timeouts: {
-        connectMs: Math.min(10_000, timeoutMs),
-        headersMs: timeoutMs,
-        bodyMs: timeoutMs,
-        totalMs: timeoutMs,
-      },
-      logger,
-    }),
-    Date.now,
-    parts.onRead,
-  );
+  const client = createGiftServiceClient({
+    baseUrl: config.service.baseUrl,
+    // Read per request: credentials rotated by a reload apply to the next request.
+    credentials: parts.credentials,
+    quota: overrides.quota ?? { limit: config.service.quotaPerMinute, windowMs: 60_000 },
+    ...(overrides.readRetries !== undefined ? { readRetries: overrides.readRetries } : {}),
+    // SERVICE_TIMEOUT_MS bounds the whole request; its phases cannot take longer either.
+    timeouts: {
+      connectMs: Math.min(10_000, timeoutMs),
+      headersMs: timeoutMs,
+      bodyMs: timeoutMs,
+      totalMs: timeoutMs,
+    },
+    logger,
+  });
+  return {
+    monitor: monitorService(client, Date.now, parts.onRead),
+    quotaIdle: () => quotaIsIdle(client.quotaSnapshot()),
+  };
 }
 
 /** The desk on the ledger and the client, with on-chain evidence when TON_API_ENDPOINT is set. */
@@ -162,6 +176,7 @@ function createDesk(
   parts: {
     ledger: PurchaseLedger;
     service: ServiceMonitor;
+    quotaIdle: () => boolean;
     logger: Logger;
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
@@ -172,6 +187,7 @@ function createDesk(
   return createPurchaseDesk({
     ledger: parts.ledger,
     client: parts.service.client,
+    quotaIdle: parts.quotaIdle,
     logger: parts.logger,
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
     ...(cacheMs?.recipient !== undefined ? { recipientCacheMs: cacheMs.recipient } : {}),
@@ -271,7 +287,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     clock,
     logger,
   });
-  const service = createService(config, overrides, {
+  const { monitor: service, quotaIdle } = createService(config, overrides, {
     logger,
     credentials,
     onRead: (outcome) => readOutages.record(outcome),
@@ -279,6 +295,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const desk = createDesk(config, overrides, {
     ledger,
     service,
+    quotaIdle,
     logger,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });

@@ -51,6 +51,8 @@ import { SharedReads } from "./shared-reads.js";
 import { type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
 import type {
   BalanceRead,
+  BalanceReading,
+  BalanceReadListener,
   ConfirmOptions,
   ConfirmRefusal,
   ConfirmResult,
@@ -88,6 +90,12 @@ export interface PurchaseDeskDeps {
   outcomeWriteRetry?: Partial<WriteRetryPolicy>;
   /** How an outcome still refused after that is written in the background (tests). */
   unrecordedRetry?: UnrecordedRetry;
+  /**
+   * Whether a request now would take no one's turn in the service's quota (`quotaIsIdle` in
+   * src/app). The desk reads the balance after a purchase only then; default: never, so only
+   * the reads people make anyway serve as the balance after.
+   */
+  quotaIdle?: () => boolean;
 }
 
 type OnQueued = ((waitMs: number) => void) | undefined;
@@ -116,7 +124,12 @@ class ServiceReads {
   readonly recipients: SharedReads<string, RecipientCheck>;
   readonly balances: SharedReads<"wallet", BalanceRead>;
 
-  constructor(deps: PurchaseDeskDeps, clock: () => number, logger: Logger) {
+  constructor(
+    deps: PurchaseDeskDeps,
+    clock: () => number,
+    logger: Logger,
+    onBalance: (reading: BalanceReading) => void,
+  ) {
     const { client } = deps;
     // The client promises typed outcomes; should it throw anyway, a read is merely unavailable.
     this.recipients = new SharedReads<string, RecipientCheck>(
@@ -135,11 +148,21 @@ class ServiceReads {
       },
     );
     this.balances = new SharedReads<"wallet", BalanceRead>(
-      (_key, onQueued) =>
-        client.getWalletBalance({ onQueued }).then(toBalanceRead, (err: unknown): BalanceRead => {
-          logger.error({ err }, "balance read failed unexpectedly");
-          return { kind: "unavailable" };
-        }),
+      (_key, onQueued) => {
+        const at = clock();
+        return client.getWalletBalance({ onQueued }).then(
+          (outcome) => {
+            const read = toBalanceRead(outcome);
+            const reading = knownBalance({ value: read, at });
+            if (reading !== undefined) onBalance(reading);
+            return read;
+          },
+          (err: unknown): BalanceRead => {
+            logger.error({ err }, "balance read failed unexpectedly");
+            return { kind: "unavailable" };
+          },
+        );
+      },
       { ttlMs: deps.balanceCacheMs ?? 15_000, clock, cacheable: (read) => read.kind === "ok" },
     );
   }
@@ -171,6 +194,10 @@ class Desk implements PurchaseDesk {
   /** Outcomes the database refused, written again in the background. */
   readonly #held: UnrecordedOutcomes;
   readonly #outcomeWriteRetry: WriteRetryPolicy;
+  readonly #balanceRead: Listeners<[BalanceReading]>;
+  readonly #quotaIdle: () => boolean;
+  /** The desk's own balance reads after purchases, until they and their listeners are done. */
+  readonly #background = new Set<Promise<unknown>>();
   // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
   // their turn here instead of being refused as "busy".
   readonly #lane = new PurchaseLane();
@@ -184,12 +211,16 @@ class Desk implements PurchaseDesk {
     this.#logger = deps.logger ?? silentLogger;
     this.#recheckAfterMs = deps.premiumRecheckAfterMs ?? 60_000;
     this.#onChain = deps.onChain;
-    this.#reads = new ServiceReads(deps, this.#clock, this.#logger);
+    this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
     this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
     this.#held = new UnrecordedOutcomes({ retry: deps.unrecordedRetry, logger: this.#logger });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
+    this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
+    this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
+      this.#balanceRead.emit(undefined, reading),
+    );
   }
 
   checkRecipient(username: string, options: ConfirmOptions = {}): Promise<RecipientCheck> {
@@ -237,13 +268,17 @@ class Desk implements PurchaseDesk {
       options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
     }
     this.#inLane.add(id);
+    let result: ConfirmResult;
     try {
-      return await this.#lane.run(async () =>
+      result = await this.#lane.run(async () =>
         this.#told(await this.#claimAndSend(id, userId, options)),
       );
     } finally {
       this.#inLane.delete(id);
     }
+    // Out of the lane, so `busy` now means another confirmation waits its turn.
+    if (isSent(result)) this.#readBalanceAfterPurchase();
+    return result;
   }
 
   async resolveQueued(options: ResolveQueuedOptions): Promise<QueuedResolution[]> {
@@ -258,6 +293,7 @@ class Desk implements PurchaseDesk {
         : this.#refuse(intent, { reason: "no_access" }, true);
       resolved.push({ intent, result });
     }
+    if (resolved.some(({ result }) => isSent(result))) this.#readBalanceAfterPurchase();
     return resolved;
   }
 
@@ -322,6 +358,14 @@ class Desk implements PurchaseDesk {
     return this.#sent.add(listener);
   }
 
+  onBalanceRead(listener: BalanceReadListener): () => void {
+    return this.#balanceRead.add(listener);
+  }
+
+  async settled(): Promise<void> {
+    while (this.#background.size > 0) await Promise.all([...this.#background]);
+  }
+
   recoverInterrupted(): PurchaseIntent[] {
     const recovered = this.#ledger.recoverInterrupted(this.#clock());
     for (const intent of recovered) {
@@ -336,6 +380,22 @@ class Desk implements PurchaseDesk {
 
   expireDrafts(): number {
     return this.#ledger.expireDrafts(this.#clock());
+  }
+
+  /**
+   * The one "balance after purchase" read, for the balance-read listeners, after a request went
+   * out (the cached balance was forgotten when its outcome was recorded). It takes no one's
+   * turn: made only when the quota is idle and no other confirmation waits in the lane (the
+   * lane has let this one go, so `busy` means another is queued). Otherwise no request: the
+   * next balance read a summary or /balance makes anyway reaches the listeners instead. A
+   * fresh read, so it is not an answer to a read started before this purchase's outcome.
+   */
+  #readBalanceAfterPurchase(): void {
+    if (this.#balanceRead.size === 0 || this.#lane.busy || !this.#quotaIdle()) return;
+    const read: Promise<unknown> = this.#reads
+      .balance({ fresh: true })
+      .finally(() => this.#background.delete(read));
+    this.#background.add(read);
   }
 
   /**

@@ -21,8 +21,13 @@ export class Listeners<A extends unknown[]> {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Calls every listener; `intentId` goes into the log line of a failure. */
-  emit(intentId: string, ...args: A): void {
+  /** How many listen now (work nobody listens to need not be done). */
+  get size(): number {
+    return this.#listeners.size;
+  }
+
+  /** Calls every listener; `intentId`, when there is one, goes into the log line of a failure. */
+  emit(intentId: string | undefined, ...args: A): void {
     for (const listener of this.#listeners) {
       try {
         const result = listener(...args);

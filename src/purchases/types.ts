@@ -143,6 +143,22 @@ export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous)
  */
 export type PurchaseSentListener = (result: SentResult) => void;
 
+/**
+ * A wallet balance the service answered with figures the desk recognises, and when the read
+ * started: the balance is the wallet's at that moment or later.
+ */
+export interface BalanceReading {
+  balance: BalanceSnapshot;
+  at: number;
+}
+
+/**
+ * Called with every good balance read the desk makes: the summaries', /balance's, the
+ * evidence's, and the desk's own "balance after a purchase" (see
+ * {@link PurchaseDesk.onBalanceRead}). Listeners must not read the balance themselves.
+ */
+export type BalanceReadListener = (reading: BalanceReading) => void;
+
 /** The confirmations whose request went out. */
 export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
 
@@ -228,6 +244,17 @@ export interface PurchaseDesk {
   onOutcomeUnrecorded(listener: UnrecordedListener): () => void;
   /** Tries once more to write every held outcome (shutdown), and stops retrying. */
   close(): void;
+  /**
+   * Listens to every good balance read; returns a function that stops it. After a purchase
+   * whose request went out the desk wants one "balance after purchase" for its listeners (the
+   * low-balance check, the cost of what was bought), but never at the price of a request of
+   * its own while the quota is in demand: it reads only when the service's quota is idle and
+   * no other confirmation waits; otherwise the next read a summary or /balance makes anyway
+   * is that balance. Nothing is read after a purchase while nobody listens.
+   */
+  onBalanceRead(listener: BalanceReadListener): () => void;
+  /** Resolves when the desk's own reads after purchases (and their listeners) are done. */
+  settled(): Promise<void>;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.

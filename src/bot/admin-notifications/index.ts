@@ -3,6 +3,8 @@
  * unconfirmed (with the evidence and the resolve buttons, once per intent), and a wallet
  * balance that fell below LOW_BALANCE_TON / LOW_BALANCE_USDT (once per crossing: a balance
  * that stays low is not announced again on every read, one that recovers and falls again is).
+ * The balance is checked on every read the desk makes anyway, its "balance after purchase"
+ * included: the check never sends a request of its own.
  *
  * What was already announced lives in the kv store, so a restart neither repeats nor forgets
  * it. The work runs in the background of the update that caused it (a person's outcome must
@@ -14,11 +16,11 @@
  */
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
-import type { PurchaseIntent } from "../../ledger/types.js";
+import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { PurchaseDesk } from "../../purchases/types.js";
-import type { PurchaseOutcome, WalletBalance } from "../../service/types.js";
+import type { PurchaseOutcome } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
 import { evidenceText, giftName } from "../features/admin/views.js";
@@ -98,6 +100,9 @@ export class AdminNotifier {
   /** Re-sends waiting for their turn; cleared by {@link close}. */
   readonly #retryTimers = new Set<NodeJS.Timeout>();
   #closed = false;
+  /** Set while listening to the desk's balance reads (only with thresholds and admins). */
+  #stopBalanceReads: (() => void) | undefined;
+  #listening = false;
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
@@ -107,22 +112,43 @@ export class AdminNotifier {
   /**
    * Listens to the desk: every intent that ends unconfirmed is announced (also those
    * `desk.recoverInterrupted()` recovers at start), every outcome the database refused is
-   * announced at once, and every purchase sent is followed by a balance check. createBot calls
-   * it once; returns a function that stops listening.
+   * announced at once, and every balance the desk reads (its balance after a purchase
+   * included) is checked against the thresholds, when there are thresholds and admins to tell.
+   * createBot calls it once; returns a function that stops listening.
    */
   listen(): () => void {
     const { desk } = this.#options;
-    const stops = [
-      desk.onUnconfirmed((intent) => this.unconfirmed(intent)),
-      desk.onOutcomeUnrecorded((intent, answer) => this.unrecorded(intent, answer)),
-      desk.onPurchaseSent(() => this.afterPurchase()),
-    ];
+    const stopUnconfirmed = desk.onUnconfirmed((intent) => this.unconfirmed(intent));
+    const stopUnrecorded = desk.onOutcomeUnrecorded((intent, answer) =>
+      this.unrecorded(intent, answer),
+    );
+    this.#listening = true;
+    this.#followBalanceReads();
     return () => {
-      for (const stop of stops) stop();
+      stopUnconfirmed();
+      stopUnrecorded();
+      this.#listening = false;
+      this.#followBalanceReads();
     };
   }
 
-  /** Whether any balance threshold is configured (else no read is spent on alerts). */
+  /**
+   * Listens to the desk's balance reads exactly while there are thresholds and admins: with
+   * nobody listening the desk reads nothing after a purchase. Again after a settings reload.
+   */
+  #followBalanceReads(): void {
+    const wanted = this.#listening && this.hasBalanceAlerts && this.#options.admins.length > 0;
+    if (wanted && this.#stopBalanceReads === undefined) {
+      this.#stopBalanceReads = this.#options.desk.onBalanceRead((reading) =>
+        this.checkBalance(reading.balance),
+      );
+    } else if (!wanted && this.#stopBalanceReads !== undefined) {
+      this.#stopBalanceReads();
+      this.#stopBalanceReads = undefined;
+    }
+  }
+
+  /** Whether any balance threshold is configured (else balances are not even looked at). */
   get hasBalanceAlerts(): boolean {
     const alerts = this.#options.alerts;
     return alerts?.lowBalanceTon !== undefined || alerts?.lowBalanceUsdt !== undefined;
@@ -190,7 +216,7 @@ export class AdminNotifier {
    * Compares a balance just read with the thresholds and tells the admins about each one
    * newly crossed downwards. Safe to call on every read.
    */
-  checkBalance(balance: WalletBalance): void {
+  checkBalance(balance: BalanceSnapshot): void {
     const alerts = this.#options.alerts;
     if (alerts === undefined) return;
     const state: LowState = { ...(this.#lowState() ?? {}) };
@@ -223,19 +249,10 @@ export class AdminNotifier {
     }
   }
 
-  /** After a purchase request went out: read the balance (fresh) and check it. */
-  afterPurchase(): void {
-    if (!this.hasBalanceAlerts || this.#options.admins.length === 0) return;
-    this.#track(
-      this.#options.desk.readBalance().then((read) => {
-        if (read.kind === "ok") this.checkBalance(read.balance);
-      }),
-    );
-  }
-
   /** New LOW_BALANCE_* thresholds (settings reloaded while running). */
   setAlerts(alerts: BalanceAlerts): void {
     this.#options = { ...this.#options, alerts };
+    this.#followBalanceReads();
   }
 
   /**
@@ -271,8 +288,12 @@ export class AdminNotifier {
     this.#retryTimers.clear();
   }
 
-  /** Resolves when every message started so far has been sent (or has failed). */
+  /**
+   * Resolves when every message started so far has been sent (or has failed), after the
+   * desk's balance reads after purchases, whose answers may start one.
+   */
   async idle(): Promise<void> {
+    await this.#options.desk.settled();
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 

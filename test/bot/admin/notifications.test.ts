@@ -262,6 +262,33 @@ describe("low balance", () => {
     ]);
   });
 
+  it("costs no request while the quota is in demand: the next summary's balance read finds the low balance", async () => {
+    // 6 a minute: the recipient check, the summary's balance and the purchase use half of it,
+    // so the quota is not idle after the purchase and nothing is read for the check alone.
+    const { h, features } = await adminWorld({
+      alerts: { lowBalanceUsdt: "999" },
+      clientQuota: { limit: 6, windowMs: 60_000 },
+    });
+    const balanceReads = () => h.sandbox.requests.filter((r) => r.path === "/wallet-balance/");
+    const lowTexts = () => sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"));
+    const bea = chatPerson(h, BUYER);
+    await confirmStars(bea, "bob_gifts");
+    await features.idle();
+    expect(bea.lastMessage().text).toMatch(/^✅/);
+    expect(balanceReads()).toHaveLength(1);
+    expect(lowTexts()).toEqual([]);
+
+    // The next summary reads the balance anyway (the purchase made the cached one stale).
+    await bea.command("stars");
+    await bea.say("carl_gifts");
+    await bea.pressButton("⭐ 100");
+    await features.idle();
+    expect(balanceReads()).toHaveLength(2);
+    expect(lowTexts()).toEqual([
+      "⚠️ The wallet is running low on USDT: 998.5 USDT (alert below 999 USDT).",
+    ]);
+  });
+
   it("a purchase that was not sent (stopped at shutdown) spent nothing: no balance check", async () => {
     const { h, features } = await adminWorld({ alerts: { lowBalanceUsdt: "998.5" } });
     const bea = chatPerson(h, BUYER);

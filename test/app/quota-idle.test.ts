@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { quotaIsIdle } from "../../src/app/app.js";
+import type { QuotaSnapshot } from "../../src/service/types.js";
+
+const quiet: QuotaSnapshot = {
+  queued: { purchase: 0, shared_read: 0, read: 0 },
+  usedSlots: 0,
+  limit: 30,
+  windowMs: 61_000,
+  heldForMs: 0,
+  topOwners: [],
+};
+
+describe("quotaIsIdle (when the desk may read the balance after a purchase)", () => {
+  it("is idle with nothing queued, no hold and under half the window used", () => {
+    expect(quotaIsIdle(quiet)).toBe(true);
+    expect(quotaIsIdle({ ...quiet, usedSlots: 14 })).toBe(true);
+  });
+
+  it("is not idle with anything queued, after a 429/503, or with half the window used", () => {
+    expect(quotaIsIdle({ ...quiet, usedSlots: 15 })).toBe(false);
+    expect(quotaIsIdle({ ...quiet, heldForMs: 1 })).toBe(false);
+    for (const priority of ["purchase", "shared_read", "read"] as const) {
+      expect(quotaIsIdle({ ...quiet, queued: { ...quiet.queued, [priority]: 1 } })).toBe(false);
+    }
+  });
+});
