@@ -5,8 +5,9 @@
  * answered in-process through `client.fetch`, a real clock and cache times the bench can scale.
  * Every feature is on as in production: the access gate (purchases open to everyone, as a public
  * bot's would be, so each purchase still looks the person up), the admin commands and group
- * features, the admin notifications and the low-balance check after each purchase (thresholds
- * set, so it does the work it does in production).
+ * features, the admin notifications and the low-balance check (thresholds set, so every balance
+ * read is checked and the desk reads the balance after a purchase when the quota is idle, as in
+ * production).
  */
 import type { ApiClientOptions, Bot } from "grammy";
 import { createApp } from "../../src/app/index.js";
