@@ -164,6 +164,7 @@ try {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ")})`,
     ],
+    ["balance reads after purchases began", `${quota.balance_reads_after_purchases_began}`],
     ["429s caused by the bot", `${quota.self_caused_429}`],
     ["quota used while people waited", `${Math.round(quota.quota_used_share * 100)}%`],
     [

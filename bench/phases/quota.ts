@@ -33,6 +33,11 @@ export interface QuotaResult {
   by_path: Record<string, number>;
   purchases_delivered: number;
   requests_per_purchase: number;
+  /**
+   * Balance reads answered after the first purchase's answer: the desk's own "balance after
+   * purchase" reads (made only when the quota is idle) and summaries' reads made meanwhile.
+   */
+  balance_reads_after_purchases_began: number;
   self_caused_429: number;
   other_errors: number;
   /**
@@ -109,6 +114,10 @@ export async function runQuota(options: {
     const capacity = QUOTA_LIMIT * ((last - first) / windowMs);
     const servedBeforeLast = served.filter((a) => a.at < last).length;
     const lastPurchase = (purchases.at(-1)?.at ?? started) - started;
+    const firstPurchaseAt = purchases[0]?.at ?? Number.POSITIVE_INFINITY;
+    const balanceReadsLate = answers.filter(
+      (a) => a.path === "/wallet-balance/" && a.at > firstPurchaseAt,
+    ).length;
     return {
       window_ms: windowMs,
       limit: QUOTA_LIMIT,
@@ -118,6 +127,7 @@ export async function runQuota(options: {
       by_path: byPath,
       purchases_delivered: done,
       requests_per_purchase: round(answers.length / Math.max(1, done), 3),
+      balance_reads_after_purchases_began: balanceReadsLate,
       self_caused_429: tooMany,
       other_errors: otherErrors,
       quota_used_share: round(capacity > 0 ? servedBeforeLast / capacity : Number.NaN, 3),
