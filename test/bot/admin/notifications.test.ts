@@ -289,6 +289,26 @@ describe("low balance", () => {
     ]);
   });
 
+  it("reads nothing after purchases without thresholds, and starts when a reload sets them", async () => {
+    const { h, features } = await adminWorld();
+    const balanceReads = () => h.sandbox.requests.filter((r) => r.path === "/wallet-balance/");
+    const lowTexts = () => sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"));
+    const bea = chatPerson(h, BUYER);
+    await confirmStars(bea, "bob_gifts");
+    await features.idle();
+    // The summary's read only: nobody listens for the balance after the purchase.
+    expect(balanceReads()).toHaveLength(1);
+
+    h.app.notifier.setAlerts({ lowBalanceUsdt: "998" });
+    await confirmStars(bea, "carl_gifts");
+    await features.idle();
+    // The summary's read (the purchase made the cached one stale), then the one after it.
+    expect(balanceReads()).toHaveLength(3);
+    expect(lowTexts()).toEqual([
+      "⚠️ The wallet is running low on USDT: 997 USDT (alert below 998 USDT).",
+    ]);
+  });
+
   it("a purchase that was not sent (stopped at shutdown) spent nothing: no balance check", async () => {
     const { h, features } = await adminWorld({ alerts: { lowBalanceUsdt: "998.5" } });
     const bea = chatPerson(h, BUYER);
