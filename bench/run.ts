@@ -119,6 +119,7 @@ try {
     resume_warm_p99_ms: memory.resume_warm_p99_ms,
     startup_ms: startup.startup_ms,
     startup_first_ms: startup.startup_first_ms,
+    npm_start_ms: startup.npm_start_ms,
     node_baseline_ms: nodeMs,
     details: { update_cost: cost, quota, memory, startup },
     settings,
@@ -211,6 +212,7 @@ try {
         ? `n/a: ${startup.note ?? "no figure"}`
         : `${startup.startup_ms} (${startup.runs_ms.join(", ")})`,
     ],
+    ["npm start on a built checkout, ms", `${startup.npm_start_ms ?? "n/a"}`],
     ["node -e 0 for scale, ms", `${nodeMs}`],
   ];
   process.stdout.write(`${formatTable(rows)}\n`);

@@ -3,7 +3,6 @@
  * everything is built in the composition root (src/app), and this file only decides what the
  * process does with errors and signals.
  */
-import { createApp } from "./app/index.js";
 import { ConfigError, type LoadedSettings, loadSettings } from "./config/index.js";
 import { scrubTokens } from "./logger.js";
 import { reloadOnSignalAndSecretFiles, SettingsReloader } from "./run/reload.js";
@@ -19,8 +18,13 @@ function envFileOption(value: string | undefined): string | false | undefined {
 async function main(): Promise<number | undefined> {
   const sources = { envFile: envFileOption(process.env.ENV_FILE) };
   let settings: LoadedSettings;
+  const loading = loadSettings(process.env, sources);
+  // The app's modules load while the wallet key is derived (a key derivation that runs off the
+  // main thread): start-up takes the longer of the two instead of their sum.
+  const appModule = import("./app/index.js");
+  appModule.catch(() => undefined);
   try {
-    settings = await loadSettings(process.env, sources);
+    settings = await loading;
   } catch (error) {
     // The operator needs the list, not a stack trace; the list never holds a secret's value.
     if (error instanceof ConfigError) {
@@ -30,6 +34,7 @@ async function main(): Promise<number | undefined> {
     throw error;
   }
   const { config } = settings;
+  const { createApp } = await appModule;
   const app = createApp(config, {
     onFatal: () => {
       // Telegram will not give this process updates any more: let a supervisor restart it.

@@ -6,7 +6,11 @@
  */
 import { Address } from "@ton/core";
 import { mnemonicToPrivateKey, mnemonicValidate, mnemonicWordList } from "@ton/crypto";
-import { WalletContractV3R2, WalletContractV4, WalletContractV5R1 } from "@ton/ton";
+// The wallet contracts by their own modules: @ton/ton's index also loads its HTTP clients (axios
+// and friends), which only on-chain evidence needs, and which would slow every start.
+import { WalletContractV3R2 } from "@ton/ton/dist/wallets/WalletContractV3R2.js";
+import { WalletContractV4 } from "@ton/ton/dist/wallets/WalletContractV4.js";
+import { WalletContractV5R1 } from "@ton/ton/dist/wallets/WalletContractV5R1.js";
 import type { WalletVersion } from "../service/types.js";
 import type { ConcreteWalletVersion } from "./types.js";
 

@@ -5,7 +5,8 @@
  * only independent witness of whether money left the wallet.
  */
 import { Address, type Cell, type Transaction } from "@ton/core";
-import { TonClient } from "@ton/ton";
+import type * as TonModule from "@ton/ton";
+import type { TonClient } from "@ton/ton";
 import type { OnChainTransfer } from "./types.js";
 
 /** What the desk needs from the chain. */
@@ -35,9 +36,13 @@ export interface TonEvidenceOptions {
 export function createTonEvidence(options: TonEvidenceOptions): OnChainEvidence {
   const currentKey = (): string | undefined =>
     typeof options.apiKey === "function" ? options.apiKey() : options.apiKey;
+  // @ton/ton's client (and its axios) is loaded on first use, not at every start: evidence is
+  // read only when a purchase ends unconfirmed.
+  let tonModule: Promise<typeof TonModule> | undefined;
   // One client per key: building one is cheap, and a call in progress keeps the key it began with.
   let client: { key: string | undefined; ton: TonClient } | undefined;
-  const clientForNow = (): TonClient => {
+  const clientForNow = async (): Promise<TonClient> => {
+    const { TonClient } = await (tonModule ??= import("@ton/ton"));
     const key = currentKey();
     if (client === undefined || client.key !== key) {
       client = {
@@ -57,7 +62,7 @@ export function createTonEvidence(options: TonEvidenceOptions): OnChainEvidence 
 
   return {
     async outgoingTransfersSince(since) {
-      const ton = clientForNow();
+      const ton = await clientForNow();
       const transfers: OnChainTransfer[] = [];
       let cursor: { lt: string; hash: string } | undefined;
       for (let page = 0; page < maxPages; page++) {
