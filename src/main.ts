@@ -6,6 +6,7 @@
 import { ConfigError, type LoadedSettings, loadSettings } from "./config/index.js";
 import { scrubTokens } from "./logger.js";
 import { reloadOnSignalAndSecretFiles, SettingsReloader } from "./run/reload.js";
+import { TelegramTokenRejectedError } from "./run/connect.js";
 import { handleShutdownSignals } from "./run/shutdown.js";
 
 /** `ENV_FILE` picks another dotenv file; `ENV_FILE=none` reads none (tests, containers). */
@@ -62,6 +63,12 @@ async function main(): Promise<number | undefined> {
   try {
     await app.start();
   } catch (error) {
+    // Waiting cannot mend a rejected token: one line saying so, no stack trace, exit 1.
+    if (error instanceof TelegramTokenRejectedError) {
+      app.logger.fatal({ cause: error.reason }, `giftbot cannot start: ${error.message}`);
+      await app.stop().catch(() => undefined);
+      return 1;
+    }
     // The logger's `err` serializer keeps name, message and stack only, tokens scrubbed.
     app.logger.fatal({ err: error }, "giftbot could not start");
     await app.stop().catch(() => undefined);

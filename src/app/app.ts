@@ -5,6 +5,8 @@
  *
  * Lifecycle: `createApp` builds (no network), `start` talks to Telegram and starts taking
  * updates, and `stop` winds down in this order:
+ * 0. readiness goes false (an orchestrator stops sending work) and a start still connecting
+ *    gives up;
  * 1. stop taking updates;
  * 2. stop purchases in the client: one still waiting for the service's quota (or behind a 429
  *    hold) is cancelled as never sent, and recorded so (the person is told "Not sent... nothing
@@ -14,6 +16,11 @@
  *    balance and the recipient, and the low-balance check reads the balance: reads still work);
  * 5. try once more to write any outcome the database refused (one still refused stays `sending`,
  *    and the next start recovers it as unconfirmed), then close the client and the database.
+ * 6. close the probe servers (they report the shutdown until then).
+ *
+ * Observability (src/run, src/metrics): /livez, /readyz, /healthz and /metrics on HEALTH_PORT
+ * and METRICS_PORT (and on the webhook server); the metrics are fed from events and seams the
+ * rooms already have (see src/metrics/instrument.ts).
  */
 import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
@@ -27,6 +34,8 @@ import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
+import { instrumentClient } from "../metrics/instrument.js";
+import type { BotMetrics } from "../metrics/metrics.js";
 import { createPurchaseDesk } from "../purchases/desk.js";
 import { createPurchaseRecords, type PurchaseRecords } from "../purchases/records.js";
 import { createTonEvidence } from "../purchases/on-chain.js";
@@ -37,13 +46,16 @@ import {
   monitorService,
   type ServiceMonitor,
 } from "../run/health.js";
+import { connectToTelegram } from "../run/connect.js";
+import type { ProbeHandler } from "../run/probes.js";
 import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js";
 import { createGiftServiceClient, CredentialHolder } from "../service/client.js";
-import type { QuotaSnapshot, ReadOutcome } from "../service/types.js";
+import type { GiftServiceClientWithQuota, QuotaSnapshot, ReadOutcome } from "../service/types.js";
 import { BreakerGuard } from "../purchases/breaker-guard.js";
 import { openSqliteStorage } from "../storage/sqlite.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
+import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
 import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js";
 
@@ -103,6 +115,8 @@ export interface App {
   readonly notifier: AdminNotifier;
   readonly service: ServiceMonitor;
   readonly updates: UpdateTracker;
+  /** The Telegram watch, readiness, the probe servers and (when on) the metrics. */
+  readonly observability: Observability;
   /** The webhook server once started in webhook mode. */
   readonly webhookServer: WebhookServer | undefined;
   health(): HealthReport;
@@ -135,7 +149,9 @@ export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
 
 /**
  * The service client, watched for the health report, with the config's quota and timeouts, and
- * whether its quota is idle now ({@link quotaIsIdle}).
+ * whether its quota is idle now ({@link quotaIsIdle}); with metrics, its exchanges and the
+ * balances it reads are counted. `client` is the same client with its quota's read-only view
+ * (for the metrics).
  */
 function createService(
   config: Config,
@@ -144,9 +160,10 @@ function createService(
     logger: Logger;
     credentials: CredentialHolder;
     onRead: (outcome: ReadOutcome<unknown>) => void;
+    metrics: BotMetrics | undefined;
   },
-): { monitor: ServiceMonitor; quotaIdle: () => boolean } {
-  const { logger } = parts;
+): { monitor: ServiceMonitor; quotaIdle: () => boolean; client: GiftServiceClientWithQuota } {
+  const { logger, metrics } = parts;
   const timeoutMs = config.service.timeoutMs;
   const client = createGiftServiceClient({
     baseUrl: config.service.baseUrl,
@@ -162,10 +179,13 @@ function createService(
       totalMs: timeoutMs,
     },
     logger,
+    ...(metrics ? { onExchange: (e) => metrics.serviceExchange(e.operation, e.status, e.ms) } : {}),
   });
+  const counted = metrics ? instrumentClient(client, metrics) : client;
   return {
-    monitor: monitorService(client, Date.now, parts.onRead),
+    monitor: monitorService(counted, Date.now, parts.onRead),
     quotaIdle: () => quotaIsIdle(client.quotaSnapshot()),
+    client: counted,
   };
 }
 
@@ -205,23 +225,21 @@ function createDesk(
 }
 
 /**
- * Outgoing Telegram calls of the outer API: failed polls logged through the scrubbing
- * serializer, then (unless a test turns them off) retries of 429 and 5xx.
+ * Outgoing Telegram calls of the outer API: watched (reachability, errors; see
+ * Observability.watchBot), then (unless a test turns them off) retries of 429 and 5xx.
  */
-function configureTelegramCalls(bot: Bot<BotContext>, logger: Logger, retry: boolean): void {
+function configureTelegramCalls(
+  bot: Bot<BotContext>,
+  observability: Observability,
+  retry: boolean,
+): void {
   // On the outer API only: every context's API inherits it; inside conversations a retry
   // would sleep again on every replay (stack facts).
   // The runner is silenced (it would print the raw error, whose inner fetch error holds the
-  // URL with the bot token): failed polls are logged here instead, through pino's scrubbing
-  // error serializer. Installed first, so it sits inside auto-retry and sees every attempt.
-  bot.api.config.use(async (prev, method, payload, signal) => {
-    try {
-      return await prev(method, payload, signal);
-    } catch (error) {
-      if (method === "getUpdates") logger.warn({ err: error }, "getUpdates failed; retrying");
-      throw error;
-    }
-  });
+  // URL with the bot token): failed connection calls are logged by the Telegram watch instead
+  // (their cause only, at most once a minute). Installed first, so it sits inside auto-retry
+  // and sees every attempt.
+  observability.watchBot(bot);
   if (retry) bot.api.config.use(autoRetry(TELEGRAM_RETRY));
 }
 
@@ -287,10 +305,19 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     clock,
     logger,
   });
-  const { monitor: service, quotaIdle } = createService(config, overrides, {
+  const observability = new Observability(config.run, logger, {
+    deskStatus: () => (storage.isUp() ? records.status() : undefined),
+    quota: () => client.quotaSnapshot(0),
+  });
+  const {
+    monitor: service,
+    quotaIdle,
+    client,
+  } = createService(config, overrides, {
     logger,
     credentials,
     onRead: (outcome) => readOutages.record(outcome),
+    metrics: observability.metrics,
   });
   const desk = createDesk(config, overrides, {
     ledger,
@@ -299,6 +326,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
+  observability.watchDesk(desk);
   const records = createPurchaseRecords(ledger, overrides.clock, () => desk.unrecordedCount());
   const access = new AccessList(storage.access, config.access);
   const giftBot = createBot({
@@ -339,20 +367,25 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   bot.catch((error) => {
     logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "update failed");
   });
-  configureTelegramCalls(bot, logger, overrides.telegram?.autoRetry ?? true);
+  configureTelegramCalls(bot, observability, overrides.telegram?.autoRetry ?? true);
   const updates = trackUpdates(bot);
 
   const health = (): HealthReport => healthReport(() => storage.isUp(), service);
+  const probes = observability.probes(health);
+  // Aborted by stop(): ends the retries of a start that is still connecting.
+  const connecting = new AbortController();
 
   let runner: RunnerHandle | undefined;
   let webhookServer: WebhookServer | undefined;
   let expiry: NodeJS.Timeout | undefined;
   let stopping: Promise<void> | undefined;
 
-  const parts: RunParts = { config, overrides, logger, desk, access, giftBot, health };
+  const parts: RunParts = { config, overrides, logger, desk, access, giftBot, health, probes };
   const start = async (): Promise<void> => {
     logger.info(configSummary(config), "giftbot starting");
-    await bot.init();
+    // Probes answer from the start: live at once, ready only once updates are taken.
+    await observability.startServers(probes);
+    await connectToTelegram(bot, connecting.signal);
     expiry = await prepareToRun(parts);
     readOutages.start();
     // A signal that came while connecting has already closed everything: take no updates.
@@ -360,39 +393,14 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     const intake = await takeUpdates(parts);
     runner = intake.runner;
     webhookServer = intake.webhookServer;
+    observability.readiness.set("taking_updates");
   };
 
   const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      if (expiry !== undefined) clearInterval(expiry);
-      readOutages.stop();
-      // Stop taking updates first, so nothing new starts while we wait.
-      const intake: Promise<unknown>[] = [];
-      if (runner?.isRunning()) intake.push(runner.stop());
-      if (webhookServer !== undefined) intake.push(webhookServer.close());
-      // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
-      // never sent, and so is any later one: waiting for its turn could outlast the grace
-      // period. A purchase already sent is untouched, and reads keep working. This comes
-      // before waiting for the intake: the webhook server's close waits for its updates, and
-      // one of them may be that queued purchase.
-      service.client.stopPurchases();
-      const busy = updates.inFlight();
-      if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
-      await Promise.all(intake);
-      // The updates in flight finish: a purchase sent is answered and recorded, one cancelled
-      // above is recorded as not sent and its person told so.
-      await updates.drained();
-      // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
-      // low-balance check) still go out; they read through the client, so it is still open.
-      await notifier.idle();
-      notifier.close();
-      // An outcome the database refused is tried once more; if it still cannot be written,
-      // the intent stays `sending` and the next start recovers it as unconfirmed.
-      desk.close();
-      await service.client.close();
-      storage.close();
-      logger.info("stopped: database closed");
-    })();
+    stopping ??= windDown({
+      ...{ logger, service, updates, notifier, storage, observability, readOutages, desk },
+      ...{ connecting, runner, webhookServer, expiry },
+    });
     return stopping;
   };
 
@@ -409,6 +417,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     notifier,
     service,
     updates,
+    observability,
     get webhookServer() {
       return webhookServer;
     },
@@ -420,6 +429,61 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   };
 }
 
+/** What stopping the app works with: what `start` began, and the parts to close in order. */
+interface StopParts {
+  logger: Logger;
+  service: ServiceMonitor;
+  updates: UpdateTracker;
+  notifier: AdminNotifier;
+  storage: Storage;
+  observability: Observability;
+  readOutages: ReadOutageWatch;
+  desk: PurchaseDesk;
+  /** Aborted here: ends the retries of a start that is still connecting. */
+  connecting: AbortController;
+  runner: RunnerHandle | undefined;
+  webhookServer: WebhookServer | undefined;
+  expiry: NodeJS.Timeout | undefined;
+}
+
+/** Stops in the order the module's comment gives (steps 0 to 6). */
+async function windDown(parts: StopParts): Promise<void> {
+  const { logger, service, updates, runner, webhookServer } = parts;
+  // Not ready from the first moment: an orchestrator stops sending work before anything closes.
+  parts.observability.readiness.set("stopping");
+  parts.connecting.abort();
+  if (parts.expiry !== undefined) clearInterval(parts.expiry);
+  parts.readOutages.stop();
+  // Stop taking updates first, so nothing new starts while we wait.
+  const intake: Promise<unknown>[] = [];
+  if (runner?.isRunning()) intake.push(runner.stop());
+  if (webhookServer !== undefined) intake.push(webhookServer.close());
+  // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
+  // never sent, and so is any later one: waiting for its turn could outlast the grace
+  // period. A purchase already sent is untouched, and reads keep working. This comes
+  // before waiting for the intake: the webhook server's close waits for its updates, and
+  // one of them may be that queued purchase.
+  service.client.stopPurchases();
+  const busy = updates.inFlight();
+  if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
+  await Promise.all(intake);
+  // The updates in flight finish: a purchase sent is answered and recorded, one cancelled
+  // above is recorded as not sent and its person told so.
+  await updates.drained();
+  // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
+  // low-balance check) still go out; they read through the client, so it is still open.
+  await parts.notifier.idle();
+  parts.notifier.close();
+  // An outcome the database refused is tried once more; if it still cannot be written,
+  // the intent stays `sending` and the next start recovers it as unconfirmed.
+  parts.desk.close();
+  await service.client.close();
+  parts.storage.close();
+  // Last: the probes report the shutdown (not ready; not live once the database closed).
+  await parts.observability.closeServers();
+  logger.info("stopped: database closed");
+}
+
 /** What starting the app works with. */
 interface RunParts {
   config: Config;
@@ -429,6 +493,8 @@ interface RunParts {
   access: AccessList;
   giftBot: GiftBot;
   health: () => HealthReport;
+  /** The probe paths, answered by the webhook server too. */
+  probes: ProbeHandler;
 }
 
 /**
@@ -496,7 +562,7 @@ async function resolveQueuedConfirmations(parts: RunParts): Promise<void> {
 async function takeUpdates(
   parts: RunParts,
 ): Promise<{ runner?: RunnerHandle; webhookServer?: WebhookServer }> {
-  const { config, logger, health } = parts;
+  const { config, logger, health, probes } = parts;
   const bot = parts.giftBot.bot;
   const webhook = config.run.webhook;
   if (config.run.mode === "webhook" && webhook !== undefined) {
@@ -507,6 +573,7 @@ async function takeUpdates(
       path: new URL(webhook.url).pathname,
       secretToken: webhook.secret,
       health,
+      probes,
       logger,
     });
     await bot.api.setWebhook(webhook.url, { secret_token: webhook.secret });

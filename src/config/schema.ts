@@ -196,6 +196,8 @@ const fields = {
     .default("polling"),
   HOST: z.string().default("127.0.0.1"),
   PORT: integer(0, 65_535).default(8080),
+  HEALTH_PORT: integer(0, 65_535).optional(),
+  METRICS_PORT: integer(0, 65_535).optional(),
   WEBHOOK_URL: httpUrl().optional(),
   WEBHOOK_SECRET: z
     .string()
@@ -336,6 +338,8 @@ export const configSchema = z
         mode: env.BOT_MODE,
         host: env.HOST,
         port: env.PORT,
+        healthPort: env.HEALTH_PORT,
+        metricsPort: env.METRICS_PORT,
         webhook:
           env.BOT_MODE === "webhook" && env.WEBHOOK_URL && env.WEBHOOK_SECRET
             ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET }

@@ -120,6 +120,14 @@ export interface RunConfig {
   /** Where the webhook/health server listens. */
   host: string;
   port: number;
+  /**
+   * HEALTH_PORT: a server on `host` for /livez, /readyz, /healthz (and /metrics). Unset: none in
+   * polling mode; in webhook mode the webhook server always answers those paths, and a
+   * HEALTH_PORT equal to PORT means that server.
+   */
+  healthPort: number | undefined;
+  /** METRICS_PORT: /metrics on its own server on `host`; metrics are off without it or a health server. */
+  metricsPort: number | undefined;
   /** Present exactly when `mode` is webhook. */
   webhook: WebhookConfig | undefined;
   /** How long a shutdown waits for a purchase in flight before exiting anyway. */

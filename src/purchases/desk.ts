@@ -56,6 +56,7 @@ import type {
   ConfirmOptions,
   ConfirmRefusal,
   ConfirmResult,
+  ConfirmedListener,
   DraftRequest,
   PurchaseDesk,
   PurchaseSentListener,
@@ -198,6 +199,7 @@ class Desk implements PurchaseDesk {
   readonly #quotaIdle: () => boolean;
   /** The desk's own balance reads after purchases, until they and their listeners are done. */
   readonly #background = new Set<Promise<unknown>>();
+  readonly #confirmed: Listeners<Parameters<ConfirmedListener>>;
   // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
   // their turn here instead of being refused as "busy".
   readonly #lane = new PurchaseLane();
@@ -221,6 +223,7 @@ class Desk implements PurchaseDesk {
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
       this.#balanceRead.emit(undefined, reading),
     );
+    this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
   }
 
   checkRecipient(username: string, options: ConfirmOptions = {}): Promise<RecipientCheck> {
@@ -251,9 +254,21 @@ class Desk implements PurchaseDesk {
     userId: number,
     options: ConfirmOptions & { isAdmin?: boolean } = {},
   ): Promise<ConfirmResult> {
-    if (this.#ledger.get(id) === undefined) {
-      return { kind: "refused", refusal: { reason: "not_found" } };
-    }
+    const before = this.#ledger.get(id);
+    const result: ConfirmResult =
+      before === undefined
+        ? { kind: "refused", refusal: { reason: "not_found" } }
+        : await this.#confirmIntent(id, userId, options);
+    this.#confirmed.emit(id, result, before?.kind);
+    return result;
+  }
+
+  /** `confirm` of an intent that exists, without its onConfirmed event. */
+  async #confirmIntent(
+    id: string,
+    userId: number,
+    options: ConfirmOptions & { isAdmin?: boolean },
+  ): Promise<ConfirmResult> {
     if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
@@ -291,6 +306,7 @@ class Desk implements PurchaseDesk {
             this.#told(await this.#claimAndSend(intent.id, userId, send)),
           )
         : this.#refuse(intent, { reason: "no_access" }, true);
+      this.#confirmed.emit(intent.id, result, intent.kind);
       resolved.push({ intent, result });
     }
     if (resolved.some(({ result }) => isSent(result))) this.#readBalanceAfterPurchase();
@@ -364,6 +380,10 @@ class Desk implements PurchaseDesk {
 
   async settled(): Promise<void> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
+  }
+
+  onConfirmed(listener: ConfirmedListener): () => void {
+    return this.#confirmed.add(listener);
   }
 
   recoverInterrupted(): PurchaseIntent[] {

@@ -8,6 +8,7 @@ import type {
   BalanceSnapshot,
   ClaimRefusal,
   DayUsage,
+  IntentKind,
   NewIntent,
   PauseSource,
   PurchaseIntent,
@@ -159,6 +160,14 @@ export interface BalanceReading {
  */
 export type BalanceReadListener = (reading: BalanceReading) => void;
 
+/**
+ * Called after every press of Confirm, whatever it came to (sent, not sent, refused, recipient
+ * already premium), and for each confirmation queued by an earlier process and resolved at
+ * start, with the gift's kind when the intent exists: purchases by outcome are counted from it
+ * (src/metrics). Runs after the result is known, never delaying it.
+ */
+export type ConfirmedListener = (result: ConfirmResult, giftKind: IntentKind | undefined) => void;
+
 /** The confirmations whose request went out. */
 export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
 
@@ -226,6 +235,8 @@ export interface PurchaseDesk {
   onUnconfirmed(listener: UnconfirmedListener): () => void;
   /** Listens to every confirmation whose request went out; returns a function that stops it. */
   onPurchaseSent(listener: PurchaseSentListener): () => void;
+  /** Listens to every confirmation, whatever it came to; returns a function that stops it. */
+  onConfirmed(listener: ConfirmedListener): () => void;
   /**
    * At start, after {@link recoverInterrupted} and before any update is taken: every
    * confirmation a previous process recorded as queued is sent in its turn if every rule still

@@ -1,5 +1,6 @@
 /**
- * Webhook mode: an HTTP server that hands Telegram's POSTs to grammY and answers `/healthz`.
+ * Webhook mode: an HTTP server that hands Telegram's POSTs to grammY and answers the probes
+ * (`/livez`, `/readyz`, `/healthz`, `/metrics`: see probes.ts).
  *
  * grammY's own `webhookCallback` checks `X-Telegram-Bot-Api-Secret-Token` (401 without it), so
  * nobody who guesses the URL can feed the bot forged updates. The server counts the updates in
@@ -10,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { type Bot, type Context, webhookCallback } from "grammy";
 import type { Logger } from "../logger.js";
 import type { HealthReport } from "./health.js";
+import { type ProbeHandler, probeHandler } from "./probes.js";
 
 export interface WebhookServerOptions<C extends Context> {
   bot: Bot<C>;
@@ -19,6 +21,8 @@ export interface WebhookServerOptions<C extends Context> {
   path: string;
   secretToken: string;
   health: () => HealthReport;
+  /** The probe paths (/livez, /readyz, /healthz, /metrics); default: those `health` answers. */
+  probes?: ProbeHandler;
   logger: Logger;
 }
 
@@ -44,17 +48,11 @@ export async function startWebhookServer<C extends Context>(
   });
   let inFlight = 0;
   let drained: (() => void) | undefined;
+  const probes = options.probes ?? probeHandler({ health: options.health });
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? "/", "http://localhost");
-    if (request.method === "GET" && url.pathname === "/healthz") {
-      const report = options.health();
-      response.writeHead(report.status === "down" ? 503 : 200, {
-        "content-type": "application/json",
-      });
-      response.end(JSON.stringify(report));
-      return;
-    }
+    if (probes(request, response)) return;
     if (request.method !== "POST" || url.pathname !== options.path) {
       response.writeHead(404).end();
       return;

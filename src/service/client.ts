@@ -58,6 +58,7 @@ export function createGiftServiceClient(
     scheduler,
     scrubber: () => credentials.scrubber(),
     logger,
+    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
   });
   const readSettings = {
     readRetries: settings.readRetries,

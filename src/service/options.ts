@@ -54,6 +54,16 @@ export interface GiftServiceClientOptions {
    */
   maxPauseMs?: number;
   logger?: Logger;
+  /** Told of every exchange with the service once it ends (metrics): no URL, header or body. */
+  onExchange?: (exchange: ExchangeRecord) => void;
+}
+
+/** One request to the service as metrics see it: which operation, its status or failure, its time. */
+export interface ExchangeRecord {
+  operation: "get_user_info" | "wallet_balance" | "buy_stars" | "buy_premium";
+  /** The HTTP status, or the failure's cause when no answer came (timeout, transport...). */
+  status: number | string;
+  ms: number;
 }
 
 /** Defaults of the client, exported so the bot's docs and tests can refer to them. */

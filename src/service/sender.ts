@@ -8,6 +8,7 @@ import type { Agent } from "undici";
 import type { Logger } from "../logger.js";
 import { type Answer, isHoldStatus, type NoAnswer, toAnswer, waitHintSeconds } from "./answer.js";
 import { GiftServiceCallCancelledError } from "./errors.js";
+import type { ExchangeRecord } from "./options.js";
 import type { QuotaScheduler } from "./quota.js";
 import type { ServiceRequest } from "./requests.js";
 import type { SecretScrubber } from "./secrets.js";
@@ -22,6 +23,7 @@ export interface SenderDeps {
   /** Read per answer: the scrubber for every secret held so far (credentials can rotate). */
   scrubber: () => SecretScrubber;
   logger: Logger;
+  onExchange?: (exchange: ExchangeRecord) => void;
 }
 
 /** The caller's options, and whether a queued check replaces the owner's older ones. */
@@ -68,6 +70,8 @@ export class QuotaSender {
       release();
     }
     const ms = Math.round(performance.now() - started);
+    const status = result.kind === "failure" ? result.cause : result.status;
+    this.deps.onExchange?.({ operation: request.operation, status, ms });
     if (result.kind === "failure") {
       this.deps.logger.warn(
         { operation: request.operation, cause: result.cause, code: result.code, ms },

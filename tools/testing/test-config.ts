@@ -84,6 +84,9 @@ export function testConfig(options: TestConfigOptions): Config {
       mode: "polling",
       host: "127.0.0.1",
       port: 0,
+      // No probe servers, so no metrics: prom-client stays unloaded in the harness.
+      healthPort: undefined,
+      metricsPort: undefined,
       webhook: undefined,
       shutdownGraceSeconds: 40,
     },

@@ -1,0 +1,57 @@
+/**
+ * The first call to Telegram (getMe) at start, retried while Telegram cannot be reached: a bot
+ * started before the network is up, or during an outage, connects when it can instead of
+ * exiting. Each failure reaches the Telegram watch, which says so in the log (at most once a
+ * minute). A token Telegram rejects (401/404) cannot get better by waiting: that ends the start.
+ */
+import type { Bot, Context } from "grammy";
+import { describeCause, isTokenRejected, telegramCause } from "./telegram-watch.js";
+
+/** The token was refused: the process should end with one clear line, not a stack trace. */
+export class TelegramTokenRejectedError extends Error {
+  constructor(readonly reason: "unauthorized" | "not_found") {
+    super(`Telegram rejected the bot token: ${describeCause(reason)}. Check BOT_TOKEN.`);
+    this.name = "TelegramTokenRejectedError";
+  }
+}
+
+/** Backoff between attempts: 1 s, doubling, at most 30 s. */
+const FIRST_WAIT_MS = 1000;
+const LONGEST_WAIT_MS = 30_000;
+
+/**
+ * Resolves once `bot.init()` succeeds; rejects with TelegramTokenRejectedError on 401/404, or
+ * with the last error once `signal` aborts (shutdown while connecting).
+ */
+export async function connectToTelegram<C extends Context>(
+  bot: Bot<C>,
+  signal: AbortSignal,
+): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await bot.init();
+      return;
+    } catch (error) {
+      if (isTokenRejected(error)) {
+        throw new TelegramTokenRejectedError(
+          telegramCause(error) as TelegramTokenRejectedError["reason"],
+        );
+      }
+      if (signal.aborted) throw error;
+      await pause(Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt), signal);
+      if (signal.aborted) throw error;
+    }
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

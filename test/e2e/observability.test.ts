@@ -1,0 +1,193 @@
+/**
+ * What an operator's probes and Prometheus see of the built process: the health paths in both
+ * modes, readiness going first at shutdown, and /metrics moving with real purchases through the
+ * real bot and the sandbox, with no username, user id or secret in any label.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  DEMO_ADMIN,
+  DEMO_USER,
+  Person,
+  secretsIn,
+  spawnBot,
+  starsSummary,
+  startBot,
+  startWorld,
+} from "./helpers.js";
+
+/** One sample of the Prometheus text format: name, labels, value. */
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+const NAME = "[a-zA-Z_:][a-zA-Z0-9_:]*";
+const SAMPLE_LINE = new RegExp(
+  `^(${NAME})(?:\\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\.)*",?)*)\\})? (\\S+)$`,
+);
+
+/**
+ * A strict reading of the text exposition format (version 0.0.4): every line is a HELP or TYPE
+ * comment or a sample with well-formed labels and a number; anything else fails the test.
+ */
+function parseExposition(text: string): Sample[] {
+  const samples: Sample[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    if (new RegExp(`^# (HELP|TYPE) ${NAME} `).test(line)) continue;
+    const match = SAMPLE_LINE.exec(line);
+    if (match === null) throw new Error(`not Prometheus text: ${JSON.stringify(line)}`);
+    const [, name = "", rawLabels = "", rawValue = ""] = match;
+    const value = Number(rawValue.replace(/^\+Inf$/, "Infinity").replace(/^-Inf$/, "-Infinity"));
+    if (Number.isNaN(value) && rawValue !== "NaN") throw new Error(`bad value in ${line}`);
+    const labels: Record<string, string> = {};
+    for (const [, key = "", v = ""] of rawLabels.matchAll(
+      /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g,
+    )) {
+      labels[key] = v;
+    }
+    samples.push({ name, labels, value });
+  }
+  return samples;
+}
+
+function valueOf(samples: Sample[], name: string, labels: Record<string, string> = {}): number {
+  const found = samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+  return found.reduce((sum, s) => sum + s.value, 0);
+}
+
+async function scrape(base: string): Promise<Sample[]> {
+  const response = await fetch(`${base}/metrics`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+  return parseExposition(await response.text());
+}
+
+describe("health and metrics of the bot process", () => {
+  it("polling mode with HEALTH_PORT: probes answer, and /metrics counts a delivered, a refused and an ambiguous purchase", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world, { HEALTH_PORT: "0" });
+    const serving = await bot.waitForLog((line) => line.msg === "serving health and metrics");
+    const base = String(serving.listening);
+
+    const live = await fetch(`${base}/livez`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ status: "up", database: "up" });
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      ready: true,
+      phase: "taking_updates",
+      telegram: "reachable",
+    });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    // Delivered.
+    const first = await starsSummary(uma, "alice_friend");
+    await uma.press(first, "✅ Confirm");
+    await uma.waitForText(first.id, /Delivered/);
+    // Refused by the service: nothing was spent.
+    world.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, error: "not enough funds" } },
+      { path: "/buy-stars/" },
+    );
+    const second = await starsSummary(uma, "bob_friend");
+    await uma.press(second, "✅ Confirm");
+    await uma.waitForText(second.id, /not enough funds|Not delivered|refused/i);
+    // Ambiguous: the connection drops after the service acted.
+    world.sandbox.injectFault({ type: "drop", executed: true }, { path: "/buy-stars/" });
+    const third = await starsSummary(uma, "carol_friend");
+    await uma.press(third, "✅ Confirm");
+    await uma.waitForText(third.id, /outcome is unknown/);
+    // The admin's alert has gone out (with its evidence reads), so the counters are settled.
+    await new Person(world.emulator, DEMO_ADMIN.id).waitForMessage(/unknown outcome/);
+
+    const samples = await scrape(base);
+    const purchases = (outcome: string) =>
+      valueOf(samples, "giftbot_purchases_total", { kind: "stars", outcome });
+    expect(purchases("succeeded")).toBe(1);
+    expect(purchases("rejected")).toBe(1);
+    expect(purchases("unconfirmed")).toBe(1);
+    expect(valueOf(samples, "giftbot_purchases_unconfirmed_open")).toBe(1);
+    expect(valueOf(samples, "giftbot_purchases_paused", { reason: "unconfirmed" })).toBe(1);
+    expect(valueOf(samples, "giftbot_purchases_paused", { reason: "admin" })).toBe(0);
+    const buys = (status: string) =>
+      valueOf(samples, "giftbot_service_requests_total", { operation: "buy_stars", status });
+    expect(buys("200")).toBe(1);
+    expect(buys("400")).toBe(1);
+    expect(buys("transport")).toBe(1);
+    expect(
+      valueOf(samples, "giftbot_service_request_duration_seconds_count", {
+        operation: "buy_stars",
+      }),
+    ).toBe(3);
+    expect(valueOf(samples, "giftbot_service_quota_limit")).toBe(30);
+    expect(valueOf(samples, "giftbot_updates_total", { result: "ok" })).toBeGreaterThanOrEqual(12);
+    expect(valueOf(samples, "giftbot_update_duration_seconds_count")).toBeGreaterThanOrEqual(12);
+    expect(valueOf(samples, "giftbot_wallet_balance", { currency: "ton" })).toBeGreaterThan(0);
+    expect(valueOf(samples, "giftbot_telegram_reachable")).toBe(1);
+    expect(samples.some((s) => s.name === "giftbot_process_resident_memory_bytes")).toBe(true);
+
+    // No label value names a person, a recipient or a secret.
+    const labelText = samples.flatMap((s) => Object.values(s.labels)).join("\n");
+    for (const personal of ["alice_friend", "bob_friend", "carol_friend", "uma"]) {
+      expect(labelText.toLowerCase()).not.toContain(personal);
+    }
+    for (const id of [DEMO_USER.id, DEMO_ADMIN.id]) {
+      expect(labelText.split("\n")).not.toContain(String(id));
+    }
+    expect(secretsIn(labelText, bot.env)).toEqual([]);
+
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("at shutdown readiness fails first, while liveness still holds", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world, { HEALTH_PORT: "0", SHUTDOWN_GRACE_SECONDS: "10" });
+    const base = String(
+      (await bot.waitForLog((line) => line.msg === "serving health and metrics")).listening,
+    );
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    // A purchase in flight holds the shutdown open for 3 s.
+    world.sandbox.injectFault({ type: "delay", ms: 3_000 }, { path: "/buy-stars/" });
+    const summary = await starsSummary(uma, "alice_friend");
+    await uma.press(summary, "✅ Confirm");
+    await world.sandbox.waitForRequests(1, "/buy-stars/");
+    bot.child.kill("SIGTERM");
+    await bot.waitForLog((line) => line.msg === "shutting down");
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, phase: "stopping" });
+    expect((await fetch(`${base}/livez`)).status).toBe(200);
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+  });
+
+  it("webhook mode: the webhook server answers the probes; metrics stay off without HEALTH_PORT or METRICS_PORT", async () => {
+    const world = await startWorld();
+    const bot = spawnBot(
+      await world.env({
+        BOT_MODE: "webhook",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        WEBHOOK_URL: "https://bot.example.org/telegram/hook",
+        WEBHOOK_SECRET: "e2e-webhook-secret",
+      }),
+    );
+    const base = String(
+      (await bot.waitForLog((line) => line.msg === "taking updates by webhook")).listening,
+    );
+    const live = await fetch(`${base}/livez`);
+    expect(live.status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, phase: "taking_updates" });
+    expect((await fetch(`${base}/metrics`)).status).toBe(404);
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+  });
+});
