@@ -62,7 +62,10 @@ export function measureUpdates<C extends Context>(bot: Bot<C>, metrics: BotMetri
 export function telegramErrorCounter(metrics: BotMetrics): Transformer {
   return async (prev, method, payload, signal) => {
     try {
-      return await prev(method, payload, signal);
+      // Telegram's refusals come back as `ok: false` answers here; grammY throws them later.
+      const result = await prev(method, payload, signal);
+      if (!result.ok) metrics.telegramError(method, String(result.error_code));
+      return result;
     } catch (error) {
       if (!signal?.aborted) {
         const code = error instanceof GrammyError ? String(error.error_code) : "network";

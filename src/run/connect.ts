@@ -5,12 +5,16 @@
  * minute). A token Telegram rejects (401/404) cannot get better by waiting: that ends the start.
  */
 import type { Bot, Context } from "grammy";
-import { describeCause, isTokenRejected, telegramCause } from "./telegram-watch.js";
+import { isTokenRejected, telegramCause } from "./telegram-watch.js";
 
 /** The token was refused: the process should end with one clear line, not a stack trace. */
 export class TelegramTokenRejectedError extends Error {
   constructor(readonly reason: "unauthorized" | "not_found") {
-    super(`Telegram rejected the bot token: ${describeCause(reason)}. Check BOT_TOKEN.`);
+    super(
+      reason === "unauthorized"
+        ? "Telegram rejected the bot token (401 Unauthorized): check BOT_TOKEN"
+        : "Telegram answered 404 Not Found for the bot token: check BOT_TOKEN and TELEGRAM_API_ROOT",
+    );
     this.name = "TelegramTokenRejectedError";
   }
 }

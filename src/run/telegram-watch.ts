@@ -44,12 +44,7 @@ export interface TelegramWatch {
 
 /** Why a call to Telegram failed, as an operator would fix it. */
 export function telegramCause(error: unknown): TelegramCause | undefined {
-  if (error instanceof GrammyError) {
-    if (error.error_code === 401) return "unauthorized";
-    if (error.error_code === 404) return "not_found";
-    if (error.error_code >= 500) return "server_error";
-    return undefined; // Telegram answered: it is reachable (a 409 or 400 is another matter).
-  }
+  if (error instanceof GrammyError) return causeOfErrorCode(error.error_code);
   const inner = error instanceof HttpError ? error.error : error;
   const code = errorCode(inner);
   switch (code) {
@@ -70,6 +65,14 @@ export function telegramCause(error: unknown): TelegramCause | undefined {
   }
   if (inner instanceof Error && /timed? ?out|timeout/i.test(inner.message)) return "timeout";
   return "network";
+}
+
+/** An answer from Telegram with `ok: false`: only these codes mean the bot cannot use it. */
+function causeOfErrorCode(code: number): TelegramCause | undefined {
+  if (code === 401) return "unauthorized";
+  if (code === 404) return "not_found";
+  if (code >= 500) return "server_error";
+  return undefined; // Telegram answered: it is reachable (a 409 or 400 is another matter).
 }
 
 /** node-fetch and Node put the system error code on the error or its cause. */
@@ -145,8 +148,15 @@ export function watchTelegram(options: {
 
   const transformer: Transformer = async (prev, method, payload, signal) => {
     try {
+      // Telegram's refusals come back as `ok: false` answers here; grammY throws them later.
       const result = await prev(method, payload, signal);
-      observe(method);
+      if (result.ok) observe(method);
+      else if (CONNECTION_METHODS.has(method)) {
+        const cause = causeOfErrorCode(result.error_code);
+        if (cause === undefined) succeed(method);
+        else
+          fail(method, cause, { error_code: result.error_code, description: result.description });
+      }
       return result;
     } catch (error) {
       // A poll cancelled by our own shutdown is not a failure to reach Telegram.

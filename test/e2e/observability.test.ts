@@ -191,3 +191,46 @@ describe("health and metrics of the bot process", () => {
     expect(await bot.exited).toEqual({ code: 0, signal: null });
   });
 });
+
+describe("the bot process when Telegram cannot be reached", () => {
+  it("the API root on a closed port: a warning with the reason within seconds, not ready, still live, and SIGTERM stops it", async () => {
+    const world = await startWorld();
+    // The emulator's port, closed: nothing listens there any more.
+    await world.emulator.close();
+    const bot = spawnBot(await world.env({ HEALTH_PORT: "0" }));
+    const base = String(
+      (await bot.waitForLog((line) => line.msg === "serving health and metrics")).listening,
+    );
+    const warning = await bot.waitForLog((line) => line.msg === "getMe failed; retrying");
+    expect(warning).toMatchObject({ level: 40, method: "getMe", reason: "refused" });
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({
+      ready: false,
+      phase: "starting",
+      telegram: "unreachable",
+    });
+    expect((await fetch(`${base}/livez`)).status).toBe(200);
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+    // Said once, not on every retry (retries come after 1, 2, 4... seconds).
+    expect(bot.logs.filter((line) => line.msg === "getMe failed; retrying")).toHaveLength(1);
+    expect(secretsIn(bot.output(), bot.env)).toEqual([]);
+  });
+
+  it("a 401 for the token at start: one line saying so, no stack trace, exit 1", async () => {
+    const world = await startWorld();
+    world.emulator.injectApiError("getMe", { errorCode: 401, description: "Unauthorized" });
+    const bot = spawnBot(await world.env());
+    expect(await bot.exited).toEqual({ code: 1, signal: null });
+    const fatal = bot.logs.filter((line) => line.level === 60);
+    expect(fatal).toHaveLength(1);
+    expect(fatal[0]).toMatchObject({
+      msg: "giftbot cannot start: Telegram rejected the bot token (401 Unauthorized): check BOT_TOKEN",
+      cause: "unauthorized",
+    });
+    expect(bot.output()).not.toMatch(/\n\s+at /);
+    expect(bot.output()).not.toContain('"stack"');
+    expect(secretsIn(bot.output(), bot.env)).toEqual([]);
+  });
+});
