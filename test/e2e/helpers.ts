@@ -113,9 +113,17 @@ export interface BotProcess {
   ): Promise<Record<string, unknown>>;
 }
 
-/** Spawns the built bot with `env` (plus PATH only); SIGKILLed after the test if still alive. */
-export function spawnBot(env: Record<string, string>): BotProcess {
-  const child = spawn(process.execPath, [MAIN_JS], {
+/**
+ * Spawns the built bot with `env` (plus PATH only); SIGKILLed after the test if still alive.
+ * `args` and `cwd` run it another way (the container's relative entry command).
+ */
+export function spawnBot(
+  env: Record<string, string>,
+  args: string[] = [MAIN_JS],
+  cwd?: string,
+): BotProcess {
+  const child = spawn(process.execPath, args, {
+    ...(cwd ? { cwd } : {}),
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
