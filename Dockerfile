@@ -3,7 +3,8 @@
 # with only the production dependencies and the compiled bot, run as the unprivileged `node` user.
 #
 #   docker build -t giftbot .                   # FROM node:20-bookworm-slim (Docker Hub)
-#   podman build --build-arg NODE_IMAGE=localhost/giftbot-base:20-bookworm -t giftbot .
+#   podman build --format docker --build-arg NODE_IMAGE=localhost/giftbot-base:20-bookworm -t giftbot .
+# (podman: --format docker keeps the HEALTHCHECK, which the OCI format drops)
 #
 # NODE_IMAGE is any Debian-based Node.js 20 image with npm, Node's headers in /usr/local/include
 # and a `node` user: the official one, or the stand-in deploy/make-base-image.sh makes where no

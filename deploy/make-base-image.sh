@@ -14,7 +14,7 @@
 #
 # Not used by CI and not needed where Docker Hub is reachable. Run as root:
 #   sh deploy/make-base-image.sh                       # makes localhost/giftbot-base:20-bookworm
-#   podman build --build-arg NODE_IMAGE=localhost/giftbot-base:20-bookworm -t giftbot .
+#   podman build --format docker --build-arg NODE_IMAGE=localhost/giftbot-base:20-bookworm -t giftbot .
 # Needs: debootstrap, podman, npm, tar. Settings: NODE_VERSION (default: this machine's Node 20),
 # NPM_VERSION (10), DEBIAN_MIRROR, IMAGE.
 set -eu

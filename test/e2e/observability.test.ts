@@ -3,6 +3,7 @@
  * modes, readiness going first at shutdown, and /metrics moving with real purchases through the
  * real bot and the sandbox, with no username, user id or secret in any label.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   DEMO_ADMIN,
@@ -59,11 +60,14 @@ function valueOf(samples: Sample[], name: string, labels: Record<string, string>
   return found.reduce((sum, s) => sum + s.value, 0);
 }
 
-async function scrape(base: string): Promise<Sample[]> {
+/** Families declared by `# TYPE` lines, and the samples. */
+async function scrape(base: string): Promise<Sample[] & { families: Set<string> }> {
   const response = await fetch(`${base}/metrics`);
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
-  return parseExposition(await response.text());
+  const text = await response.text();
+  const families = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map((m) => m[1] ?? ""));
+  return Object.assign(parseExposition(text), { families });
 }
 
 describe("health and metrics of the bot process", () => {
@@ -131,6 +135,14 @@ describe("health and metrics of the bot process", () => {
     expect(valueOf(samples, "giftbot_wallet_balance", { currency: "ton" })).toBeGreaterThan(0);
     expect(valueOf(samples, "giftbot_telegram_reachable")).toBe(1);
     expect(samples.some((s) => s.name === "giftbot_process_resident_memory_bytes")).toBe(true);
+    // The Grafana dashboard graphs only metrics the bot exports.
+    const dashboard = readFileSync(
+      new URL("../../deploy/grafana/giftbot.json", import.meta.url),
+      "utf8",
+    );
+    for (const [name = ""] of dashboard.matchAll(/giftbot_[a-z_]+/g)) {
+      expect(samples.families, name).toContain(name.replace(/_bucket$/, ""));
+    }
 
     // No label value names a person, a recipient or a secret.
     const labelText = samples.flatMap((s) => Object.values(s.labels)).join("\n");
