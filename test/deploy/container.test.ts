@@ -118,7 +118,7 @@ describe("the container image's commands", () => {
     const [command, ...args] = execForm(/^CMD /);
     expect(command).toBe("node");
     const bot = spawnBot(env, args, ROOT);
-    await bot.waitForLog((line) => line.msg === "taking updates by long polling");
+    await bot.waitForLog((line) => line.msg === "taking updates by long polling", 30_000);
     const [probeCommand, ...probeArgs] = execForm(/^HEALTHCHECK /);
     expect(probeCommand).toBe("node");
     const probe = (path?: string) =>

@@ -16,6 +16,9 @@ import {
   startWorld,
 } from "./helpers.js";
 
+/** A start on a busy 2-core machine can take several seconds before the first log line. */
+const START_MS = 30_000;
+
 /** One sample of the Prometheus text format: name, labels, value. */
 interface Sample {
   name: string;
@@ -74,7 +77,10 @@ describe("health and metrics of the bot process", () => {
   it("polling mode with HEALTH_PORT: probes answer, and /metrics counts a delivered, a refused and an ambiguous purchase", async () => {
     const world = await startWorld();
     const bot = await startBot(world, { HEALTH_PORT: "0" });
-    const serving = await bot.waitForLog((line) => line.msg === "serving health and metrics");
+    const serving = await bot.waitForLog(
+      (line) => line.msg === "serving health and metrics",
+      START_MS,
+    );
     const base = String(serving.listening);
 
     const live = await fetch(`${base}/livez`);
@@ -162,7 +168,8 @@ describe("health and metrics of the bot process", () => {
     const world = await startWorld();
     const bot = await startBot(world, { HEALTH_PORT: "0", SHUTDOWN_GRACE_SECONDS: "10" });
     const base = String(
-      (await bot.waitForLog((line) => line.msg === "serving health and metrics")).listening,
+      (await bot.waitForLog((line) => line.msg === "serving health and metrics", START_MS))
+        .listening,
     );
     const uma = new Person(world.emulator, DEMO_USER.id);
     // A purchase in flight holds the shutdown open for 3 s.
@@ -191,7 +198,8 @@ describe("health and metrics of the bot process", () => {
       }),
     );
     const base = String(
-      (await bot.waitForLog((line) => line.msg === "taking updates by webhook")).listening,
+      (await bot.waitForLog((line) => line.msg === "taking updates by webhook", START_MS))
+        .listening,
     );
     const live = await fetch(`${base}/livez`);
     expect(live.status).toBe(200);
@@ -211,9 +219,10 @@ describe("the bot process when Telegram cannot be reached", () => {
     await world.emulator.close();
     const bot = spawnBot(await world.env({ HEALTH_PORT: "0" }));
     const base = String(
-      (await bot.waitForLog((line) => line.msg === "serving health and metrics")).listening,
+      (await bot.waitForLog((line) => line.msg === "serving health and metrics", START_MS))
+        .listening,
     );
-    const warning = await bot.waitForLog((line) => line.msg === "getMe failed; retrying");
+    const warning = await bot.waitForLog((line) => line.msg === "getMe failed; retrying", START_MS);
     expect(warning).toMatchObject({ level: 40, method: "getMe", reason: "refused" });
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(503);
@@ -226,7 +235,9 @@ describe("the bot process when Telegram cannot be reached", () => {
     bot.child.kill("SIGTERM");
     expect(await bot.exited).toEqual({ code: 0, signal: null });
     // Said once, not on every retry (retries come after 1, 2, 4... seconds).
-    expect(bot.logs.filter((line) => line.msg === "getMe failed; retrying")).toHaveLength(1);
+    expect(bot.logs.filter((line) => line.msg === "getMe failed; retrying", START_MS)).toHaveLength(
+      1,
+    );
     expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
 
