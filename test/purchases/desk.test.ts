@@ -91,6 +91,27 @@ describe("PurchaseDesk.confirm", () => {
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
+  it("tells onConfirmed of every press, sent or not, with the gift's kind; onPurchaseSent only of those sent", async () => {
+    const f = await deskFixture();
+    const confirmed: [string, string | undefined][] = [];
+    const sent: string[] = [];
+    f.desk.onConfirmed((result, giftKind) => confirmed.push([result.kind, giftKind]));
+    f.desk.onPurchaseSent((result) => sent.push(result.kind));
+    f.desk.onConfirmed(() => {
+      throw new Error("a failing listener disturbs nothing");
+    });
+    const intent = f.starsDraft();
+    expect((await f.desk.confirm(intent.id, 1)).kind).toBe("succeeded");
+    expect((await f.desk.confirm(intent.id, 1)).kind).toBe("refused");
+    expect((await f.desk.confirm("no-such-intent", 1)).kind).toBe("refused");
+    expect(confirmed).toEqual([
+      ["succeeded", "stars"],
+      ["refused", "stars"],
+      ["refused", undefined],
+    ]);
+    expect(sent).toEqual(["succeeded"]);
+  });
+
   it("1,000 concurrent confirmations (one desk) send exactly one request", async () => {
     const f = await deskFixture();
     const intent = f.starsDraft();
