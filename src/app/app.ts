@@ -306,7 +306,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
   });
   const observability = new Observability(config.run, logger, {
-    deskStatus: () => (storage.isUp() ? records.status() : undefined),
+    deskStatus: () =>
+      storage.isUp() ? { ...records.status(), pausedBy: records.pauseReason()?.source } : undefined,
     quota: () => client.quotaSnapshot(0),
   });
   const {
@@ -398,8 +399,18 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
 
   const stop = (): Promise<void> => {
     stopping ??= windDown({
-      ...{ logger, service, updates, notifier, storage, observability, readOutages, desk },
-      ...{ connecting, runner, webhookServer, expiry },
+      logger,
+      service,
+      updates,
+      notifier,
+      storage,
+      observability,
+      readOutages,
+      desk,
+      connecting,
+      runner,
+      webhookServer,
+      expiry,
     });
     return stopping;
   };

@@ -17,8 +17,13 @@ import type { QuotaSnapshot } from "../service/quota.js";
 
 /** What the gauges read at scrape time. */
 export interface MetricSources {
-  /** Purchases frozen: by an admin's /pause, and unconfirmed intents waiting for an admin. */
-  deskStatus?: () => { paused: boolean; unconfirmed: number } | undefined;
+  /**
+   * Purchases frozen: paused (by an admin's /pause, or by the purchase breaker), and unconfirmed
+   * intents waiting for an admin.
+   */
+  deskStatus?: () =>
+    | { paused: boolean; pausedBy?: "admin" | "breaker" | undefined; unconfirmed: number }
+    | undefined;
   quota?: () => QuotaSnapshot | undefined;
 }
 
@@ -81,13 +86,15 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
   });
   new Gauge({
     name: `${PREFIX}purchases_paused`,
-    help: "1 while purchases are held, by reason: admin (/pause), unconfirmed (an outcome waits for an admin).",
+    help: "1 while purchases are held, by reason: admin (/pause), breaker (paused by itself after refusals), unconfirmed (an outcome waits for an admin).",
     labelNames: ["reason"] as const,
     registers,
     collect() {
       const status = sources.deskStatus?.();
       if (status === undefined) return;
-      this.set({ reason: "admin" }, status.paused ? 1 : 0);
+      const breaker = status.paused && status.pausedBy === "breaker";
+      this.set({ reason: "admin" }, status.paused && !breaker ? 1 : 0);
+      this.set({ reason: "breaker" }, breaker ? 1 : 0);
       this.set({ reason: "unconfirmed" }, status.unconfirmed > 0 ? 1 : 0);
     },
   });

@@ -125,6 +125,7 @@ describe("health and metrics of the bot process", () => {
     expect(valueOf(samples, "giftbot_purchases_unconfirmed_open")).toBe(1);
     expect(valueOf(samples, "giftbot_purchases_paused", { reason: "unconfirmed" })).toBe(1);
     expect(valueOf(samples, "giftbot_purchases_paused", { reason: "admin" })).toBe(0);
+    expect(valueOf(samples, "giftbot_purchases_paused", { reason: "breaker" })).toBe(0);
     const buys = (status: string) =>
       valueOf(samples, "giftbot_service_requests_total", { operation: "buy_stars", status });
     expect(buys("200")).toBe(1);
