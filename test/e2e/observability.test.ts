@@ -100,14 +100,15 @@ describe("health and metrics of the bot process", () => {
     const first = await starsSummary(uma, "alice_friend");
     await uma.press(first, "✅ Confirm");
     await uma.waitForText(first.id, /Delivered/);
-    // Refused by the service: nothing was spent.
+    // Refused by the service: nothing was spent. A price guard: a wallet or session refusal
+    // would open the purchase breaker at once, and the next purchase would not be sent.
     world.sandbox.injectFault(
-      { type: "status", status: 400, body: { ok: false, error: "not enough funds" } },
+      { type: "status", status: 400, body: { ok: false, error: "PRICE_GUARD" } },
       { path: "/buy-stars/" },
     );
     const second = await starsSummary(uma, "bob_friend");
     await uma.press(second, "✅ Confirm");
-    await uma.waitForText(second.id, /not enough funds|Not delivered|refused/i);
+    await uma.waitForText(second.id, /PRICE_GUARD|Not delivered|refused/i);
     // Ambiguous: the connection drops after the service acted.
     world.sandbox.injectFault({ type: "drop", executed: true }, { path: "/buy-stars/" });
     const third = await starsSummary(uma, "carol_friend");
