@@ -80,6 +80,11 @@ export interface AppOverrides {
   readRetries?: number;
   /** How long the desk reuses a recipient check and a balance read (the bench scales them). */
   cacheMs?: { recipient?: number; balance?: number };
+  /**
+   * The window of CHECKS_PER_USER_MINUTE when the service's quota window is not a minute
+   * (the bench shortens both by the same factor).
+   */
+  checkWindowMs?: number;
   /** Replaces the access gate: who may start and confirm purchases (a test's own rule). */
   purchaseGate?: PurchaseGate;
   /** How admin messages Telegram did not take are sent again (tests shorten the pauses). */
@@ -135,7 +140,8 @@ export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
 
 /**
  * The service client, watched for the health report, with the config's quota and timeouts, and
- * whether its quota is idle now ({@link quotaIsIdle}).
+ * whether its quota is idle now ({@link quotaIsIdle}), and its read-only snapshot (for the
+ * admins' status).
  */
 function createService(
   config: Config,
@@ -145,7 +151,7 @@ function createService(
     credentials: CredentialHolder;
     onRead: (outcome: ReadOutcome<unknown>) => void;
   },
-): { monitor: ServiceMonitor; quotaIdle: () => boolean } {
+): { monitor: ServiceMonitor; quotaIdle: () => boolean; quotaSnapshot: () => QuotaSnapshot } {
   const { logger } = parts;
   const timeoutMs = config.service.timeoutMs;
   const client = createGiftServiceClient({
@@ -166,6 +172,7 @@ function createService(
   return {
     monitor: monitorService(client, Date.now, parts.onRead),
     quotaIdle: () => quotaIsIdle(client.quotaSnapshot()),
+    quotaSnapshot: () => client.quotaSnapshot(5),
   };
 }
 
@@ -177,6 +184,7 @@ function createDesk(
     ledger: PurchaseLedger;
     service: ServiceMonitor;
     quotaIdle: () => boolean;
+    quotaSnapshot: () => QuotaSnapshot;
     logger: Logger;
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
@@ -189,6 +197,10 @@ function createDesk(
     client: parts.service.client,
     quotaIdle: parts.quotaIdle,
     logger: parts.logger,
+    quotaSnapshot: parts.quotaSnapshot,
+    checksPerUserMinute: config.fairShare.checksPerUserMinute,
+    checksExemptAdmins: config.fairShare.checksExemptAdmins,
+    ...(overrides.checkWindowMs !== undefined ? { checkWindowMs: overrides.checkWindowMs } : {}),
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
     ...(cacheMs?.recipient !== undefined ? { recipientCacheMs: cacheMs.recipient } : {}),
     ...(cacheMs?.balance !== undefined ? { balanceCacheMs: cacheMs.balance } : {}),
@@ -287,7 +299,11 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     clock,
     logger,
   });
-  const { monitor: service, quotaIdle } = createService(config, overrides, {
+  const {
+    monitor: service,
+    quotaIdle,
+    quotaSnapshot,
+  } = createService(config, overrides, {
     logger,
     credentials,
     onRead: (outcome) => readOutages.record(outcome),
@@ -296,6 +312,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     ledger,
     service,
     quotaIdle,
+    quotaSnapshot,
     logger,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
@@ -318,6 +335,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     canBuy: overrides.purchaseGate,
     now: overrides.clock,
     adminMessageRetry: overrides.adminMessageRetry,
+    fairShare: config.fairShare,
   });
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);

@@ -21,6 +21,8 @@ export interface CheckAllowanceOptions {
   /** Checks one person may cause per minute (CHECKS_PER_USER_MINUTE). */
   perMinute: number;
   clock: () => number;
+  /** The window, default a minute (the bench shortens it with the service's window). */
+  windowMs?: number;
 }
 
 /** A charge refused: the person may check again in `retryAfterMs`. */
@@ -38,6 +40,7 @@ export interface ThrottledPerson {
 export class CheckAllowance {
   readonly #perMinute: number;
   readonly #clock: () => number;
+  readonly #windowMs: number;
   /** Each person's charge times, oldest first; the Map is kept least recently charged first. */
   readonly #charges = new Map<number, number[]>();
   /** Who was refused, and until when: shown to admins while it lasts. */
@@ -49,6 +52,7 @@ export class CheckAllowance {
     }
     this.#perMinute = options.perMinute;
     this.#clock = options.clock;
+    this.#windowMs = options.windowMs ?? CHECK_WINDOW_MS;
   }
 
   get perMinute(): number {
@@ -61,10 +65,10 @@ export class CheckAllowance {
    */
   charge(userId: number): AllowanceRefusal | undefined {
     const now = this.#clock();
-    const recent = (this.#charges.get(userId) ?? []).filter((at) => now - at < CHECK_WINDOW_MS);
+    const recent = (this.#charges.get(userId) ?? []).filter((at) => now - at < this.#windowMs);
     if (recent.length >= this.#perMinute) {
       const oldest = recent[0] ?? now;
-      const retryAfterMs = Math.max(1, oldest + CHECK_WINDOW_MS - now);
+      const retryAfterMs = Math.max(1, oldest + this.#windowMs - now);
       this.#charges.set(userId, recent);
       this.#refused.set(userId, now + retryAfterMs);
       return { retryAfterMs };
