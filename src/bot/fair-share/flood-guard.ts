@@ -60,14 +60,18 @@ export function floodGuard<C extends Context>(options: FloodGuardOptions): Middl
     timeFrame: options.windowMs,
     limit: options.perWindow,
     keyGenerator: (ctx) => ctx.from?.id.toString(),
-    onLimitExceeded: (ctx) => {
+    // The plugin returns what this returns, so the one "slow down" is sent before the update
+    // counts as handled (a failure to send it is only logged).
+    onLimitExceeded: async (ctx) => {
       const userId = ctx.from?.id;
       if (userId === undefined) return;
       // The plugin's window restarts on its own timer; "at most one window" is what is known.
       options.board.note(userId, options.now() + options.windowMs);
-      void tellSlowDown(ctx, options.slowDownText(ctx, seconds)).catch((err: unknown) =>
-        options.logger.debug({ err }, "could not tell a person to slow down"),
-      );
+      try {
+        await tellSlowDown(ctx, options.slowDownText(ctx, seconds));
+      } catch (err) {
+        options.logger.debug({ err }, "could not tell a person to slow down");
+      }
     },
   }) as MiddlewareFn<C>;
 }
