@@ -5,7 +5,8 @@
  *
  * Everything runs on 127.0.0.1 in child processes and temporary files it removes. Settings:
  * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
- * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3).
+ * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3), BENCH_FLOOD_OTHERS (10),
+ * BENCH_FLOOD_MESSAGES (200).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -13,6 +14,7 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatTable, type Row } from "./lib/table.js";
+import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
 import { runMemory } from "./phases/memory.js";
 import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
 import { runStartup } from "./phases/startup.js";
@@ -36,6 +38,8 @@ const settings = {
   parked: setting("BENCH_PARKED", 10_000, 10, 200_000),
   resumes: setting("BENCH_RESUMES", 100, 1, 10_000),
   startupRuns: setting("BENCH_STARTUP_RUNS", 3, 1, 20),
+  floodOthers: setting("BENCH_FLOOD_OTHERS", 10, 1, 1000),
+  floodMessages: setting("BENCH_FLOOD_MESSAGES", 200, 1, 10_000),
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -54,11 +58,34 @@ function nodeBaselineMs(): number {
   return Math.round(performance.now() - t);
 }
 
+/** One row per figure, the three runs side by side. */
+function floodRows(flood: FloodResult): Row[] {
+  const { alone, flooded, flooded_unlimited: unlimited } = flood.runs;
+  const three = (pick: (run: FloodRun) => number | string) =>
+    `${pick(alone)} | ${pick(flooded)} | ${pick(unlimited)}`;
+  return [
+    ["runs: alone | flooded | flooded, limits lifted", ""],
+    ["others' flow to purchase p50 s", three((r) => r.others_flow_p50_s)],
+    ["others' flow to purchase p99 s", three((r) => r.others_flow_p99_s)],
+    [
+      "others' recipient check p50 / p99 s",
+      three((r) => `${r.others_check_p50_s} / ${r.others_check_p99_s}`),
+    ],
+    ["others' purchases delivered", three((r) => r.others_delivered)],
+    ["service requests the flooder caused", three((r) => r.flooder_requests)],
+    ['"slow down" answers to the flooder', three((r) => r.flooder_told_slow_down)],
+    [
+      "service requests in all | 429s",
+      three((r) => `${r.service_requests} | ${r.self_caused_429}`),
+    ],
+  ];
+}
+
 const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
 const started = performance.now();
 try {
   log(
-    `1/4 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
+    `1/5 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
   const cost = await runUpdateCost({
     dir,
@@ -66,16 +93,25 @@ try {
     rounds: settings.rounds,
     warmupPeople: 100,
   });
-  log(`2/4 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
+  log(`2/5 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
     people: settings.quotaPeople,
     windowMs: settings.quotaWindowMs,
   });
-  log(`3/4 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
+  log(`3/5 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
   const memory = await runMemory({ dir, count: settings.parked, resumes: settings.resumes });
-  log(`4/4 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
+  log(`4/5 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
   const startup = await runStartup({ dir, runs: settings.startupRuns });
+  log(
+    `5/5 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
+  );
+  const flood = await runFlood({
+    dir,
+    others: settings.floodOthers,
+    floodMessages: settings.floodMessages,
+    windowMs: settings.quotaWindowMs,
+  });
   const nodeMs = nodeBaselineMs();
   const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
 
@@ -121,7 +157,12 @@ try {
     startup_first_ms: startup.startup_first_ms,
     npm_start_ms: startup.npm_start_ms,
     node_baseline_ms: nodeMs,
-    details: { update_cost: cost, quota, memory, startup },
+    flood_others_flow_p50_s: flood.runs.flooded.others_flow_p50_s,
+    flood_others_flow_p99_s: flood.runs.flooded.others_flow_p99_s,
+    alone_others_flow_p50_s: flood.runs.alone.others_flow_p50_s,
+    alone_others_flow_p99_s: flood.runs.alone.others_flow_p99_s,
+    flooder_requests: flood.runs.flooded.flooder_requests,
+    details: { update_cost: cost, quota, memory, startup, flood },
     settings,
     machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" },
     bench_seconds: Math.round((performance.now() - started) / 1000),
@@ -214,6 +255,10 @@ try {
     ],
     ["npm start on a built checkout, ms", `${startup.npm_start_ms ?? "n/a"}`],
     ["node -e 0 for scale, ms", `${nodeMs}`],
+    {
+      section: `5. Flood (${flood.others} people's flows, one person sending ${flood.flood_messages} usernames; ${scaleNote})`,
+    },
+    ...floodRows(flood),
   ];
   process.stdout.write(`${formatTable(rows)}\n`);
   const out = fileURLToPath(new URL("./results.json", import.meta.url));

@@ -39,6 +39,15 @@ async function handle(request: SandboxChildRequest): Promise<void> {
     case "answers":
       reply({ type: "answers", answers });
       return;
+    case "usernames":
+      reply({
+        type: "usernames",
+        usernames: (sandbox?.requests ?? []).flatMap((r) => {
+          const name = r.query["username"] ?? r.form?.["username"];
+          return name === undefined ? [] : [name];
+        }),
+      });
+      return;
     case "clear":
       answers = [];
       reply({ type: "cleared" });

@@ -59,6 +59,8 @@ flow-recipient-not-found = I could not find @{ $username }. Check the spelling a
 flow-recipient-refused = The service could not check @{ $username } ({ $detail }). Send the username again or try another one.
 flow-recipient-rate-limited = The service is busy. Please wait { $seconds } s, then send the username again.
 flow-recipient-unavailable = The service is not answering right now. Please send the username again in a minute.
+flow-recipient-throttled = You are checking recipients too fast. Please slow down: send the username again in { $seconds } s.
+flow-recipient-superseded = You asked about another recipient meanwhile, so this check was dropped. Send @{ $username } again to check it.
 flow-recipient-has-premium = @{ $username } already has Telegram Premium, so it cannot be gifted to them now. Send another username, or /cancel.
 flow-expect-text = Please send the username as a text message, or /cancel.
 
@@ -138,6 +140,7 @@ fallback-not-understood = I did not understand: start with /stars or /premium, o
 ## Who may buy
 access-denied = Purchases are not open to you. To get access, ask the bot's admins and give them your user id: { $userId }.
 access-denied-contact = Purchases are not open to you. To get access, ask { $contact } and give them your user id: { $userId }.
+flood-slow-down = You are sending messages too fast. Please slow down: for up to { $seconds } s I will not answer.
 access-group-premium-only = In groups I can gift only Telegram Premium, with /premium.
 access-group-not-allowed = Gifting is not enabled in this group. A bot admin can enable it with /allowchat.
 access-group-admins-only = Gifting Premium here is for the group's administrators.
@@ -150,6 +153,8 @@ group-recipient-not-found = I could not find @{ $username }.
 group-recipient-has-premium = @{ $username } already has Telegram Premium.
 group-recipient-busy = The service is busy. Try /premium again in { $seconds } s.
 group-recipient-unavailable = I could not check @{ $username } right now. Try /premium again in a minute.
+group-recipient-throttled = You are checking recipients too fast. Please slow down: try /premium again in { $seconds } s.
+group-recipient-superseded = You asked about another recipient meanwhile, so the check of @{ $username } was dropped. Try /premium again.
 group-ask-duration = Telegram Premium for @{ $username }: for how long?
 group-not-yours = Only the administrator who started this gift can use these buttons.
 group-flow-expired = This gift was started too long ago. Start again with /premium.
@@ -214,6 +219,14 @@ admin-state-frozen = Purchases: on hold, { $count ->
         [one] one unknown outcome
        *[other] { $count } unknown outcomes
     } to check (/pending)
+admin-quota-title = 📡 Service quota
+admin-quota-used = Used in the last window: { $used } of { $limit } requests
+admin-quota-queued = Waiting: { $purchases } purchases, { $shared } balance reads, { $reads } recipient checks
+admin-quota-held = ⏳ Held after a 429/503 for another { $seconds } s
+admin-quota-top = Most waiting (user: requests): { $owners }
+admin-throttled-none = Nobody is being slowed down.
+admin-throttled-checks = Slowed down, too many recipient checks (user until UTC): { $people }
+admin-throttled-updates = Slowed down, too many messages (user until UTC): { $people }
 admin-low-balance-ton = ⚠️ The wallet is running low on TON: { $value } TON (alert below { $threshold } TON).
 admin-low-balance-usdt = ⚠️ The wallet is running low on USDT: { $value } USDT (alert below { $threshold } USDT).
 

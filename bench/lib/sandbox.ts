@@ -15,12 +15,14 @@ export interface SandboxAnswer {
 export type SandboxChildRequest =
   | { type: "start"; quota: { limit: number; windowMs: number } | false }
   | { type: "answers" }
+  | { type: "usernames" }
   | { type: "clear" }
   | { type: "close" };
 
 export type SandboxChildReply =
   | { type: "ready"; url: string }
   | { type: "answers"; answers: SandboxAnswer[] }
+  | { type: "usernames"; usernames: string[] }
   | { type: "cleared" }
   | { type: "closed" }
   | { error: string };
@@ -28,6 +30,8 @@ export type SandboxChildReply =
 export interface BenchSandbox {
   url: string;
   answers(): Promise<SandboxAnswer[]>;
+  /** The username of every request that named one (checks and purchases), in arrival order. */
+  usernames(): Promise<string[]>;
   clear(): Promise<void>;
   close(): Promise<void>;
 }
@@ -42,6 +46,8 @@ export async function startSandboxProcess(
     url: ready.url,
     answers: async () =>
       (await ask<{ answers: SandboxAnswer[] }>(child, { type: "answers" })).answers,
+    usernames: async () =>
+      (await ask<{ usernames: string[] }>(child, { type: "usernames" })).usernames,
     clear: async () => {
       await ask(child, { type: "clear" });
     },

@@ -12,6 +12,7 @@
 import type { ApiClientOptions, Bot } from "grammy";
 import { createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
+import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../../src/config/index.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import { silentLogger } from "../../src/logger.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
@@ -42,6 +43,10 @@ export interface StackOptions {
   limits?: Partial<SpendingLimits>;
   recipientCacheMs?: number;
   balanceCacheMs?: number;
+  /** The window of CHECKS_PER_USER_MINUTE, shortened with the service's quota window. */
+  checkWindowMs?: number;
+  /** Fair-share settings other than the defaults (e.g. lifted, to compare). */
+  fairShare?: Partial<FairShareConfig>;
 }
 
 export interface BotStack {
@@ -60,6 +65,8 @@ export function buildBotStack(options: StackOptions): BotStack {
     access: { adminIds: [BENCH_ADMIN_ID], publicPurchases: true },
     alerts: BENCH_ALERTS,
     ...(options.limits ? { limits: options.limits } : {}),
+    // Production's fair share (the tests' config lifts it), unless the bench says otherwise.
+    fairShare: { ...FAIR_SHARE_DEFAULTS, ...options.fairShare },
   });
   const app = createApp(config, {
     logger: silentLogger,
@@ -69,6 +76,7 @@ export function buildBotStack(options: StackOptions): BotStack {
       ...(options.recipientCacheMs !== undefined ? { recipient: options.recipientCacheMs } : {}),
       ...(options.balanceCacheMs !== undefined ? { balance: options.balanceCacheMs } : {}),
     },
+    ...(options.checkWindowMs !== undefined ? { checkWindowMs: options.checkWindowMs } : {}),
   });
   return {
     bot: app.bot,

@@ -92,6 +92,11 @@ export interface AppOverrides {
   readRetries?: number;
   /** How long the desk reuses a recipient check and a balance read (the bench scales them). */
   cacheMs?: { recipient?: number; balance?: number };
+  /**
+   * The window of CHECKS_PER_USER_MINUTE when the service's quota window is not a minute
+   * (the bench shortens both by the same factor).
+   */
+  checkWindowMs?: number;
   /** Replaces the access gate: who may start and confirm purchases (a test's own rule). */
   purchaseGate?: PurchaseGate;
   /** How admin messages Telegram did not take are sent again (tests shorten the pauses). */
@@ -149,9 +154,9 @@ export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
 
 /**
  * The service client, watched for the health report, with the config's quota and timeouts, and
- * whether its quota is idle now ({@link quotaIsIdle}); with metrics, its exchanges and the
- * balances it reads are counted. `client` is the same client with its quota's read-only view
- * (for the metrics).
+ * whether its quota is idle now ({@link quotaIsIdle}), and its read-only snapshot (for the
+ * admins' status); with metrics, its exchanges and the balances it reads are counted. `client`
+ * is the same client with its quota's read-only view (for the metrics).
  */
 function createService(
   config: Config,
@@ -162,7 +167,12 @@ function createService(
     onRead: (outcome: ReadOutcome<unknown>) => void;
     metrics: BotMetrics | undefined;
   },
-): { monitor: ServiceMonitor; quotaIdle: () => boolean; client: GiftServiceClientWithQuota } {
+): {
+  monitor: ServiceMonitor;
+  quotaIdle: () => boolean;
+  quotaSnapshot: () => QuotaSnapshot;
+  client: GiftServiceClientWithQuota;
+} {
   const { logger, metrics } = parts;
   const timeoutMs = config.service.timeoutMs;
   const client = createGiftServiceClient({
@@ -186,6 +196,7 @@ function createService(
     monitor: monitorService(counted, Date.now, parts.onRead),
     quotaIdle: () => quotaIsIdle(client.quotaSnapshot()),
     client: counted,
+    quotaSnapshot: () => client.quotaSnapshot(5),
   };
 }
 
@@ -197,6 +208,7 @@ function createDesk(
     ledger: PurchaseLedger;
     service: ServiceMonitor;
     quotaIdle: () => boolean;
+    quotaSnapshot: () => QuotaSnapshot;
     logger: Logger;
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
@@ -209,6 +221,10 @@ function createDesk(
     client: parts.service.client,
     quotaIdle: parts.quotaIdle,
     logger: parts.logger,
+    quotaSnapshot: parts.quotaSnapshot,
+    checksPerUserMinute: config.fairShare.checksPerUserMinute,
+    checksExemptAdmins: config.fairShare.checksExemptAdmins,
+    ...(overrides.checkWindowMs !== undefined ? { checkWindowMs: overrides.checkWindowMs } : {}),
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
     ...(cacheMs?.recipient !== undefined ? { recipientCacheMs: cacheMs.recipient } : {}),
     ...(cacheMs?.balance !== undefined ? { balanceCacheMs: cacheMs.balance } : {}),
@@ -314,6 +330,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     monitor: service,
     quotaIdle,
     client,
+    quotaSnapshot,
   } = createService(config, overrides, {
     logger,
     credentials,
@@ -324,6 +341,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     ledger,
     service,
     quotaIdle,
+    quotaSnapshot,
     logger,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
@@ -347,6 +365,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     canBuy: overrides.purchaseGate,
     now: overrides.clock,
     adminMessageRetry: overrides.adminMessageRetry,
+    fairShare: config.fairShare,
   });
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);

@@ -10,6 +10,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { type ApiClientOptions, Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AccessList } from "../access/access-list.js";
+import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../config/types.js";
 import type { Logger } from "../logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
@@ -42,7 +43,9 @@ import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
 import { startFeature } from "./features/start.js";
 import { summaryFeature } from "./features/summary.js";
-import { createI18n, UserSettingsStore } from "./i18n.js";
+import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
+import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
+import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
@@ -93,6 +96,8 @@ export interface BotDeps {
   groupRefusalCooldownMs?: number | undefined;
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
   adminMessageRetry?: AdminMessageRetry | undefined;
+  /** Update floods and strangers' answers (README "Fair share"); default FAIR_SHARE_DEFAULTS. */
+  fairShare?: FairShareConfig | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -132,6 +137,7 @@ export function createBot(deps: BotDeps): GiftBot {
     admins: new Set(deps.access.adminIds),
     walletAddress: deps.wallet?.address,
     defaultPaymentMethod: deps.defaultPaymentMethod,
+    floods: new FloodBoard(now),
     now,
     logger: deps.logger,
   };
@@ -213,6 +219,19 @@ function installMiddleware(
   // One chat's updates in order, different chats concurrently, whatever runs the bot (runner,
   // webhook or a test calling handleUpdate concurrently). It must come before conversations:
   // they have no locking of their own.
+  const fairShare = deps.fairShare ?? FAIR_SHARE_DEFAULTS;
+  // A storm of one person's updates is dropped as it arrives, before it costs any work.
+  bot.use(
+    floodGuard<BotContext>({
+      perWindow: fairShare.updatesPerUser,
+      windowMs: fairShare.updatesWindowSeconds * 1000,
+      board: services.floods,
+      slowDownText: (ctx, seconds) =>
+        i18n.t(negotiateLocale(ctx, settings), "flood-slow-down", { seconds }),
+      now: services.now,
+      logger: deps.logger,
+    }),
+  );
   bot.use(sequentialize<BotContext>((ctx) => ctx.chat?.id.toString()));
   bot.use(async (ctx, next) => {
     // Built on first use: most updates log nothing, and a child logger is not free.
@@ -241,6 +260,14 @@ function installMiddleware(
     await next();
   });
   safe.use(i18n.middleware());
+  // Strangers get one answer per cooldown, and nothing they send reaches a feature.
+  safe.use(
+    strangerCooldown({
+      mayBuy: (userId) => deps.access.mayBuy(userId),
+      cooldownMs: fairShare.strangerCooldownSeconds * 1000,
+      now: services.now,
+    }),
+  );
   safe.use(
     conversations<BotContext, FlowContext>({
       storage: createConversationStorage(deps.stores),

@@ -8,6 +8,7 @@ import type { Logger } from "../logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../gifts/catalogue.js";
+import type { FloodBoard } from "./fair-share/flood-guard.js";
 import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
 import type { PurchaseGate } from "./purchase-gate.js";
@@ -25,6 +26,8 @@ export interface BotServices {
   /** The paying wallet's address, when configured or derived (for admin features). */
   walletAddress: string | undefined;
   defaultPaymentMethod: PaymentMethod;
+  /** Who the update flood guard cut short recently (for the admins' /balance). */
+  floods: FloodBoard;
   /** The clock that decides whether a summary has expired; the desk's clock in tests. */
   now: () => number;
   logger: Logger;

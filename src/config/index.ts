@@ -6,3 +6,4 @@ export { RELOADABLE_VARIABLES, type ReloadResult, reloadSettings } from "./reloa
 export { SECRET_VARIABLES, VARIABLES } from "./schema.js";
 export { type ConfigSummary, configSummary } from "./summary.js";
 export type * from "./types.js";
+export { FAIR_SHARE_DEFAULTS } from "./types.js";

@@ -21,8 +21,9 @@ import { VARIABLES } from "./schema.js";
  * Settings a running bot can take on. Everything else needs a restart: the bot token, mode,
  * database path, host, port and webhook are bound at start; the service URL, quota and
  * timeouts shape the client; the draft lifetime, payment method, ADMIN_CONTACT and alert
- * timings are read once by the parts built at start; ADMIN_IDS also registers the admins'
- * command menus.
+ * timings are read once by the parts built at start, as are the fair-share settings
+ * (CHECKS_PER_USER_MINUTE and the rest shape the desk and the bot's first middleware); ADMIN_IDS
+ * also registers the admins' command menus.
  *
  * The wallet (WALLET_MNEMONIC, WALLET_ADDRESS, WALLET_VERSION) needs a restart on purpose: an
  * unconfirmed purchase is reconciled by comparing the wallet's balance before and after, and

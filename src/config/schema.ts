@@ -10,7 +10,7 @@ import { DEFAULT_LIMITS } from "../ledger/limits.js";
 import { DEFAULT_BREAKER_REFUSALS } from "../purchases/breaker.js";
 import { DEFAULT_READ_OUTAGE_ALERT_SECONDS } from "../purchases/read-health.js";
 import type { SpendingLimits } from "../ledger/types.js";
-import type { Config } from "./types.js";
+import { type Config, FAIR_SHARE_DEFAULTS } from "./types.js";
 import {
   type CheckedMnemonic,
   checkMnemonic,
@@ -183,6 +183,15 @@ const fields = {
   TON_API_ENDPOINT: httpUrl().optional(),
   TON_API_KEY: singleLine(z.string()).optional(),
 
+  // Fair share of the service's quota and of the bot's attention (README "Fair share")
+  CHECKS_PER_USER_MINUTE: integer(1, 1_000).default(FAIR_SHARE_DEFAULTS.checksPerUserMinute),
+  CHECKS_EXEMPT_ADMINS: boolean.default(FAIR_SHARE_DEFAULTS.checksExemptAdmins),
+  UPDATES_PER_USER: integer(1, 10_000).default(FAIR_SHARE_DEFAULTS.updatesPerUser),
+  UPDATES_WINDOW_SECONDS: integer(1, 3_600).default(FAIR_SHARE_DEFAULTS.updatesWindowSeconds),
+  STRANGER_COOLDOWN_SECONDS: integer(0, 86_400).default(
+    FAIR_SHARE_DEFAULTS.strangerCooldownSeconds,
+  ),
+
   // Alerts
   LOW_BALANCE_TON: decimal.optional(),
   LOW_BALANCE_USDT: decimal.optional(),
@@ -333,6 +342,13 @@ export const configSchema = z
         lowBalanceUsdt: env.LOW_BALANCE_USDT,
         breakerRefusals: env.BREAKER_REFUSALS,
         readOutageAlertSeconds: env.READ_OUTAGE_ALERT_SECONDS,
+      },
+      fairShare: {
+        checksPerUserMinute: env.CHECKS_PER_USER_MINUTE,
+        checksExemptAdmins: env.CHECKS_EXEMPT_ADMINS,
+        updatesPerUser: env.UPDATES_PER_USER,
+        updatesWindowSeconds: env.UPDATES_WINDOW_SECONDS,
+        strangerCooldownSeconds: env.STRANGER_COOLDOWN_SECONDS,
       },
       run: {
         mode: env.BOT_MODE,

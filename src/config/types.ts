@@ -139,6 +139,33 @@ export interface LogConfig {
   pretty: boolean;
 }
 
+/**
+ * Fair share: what one person may cost the service and the bot (README "Fair share"). The
+ * service allows 30 requests a minute for the whole bot, so one person's recipient checks are
+ * limited per minute; a storm of updates is cut short; strangers get one answer per cooldown.
+ */
+export interface FairShareConfig {
+  /** CHECKS_PER_USER_MINUTE: recipient checks one person may cause per minute. */
+  checksPerUserMinute: number;
+  /** CHECKS_EXEMPT_ADMINS: admins' checks are not limited per person. */
+  checksExemptAdmins: boolean;
+  /** UPDATES_PER_USER: updates one person may send per window before the rest are dropped. */
+  updatesPerUser: number;
+  /** UPDATES_WINDOW_SECONDS: that window. */
+  updatesWindowSeconds: number;
+  /** STRANGER_COOLDOWN_SECONDS: at most one answer per this long to a person without access; 0: every time. */
+  strangerCooldownSeconds: number;
+}
+
+/** The fair-share defaults (README "Fair share"). */
+export const FAIR_SHARE_DEFAULTS: Readonly<FairShareConfig> = {
+  checksPerUserMinute: 5,
+  checksExemptAdmins: true,
+  updatesPerUser: 30,
+  updatesWindowSeconds: 10,
+  strangerCooldownSeconds: 30,
+};
+
 export interface Config {
   telegram: TelegramConfig;
   service: ServiceConfig;
@@ -146,6 +173,7 @@ export interface Config {
   access: AccessConfig;
   ledger: LedgerConfig;
   alerts: AlertsConfig;
+  fairShare: FairShareConfig;
   run: RunConfig;
   log: LogConfig;
 }

@@ -37,8 +37,7 @@ export function toRecipientCheck(
     case "invalid":
       return { kind: "invalid_username" };
     case "superseded":
-      // Only a check sent with an owner and `replace` ends so; the desk sends neither yet.
-      return { kind: "unavailable" };
+      return { kind: "superseded" };
   }
 }
 

@@ -27,6 +27,7 @@ import type {
   PaymentMethod,
   PurchaseOutcome,
 } from "../service/types.js";
+import type { QuotaSnapshot } from "../service/quota.js";
 import {
   balanceReadAt,
   balanceSnapshot,
@@ -43,6 +44,7 @@ import {
   unrecorded,
 } from "./decisions.js";
 import { gatherEvidence } from "./evidence.js";
+import { CheckAllowance } from "./check-allowance.js";
 import { Listeners } from "./listeners.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import { PurchaseLane } from "./purchase-lane.js";
@@ -58,10 +60,12 @@ import type {
   ConfirmResult,
   ConfirmedListener,
   DraftRequest,
+  FairShareStatus,
   PurchaseDesk,
   PurchaseSentListener,
   QueuedResolution,
   RecipientCheck,
+  RecipientCheckRequest,
   ReconciliationEvidence,
   ResolveQueuedOptions,
   ResolveResult,
@@ -97,6 +101,17 @@ export interface PurchaseDeskDeps {
    * the reads people make anyway serve as the balance after.
    */
   quotaIdle?: () => boolean;
+  /**
+   * Recipient checks one person may cause per minute (CHECKS_PER_USER_MINUTE); checks are
+   * not limited per person without it.
+   */
+  checksPerUserMinute?: number;
+  /** CHECKS_EXEMPT_ADMINS: admins' checks are not charged (default true). */
+  checksExemptAdmins?: boolean;
+  /** The allowance's window, default a minute (the bench shortens it with the quota's). */
+  checkWindowMs?: number;
+  /** The client's scheduler, read-only, for the admins' status. */
+  quotaSnapshot?: () => QuotaSnapshot;
 }
 
 type OnQueued = ((waitMs: number) => void) | undefined;
@@ -120,10 +135,21 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   return new Desk(deps);
 }
 
-/** The service's shared, briefly cached reads: recipient checks and the wallet balance. */
+/**
+ * The service's shared, briefly cached reads: recipient checks and the wallet balance.
+ *
+ * Recipient checks are the one thing a person can cause at will, so they are charged to a
+ * person (see check-allowance.ts). A check is charged to the person whose check starts a
+ * request, and queued as theirs (`owner`), replacing their older check still queued (`replace`:
+ * one queued check per person, docs/service-contract.md §6). Others asking for the same name
+ * meanwhile share that request for nothing; should its owner's newer check supersede it
+ * before it is sent, they ask again, as owners of their own request.
+ */
 class ServiceReads {
   readonly recipients: SharedReads<string, RecipientCheck>;
   readonly balances: SharedReads<"wallet", BalanceRead>;
+  readonly allowance: CheckAllowance | undefined;
+  readonly #exemptAdmins: boolean;
 
   constructor(
     deps: PurchaseDeskDeps,
@@ -132,16 +158,30 @@ class ServiceReads {
     onBalance: (reading: BalanceReading) => void,
   ) {
     const { client } = deps;
+    this.allowance =
+      deps.checksPerUserMinute === undefined
+        ? undefined
+        : new CheckAllowance({
+            perMinute: deps.checksPerUserMinute,
+            clock,
+            ...(deps.checkWindowMs !== undefined ? { windowMs: deps.checkWindowMs } : {}),
+          });
+    this.#exemptAdmins = deps.checksExemptAdmins ?? true;
     // The client promises typed outcomes; should it throw anyway, a read is merely unavailable.
     this.recipients = new SharedReads<string, RecipientCheck>(
-      (username, onQueued) =>
-        client.getUserInfo(username, { onQueued }).then(
-          (outcome) => toRecipientCheck(username, outcome),
-          (err: unknown): RecipientCheck => {
-            logger.error({ err }, "recipient check failed unexpectedly");
-            return { kind: "unavailable" };
-          },
-        ),
+      (username, onQueued, owner) =>
+        client
+          .getUserInfo(username, {
+            onQueued,
+            ...(owner === undefined ? {} : { owner, replace: true }),
+          })
+          .then(
+            (outcome) => toRecipientCheck(username, outcome),
+            (err: unknown): RecipientCheck => {
+              logger.error({ err }, "recipient check failed unexpectedly");
+              return { kind: "unavailable" };
+            },
+          ),
       {
         ttlMs: deps.recipientCacheMs ?? 60_000,
         clock,
@@ -168,12 +208,41 @@ class ServiceReads {
     );
   }
 
-  /** Parses the username, then checks it; one cache entry per name (case-insensitive). */
-  recipient(input: string, options: { onQueued?: OnQueued; fresh?: boolean } = {}) {
+  /**
+   * Parses the username, then checks it; one cache entry per name (case-insensitive). With a
+   * `userId`, a check that would reach the service is charged to that person first.
+   */
+  async recipient(
+    input: string,
+    options: RecipientCheckRequest & { fresh?: boolean } = {},
+  ): Promise<RecipientCheck> {
     const username = parseUsername(input);
-    if (username === undefined)
-      return Promise.resolve<RecipientCheck>({ kind: "invalid_username" });
-    return this.recipients.read(username.toLowerCase(), options);
+    if (username === undefined) return { kind: "invalid_username" };
+    const { userId } = options;
+    // At most twice: a second time only when a read this caller merely joined was superseded.
+    for (let attempt = 0; ; attempt++) {
+      let started = false;
+      const check = await this.recipients.read(username.toLowerCase(), {
+        ...(options.onQueued !== undefined ? { onQueued: options.onQueued } : {}),
+        ...(options.fresh === true ? { fresh: true } : {}),
+        ...(userId !== undefined ? { owner: userId } : {}),
+        admit: () => {
+          started = true;
+          return this.#charge(options);
+        },
+      });
+      if (check.kind !== "superseded" || started || attempt > 0) return check;
+    }
+  }
+
+  /** Charges a check about to be sent to its person; their refusal when over the allowance. */
+  #charge(options: RecipientCheckRequest): RecipientCheck | undefined {
+    const { userId } = options;
+    if (this.allowance === undefined || userId === undefined) return undefined;
+    if (options.isAdmin === true && this.#exemptAdmins) return undefined;
+    const refusal = this.allowance.charge(userId);
+    if (refusal === undefined) return undefined;
+    return { kind: "throttled", retryAfterSeconds: Math.ceil(refusal.retryAfterMs / 1000) };
   }
 
   balance(options: { onQueued?: OnQueued; fresh?: boolean } = {}): Promise<BalanceRead> {
@@ -189,6 +258,7 @@ class Desk implements PurchaseDesk {
   readonly #recheckAfterMs: number;
   readonly #onChain: OnChainEvidence | undefined;
   readonly #reads: ServiceReads;
+  readonly #quotaSnapshot: (() => QuotaSnapshot) | undefined;
   readonly #unconfirmed: Listeners<[PurchaseIntent, Ambiguous]>;
   readonly #sent: Listeners<[SentResult]>;
   readonly #unrecordedListeners: Listeners<[PurchaseIntent, PurchaseOutcome]>;
@@ -214,6 +284,7 @@ class Desk implements PurchaseDesk {
     this.#recheckAfterMs = deps.premiumRecheckAfterMs ?? 60_000;
     this.#onChain = deps.onChain;
     this.#quotaIdle = deps.quotaIdle ?? (() => false);
+    this.#quotaSnapshot = deps.quotaSnapshot;
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
     this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
@@ -226,8 +297,16 @@ class Desk implements PurchaseDesk {
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
   }
 
-  checkRecipient(username: string, options: ConfirmOptions = {}): Promise<RecipientCheck> {
+  checkRecipient(username: string, options: RecipientCheckRequest = {}): Promise<RecipientCheck> {
     return this.#reads.recipient(username, options);
+  }
+
+  fairShare(): FairShareStatus {
+    return {
+      quota: this.#quotaSnapshot?.(),
+      throttledChecks: this.#reads.allowance?.throttled() ?? [],
+      checksPerUserMinute: this.#reads.allowance?.perMinute,
+    };
   }
 
   readBalance(options: ConfirmOptions = {}): Promise<BalanceRead> {

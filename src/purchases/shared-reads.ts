@@ -20,10 +20,21 @@ interface InFlight<V> {
  */
 export const DEFAULT_MAX_ENTRIES = 1_000;
 
-export interface SharedReadOptions {
+export interface SharedReadOptions<V> {
   /** Skip the cache (and requests started before this call) and ask the service now. */
   fresh?: boolean;
   onQueued?: (waitMs: number) => void;
+  /**
+   * Whose read this is. A request belongs to the caller who starts it; callers who join it, or
+   * get its cached answer, share it for nothing (docs/service-contract.md §6: owners).
+   */
+  owner?: number;
+  /**
+   * Called only when this call would start a new request (nothing cached, nothing in flight to
+   * join): returning a value answers this caller with it instead, and nothing is sent or
+   * cached. A per-person allowance charges here, so only what reaches the service counts.
+   */
+  admit?: () => V | undefined;
 }
 
 /**
@@ -41,7 +52,11 @@ export class SharedReads<K, V> {
   readonly #inFlightFresh = new Map<K, InFlight<V>>();
 
   constructor(
-    private readonly fetch: (key: K, onQueued: (waitMs: number) => void) => Promise<V>,
+    private readonly fetch: (
+      key: K,
+      onQueued: (waitMs: number) => void,
+      owner: number | undefined,
+    ) => Promise<V>,
     private readonly options: {
       ttlMs: number;
       clock: () => number;
@@ -57,7 +72,7 @@ export class SharedReads<K, V> {
     return this.#cache.size;
   }
 
-  read(key: K, options: SharedReadOptions = {}): Promise<V> {
+  read(key: K, options: SharedReadOptions<V> = {}): Promise<V> {
     if (!options.fresh) {
       const cached = this.#cache.get(key);
       if (cached && cached.until > this.options.clock()) return Promise.resolve(cached.value);
@@ -65,7 +80,9 @@ export class SharedReads<K, V> {
     const table = options.fresh ? this.#inFlightFresh : this.#inFlight;
     let flight = table.get(key);
     if (flight === undefined) {
-      flight = this.#start(key, table);
+      const refusal = options.admit?.();
+      if (refusal !== undefined) return Promise.resolve(refusal);
+      flight = this.#start(key, table, options.owner);
       table.set(key, flight);
     }
     if (options.onQueued) {
@@ -76,7 +93,7 @@ export class SharedReads<K, V> {
   }
 
   /** Sends one request for `key`; its progress is fanned out to every caller sharing it. */
-  #start(key: K, table: Map<K, InFlight<V>>): InFlight<V> {
+  #start(key: K, table: Map<K, InFlight<V>>, owner: number | undefined): InFlight<V> {
     const listeners = new Set<(waitMs: number) => void>();
     const state: { queuedMs: number | undefined } = { queuedMs: undefined };
     const startedAt = this.options.clock();
@@ -88,10 +105,14 @@ export class SharedReads<K, V> {
       },
       stale: false,
     };
-    flight.promise = this.fetch(key, (waitMs) => {
-      state.queuedMs = waitMs;
-      for (const listener of listeners) safeCall(listener, waitMs);
-    })
+    flight.promise = this.fetch(
+      key,
+      (waitMs) => {
+        state.queuedMs = waitMs;
+        for (const listener of listeners) safeCall(listener, waitMs);
+      },
+      owner,
+    )
       .then((value) => {
         // Forgotten while in flight (a purchase finished meanwhile): the answer may predate
         // the change, so it goes to the callers that asked but is not kept for later ones.

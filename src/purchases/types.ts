@@ -22,6 +22,8 @@ import type {
   Rejected,
   WalletBalance,
 } from "../service/types.js";
+import type { QuotaSnapshot } from "../service/quota.js";
+import type { ThrottledPerson } from "./check-allowance.js";
 
 /** The recipient check, as the chat flows need it. */
 export type RecipientCheck =
@@ -30,7 +32,11 @@ export type RecipientCheck =
   | { kind: "not_found" }
   | { kind: "refused"; detail: string | undefined }
   | { kind: "rate_limited"; retryAfterSeconds: number }
-  | { kind: "unavailable" };
+  | { kind: "unavailable" }
+  /** Over the person's checks per minute (CHECKS_PER_USER_MINUTE): nothing was sent or queued. */
+  | { kind: "throttled"; retryAfterSeconds: number }
+  /** A newer check of the same person took this one's place in the queue: it was never sent. */
+  | { kind: "superseded" };
 
 export type BalanceRead =
   | { kind: "ok"; balance: WalletBalance }
@@ -83,6 +89,28 @@ export type ConfirmResult =
 export interface ConfirmOptions {
   /** Told when the request must wait for the service's quota, with the expected wait. */
   onQueued?: (waitMs: number) => void;
+}
+
+/** Whose recipient check this is: the per-person allowance and the fair queue need it. */
+export interface RecipientCheckRequest extends ConfirmOptions {
+  /**
+   * The person asking (a Telegram user id). A check that reaches the service is charged to
+   * them and queued as theirs, replacing their older check still queued (one per person).
+   * A cached answer, or a read of the same name already on its way, is shared for nothing.
+   */
+  userId?: number;
+  /** An admin asking: exempt from the per-person allowance when CHECKS_EXEMPT_ADMINS is on. */
+  isAdmin?: boolean;
+}
+
+/** What admins see of the fair share: how full the quota's queue is and who is slowed down. */
+export interface FairShareStatus {
+  /** The client's scheduler, read-only; undefined when the client has no snapshot. */
+  quota: QuotaSnapshot | undefined;
+  /** People over their recipient checks per minute, by id, soonest free first. */
+  throttledChecks: ThrottledPerson[];
+  /** CHECKS_PER_USER_MINUTE; undefined when checks are not limited per person. */
+  checksPerUserMinute: number | undefined;
 }
 
 /** Evidence for an admin reconciling an unconfirmed intent. */
@@ -197,7 +225,9 @@ export interface PurchaseDesk {
    * Parses (anything a person may type, or a {@link Username}), then checks the recipient with
    * the service (shared, briefly cached reads).
    */
-  checkRecipient(username: string, options?: ConfirmOptions): Promise<RecipientCheck>;
+  checkRecipient(username: string, options?: RecipientCheckRequest): Promise<RecipientCheck>;
+  /** How full the service's quota queue is, and who is over their checks per minute. */
+  fairShare(): FairShareStatus;
   /** The wallet balance (shared, briefly cached reads). */
   readBalance(options?: ConfirmOptions): Promise<BalanceRead>;
   /**

@@ -13,7 +13,7 @@ import type { Update } from "grammy/types";
 import { type App, createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
 import type { AdminMessageRetry, BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
-import type { AccessConfig } from "../../src/config/index.js";
+import type { AccessConfig, FairShareConfig } from "../../src/config/index.js";
 import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import type { PurchaseRecords } from "../../src/purchases/records.js";
@@ -48,6 +48,8 @@ export interface BotHarnessOptions {
   alerts?: BalanceAlerts;
   /** The paying wallet shown to admins. */
   wallet?: { address?: string; version?: "v5r1" | "v4r2" | "v3r2" };
+  /** CHECKS_PER_USER_MINUTE and the other fair-share settings (default: production's). */
+  fairShare?: Partial<FairShareConfig>;
   /** Replaces the access gate (a test's own rule for who may buy). */
   canBuy?: PurchaseGate;
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
@@ -104,6 +106,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     access: { ...options.access, adminIds: options.admins ?? [] },
     ...(options.alerts ? { alerts: options.alerts } : {}),
     ...(options.wallet ? { wallet: options.wallet } : {}),
+    ...(options.fairShare ? { fairShare: options.fairShare } : {}),
   });
 
   function build(): App {

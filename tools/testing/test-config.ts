@@ -4,7 +4,13 @@
  * test names. The app is then built from it by the one composition root (`createApp`), exactly
  * as `main` builds the production bot.
  */
-import type { AccessConfig, AlertsConfig, Config } from "../../src/config/index.js";
+import {
+  type AccessConfig,
+  type AlertsConfig,
+  type Config,
+  FAIR_SHARE_DEFAULTS,
+  type FairShareConfig,
+} from "../../src/config/index.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../src/ledger/limits.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import type { PaymentMethod } from "../../src/service/types.js";
@@ -28,9 +34,23 @@ export interface TestConfigOptions {
   /** ADMIN_IDS, ALLOWED_USER_IDS, ALLOWED_CHAT_IDS, PUBLIC_PURCHASES, ADMIN_CONTACT. */
   access?: Partial<AccessConfig>;
   alerts?: Partial<AlertsConfig>;
+  /** CHECKS_PER_USER_MINUTE and the other fair-share settings; default: {@link LIFTED_FAIR_SHARE}. */
+  fairShare?: Partial<FairShareConfig>;
   /** The paying wallet shown to admins (WALLET_ADDRESS and its version). */
   wallet?: { address?: string | undefined; version?: "v5r1" | "v4r2" | "v3r2" };
 }
+
+/**
+ * The fair-share limits lifted: a test's clock does not move a minute on by itself (so one
+ * person's sixth check in a test would be refused), and a fast machine sends a test's updates
+ * faster than any person. Tests of the fair share itself pass FAIR_SHARE_DEFAULTS or their own.
+ */
+export const LIFTED_FAIR_SHARE: FairShareConfig = {
+  ...FAIR_SHARE_DEFAULTS,
+  checksPerUserMinute: 1_000,
+  updatesPerUser: 10_000,
+  strangerCooldownSeconds: 0,
+};
 
 /**
  * Defaults: no admins, purchases open to everyone (PUBLIC_PURCHASES), the default limits and
@@ -80,6 +100,7 @@ export function testConfig(options: TestConfigOptions): Config {
       readOutageAlertSeconds: 120,
       ...options.alerts,
     },
+    fairShare: { ...LIFTED_FAIR_SHARE, ...options.fairShare },
     run: {
       mode: "polling",
       host: "127.0.0.1",

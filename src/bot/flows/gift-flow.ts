@@ -157,6 +157,8 @@ async function askRecipient(
     ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
     cancelKeyboard(ctx.t),
   );
+  // Checks are charged to the person and queued as theirs (fair share).
+  const userId = ctx.from?.id;
   for (;;) {
     const event = await waitEvent(conversation, prompt);
     const c = event.ctx;
@@ -171,7 +173,10 @@ async function askRecipient(
     }
     // The outside context: a wait notice sent from here is not part of the replayed log.
     const check = await conversation.external((outside) =>
-      services.desk.checkRecipient(username, { onQueued: tellQueued(outside) }),
+      services.desk.checkRecipient(username, {
+        onQueued: tellQueued(outside),
+        ...(userId !== undefined ? { userId, isAdmin: services.admins.has(userId) } : {}),
+      }),
     );
     const problem = recipientProblem(c.t, "private", kind, username, check);
     if (problem !== undefined) {

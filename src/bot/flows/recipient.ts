@@ -20,6 +20,8 @@ const PROBLEM_TEXTS: Record<Audience, Record<Problem, string>> = {
     refused: "flow-recipient-refused",
     rate_limited: "flow-recipient-rate-limited",
     unavailable: "flow-recipient-unavailable",
+    throttled: "flow-recipient-throttled",
+    superseded: "flow-recipient-superseded",
   },
   group: {
     has_premium: "group-recipient-has-premium",
@@ -28,6 +30,8 @@ const PROBLEM_TEXTS: Record<Audience, Record<Problem, string>> = {
     refused: "group-recipient-unavailable",
     rate_limited: "group-recipient-busy",
     unavailable: "group-recipient-unavailable",
+    throttled: "group-recipient-throttled",
+    superseded: "group-recipient-superseded",
   },
 };
 
@@ -49,6 +53,9 @@ export function recipientProblem(
   return t(PROBLEM_TEXTS[audience][check.kind], {
     username,
     detail: (check.kind === "refused" ? check.detail : undefined) ?? t("outcome-no-reason"),
-    seconds: check.kind === "rate_limited" ? Math.max(1, check.retryAfterSeconds) : 0,
+    seconds:
+      check.kind === "rate_limited" || check.kind === "throttled"
+        ? Math.max(1, check.retryAfterSeconds)
+        : 0,
   });
 }

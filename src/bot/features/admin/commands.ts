@@ -17,6 +17,7 @@ import {
   type InlineKeyboard,
 } from "grammy";
 import type { AccessList } from "../../../access/access-list.js";
+import { fairShareSection } from "./fair-share-view.js";
 import { INTENT_ID_PATTERN } from "../../../gifts/catalogue.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { AdminNotifier } from "../../admin-notifications/index.js";
@@ -104,7 +105,10 @@ function isAdminUpdate(ctx: BotContext, env: AdminEnv): boolean {
   return ctx.from !== undefined && env.access.isAdmin(ctx.from.id);
 }
 
-/** /balance: the wallet, today's purchases and whether buying is open. */
+/**
+ * /balance: the wallet, today's purchases, whether buying is open, and, when the service's
+ * quota is busy or someone is slowed down, how full its queue is and who (fair-share-view.ts).
+ */
 export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
   const read = await desk.readBalance();
@@ -119,7 +123,7 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
       usage,
       today,
       status: env.services.records.status(),
-    }),
+    }) + fairShareSection(ctx.t, locale, desk.fairShare(), env.services.floods.throttled()),
   );
 }
 

@@ -157,6 +157,8 @@ export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promi
   }
   const check = await env.services.desk.checkRecipient(target.username, {
     onQueued: tellQueued(ctx, trackReply(env, ctx.chat.id, ctx.from.id)),
+    userId: ctx.from.id,
+    isAdmin: env.services.admins.has(ctx.from.id),
   });
   const problem = recipientProblem(ctx.t, "group", "premium", target.username, check);
   if (problem !== undefined) {

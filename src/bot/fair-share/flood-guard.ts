@@ -1,0 +1,85 @@
+/**
+ * Update floods: one person's raw update rate, limited with grammY's ratelimiter plugin
+ * (`@grammyjs/ratelimiter`). It runs before anything that costs work (ordering, the database,
+ * conversations), so a storm of messages or presses is dropped as it arrives. The plugin calls
+ * `onLimitExceeded` once per window: the person gets one "slow down", then silence until the
+ * window ends. In groups even that one answer is left out (a group is not flooded by the bot).
+ */
+import { limit } from "@grammyjs/ratelimiter";
+import type { Context, MiddlewareFn } from "grammy";
+import type { Logger } from "../../logger.js";
+import type { ThrottledPerson } from "../../purchases/check-allowance.js";
+
+/** Who was cut short recently, for the admins' status (ids only, never a metric label). */
+export class FloodBoard {
+  readonly #until = new Map<number, number>();
+  readonly #now: () => number;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  note(userId: number, until: number): void {
+    this.#until.delete(userId);
+    this.#until.set(userId, until);
+    // Bounded: the oldest notes (long over) go first.
+    if (this.#until.size > 1_000) {
+      const oldest = this.#until.keys().next();
+      if (oldest.done !== true) this.#until.delete(oldest.value);
+    }
+  }
+
+  /** People whose updates are being dropped now, soonest free first. */
+  throttled(): ThrottledPerson[] {
+    const now = this.#now();
+    const people: ThrottledPerson[] = [];
+    for (const [userId, until] of this.#until) {
+      if (until > now) people.push({ userId, until });
+      else this.#until.delete(userId);
+    }
+    return people.sort((a, b) => a.until - b.until);
+  }
+}
+
+export interface FloodGuardOptions {
+  /** Updates one person may send per window (UPDATES_PER_USER). */
+  perWindow: number;
+  /** The window (UPDATES_WINDOW_SECONDS), in milliseconds. */
+  windowMs: number;
+  board: FloodBoard;
+  /** The person's "slow down" text, in their language; `seconds`: at most this long. */
+  slowDownText: (ctx: Context, seconds: number) => string;
+  now: () => number;
+  logger: Logger;
+}
+
+/** The middleware; install it first, before ordering and conversations. */
+export function floodGuard<C extends Context>(options: FloodGuardOptions): MiddlewareFn<C> {
+  const seconds = Math.max(1, Math.ceil(options.windowMs / 1000));
+  return limit<C, never>({
+    timeFrame: options.windowMs,
+    limit: options.perWindow,
+    keyGenerator: (ctx) => ctx.from?.id.toString(),
+    // The plugin returns what this returns, so the one "slow down" is sent before the update
+    // counts as handled (a failure to send it is only logged).
+    onLimitExceeded: async (ctx) => {
+      const userId = ctx.from?.id;
+      if (userId === undefined) return;
+      // The plugin's window restarts on its own timer; "at most one window" is what is known.
+      options.board.note(userId, options.now() + options.windowMs);
+      try {
+        await tellSlowDown(ctx, options.slowDownText(ctx, seconds));
+      } catch (err) {
+        options.logger.debug({ err }, "could not tell a person to slow down");
+      }
+    },
+  }) as MiddlewareFn<C>;
+}
+
+async function tellSlowDown(ctx: Context, text: string): Promise<void> {
+  if (ctx.callbackQuery !== undefined) {
+    await ctx.answerCallbackQuery({ text });
+    return;
+  }
+  if (ctx.chat?.type === "private" && ctx.message !== undefined) await ctx.reply(text);
+}

@@ -1,0 +1,40 @@
+/**
+ * Strangers in private chats: people who may not buy (not an admin, not a buyer, and purchases
+ * are not public). The first update of a stranger in a cooldown is handled as anyone's (a
+ * greeting, or the access refusal with their id and whom to ask); everything else they send
+ * in that cooldown is dropped without an answer, so however fast they send, they get one
+ * answer per cooldown. The purchase gate refuses them before any flow starts, so no stranger
+ * ever causes a request to the Gift Purchase Service. Groups have their own per-group refusal
+ * cooldown (features/group/refusal-throttle.ts); this is the same throttle keyed by person.
+ */
+import type { MiddlewareFn } from "grammy";
+import type { BotContext } from "../context.js";
+import { RefusalThrottle } from "../features/group/refusal-throttle.js";
+
+export interface StrangerCooldownOptions {
+  /** Whether this person may buy in a private chat (the access list). */
+  mayBuy: (userId: number) => boolean;
+  /** STRANGER_COOLDOWN_SECONDS in milliseconds; 0 answers every time. */
+  cooldownMs: number;
+  now: () => number;
+}
+
+/** The middleware; install it before conversations and the features. */
+export function strangerCooldown(options: StrangerCooldownOptions): MiddlewareFn<BotContext> {
+  const throttle = new RefusalThrottle({ cooldownMs: options.cooldownMs, now: options.now });
+  return async (ctx, next) => {
+    const userId = ctx.from?.id;
+    if (
+      ctx.chat?.type !== "private" ||
+      userId === undefined ||
+      options.mayBuy(userId) ||
+      throttle.take(userId)
+    ) {
+      await next();
+      return;
+    }
+    // Within the cooldown: no answer. A press is still acknowledged (no text: nothing the
+    // person reads), so their client stops its spinner.
+    if (ctx.callbackQuery !== undefined) await ctx.answerCallbackQuery();
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The fair-share part of /balance: how full the service's quota queue is, and who is being
+ * slowed down (ids only), so admins can act (e.g. /deny a person who floods the bot). Shown
+ * only when there is something to see: requests waiting, a hold after a 429/503, or someone
+ * slowed down; a quiet bot's /balance stays as short as before.
+ */
+import type { ThrottledPerson } from "../../../purchases/check-allowance.js";
+import type { FairShareStatus } from "../../../purchases/types.js";
+import type { Translate } from "../../context.js";
+import { formatDateTime } from "../../format.js";
+
+/** The section, with a blank line before it; empty when all is quiet. */
+export function fairShareSection(
+  t: Translate,
+  locale: string,
+  status: FairShareStatus,
+  floods: readonly ThrottledPerson[],
+): string {
+  const quota = status.quota;
+  const waiting =
+    quota !== undefined &&
+    (quota.queued.purchase + quota.queued.shared_read + quota.queued.read > 0 ||
+      quota.heldForMs > 0);
+  if (!waiting && status.throttledChecks.length === 0 && floods.length === 0) return "";
+  return `\n\n${fairShareLines(t, locale, status, floods).join("\n")}`;
+}
+
+/** Every line of the section (the quota, then who is slowed down). */
+export function fairShareLines(
+  t: Translate,
+  locale: string,
+  status: FairShareStatus,
+  floods: readonly ThrottledPerson[],
+): string[] {
+  const lines = [t("admin-quota-title")];
+  const { quota } = status;
+  if (quota !== undefined) {
+    lines.push(t("admin-quota-used", { used: quota.usedSlots, limit: quota.limit }));
+    lines.push(
+      t("admin-quota-queued", {
+        purchases: quota.queued.purchase,
+        shared: quota.queued.shared_read,
+        reads: quota.queued.read,
+      }),
+    );
+    if (quota.heldForMs > 0) {
+      lines.push(t("admin-quota-held", { seconds: Math.ceil(quota.heldForMs / 1000) }));
+    }
+    if (quota.topOwners.length > 0) {
+      const owners = quota.topOwners.map((o) => `${String(o.owner)}: ${o.queued}`).join(", ");
+      lines.push(t("admin-quota-top", { owners }));
+    }
+  }
+  const people = (list: readonly ThrottledPerson[]) =>
+    list.map((p) => `${p.userId} (${formatDateTime(locale, p.until)})`).join(", ");
+  if (status.throttledChecks.length === 0 && floods.length === 0) {
+    lines.push(t("admin-throttled-none"));
+  }
+  if (status.throttledChecks.length > 0) {
+    lines.push(t("admin-throttled-checks", { people: people(status.throttledChecks) }));
+  }
+  if (floods.length > 0) lines.push(t("admin-throttled-updates", { people: people(floods) }));
+  return lines;
+}
