@@ -417,20 +417,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   };
 
   const stop = (): Promise<void> => {
-    stopping ??= windDown({
-      logger,
-      service,
-      updates,
-      notifier,
-      storage,
-      observability,
-      readOutages,
-      desk,
-      connecting,
-      runner,
-      webhookServer,
-      expiry,
-    });
+    stopping ??= windDown(
+      { logger, service, updates, notifier, storage, observability, readOutages, desk, connecting },
+      { runner, webhookServer, expiry },
+    );
     return stopping;
   };
 
@@ -459,7 +449,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   };
 }
 
-/** What stopping the app works with: what `start` began, and the parts to close in order. */
+/** What stopping the app works with: the parts to close in order. */
 interface StopParts {
   logger: Logger;
   service: ServiceMonitor;
@@ -471,18 +461,23 @@ interface StopParts {
   desk: PurchaseDesk;
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
+}
+
+/** What `start` began: the intake and the minute timer. */
+interface Started {
   runner: RunnerHandle | undefined;
   webhookServer: WebhookServer | undefined;
   expiry: NodeJS.Timeout | undefined;
 }
 
 /** Stops in the order the module's comment gives (steps 0 to 6). */
-async function windDown(parts: StopParts): Promise<void> {
-  const { logger, service, updates, runner, webhookServer } = parts;
+async function windDown(parts: StopParts, started: Started): Promise<void> {
+  const { logger, service, updates } = parts;
+  const { runner, webhookServer } = started;
   // Not ready from the first moment: an orchestrator stops sending work before anything closes.
   parts.observability.readiness.set("stopping");
   parts.connecting.abort();
-  if (parts.expiry !== undefined) clearInterval(parts.expiry);
+  if (started.expiry !== undefined) clearInterval(started.expiry);
   parts.readOutages.stop();
   // Stop taking updates first, so nothing new starts while we wait.
   const intake: Promise<unknown>[] = [];
