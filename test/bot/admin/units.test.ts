@@ -53,6 +53,7 @@ describe("on-chain transfers in the evidence", () => {
       outcomeDetail: undefined,
       resolvedBy: undefined,
       resolvedAt: undefined,
+      cost: undefined,
     };
     const transfer = (amountNano: string | undefined) => ({
       hash: "ab",
