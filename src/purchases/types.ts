@@ -145,6 +145,11 @@ export interface OnChainTransfer {
   destination: string | undefined;
   amountNano: string | undefined;
   comment: string | undefined;
+  /**
+   * For a jetton transfer (op 0x0f8a7ea5, e.g. USDT): the jetton amount in its smallest unit
+   * (micro-USDT); the message's own TON value is then only the forwarding fee.
+   */
+  jettonAmount?: string | undefined;
 }
 
 export type ResolveResult =
