@@ -125,7 +125,7 @@ export class CostMeter {
       intent.balanceBefore !== undefined && intent.balanceBeforeAt !== undefined
         ? { balance: intent.balanceBefore, at: intent.balanceBeforeAt }
         : undefined;
-    let othersSent = 0;
+    let othersSent: number;
     try {
       othersSent =
         before === undefined ? 0 : this.#deps.ledger.sentDuring(before.at, after.at, id).length;
