@@ -98,6 +98,7 @@ unknown-value = ?
 outcome-delivered-stars = ✅ Delivered: { $amount } Telegram Stars to @{ $username }.
 outcome-delivered-premium = ✅ Delivered: Telegram Premium for { $months } months to @{ $username }.
 outcome-transaction = Transaction: { $url }
+outcome-transaction-hash = Transaction: { $hash }
 outcome-rejected = ❌ The service refused the purchase: { $reason }. Nothing was spent.
 outcome-not-sent = ❌ Not sent: the request did not go out to the service. Nothing was spent; you can try again.
 outcome-closed = ❌ Not sent: { $reason } Nothing was spent.
@@ -363,7 +364,7 @@ command-export = Purchases of a date range as a CSV file
 
 ## The measured cost and the estimate
 cost-line = cost: { $amount } { $currency }
-cost-line-history = , cost { $amount } { $currency }
+cost-line-history = , cost: { $amount } { $currency }
 cost-detail = Cost: { $amount } { $currency } ({ $source })
 cost-detail-unmeasured = Cost: not measured ({ $reason })
 cost-source-balance_after = the wallet's balance read again after delivery

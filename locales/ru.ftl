@@ -118,6 +118,7 @@ outcome-delivered-premium = ✅ Доставлено: Telegram Premium на { $m
        *[many] месяцев
     } для @{ $username }.
 outcome-transaction = Транзакция: { $url }
+outcome-transaction-hash = Транзакция: { $hash }
 outcome-rejected = ❌ Сервис отказал в покупке: { $reason }. Ничего не списано.
 outcome-not-sent = ❌ Не отправлено: запрос не ушёл в сервис. Ничего не списано, можно попробовать снова.
 outcome-closed = ❌ Не отправлено: { $reason } Ничего не списано.
@@ -376,7 +377,7 @@ command-export = Покупки за период в файле CSV
 
 ## Измеренная стоимость и оценка
 cost-line = стоимость: { $amount } { $currency }
-cost-line-history = , стоимость { $amount } { $currency }
+cost-line-history = , стоимость: { $amount } { $currency }
 cost-detail = Стоимость: { $amount } { $currency } ({ $source })
 cost-detail-unmeasured = Стоимость: не измерена ({ $reason })
 cost-source-balance_after = баланс кошелька прочитан снова после доставки

@@ -32,6 +32,7 @@ import type { AdminMessageRetry, AdminNotifier } from "../bot/admin-notification
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
+import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
 import { instrumentClient } from "../metrics/instrument.js";
@@ -212,6 +213,7 @@ function createDesk(
     logger: Logger;
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
+    accounts: PurchaseAccounts;
   },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
@@ -219,6 +221,7 @@ function createDesk(
   return createPurchaseDesk({
     ledger: parts.ledger,
     client: parts.service.client,
+    accounts: parts.accounts,
     quotaIdle: parts.quotaIdle,
     logger: parts.logger,
     quotaSnapshot: parts.quotaSnapshot,
@@ -326,6 +329,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       storage.isUp() ? { ...records.status(), pausedBy: records.pauseReason()?.source } : undefined,
     quota: () => client.quotaSnapshot(0),
   });
+  const accounts = storage.openAccounts();
   const {
     monitor: service,
     quotaIdle,
@@ -339,6 +343,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   });
   const desk = createDesk(config, overrides, {
     ledger,
+    accounts,
     service,
     quotaIdle,
     quotaSnapshot,
@@ -346,7 +351,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
   observability.watchDesk(desk);
-  const records = createPurchaseRecords(ledger, overrides.clock, () => desk.unrecordedCount());
+  const records = createPurchaseRecords(
+    ledger,
+    overrides.clock,
+    () => desk.unrecordedCount(),
+    accounts,
+  );
   const access = new AccessList(storage.access, config.access);
   const giftBot = createBot({
     token: config.telegram.token,
@@ -362,6 +372,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
     contact: config.access.adminContact,
     alerts: config.alerts,
+    explorerUrl: config.reports.explorerUrl,
     canBuy: overrides.purchaseGate,
     now: overrides.clock,
     adminMessageRetry: overrides.adminMessageRetry,

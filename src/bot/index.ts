@@ -86,6 +86,11 @@ export interface BotDeps {
   contact?: string | undefined;
   /** LOW_BALANCE_TON / LOW_BALANCE_USDT: admins are told when the wallet falls below them. */
   alerts?: BalanceAlerts | undefined;
+  /**
+   * TON_EXPLORER_URL: a transaction link is this followed by the hash; undefined shows the bare
+   * hash (the demo, whose sandbox purchases are on no real chain).
+   */
+  explorerUrl?: string | undefined;
   /** Who may start and confirm purchases; default: the access gate built on `access`. */
   canBuy?: PurchaseGate | undefined;
   /** The clock deciding whether a summary or a group prompt has expired; the desk's in tests. */
@@ -138,6 +143,7 @@ export function createBot(deps: BotDeps): GiftBot {
     walletAddress: deps.wallet?.address,
     defaultPaymentMethod: deps.defaultPaymentMethod,
     floods: new FloodBoard(now),
+    explorerUrl: deps.explorerUrl,
     now,
     logger: deps.logger,
   };
@@ -151,6 +157,7 @@ export function createBot(deps: BotDeps): GiftBot {
     settings,
     alerts: deps.alerts,
     walletAddress: deps.wallet?.address,
+    explorerUrl: deps.explorerUrl,
     logger: deps.logger,
     retry: deps.adminMessageRetry,
   });

@@ -24,10 +24,10 @@ export interface CostMeterDeps {
   };
   accounts: PurchaseAccounts;
   /**
-   * A balance read through the desk's shared reads (joining one in flight); its answer reaches
-   * {@link CostMeter.observe} like every other read.
+   * One balance read of the meter's own, outside the desk's shared cache: the summaries' "balance
+   * before" stays the figure their person saw. Undefined when the read gave no figure.
    */
-  readBalance: () => Promise<unknown>;
+  readBalance: () => Promise<Reading | undefined>;
   /** Whether a request now would take no one's turn (see `quotaIsIdle` in src/app). */
   quotaIdle: () => boolean;
   onChain?: OnChainEvidence | undefined;
@@ -51,6 +51,8 @@ export class CostMeter {
   readonly #deps: CostMeterDeps;
   readonly #pending = new Map<string, Pending>();
   readonly #work = new Set<Promise<unknown>>();
+  /** Measurements under way per purchase (its own read, or the chain). */
+  readonly #underWay = new Map<string, Promise<unknown>>();
 
   constructor(deps: CostMeterDeps) {
     this.#deps = deps;
@@ -62,14 +64,34 @@ export class CostMeter {
     const onChain = this.#deps.onChain;
     if (onChain !== undefined) {
       this.#track(
-        costFromChain(onChain, intent, this.#deps.clock()).then((cost) => {
-          if (cost === undefined) this.#measureByBalance(intent);
-          else this.#record(intent.id, cost);
-        }),
+        intent.id,
+        costFromChain(onChain, intent, this.#deps.clock())
+          .catch((err: unknown) => {
+            this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
+            return undefined;
+          })
+          .then((cost) => {
+            if (cost === undefined) return this.#measureByBalance(intent);
+            this.#record(intent.id, cost);
+            return undefined;
+          }),
       );
       return;
     }
-    this.#measureByBalance(intent);
+    void this.#measureByBalance(intent);
+  }
+
+  /** Resolves when the measurement under way for `id` ends, or after `waitMs` at most. */
+  async settled(id: string, waitMs: number): Promise<void> {
+    const work = this.#underWay.get(id);
+    if (work === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    });
+    await Promise.race([work, timeout]);
+    clearTimeout(timer);
   }
 
   /**
@@ -105,7 +127,7 @@ export class CostMeter {
     return this.#pending.size;
   }
 
-  #measureByBalance(intent: PurchaseIntent): void {
+  #measureByBalance(intent: PurchaseIntent): Promise<unknown> | undefined {
     const asked = this.#deps.quotaIdle();
     if (this.#pending.size >= MAX_PENDING) {
       const [oldestId, oldest] = this.#pending.entries().next().value ?? [];
@@ -116,7 +138,12 @@ export class CostMeter {
       asked,
       until: this.#deps.clock() + (this.#deps.waitForReadingMs ?? 10 * 60_000),
     });
-    if (asked) this.#track(this.#deps.readBalance());
+    if (!asked) return undefined;
+    const read = this.#deps.readBalance().then((reading) => {
+      if (reading !== undefined) this.observe(reading);
+    });
+    this.#track(intent.id, read);
+    return read;
   }
 
   #judge(id: string, pending: Pending, after: Reading, now: number): void {
@@ -170,10 +197,14 @@ export class CostMeter {
     }
   }
 
-  #track(work: Promise<unknown>): void {
+  #track(id: string, work: Promise<unknown>): void {
     const tracked = work
       .catch((err: unknown) => this.#deps.logger.warn({ err }, "cost measurement failed"))
-      .finally(() => this.#work.delete(tracked));
+      .finally(() => {
+        this.#work.delete(tracked);
+        if (this.#underWay.get(id) === tracked) this.#underWay.delete(id);
+      });
     this.#work.add(tracked);
+    this.#underWay.set(id, tracked);
   }
 }

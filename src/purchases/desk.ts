@@ -12,6 +12,9 @@
  * wait, so a person and the admins always learn what became of a Confirm.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
+import type { Reading } from "../costs/measure.js";
+import type { PurchaseCost } from "../costs/types.js";
+import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type {
   PurchaseIntent,
   PurchaseLedger,
@@ -45,6 +48,7 @@ import {
 } from "./decisions.js";
 import { gatherEvidence } from "./evidence.js";
 import { CheckAllowance } from "./check-allowance.js";
+import { CostMeter } from "./cost-meter.js";
 import { Listeners } from "./listeners.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import { PurchaseLane } from "./purchase-lane.js";
@@ -112,6 +116,11 @@ export interface PurchaseDeskDeps {
   checkWindowMs?: number;
   /** The client's scheduler, read-only, for the admins' status. */
   quotaSnapshot?: () => QuotaSnapshot;
+  /**
+   * The books beside the ledger: with them, each delivered purchase's cost is measured
+   * (./cost-meter.ts) and every good balance read is kept for the daily report.
+   */
+  accounts?: PurchaseAccounts;
 }
 
 type OnQueued = ((waitMs: number) => void) | undefined;
@@ -275,6 +284,7 @@ class Desk implements PurchaseDesk {
   readonly #lane = new PurchaseLane();
   /** Intents waiting in the lane or being sent by it, so a second press is not queued again. */
   readonly #inLane = new Set<string>();
+  readonly #costs: CostMeter | undefined;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -285,15 +295,32 @@ class Desk implements PurchaseDesk {
     this.#onChain = deps.onChain;
     this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#quotaSnapshot = deps.quotaSnapshot;
+    this.#costs =
+      deps.accounts === undefined
+        ? undefined
+        : new CostMeter({
+            ledger: deps.ledger,
+            accounts: deps.accounts,
+            readBalance: async () => {
+              const at = this.#clock();
+              const outcome = await deps.client.getWalletBalance();
+              return knownBalance({ value: toBalanceRead(outcome), at });
+            },
+            quotaIdle: deps.quotaIdle ?? (() => false),
+            onChain: deps.onChain,
+            clock: this.#clock,
+            logger: this.#logger,
+          });
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
     this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
     this.#held = new UnrecordedOutcomes({ retry: deps.unrecordedRetry, logger: this.#logger });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
-    this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
-      this.#balanceRead.emit(undefined, reading),
-    );
+    this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) => {
+      this.#costs?.observe(reading);
+      this.#balanceRead.emit(undefined, reading);
+    });
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
   }
 
@@ -449,6 +476,15 @@ class Desk implements PurchaseDesk {
     return this.#unconfirmed.add(listener);
   }
 
+  async measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined> {
+    await this.#costs?.settled(id, waitMs);
+    return this.#ledger.get(id)?.cost;
+  }
+
+  costsSettled(): Promise<void> {
+    return this.#costs?.idle() ?? Promise.resolve();
+  }
+
   onPurchaseSent(listener: PurchaseSentListener): () => void {
     return this.#sent.add(listener);
   }
@@ -547,6 +583,8 @@ class Desk implements PurchaseDesk {
       this.#reads.recipients.forget(intent.recipient.toLowerCase());
     }
     this.#reads.balances.forget("wallet");
+    // After the forget, so the meter's read is a new one, started after this answer.
+    if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent);
     if (outcome.kind === "ambiguous" && recorded.recorded) {
       this.#unconfirmed.emit(intent.id, intent, outcome);
     }

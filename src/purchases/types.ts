@@ -4,6 +4,7 @@
  * service requires (check the recipient, read the balance, record the intent, send one request)
  * cannot be got wrong by a chat flow.
  */
+import type { PurchaseCost } from "../costs/types.js";
 import type {
   BalanceSnapshot,
   ClaimRefusal,
@@ -301,6 +302,14 @@ export interface PurchaseDesk {
   onBalanceRead(listener: BalanceReadListener): () => void;
   /** Resolves when the desk's own reads after purchases (and their listeners) are done. */
   settled(): Promise<void>;
+  /**
+   * A delivered purchase's cost once measured: waits at most `waitMs` for a measurement under
+   * way (a balance read the quota had room for, or the chain), never for a later shared read.
+   * Undefined when not (yet) recorded.
+   */
+  measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined>;
+  /** Resolves when every cost measurement started so far has finished (tests, shutdown). */
+  costsSettled(): Promise<void>;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.

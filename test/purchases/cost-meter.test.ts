@@ -27,6 +27,7 @@ function fixture(options: { idle?: boolean } = {}) {
     accounts,
     readBalance: async () => {
       reads++;
+      return undefined;
     },
     quotaIdle: () => options.idle ?? true,
     clock: () => fx.clock.now,

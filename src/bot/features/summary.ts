@@ -10,7 +10,7 @@
 import { Composer, type Filter, GrammyError } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
-import type { ConfirmRefusal } from "../../purchases/types.js";
+import type { ConfirmRefusal, ConfirmResult } from "../../purchases/types.js";
 import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/buy.js";
 import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
@@ -137,7 +137,11 @@ async function confirm(
   }
 
   await ctx.answerCallbackQuery({ text: ctx.t("summary-sending") });
-  await editQuietly(ctx, summaryWithStatus(ctx.t, locale, intent, ctx.t("summary-sending")));
+  const estimate = services.records.estimate(intent);
+  await editQuietly(
+    ctx,
+    summaryWithStatus(ctx.t, locale, intent, ctx.t("summary-sending"), estimate),
+  );
 
   // onQueued is synchronous for the desk; its message edit is chained so the final outcome
   // edit always comes after it.
@@ -148,6 +152,7 @@ async function confirm(
       locale,
       intent,
       ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }),
+      estimate,
     );
     shown = shown
       .then(() => ctx.replyWithChatAction("typing"))
@@ -184,7 +189,7 @@ async function confirm(
     const fresh = services.records.getIntent(intent.id) ?? intent;
     await editQuietly(
       ctx,
-      summaryWithStatus(ctx.t, locale, fresh, line),
+      summaryWithStatus(ctx.t, locale, fresh, line, services.records.estimate(fresh)),
       retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
     );
     if (!retryable) services.summaries.remove(intent.requester.chatId, userId, intent.id);
@@ -193,7 +198,10 @@ async function confirm(
   // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
   // is done and its buttons go.
   services.summaries.remove(intent.requester.chatId, userId, intent.id);
-  await showOutcome(ctx, outcomeText(ctx.t, locale, result));
+  await showOutcome(
+    ctx,
+    outcomeText(ctx.t, locale, await withCost(result, services), services.explorerUrl),
+  );
 }
 
 /**
@@ -215,6 +223,19 @@ async function showOutcome(ctx: BotContext, text: string): Promise<void> {
   } catch (error) {
     ctx.log.error({ error }, "could not tell the person the outcome of their confirmation");
   }
+}
+
+/** How long the delivered message waits for the cost measured right after the purchase. */
+const COST_WAIT_MS = 3_000;
+
+/**
+ * A delivered purchase with its cost, when the measurement under way (one balance read the
+ * quota had room for) ends within {@link COST_WAIT_MS}; otherwise as it is (no cost shown).
+ */
+async function withCost(result: ConfirmResult, services: BotServices): Promise<ConfirmResult> {
+  if (result.kind !== "succeeded") return result;
+  const cost = await services.desk.measuredCost(result.intent.id, COST_WAIT_MS);
+  return cost === undefined ? result : { ...result, intent: { ...result.intent, cost } };
 }
 
 async function cancel(
@@ -269,7 +290,11 @@ async function switchMethod(
   }
   const locale = await ctx.i18n.getLocale();
   await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
-  await editQuietly(ctx, summaryText(ctx.t, locale, changed), summaryKeyboard(ctx.t, changed));
+  await editQuietly(
+    ctx,
+    summaryText(ctx.t, locale, changed, services.records.estimate(changed)),
+    summaryKeyboard(ctx.t, changed),
+  );
 }
 
 /**

@@ -66,7 +66,9 @@ export async function showSummary(
     );
   });
   const locale = await ctx.i18n.getLocale();
-  const message = await ctx.reply(summaryText(ctx.t, locale, intent), {
+  // One SQLite read, no service request: the estimate never delays the summary.
+  const estimate = services.records.estimate(intent);
+  const message = await ctx.reply(summaryText(ctx.t, locale, intent, estimate), {
     reply_markup: summaryKeyboard(ctx.t, intent),
   });
   await options.outside(() =>

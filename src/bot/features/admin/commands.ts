@@ -136,7 +136,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
-        : purchaseDetails(ctx.t, locale, intent),
+        : purchaseDetails(ctx.t, locale, intent, env.services.explorerUrl),
       intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
     );
     return;
@@ -162,9 +162,12 @@ export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<v
   for (const intent of pending.slice(0, MAX_PENDING_SHOWN)) {
     const evidence = await desk.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
-    await ctx.reply(evidenceText(ctx.t, locale, fresh, evidence, "pending"), {
-      reply_markup: resolveKeyboard(ctx.t, fresh.id),
-    });
+    await ctx.reply(
+      evidenceText(ctx.t, locale, fresh, evidence, "pending", env.services.explorerUrl),
+      {
+        reply_markup: resolveKeyboard(ctx.t, fresh.id),
+      },
+    );
   }
 }
 

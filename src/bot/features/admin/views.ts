@@ -16,7 +16,7 @@ import type {
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { outcomeDetailText } from "../../outcome-detail.js";
-import { transactionUrl } from "../../views.js";
+import { costDetailLine, transactionLine, transactionUrl } from "../../views.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -132,7 +132,12 @@ export function purchasesPage(
 }
 
 /** `/purchases <id>`: everything the ledger knows about one intent. */
-export function purchaseDetails(t: Translate, locale: string, intent: PurchaseIntent): string {
+export function purchaseDetails(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  explorer: string | undefined,
+): string {
   const lines = [
     t("admin-detail-title", { id: intent.id }),
     "",
@@ -156,9 +161,9 @@ export function purchaseDetails(t: Translate, locale: string, intent: PurchaseIn
       }),
     );
   }
-  if (intent.txHash !== undefined) {
-    lines.push(t("outcome-transaction", { url: transactionUrl(intent.txHash) }));
-  }
+  const cost = costDetailLine(t, locale, intent.cost);
+  if (cost !== undefined) lines.push(cost);
+  if (intent.txHash !== undefined) lines.push(transactionLine(t, intent.txHash, explorer));
   const detail = outcomeDetailText(t, intent);
   if (detail !== undefined) lines.push(t("admin-intent-detail", { detail }));
   if (intent.resolvedBy !== undefined && intent.resolvedAt !== undefined) {
@@ -274,6 +279,7 @@ export function evidenceText(
   intent: PurchaseIntent,
   evidence: ReconciliationEvidence | undefined,
   title: "notification" | "pending",
+  explorer: string | undefined,
 ): string {
   const lines = [
     t(title === "notification" ? "admin-unconfirmed-title" : "admin-pending-title", {
@@ -301,7 +307,7 @@ export function evidenceText(
     );
   }
   const txHash = evidence?.txHash ?? intent.txHash;
-  if (txHash !== undefined) lines.push(t("outcome-transaction", { url: transactionUrl(txHash) }));
+  if (txHash !== undefined) lines.push(transactionLine(t, txHash, explorer));
   const transfers = evidence?.onChainTransfers;
   if (transfers === undefined) {
     lines.push(t("admin-evidence-no-chain"));
@@ -319,7 +325,7 @@ export function evidenceText(
           ),
           destination: transfer.destination ?? t("unknown-value"),
           comment: transfer.comment ?? "",
-          url: transactionUrl(transfer.hash),
+          url: transactionUrl(transfer.hash, explorer) ?? transfer.hash,
         }),
       );
     }
