@@ -133,6 +133,11 @@ export interface App {
   applySettings(config: Config): void;
   /** Deletes expired group prompts and short replies (start runs it every minute). */
   sweepGroups(): Promise<number>;
+  /**
+   * Sends the daily report to every admin who has not had the one due yet (REPORT_HOUR_UTC;
+   * start runs it at once and every minute). Resolves to how many were sent.
+   */
+  sendDueReports(): Promise<number>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
   /**
@@ -373,6 +378,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     contact: config.access.adminContact,
     alerts: config.alerts,
     explorerUrl: config.reports.explorerUrl,
+    reportHourUtc: config.reports.reportHourUtc,
     canBuy: overrides.purchaseGate,
     now: overrides.clock,
     adminMessageRetry: overrides.adminMessageRetry,
@@ -429,7 +435,18 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
 
   const stop = (): Promise<void> => {
     stopping ??= windDown(
-      { logger, service, updates, notifier, storage, observability, readOutages, desk, connecting },
+      {
+        logger,
+        service,
+        updates,
+        notifier,
+        storage,
+        observability,
+        readOutages,
+        desk,
+        connecting,
+        reporter: giftBot.reporter,
+      },
       { runner, webhookServer, expiry },
     );
     return stopping;
@@ -455,6 +472,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     health,
     applySettings,
     sweepGroups: () => giftBot.sweepGroups(),
+    sendDueReports: () => giftBot.reporter.sendDue(),
     start,
     stop,
   };
@@ -470,6 +488,8 @@ interface StopParts {
   observability: Observability;
   readOutages: ReadOutageWatch;
   desk: PurchaseDesk;
+  /** The daily report: one being sent is finished before the database closes. */
+  reporter: { idle(): Promise<void> };
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
 }
@@ -509,6 +529,9 @@ async function windDown(parts: StopParts, started: Started): Promise<void> {
   // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
+  await parts.reporter.idle();
+  // A cost measurement under way (one balance read, or the chain) is finished and recorded.
+  await parts.desk.costsSettled();
   parts.notifier.close();
   // An outcome the database refused is tried once more; if it still cannot be written,
   // the intent stays `sending` and the next start recovers it as unconfirmed.
@@ -555,6 +578,8 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
   }
   await resolveQueuedConfirmations(parts);
   desk.expireDrafts();
+  // A report whose hour passed while the bot was down goes out now.
+  void giftBot.reporter.sendDue();
   const expiry = setInterval(() => {
     try {
       desk.expireDrafts();
@@ -563,6 +588,8 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
     }
     // Expired group prompts and short replies (never rejects).
     void giftBot.sweepGroups();
+    // The daily report, once its hour has come (never rejects).
+    void giftBot.reporter.sendDue();
   }, EXPIRE_DRAFTS_EVERY_MS);
   expiry.unref();
   // A menu that fails to register is cosmetic: the bot works without it.

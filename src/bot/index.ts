@@ -47,6 +47,7 @@ import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
+import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
 
@@ -91,6 +92,8 @@ export interface BotDeps {
    * hash (the demo, whose sandbox purchases are on no real chain).
    */
   explorerUrl?: string | undefined;
+  /** REPORT_HOUR_UTC: when the admins' daily report is due; undefined: no report. */
+  reportHourUtc?: number | undefined;
   /** Who may start and confirm purchases; default: the access gate built on `access`. */
   canBuy?: PurchaseGate | undefined;
   /** The clock deciding whether a summary or a group prompt has expired; the desk's in tests. */
@@ -111,6 +114,8 @@ export interface GiftBot {
   services: BotServices;
   /** Messages to the admins that answer no update (unconfirmed purchases, low balance). */
   notifier: AdminNotifier;
+  /** The admins' daily report; the app checks every minute whether one is due. */
+  reporter: DailyReporter;
   /**
    * Deletes the bot's group prompts and short replies older than their expiry (10 minutes),
    * in every group; the app runs it every minute. Resolves to how many messages were cleaned
@@ -162,6 +167,16 @@ export function createBot(deps: BotDeps): GiftBot {
     retry: deps.adminMessageRetry,
   });
   notifier.listen();
+  const reporter = new DailyReporter({
+    api: bot.api,
+    admins: [...services.admins],
+    records: deps.records,
+    i18n,
+    settings,
+    hourUtc: deps.reportHourUtc,
+    clock: now,
+    logger: deps.logger,
+  });
   const prompts = new GroupPromptStore(deps.stores);
 
   const safe = installMiddleware(bot, services, deps);
@@ -184,6 +199,7 @@ export function createBot(deps: BotDeps): GiftBot {
     bot,
     services,
     notifier,
+    reporter,
     sweepGroups: () => sweepGroups(bot, prompts, services),
     registerCommandMenus: async () => {
       await registerCommands(bot);

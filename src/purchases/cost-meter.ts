@@ -155,7 +155,9 @@ export class CostMeter {
     let othersSent: number;
     try {
       othersSent =
-        before === undefined ? 0 : this.#deps.ledger.sentDuring(before.at, after.at, id).length;
+        // Up to and including the reading's millisecond: a purchase sent in the same
+        // millisecond may have gone out before it.
+        before === undefined ? 0 : this.#deps.ledger.sentDuring(before.at, after.at + 1, id).length;
     } catch (err) {
       this.#deps.logger.warn({ err, intentId: id }, "could not check purchases sent meanwhile");
       return;

@@ -43,6 +43,7 @@ import {
   userName,
   type WalletInfo,
 } from "./views.js";
+import { exportPurchases } from "./export.js";
 
 export interface AdminCommandsDeps {
   access: AccessList;
@@ -83,6 +84,7 @@ export function adminCommandsFeature(
   admin.command("deny", (ctx) => denyCommand(ctx, env));
   admin.command("allowed", (ctx) => showAllowed(ctx, env));
   admin.command("limits", (ctx) => showLimits(ctx, env));
+  admin.command("export", (ctx) => exportPurchases(ctx, env.services));
   admin.command(["allowchat", "denychat"], (ctx) => ctx.reply(ctx.t("admin-chat-only-in-group")));
   // A message an admin forwards to the bot (outside a flow): offer to allow or deny its sender.
   admin.on("message").filter(
