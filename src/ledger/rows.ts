@@ -39,7 +39,7 @@ export interface IntentRow {
   resolved_by: number | null;
   resolved_at: number | null;
   updated_at: number;
-  /** Added by migration 5 (the measured cost); NULL until measured. */
+  /** Added by migration 6 (the measured cost); NULL until measured. */
   cost_amount: string | null;
   cost_currency: Currency | null;
   cost_source: CostSource | null;

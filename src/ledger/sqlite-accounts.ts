@@ -1,6 +1,6 @@
 /**
  * The SQLite {@link PurchaseAccounts}: the cost columns of `purchase_intents`, and the
- * `balance_readings` and `daily_reports` tables (migration 5). Money is summed here with exact
+ * `balance_readings` and `daily_reports` tables (migration 6). Money is summed here with exact
  * integers (src/costs/money.ts), never with SQL's SUM over text, which would go through floats.
  */
 import { parseMoney, formatMoney, sumMoney, type Currency, type Money } from "../costs/money.js";
