@@ -61,7 +61,7 @@ type PrivateCommand = CommandContext<ChatTypeContext<BotContext, "private">>;
 export async function exportPurchases(ctx: PrivateCommand, services: BotServices): Promise<void> {
   const range = parseExportRange(ctx.match, services.now());
   if (range === undefined) {
-    await ctx.reply(`${ctx.t("export-bad-dates")}\n${ctx.t("export-usage")}`);
+    await ctx.reply([ctx.t("export-bad-dates"), ctx.t("export-usage")].join("\n"));
     return;
   }
   const csv = services.records.exportCsv(range.from, range.to);
