@@ -530,8 +530,9 @@ async function windDown(parts: StopParts, started: Started): Promise<void> {
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
   await parts.reporter.idle();
-  // A cost measurement under way (one balance read, or the chain) is finished and recorded.
-  await parts.desk.costsSettled();
+  // The desk's read after the last purchase and a cost asked of the chain are finished and
+  // recorded.
+  await parts.desk.settled();
   parts.notifier.close();
   // An outcome the database refused is tried once more; if it still cannot be written,
   // the intent stays `sending` and the next start recovers it as unconfirmed.

@@ -1,10 +1,12 @@
 /**
- * Measures what each delivered purchase cost, without spending the service's quota on it when
- * the quota is needed by people. After a delivered purchase the wallet is read again, but only
- * when the quota is idle (nothing queued, room left in the window); otherwise the next balance
- * read the desk makes anyway (for a summary, say) serves, as long as no other purchase went
- * out in between. The cost is the difference from the reading just before the claim
- * (src/costs/measure.ts); when it cannot be certain, the books say why instead of a figure.
+ * Measures what each delivered purchase cost, without a request of its own. The meter never
+ * reads the wallet: it listens to the desk's balance reads (`onBalanceRead`), among them the
+ * desk's one "balance after purchase" read, made only when the service's quota is idle
+ * (`#readBalanceAfterPurchase` in ./desk.ts). When the quota is in demand there is no such read,
+ * and the next balance read the desk makes anyway (for a summary, say) serves, as long as no
+ * other purchase went out in between. The cost is the difference from the reading just before
+ * the claim (src/costs/measure.ts); when it cannot be certain, the books say why instead of a
+ * figure. With TON_API_ENDPOINT, the purchase's own transfer on chain is asked first.
  *
  * Pending measurements live in memory: a restart forgets them and those purchases simply keep
  * no cost. Everything here is evidence, never a purchase rule: a failure is logged, nothing more.
@@ -23,13 +25,6 @@ export interface CostMeterDeps {
     sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[];
   };
   accounts: PurchaseAccounts;
-  /**
-   * One balance read of the meter's own, outside the desk's shared cache: the summaries' "balance
-   * before" stays the figure their person saw. Undefined when the read gave no figure.
-   */
-  readBalance: () => Promise<Reading | undefined>;
-  /** Whether a request now would take no one's turn (see `quotaIsIdle` in src/app). */
-  quotaIdle: () => boolean;
   onChain?: OnChainEvidence | undefined;
   clock: () => number;
   logger: Logger;
@@ -39,9 +34,13 @@ export interface CostMeterDeps {
 
 interface Pending {
   intent: PurchaseIntent;
-  /** Whether this meter asked for the reading after (then it is `balance_after`). */
+  /** Whether the desk read the balance right after this delivery (then `balance_after`). */
   asked: boolean;
   until: number;
+  /** The chain is being asked: readings wait for its answer instead of being judged. */
+  onChain: boolean;
+  /** The latest reading after the purchase that came while the chain was asked. */
+  held?: Reading | undefined;
 }
 
 /** At most this many purchases wait for a reading; the oldest gives up first. */
@@ -51,34 +50,50 @@ export class CostMeter {
   readonly #deps: CostMeterDeps;
   readonly #pending = new Map<string, Pending>();
   readonly #work = new Set<Promise<unknown>>();
-  /** Measurements under way per purchase (its own read, or the chain). */
+  /** Measurements under way per purchase (the chain, the desk's read after it). */
   readonly #underWay = new Map<string, Promise<unknown>>();
 
   constructor(deps: CostMeterDeps) {
     this.#deps = deps;
   }
 
-  /** A purchase was delivered (`succeeded`): measure its cost, now or at a later reading. */
+  /** A purchase was delivered (`succeeded`): measure its cost, from the chain or a reading. */
   delivered(intent: PurchaseIntent): void {
     if (intent.status !== "succeeded") return;
-    const onChain = this.#deps.onChain;
-    if (onChain !== undefined) {
-      this.#track(
-        intent.id,
-        costFromChain(onChain, intent, this.#deps.clock())
-          .catch((err: unknown) => {
-            this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
-            return undefined;
-          })
-          .then((cost) => {
-            if (cost === undefined) return this.#measureByBalance(intent);
-            this.#record(intent.id, cost);
-            return undefined;
-          }),
-      );
-      return;
+    if (this.#pending.size >= MAX_PENDING) {
+      const [oldestId, oldest] = this.#pending.entries().next().value ?? [];
+      if (oldestId !== undefined && oldest !== undefined) this.#giveUp(oldestId, oldest);
     }
-    void this.#measureByBalance(intent);
+    const onChain = this.#deps.onChain;
+    this.#pending.set(intent.id, {
+      intent,
+      asked: false,
+      until: this.#deps.clock() + (this.#deps.waitForReadingMs ?? 10 * 60_000),
+      onChain: onChain !== undefined,
+    });
+    if (onChain === undefined) return;
+    const fromChain = costFromChain(onChain, intent, this.#deps.clock()).catch((err: unknown) => {
+      this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
+      return undefined;
+    });
+    this.#track(
+      intent.id,
+      fromChain.then((cost) => this.#chainAnswered(intent.id, cost)),
+    );
+  }
+
+  /**
+   * The desk has started its one balance read after these purchases (`read` settles once its
+   * listeners, this meter among them, have heard the reading). Their costs come from it, so
+   * {@link settled} waits for it.
+   */
+  readingAfter(ids: readonly string[], read: Promise<unknown>): void {
+    for (const id of ids) {
+      const pending = this.#pending.get(id);
+      if (pending === undefined) continue;
+      pending.asked = true;
+      this.#track(id, read);
+    }
   }
 
   /** Resolves when the measurement under way for `id` ends, or after `waitMs` at most. */
@@ -110,10 +125,10 @@ export class CostMeter {
         this.#giveUp(id, pending);
         continue;
       }
-      const finishedAt = pending.intent.finishedAt ?? now;
       // A read started before the answer may not show this purchase's transfer.
-      if (reading.at < finishedAt) continue;
-      this.#judge(id, pending, reading, now);
+      if (reading.at < (pending.intent.finishedAt ?? now)) continue;
+      if (pending.onChain) pending.held = reading;
+      else this.#judge(id, pending, reading, now);
     }
   }
 
@@ -127,23 +142,19 @@ export class CostMeter {
     return this.#pending.size;
   }
 
-  #measureByBalance(intent: PurchaseIntent): Promise<unknown> | undefined {
-    const asked = this.#deps.quotaIdle();
-    if (this.#pending.size >= MAX_PENDING) {
-      const [oldestId, oldest] = this.#pending.entries().next().value ?? [];
-      if (oldestId !== undefined && oldest !== undefined) this.#giveUp(oldestId, oldest);
+  /** The chain's answer: its figure, else the reading held meanwhile (or a later one). */
+  #chainAnswered(id: string, cost: PurchaseCost | undefined): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    if (cost !== undefined) {
+      this.#pending.delete(id);
+      this.#record(id, cost);
+      return;
     }
-    this.#pending.set(intent.id, {
-      intent,
-      asked,
-      until: this.#deps.clock() + (this.#deps.waitForReadingMs ?? 10 * 60_000),
-    });
-    if (!asked) return undefined;
-    const read = this.#deps.readBalance().then((reading) => {
-      if (reading !== undefined) this.observe(reading);
-    });
-    this.#track(intent.id, read);
-    return read;
+    pending.onChain = false;
+    const held = pending.held;
+    pending.held = undefined;
+    if (held !== undefined) this.#judge(id, pending, held, this.#deps.clock());
   }
 
   #judge(id: string, pending: Pending, after: Reading, now: number): void {
@@ -199,8 +210,10 @@ export class CostMeter {
     }
   }
 
+  /** Keeps `work` for {@link idle}, and for {@link settled} of `id` (with what was under way). */
   #track(id: string, work: Promise<unknown>): void {
-    const tracked = work
+    const earlier = this.#underWay.get(id);
+    const tracked: Promise<unknown> = Promise.all([earlier, work])
       .catch((err: unknown) => this.#deps.logger.warn({ err }, "cost measurement failed"))
       .finally(() => {
         this.#work.delete(tracked);

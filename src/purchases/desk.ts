@@ -12,7 +12,6 @@
  * wait, so a person and the admins always learn what became of a Confirm.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
-import type { Reading } from "../costs/measure.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type {
@@ -295,33 +294,35 @@ class Desk implements PurchaseDesk {
     this.#onChain = deps.onChain;
     this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#quotaSnapshot = deps.quotaSnapshot;
-    this.#costs =
-      deps.accounts === undefined
-        ? undefined
-        : new CostMeter({
-            ledger: deps.ledger,
-            accounts: deps.accounts,
-            readBalance: async () => {
-              const at = this.#clock();
-              const outcome = await deps.client.getWalletBalance();
-              return knownBalance({ value: toBalanceRead(outcome), at });
-            },
-            quotaIdle: deps.quotaIdle ?? (() => false),
-            onChain: deps.onChain,
-            clock: this.#clock,
-            logger: this.#logger,
-          });
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
     this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
     this.#held = new UnrecordedOutcomes({ retry: deps.unrecordedRetry, logger: this.#logger });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
-    this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) => {
-      this.#costs?.observe(reading);
-      this.#balanceRead.emit(undefined, reading);
-    });
+    this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
+      this.#balanceRead.emit(undefined, reading),
+    );
+    this.#costs = this.#costMeter(deps);
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
+  }
+
+  /**
+   * With the books, the meter of each delivered purchase's cost: one more listener of the
+   * balance reads, so it takes its readings from the desk's one read after a purchase (or the
+   * reads people make anyway) and never reads the wallet itself.
+   */
+  #costMeter(deps: PurchaseDeskDeps): CostMeter | undefined {
+    if (deps.accounts === undefined) return undefined;
+    const meter = new CostMeter({
+      ledger: deps.ledger,
+      accounts: deps.accounts,
+      onChain: deps.onChain,
+      clock: this.#clock,
+      logger: this.#logger,
+    });
+    this.#balanceRead.add((reading) => meter.observe(reading));
+    return meter;
   }
 
   checkRecipient(username: string, options: RecipientCheckRequest = {}): Promise<RecipientCheck> {
@@ -398,7 +399,7 @@ class Desk implements PurchaseDesk {
       this.#inLane.delete(id);
     }
     // Out of the lane, so `busy` now means another confirmation waits its turn.
-    if (isSent(result)) this.#readBalanceAfterPurchase();
+    if (isSent(result)) this.#readBalanceAfterPurchase([result]);
     return result;
   }
 
@@ -415,7 +416,8 @@ class Desk implements PurchaseDesk {
       this.#confirmed.emit(intent.id, result, intent.kind);
       resolved.push({ intent, result });
     }
-    if (resolved.some(({ result }) => isSent(result))) this.#readBalanceAfterPurchase();
+    const sent = resolved.map(({ result }) => result).filter(isSent);
+    if (sent.length > 0) this.#readBalanceAfterPurchase(sent);
     return resolved;
   }
 
@@ -481,10 +483,6 @@ class Desk implements PurchaseDesk {
     return this.#ledger.get(id)?.cost;
   }
 
-  costsSettled(): Promise<void> {
-    return this.#costs?.idle() ?? Promise.resolve();
-  }
-
   onPurchaseSent(listener: PurchaseSentListener): () => void {
     return this.#sent.add(listener);
   }
@@ -495,6 +493,7 @@ class Desk implements PurchaseDesk {
 
   async settled(): Promise<void> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
+    await this.#costs?.idle();
   }
 
   onConfirmed(listener: ConfirmedListener): () => void {
@@ -523,14 +522,18 @@ class Desk implements PurchaseDesk {
    * turn: made only when the quota is idle and no other confirmation waits in the lane (the
    * lane has let this one go, so `busy` means another is queued). Otherwise no request: the
    * next balance read a summary or /balance makes anyway reaches the listeners instead. A
-   * fresh read, so it is not an answer to a read started before this purchase's outcome.
+   * fresh read, so it is not an answer to a read started before this purchase's outcome. The
+   * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
+   * request went out), so their cost can wait for it.
    */
-  #readBalanceAfterPurchase(): void {
+  #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
     if (this.#balanceRead.size === 0 || this.#lane.busy || !this.#quotaIdle()) return;
     const read: Promise<unknown> = this.#reads
       .balance({ fresh: true })
       .finally(() => this.#background.delete(read));
     this.#background.add(read);
+    const delivered = sent.flatMap((r) => (r.kind === "succeeded" ? [r.intent.id] : []));
+    this.#costs?.readingAfter(delivered, read);
   }
 
   /**
@@ -583,7 +586,7 @@ class Desk implements PurchaseDesk {
       this.#reads.recipients.forget(intent.recipient.toLowerCase());
     }
     this.#reads.balances.forget("wallet");
-    // After the forget, so the meter's read is a new one, started after this answer.
+    // Its reading after comes from the desk's read once out of the lane, or a later one.
     if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent);
     if (outcome.kind === "ambiguous" && recorded.recorded) {
       this.#unconfirmed.emit(intent.id, intent, outcome);

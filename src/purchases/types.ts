@@ -300,16 +300,17 @@ export interface PurchaseDesk {
    * is that balance. Nothing is read after a purchase while nobody listens.
    */
   onBalanceRead(listener: BalanceReadListener): () => void;
-  /** Resolves when the desk's own reads after purchases (and their listeners) are done. */
+  /**
+   * Resolves when the desk's own reads after purchases (and their listeners) are done, and
+   * every cost measurement under way (the chain) has finished (tests, shutdown).
+   */
   settled(): Promise<void>;
   /**
    * A delivered purchase's cost once measured: waits at most `waitMs` for a measurement under
-   * way (a balance read the quota had room for, or the chain), never for a later shared read.
+   * way (the desk's own balance read after it, or the chain), never for a later shared read.
    * Undefined when not (yet) recorded.
    */
   measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined>;
-  /** Resolves when every cost measurement started so far has finished (tests, shutdown). */
-  costsSettled(): Promise<void>;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.

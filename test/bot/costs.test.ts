@@ -55,7 +55,7 @@ describe("the measured cost", () => {
     }
     // Both confirm at once: the second goes out before the first's reading after.
     await Promise.all([bea.pressButton("✅ Confirm"), ada.pressButton("✅ Confirm")]);
-    await h.desk.costsSettled();
+    await h.desk.settled();
     const [second, first] = h.records.recent({ limit: 2 });
     expect(second?.sentAt).toBeGreaterThanOrEqual(first?.sentAt ?? Infinity);
     // The second's "before" was read with its summary, before the first was sent.

@@ -7,6 +7,7 @@ import {
   costFromChain,
   createTonEvidence,
   jettonTransferAmount,
+  type OnChainEvidence,
 } from "../../src/purchases/on-chain.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { ledgerFixture, NOON } from "../ledger/helpers.js";
@@ -18,18 +19,13 @@ const success: PurchaseOutcome = {
   body: { ok: true },
 };
 
-function fixture(options: { idle?: boolean } = {}) {
+function fixture(options: { onChain?: OnChainEvidence } = {}) {
   const fx = ledgerFixture();
   const accounts = new SqliteAccounts(fx.db);
-  let reads = 0;
   const meter = new CostMeter({
     ledger: fx.ledger,
     accounts,
-    readBalance: async () => {
-      reads++;
-      return undefined;
-    },
-    quotaIdle: () => options.idle ?? true,
+    ...(options.onChain ? { onChain: options.onChain } : {}),
     clock: () => fx.clock.now,
     logger: silentLogger,
     waitForReadingMs: 60_000,
@@ -48,17 +44,27 @@ function fixture(options: { idle?: boolean } = {}) {
     return intent;
   };
   const reading = (usdt: string) => ({ balance: { ton: "100", usdt }, at: fx.clock.now });
-  return { ...fx, accounts, meter, deliver, reading, reads: () => reads };
+  return { ...fx, accounts, meter, deliver, reading };
 }
 
 describe("the cost meter", () => {
-  it("reads again when the quota is idle and records the exact difference", async () => {
-    const { ledger, meter, deliver, reading, reads } = fixture();
+  it("takes the desk's read right after the purchase as its reading after, and waits for it", async () => {
+    const { ledger, meter, deliver, reading } = fixture();
     const intent = deliver("1000");
     meter.delivered(intent);
-    await meter.idle();
-    expect(reads()).toBe(1);
-    meter.observe(reading("998.5"));
+    // The desk starts its one read after the purchase; the meter only hears its answer.
+    let answer: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => {
+      answer = () => {
+        meter.observe(reading("998.5"));
+        resolve();
+      };
+    });
+    meter.readingAfter([intent.id], read);
+    const waiting = meter.settled(intent.id, 60_000);
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    answer();
+    await waiting;
     expect(ledger.get(intent.id)?.cost).toMatchObject({
       measured: true,
       amount: "1.5",
@@ -68,12 +74,13 @@ describe("the cost meter", () => {
     expect(meter.pendingCount).toBe(0);
   });
 
-  it("spends no request when the quota is busy: a later shared read serves", async () => {
-    const { ledger, meter, deliver, reading, reads, clock } = fixture({ idle: false });
+  it("without a read after the purchase (the quota was busy), a later shared read serves", async () => {
+    const { ledger, meter, deliver, reading, clock } = fixture();
     const intent = deliver("1000");
     meter.delivered(intent);
-    await meter.idle();
-    expect(reads()).toBe(0);
+    // Nothing to wait for: no measurement is under way.
+    await meter.settled(intent.id, 60_000);
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
     // A read that started before the answer says nothing about this purchase.
     meter.observe({ balance: { ton: "100", usdt: "1000" }, at: intent.finishedAt! - 1 });
     // The transfer has not settled yet: wait for a later reading.
@@ -89,7 +96,7 @@ describe("the cost meter", () => {
   });
 
   it("records no figure when another purchase went out before the reading after", () => {
-    const { ledger, meter, deliver, reading } = fixture({ idle: false });
+    const { ledger, meter, deliver, reading } = fixture();
     const first = deliver("1000");
     meter.delivered(first);
     const second = deliver("999.25");
@@ -101,7 +108,7 @@ describe("the cost meter", () => {
   });
 
   it("gives up, saying why, when no reading comes in time", () => {
-    const { ledger, meter, deliver, reading, clock } = fixture({ idle: false });
+    const { ledger, meter, deliver, reading, clock } = fixture();
     const intent = deliver("1000");
     meter.delivered(intent);
     clock.now += 61_000;
@@ -109,6 +116,33 @@ describe("the cost meter", () => {
     expect(ledger.get(intent.id)?.cost).toMatchObject({
       measured: false,
       reason: "no_reading_after",
+    });
+  });
+});
+
+describe("the cost meter with the chain", () => {
+  it("keeps the reading that came while the chain was asked, and judges it when the chain has no figure", async () => {
+    let answerChain: () => void = () => undefined;
+    const chainAsked = new Promise<void>((resolve) => (answerChain = resolve));
+    const onChain: OnChainEvidence = {
+      // Nothing on chain for this purchase, once the chain answers.
+      outgoingTransfersSince: async () => {
+        await chainAsked;
+        return [];
+      },
+    };
+    const { ledger, meter, deliver, reading } = fixture({ onChain });
+    const intent = deliver("1000");
+    meter.delivered(intent);
+    meter.observe(reading("999.25"));
+    // The chain is the better source: the reading waits for its answer.
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    answerChain();
+    await meter.idle();
+    expect(ledger.get(intent.id)?.cost).toMatchObject({
+      measured: true,
+      amount: "0.75",
+      source: "later_balance",
     });
   });
 });
