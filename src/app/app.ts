@@ -307,6 +307,41 @@ function applyReloaded(
   parts.notifier.setAlerts(next.alerts);
 }
 
+/** The bot on the app's parts, with the config's settings for its features. */
+function createGiftBot(
+  config: Config,
+  overrides: AppOverrides,
+  parts: {
+    desk: PurchaseDesk;
+    records: PurchaseRecords;
+    storage: Storage;
+    access: AccessList;
+    logger: Logger;
+  },
+): GiftBot {
+  return createBot({
+    token: config.telegram.token,
+    apiRoot: config.telegram.apiRoot,
+    botInfo: overrides.telegram?.botInfo,
+    fetch: overrides.telegram?.fetch,
+    desk: parts.desk,
+    records: parts.records,
+    stores: parts.storage.keyValues,
+    access: parts.access,
+    logger: parts.logger,
+    defaultPaymentMethod: config.wallet.paymentMethod,
+    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
+    contact: config.access.adminContact,
+    alerts: config.alerts,
+    explorerUrl: config.reports.explorerUrl,
+    reportHourUtc: config.reports.reportHourUtc,
+    canBuy: overrides.purchaseGate,
+    now: overrides.clock,
+    adminMessageRetry: overrides.adminMessageRetry,
+    fairShare: config.fairShare,
+  });
+}
+
 /**
  * Builds every part from the configuration; nothing talks to the network yet. `overrides`
  * replace what a test or the bench must control (see {@link AppOverrides}).
@@ -363,27 +398,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     accounts,
   );
   const access = new AccessList(storage.access, config.access);
-  const giftBot = createBot({
-    token: config.telegram.token,
-    apiRoot: config.telegram.apiRoot,
-    botInfo: overrides.telegram?.botInfo,
-    fetch: overrides.telegram?.fetch,
-    desk,
-    records,
-    stores: storage.keyValues,
-    access,
-    logger,
-    defaultPaymentMethod: config.wallet.paymentMethod,
-    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
-    contact: config.access.adminContact,
-    alerts: config.alerts,
-    explorerUrl: config.reports.explorerUrl,
-    reportHourUtc: config.reports.reportHourUtc,
-    canBuy: overrides.purchaseGate,
-    now: overrides.clock,
-    adminMessageRetry: overrides.adminMessageRetry,
-    fairShare: config.fairShare,
-  });
+  const giftBot = createGiftBot(config, overrides, { desk, records, storage, access, logger });
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);
   guardPurchases({
