@@ -4,6 +4,7 @@
  * the daily report and the accountant's export.
  */
 import { describe, expect, it } from "vitest";
+import type { Db } from "../../src/storage/database.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { readCsv } from "../helpers/csv-reader.js";
 import { ADMIN, adminWorld, BUYER, sentTexts } from "./admin/helpers.js";
@@ -196,5 +197,106 @@ describe("/export", () => {
     await ada.command("export", "2026-02-30");
     expect(ada.lastMessage().text).toContain("I could not read those dates");
     expect(h.telegram.callsSince(before).some((c) => c.method === "sendDocument")).toBe(false);
+  });
+});
+
+/**
+ * Copies one purchase row `count` times, straight into the bot's SQLite file (a long history
+ * written as the ledger writes rows, without buying it all): ids `<prefix>NNNNNN`, recipients
+ * `user_NNNNNN`, sent a second apart from `sentFrom`.
+ */
+function copyPurchase(db: Db, fromId: string, count: number, sentFrom: number, prefix: string) {
+  const columns = db
+    .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('purchase_intents')")
+    .all()
+    .map((c) => c.name)
+    .filter((name) => !["id", "recipient", "sent_at"].includes(name))
+    .join(", ");
+  const insert = db.prepare(
+    `INSERT INTO purchase_intents (id, recipient, sent_at, ${columns})
+     SELECT @id, @recipient, @sentAt, ${columns} FROM purchase_intents WHERE id = @fromId`,
+  );
+  db.transaction(() => {
+    for (let i = 0; i < count; i++) {
+      const n = String(i).padStart(6, "0");
+      insert.run({
+        id: `${prefix}${n}`,
+        recipient: `user_${n}`,
+        sentAt: sentFrom + i * 1_000,
+        fromId,
+      });
+    }
+  })();
+}
+
+describe("/export of a large range", () => {
+  it("sends every purchase of the range, read back row for row in order", async () => {
+    const { h } = await adminWorld();
+    const bea = chatPerson(h, BUYER);
+    await bea.command("stars");
+    await bea.say("bob_gifts");
+    await bea.pressButton("⭐ 50");
+    await bea.pressButton("✅ Confirm");
+    const [bought] = h.records.recent({ limit: 1 });
+    const dayStart = Math.floor(h.clock() / DAY) * DAY;
+    // Several pages of the ledger's export (500 rows a page), all within the same day.
+    const copies = 2_400;
+    copyPurchase(h.db, bought?.id ?? "", copies, dayStart + 1_000, "copy");
+    const day = new Date(dayStart).toISOString().slice(0, 10);
+
+    const ada = chatPerson(h, ADMIN);
+    const mark = h.telegram.mark();
+    await ada.command("export", day);
+    const upload = h.telegram.callsSince(mark).find((c) => c.method === "sendDocument");
+    const file = Object.values(upload?.payload ?? {}).find(
+      (v): v is { filename: string; text: string } =>
+        typeof v === "object" && v !== null && "filename" in v,
+    );
+    const rows = readCsv(file?.text ?? "");
+    const header = rows[0] ?? [];
+    const ids = rows.slice(1).map((row) => row[header.indexOf("purchase_id")]);
+    expect(ids).toHaveLength(copies + 1);
+    // Oldest sent first: the copies (sent from the day's first second), then the real one.
+    expect(ids.slice(0, copies)).toEqual(
+      Array.from({ length: copies }, (_, i) => `copy${String(i).padStart(6, "0")}`),
+    );
+    expect(ids[copies]).toBe(bought?.id);
+    const last = rows[copies];
+    expect(last?.[header.indexOf("recipient_username")]).toBe(
+      `user_${String(copies - 1).padStart(6, "0")}`,
+    );
+    expect(last?.[header.indexOf("cost")]).toBe("0.75");
+  });
+
+  it("reads the ledger a page at a time as the file is read, the database free meanwhile", async () => {
+    const { h } = await adminWorld();
+    const bea = chatPerson(h, BUYER);
+    await bea.command("stars");
+    await bea.say("bob_gifts");
+    await bea.pressButton("⭐ 50");
+    await bea.pressButton("✅ Confirm");
+    const [bought] = h.records.recent({ limit: 1 });
+    const dayStart = Math.floor(h.clock() / DAY) * DAY;
+    copyPurchase(h.db, bought?.id ?? "", 3_000, dayStart + 1_000, "early");
+
+    // The very stream /export uploads, read by hand.
+    const csv = h.records.exportCsv(dayStart, dayStart + DAY);
+    const chunks: string[] = [];
+    let wroteDuring = false;
+    for await (const chunk of csv) {
+      chunks.push(String(chunk));
+      if (!wroteDuring) {
+        wroteDuring = true;
+        // The first rows are out: the database still takes writes (no cursor held open), and
+        // a purchase sent later that day, written now, is in the file: rows not read yet
+        // were never built in memory.
+        copyPurchase(h.db, bought?.id ?? "", 1, dayStart + DAY - 1_000, "late");
+      }
+    }
+    const ids = readCsv(chunks.join(""))
+      .slice(1)
+      .map((row) => row[0]);
+    expect(ids).toHaveLength(3_000 + 2);
+    expect(ids.at(-1)).toBe("late000000");
   });
 });
