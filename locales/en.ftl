@@ -412,7 +412,11 @@ report-refusals = Refused by the service:
 report-refusals-none = Refused by the service: none
 report-refusal-line = • { $reason }: { $count }
 report-refusal-no-reason = no reason given
-report-breaker = The service breaker opened: { $count } times
+report-breaker = Purchases paused by themselves after the service's refusals: { $count ->
+    [0] never
+    [one] once
+   *[other] { $count } times
+}
 
 ## /export
 export-usage = Send /export for this month so far, or /export 2026-11-01 2026-11-30 for a range of days (UTC, both included).

@@ -413,7 +413,12 @@ report-refusals = Отказы сервиса:
 report-refusals-none = Отказы сервиса: нет
 report-refusal-line = • { $reason }: { $count }
 report-refusal-no-reason = причина не указана
-report-breaker = Предохранитель сервиса срабатывал: { $count } раз
+report-breaker = Покупки приостанавливались автоматически после отказов сервиса: { $count ->
+    [0] ни разу
+    [one] { $count } раз
+    [few] { $count } раза
+   *[other] { $count } раз
+}
 
 ## /export
 export-usage = Отправьте /export за текущий месяц или /export 2026-11-01 2026-11-30 за период (UTC, обе даты включительно).

@@ -267,11 +267,15 @@ function configureTelegramCalls(
   if (retry) bot.api.config.use(autoRetry(TELEGRAM_RETRY));
 }
 
-/** The breaker on the purchase path: pauses purchases after refusals, one admin message each. */
+/**
+ * The breaker on the purchase path: pauses purchases after refusals, one admin message each;
+ * each opening is kept in the books for the daily report.
+ */
 function guardPurchases(parts: {
   desk: PurchaseDesk;
   records: PurchaseRecords;
   ledger: PurchaseLedger;
+  accounts: PurchaseAccounts;
   notifier: AdminNotifier;
   logger: Logger;
   threshold: number;
@@ -284,7 +288,14 @@ function guardPurchases(parts: {
     logger: parts.logger,
   });
   breaker.listen();
-  breaker.onOpened((opening) => parts.notifier.breakerOpened(opening));
+  breaker.onOpened((opening) => {
+    parts.notifier.breakerOpened(opening);
+    try {
+      parts.accounts.recordBreakerOpening(opening.at, opening.cause);
+    } catch (err) {
+      parts.logger.warn({ err }, "could not record the breaker's opening");
+    }
+  });
 }
 
 /** Takes reloaded settings on: credentials for the next request, allow lists, limits, alerts. */
@@ -405,6 +416,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     desk,
     records,
     ledger,
+    accounts,
     notifier,
     logger,
     threshold: config.alerts.breakerRefusals,

@@ -53,6 +53,8 @@ export interface DayFigures {
   limitsUsed: { stars: number; premium: number };
   /** Purchases the service refused that day, by its reason, most first. */
   refusals: { reason: string; count: number }[];
+  /** How often the purchase breaker opened that day (it pauses purchases). */
+  breakerOpenings: number;
 }
 
 /** Where costs, balance readings, day figures, the export and the report log are kept. */
@@ -72,6 +74,8 @@ export interface PurchaseAccounts {
   }): CostSample[];
   /** Keeps a balance reading when it differs from the last one kept (or an hour has passed). */
   recordBalance(reading: BalanceReading): void;
+  /** Keeps that the purchase breaker opened (for the daily report), with its cause. */
+  recordBreakerOpening(at: number, cause: string): void;
   /** Figures of the UTC day starting at `dayStart`. */
   dayFigures(dayStart: number): DayFigures;
   /**

@@ -48,6 +48,8 @@ export class SqliteAccounts implements PurchaseAccounts {
   readonly #page;
   readonly #markReport;
   readonly #unmarkReport;
+  readonly #insertOpening;
+  readonly #openings;
 
   constructor(db: Db) {
     this.#recordCost = db.prepare(
@@ -105,6 +107,12 @@ export class SqliteAccounts implements PurchaseAccounts {
     );
     this.#unmarkReport = db.prepare<[string, number]>(
       "DELETE FROM daily_reports WHERE day = ? AND admin_id = ?",
+    );
+    this.#insertOpening = db.prepare<[number, string]>(
+      "INSERT INTO breaker_openings (at, cause) VALUES (?, ?)",
+    );
+    this.#openings = db.prepare<[number, number], { count: number }>(
+      "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= ? AND at < ?",
     );
   }
 
@@ -167,6 +175,7 @@ export class SqliteAccounts implements PurchaseAccounts {
       balanceEnd: snapshotOf(this.#readingBefore.get(dayEnd)),
       limitsUsed: { stars: 0, premium: 0 },
       refusals: this.#refusals.all(dayStart, dayEnd),
+      breakerOpenings: this.#openings.get(dayStart, dayEnd)?.count ?? 0,
     };
     const costs: Money[] = [];
     for (const row of this.#dayRows.iterate(dayStart, dayEnd)) {
@@ -203,6 +212,10 @@ export class SqliteAccounts implements PurchaseAccounts {
       afterSent = last.sent_at ?? afterSent;
       afterRow = last.row_seq;
     }
+  }
+
+  recordBreakerOpening(at: number, cause: string): void {
+    this.#insertOpening.run(at, cause);
   }
 
   markReportSent(day: string, adminId: number, at: number): boolean {

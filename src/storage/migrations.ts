@@ -180,6 +180,12 @@ export const migrations: Migration[] = [
         sent_at  INTEGER NOT NULL,
         PRIMARY KEY (day, admin_id)
       ) WITHOUT ROWID;
+
+      CREATE TABLE breaker_openings (
+        at    INTEGER NOT NULL,
+        cause TEXT NOT NULL
+      );
+      CREATE INDEX breaker_openings_at ON breaker_openings (at);
     `,
   },
 ];

@@ -121,6 +121,13 @@ describe("the daily report", () => {
     await bea.say("bob_gifts");
     await bea.pressButton("⭐ 50");
     await bea.pressButton("✅ Confirm");
+    // The marketplace session expires: the next purchase is refused and the breaker opens.
+    h.sandbox.expireSession();
+    await bea.command("stars");
+    await bea.say("carl_gifts");
+    await bea.pressButton("⭐ 50");
+    await bea.pressButton("✅ Confirm");
+    expect(h.records.pauseReason()?.source).toBe("breaker");
     const day = new Date(h.clock()).toISOString().slice(0, 10);
 
     // The purchase's day is not over: nothing is due before tomorrow's 07:00 UTC.
@@ -135,6 +142,7 @@ describe("the daily report", () => {
     expect(english).toContain("Spent: 0.75 USDT (measured on one purchase)");
     expect(english).toContain("Bought: 50 stars");
     expect(english).toContain("Balance at the end of the day: 100 TON, 999.25 USDT");
+    expect(english).toContain("Purchases paused by themselves after the service's refusals: once");
     const russian = sentTexts(h, 1002, mark).find((t) => t.startsWith("📊")) ?? "";
     expect(russian).toContain(`Отчёт за ${day}`);
 

@@ -32,6 +32,7 @@ const report: DailyReport = {
     { reason: "PRICE_GUARD", count: 2 },
     { reason: "", count: 1 },
   ],
+  breakerOpenings: 0,
   unconfirmedNow: 1,
   limits: { starsPerBotDay: 10_000, premiumPerBotDay: 5 },
 };
@@ -53,7 +54,7 @@ describe("the daily report's text", () => {
     expect(text).toContain("150 of 10,000 stars, 1 of 5 Premium gifts");
     expect(text).toContain("• PRICE_GUARD: 2");
     expect(text).toContain("• no reason given: 1");
-    expect(text).not.toContain("breaker");
+    expect(text).toContain("Purchases paused by themselves after the service's refusals: never");
   });
 
   it("speaks Russian to a Russian admin, and says what is not known", () => {
@@ -70,7 +71,7 @@ describe("the daily report's text", () => {
     expect(text).toContain("измеренных стоимостей нет");
     expect(text).toContain("Баланс на начало дня: неизвестен");
     expect(text).toContain("Отказы сервиса: нет");
-    expect(text).toContain("срабатывал: 2");
+    expect(text).toContain("приостанавливались автоматически после отказов сервиса: 2 раза");
     expect(text).not.toMatch(/report-|cost-|\{ \$/);
   });
 });

@@ -130,6 +130,10 @@ describe("the books beside the ledger", () => {
     // The same figure again within the hour is not kept twice; tomorrow's is not today's end.
     accounts.recordBalance({ balance: { ton: "100", usdt: "999.7" }, at: clock.now + 1 });
     accounts.recordBalance({ balance: { ton: "1", usdt: "1" }, at: dayStart + 86_400_000 });
+    // The breaker opened twice that day, and once the day after.
+    accounts.recordBreakerOpening(dayStart + 1_000, "session");
+    accounts.recordBreakerOpening(clock.now, "wallet");
+    accounts.recordBreakerOpening(dayStart + 86_400_000, "session");
     const figures = accounts.dayFigures(dayStart);
     expect(figures).toMatchObject({
       day: "2030-01-01",
@@ -143,6 +147,7 @@ describe("the books beside the ledger", () => {
       balanceEnd: { ton: "100", usdt: "999.7" },
       limitsUsed: { stars: 150, premium: 1 },
       refusals: [{ reason: "PRICE_GUARD", count: 2 }],
+      breakerOpenings: 2,
     });
     expect(accounts.dayFigures(dayStart - 86_400_000).byStatus).toEqual({});
   });

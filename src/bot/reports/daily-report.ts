@@ -13,8 +13,6 @@ export interface DailyReport extends DayFigures {
   unconfirmedNow: number;
   /** The bot's daily limits, to show the day's use against. */
   limits: { starsPerBotDay: number; premiumPerBotDay: number };
-  /** How often the service breaker opened that day, when the bot has one. */
-  breakerOpenings?: number | undefined;
 }
 
 /** The statuses a report lists, in this order (drafts never left, so they are not purchases). */
@@ -70,9 +68,7 @@ export function dailyReportText(t: Translate, locale: string, report: DailyRepor
     }),
   );
   lines.push(...refusalLines(t, report.refusals));
-  if (report.breakerOpenings !== undefined) {
-    lines.push(t("report-breaker", { count: report.breakerOpenings }));
-  }
+  lines.push(t("report-breaker", { count: report.breakerOpenings }));
   return lines.join("\n");
 }
 
