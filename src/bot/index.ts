@@ -65,7 +65,7 @@ export interface BotDeps {
   /** A local Bot API server (TELEGRAM_API_ROOT), or the emulator. */
   apiRoot?: string | undefined;
   /** Replaces grammY's fetch: the one interception point that also sees calls made inside conversations. */
-  fetch?: ApiClientOptions["fetch"] | undefined;
+  fetch?: ApiClientOptions["fetch"];
   /** The only door to buying. */
   desk: PurchaseDesk;
   /** The ledger, read-only (history, lists, status, limits). */

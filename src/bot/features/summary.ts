@@ -91,7 +91,7 @@ async function refuse(
   if (
     refusal.reason === "expired" &&
     intent !== undefined &&
-    intent.requester.userId === ctx.from?.id
+    intent.requester.userId === ctx.from.id
   ) {
     await editQuietly(
       ctx,

@@ -81,7 +81,7 @@ export function balanceText(
     lines.push(t("admin-wallet-version", { version: input.wallet.version }));
   }
   lines.push("");
-  const sent = Object.values(input.today?.byStatus ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+  const sent = Object.values(input.today?.byStatus ?? {}).reduce((a, b) => a + b, 0);
   lines.push(
     t("admin-today", {
       count: sent,
