@@ -221,17 +221,17 @@ class ServiceReads {
     const { userId } = options;
     // At most twice: a second time only when a read this caller merely joined was superseded.
     for (let attempt = 0; ; attempt++) {
-      let started = false;
+      const charged = { started: false };
       const check = await this.recipients.read(username.toLowerCase(), {
         ...(options.onQueued !== undefined ? { onQueued: options.onQueued } : {}),
         ...(options.fresh === true ? { fresh: true } : {}),
         ...(userId !== undefined ? { owner: userId } : {}),
         admit: () => {
-          started = true;
+          charged.started = true;
           return this.#charge(options);
         },
       });
-      if (check.kind !== "superseded" || started || attempt > 0) return check;
+      if (check.kind !== "superseded" || charged.started || attempt > 0) return check;
     }
   }
 

@@ -111,7 +111,7 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
       date: Math.floor(Date.now() / 1000),
       chat,
       from: botInfo,
-      text: String(payload.text ?? ""),
+      text: typeof payload.text === "string" ? payload.text : "",
       ...(payload.reply_markup ? { reply_markup: payload.reply_markup } : {}),
     } as Message;
     messages.set(`${chat.id}:${messageId}`, message);
@@ -126,7 +126,7 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
       return { ok: false, error_code: 400, description: "Bad Request: message to edit not found" };
     }
     const next: Record<string, unknown> = { ...old, edit_date: Math.floor(Date.now() / 1000) };
-    if (payload.text !== undefined) next.text = String(payload.text);
+    if (typeof payload.text === "string") next.text = payload.text;
     if (payload.reply_markup !== undefined) next.reply_markup = payload.reply_markup;
     else delete next.reply_markup;
     messages.set(key, next as unknown as Message);
@@ -161,7 +161,7 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     }
   }
 
-  const fakeFetch = async (url: unknown, init?: { body?: unknown }): Promise<Response> => {
+  const fakeFetch = (url: unknown, init?: { body?: unknown }): Promise<Response> => {
     const method = String(url).split("/").pop() ?? "";
     const body = init?.body;
     const payload =
@@ -180,14 +180,15 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         waiter.done(call);
       }
     }
-    return new Response(JSON.stringify(answer), {
+    const response = new Response(JSON.stringify(answer), {
       status: answer.ok ? 200 : answer.error_code,
       headers: { "content-type": "application/json" },
     });
+    return Promise.resolve(response);
   };
 
   return {
-    fetch: fakeFetch as unknown as NonNullable<ApiClientOptions["fetch"]>,
+    fetch: fakeFetch,
     get calls() {
       return calls;
     },
