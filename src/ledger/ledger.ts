@@ -70,8 +70,9 @@ const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered
  *
  * Only one intent may be `sending` at a time. Were two in flight, the first could come back
  * ambiguous while the second was still queued for the service's quota, and the second would go
- * out after the freeze had begun, against the spec's "reconcile before any new purchase". One
- * wallet paying one transfer at a time is also what a TON wallet's seqno wants.
+ * out after the freeze had begun, against the rule that no new purchase goes out before an
+ * ambiguous one is settled (docs/service-contract.md §5.1). One wallet paying one transfer at a
+ * time is also what a TON wallet's seqno wants.
  */
 const CLAIM_SQL = `
 UPDATE purchase_intents
