@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import type { PurchaseOutcome } from "../service/types.js";
-import { type Db, durably } from "../storage/database.js";
+import { type Db, durably, isTransientSqliteError } from "../storage/database.js";
 import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
@@ -179,6 +179,8 @@ export class Ledger implements PurchaseLedger {
   now(): number {
     return this.#clock();
   }
+
+  readonly isTransientWriteError = isTransientSqliteError;
 
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
   createDraft(request: NewIntent, now: number = this.#clock()): PurchaseIntent {

@@ -288,7 +288,11 @@ class Desk implements PurchaseDesk {
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
     this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
-    this.#held = new UnrecordedOutcomes({ retry: deps.unrecordedRetry, logger: this.#logger });
+    this.#held = new UnrecordedOutcomes({
+      retry: deps.unrecordedRetry,
+      logger: this.#logger,
+      isTransient: deps.ledger.isTransientWriteError,
+    });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
@@ -665,14 +669,18 @@ class Desk implements PurchaseDesk {
     const id = claimed.id;
     let recorded: RecordedOutcome;
     try {
-      recorded = await retryWrite(write, {
-        ...this.#outcomeWriteRetry,
-        onRetry: (err, attempt) =>
-          this.#logger.warn(
-            { err, intentId: id, attempt },
-            "could not record an outcome; retrying",
-          ),
-      });
+      recorded = await retryWrite(
+        write,
+        {
+          ...this.#outcomeWriteRetry,
+          onRetry: (err, attempt) =>
+            this.#logger.warn(
+              { err, intentId: id, attempt },
+              "could not record an outcome; retrying",
+            ),
+        },
+        this.#ledger.isTransientWriteError,
+      );
     } catch (err) {
       this.#logger.error(
         { err, intentId: id, outcome: outcomeKind },
