@@ -99,7 +99,7 @@ describe("stars flow against the sandbox", () => {
 
     await alice.command("history");
     expect(alice.lastMessage().text).toMatch(
-      /^Your recent gifts:\n\n.+: 1,500 stars to @bob_gifts: delivered$/,
+      /^Your recent gifts:\n\n.+: 1,500 Telegram Stars to @bob_gifts: delivered$/,
     );
   });
 
@@ -145,6 +145,6 @@ describe("stars flow against the sandbox", () => {
       /^✅ Доставлено: 1\u00a0000 Telegram Stars для @anna_ru\.\nТранзакция: https:\/\/tonviewer\.com\/transaction\/\S+$/,
     );
     await boris.command("history");
-    expect(boris.lastMessage().text).toMatch(/1\u00a0000 звёзд для @anna_ru: доставлен$/);
+    expect(boris.lastMessage().text).toMatch(/1\u00a0000 Telegram Stars для @anna_ru: доставлен$/);
   });
 });

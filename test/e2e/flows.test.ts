@@ -31,7 +31,7 @@ describe("the bot process: gifts as a person makes them", () => {
     expect(purchases[0]?.form).toMatchObject({ username: "alice_friend", amount: "100" });
 
     const history = await uma.say("/history");
-    expect(history.text).toMatch(/100 stars to @alice_friend: delivered/);
+    expect(history.text).toMatch(/100 Telegram Stars to @alice_friend: delivered/);
   });
 
   it("a premium gift: duration, confirm, delivered, the recipient has premium now", async () => {

@@ -127,7 +127,9 @@ describe("/purchases", () => {
     const lines = (first.text ?? "").split("\n");
     expect(lines[0]).toBe("Recent purchases (1–5), newest first:");
     expect(lines[2]).toMatch(
-      new RegExp(`: 50 stars to @bob_gifts5, delivered, user ${BUYER.id}, id [A-Za-z0-9_-]+$`),
+      new RegExp(
+        `: 50 Telegram Stars to @bob_gifts5, delivered, user ${BUYER.id}, id [A-Za-z0-9_-]+$`,
+      ),
     );
     expect(lines.at(-1)).toBe("One purchase in detail: /purchases <id>");
     expect(buttonsOf(first)).toEqual([["Older ▶"]]);
@@ -144,7 +146,7 @@ describe("/purchases", () => {
     expect(details.split("\n").slice(0, 6)).toEqual([
       `Purchase ${id}`,
       "",
-      "Gift: 50 stars to @bob_gifts5",
+      "Gift: 50 Telegram Stars to @bob_gifts5",
       "Status: delivered",
       "Payment: USDT on TON",
       `Asked by user ${BUYER.id} in a private chat`,

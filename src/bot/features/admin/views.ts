@@ -16,7 +16,7 @@ import type {
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { outcomeDetailText } from "../../outcome-detail.js";
-import { transactionUrl } from "../../views.js";
+import { giftName, transactionUrl } from "../../views.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -24,12 +24,8 @@ export interface WalletInfo {
   version?: string | undefined;
 }
 
-/** "100 stars" or "Premium for 6 months". */
-export function giftName(t: Translate, intent: PurchaseIntent): string {
-  return intent.kind === "stars"
-    ? t("admin-gift-stars", { amount: intent.quantity })
-    : t("admin-gift-premium", { months: intent.quantity });
-}
+/** The gift's one name, as every other text shows it (src/bot/views.ts). */
+export { giftName };
 
 function value(t: Translate, locale: string, decimal: string | undefined): string {
   return formatDecimal(locale, decimal) ?? t("unknown-value");
