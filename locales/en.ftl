@@ -68,7 +68,8 @@ flow-recipient-has-premium = @{ $username } already has Telegram Premium, so it 
 flow-expect-text = Please send the username as a text message, or /cancel.
 
 ## Flows: amount and duration
-flow-ask-amount = How many stars for @{ $username }?
+flow-ask-amount = How many stars for @{ $username }? Up to { $max } in one gift.
+flow-ask-amount-today = How many stars for @{ $username }? { $max } stars left today.
 button-amount = ⭐ { $amount }
 button-amount-other = Another amount
 flow-ask-amount-custom = Send the number of stars: a whole number from { $min } to { $max }.
@@ -77,6 +78,9 @@ flow-ask-duration = How long should @{ $username } get Telegram Premium?
 button-duration = { $months } months
 flow-expect-button = Please choose with the buttons above, or /cancel.
 flow-button-inactive = This button is no longer active.
+flow-paused = ⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.
+flow-frozen = ⏸ Purchases are on hold while the admins check an earlier gift, so nothing can be bought. Please try again later.
+flow-limit-reached = Nothing more can be gifted today under the limit "{ $limit }": { $left } of { $max } left, less than the smallest gift. It resets on { $resetsAt }.
 
 ## Summary
 summary-title = Please check your gift:
@@ -91,6 +95,8 @@ method-usdt_ton = USDT on TON
 button-confirm = ✅ Confirm
 button-switch-method = Pay with { $method }
 summary-method-changed = Payment method changed.
+summary-paused = ⏸ Purchases are paused by the admins for now: Confirm works again once they reopen them.
+summary-frozen = ⏸ Purchases are on hold while the admins check an earlier gift: Confirm works again once they are done.
 summary-sending = ⏳ Sending your gift…
 flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
 summary-queued = ⏳ The service is busy: your gift is queued and will be sent in about { $seconds } s.
@@ -122,7 +128,8 @@ refusal-busy = another gift is being sent right now. Press Confirm again in a mo
 refusal-recipient_unverified = the recipient could not be checked again just now. Press Confirm again in a moment.
 refusal-recipient_premium_unknown = the service could not say whether the recipient already has Premium, so nothing was bought. Try again later.
 refusal-no_access = you may no longer buy gifts here.
-refusal-limit = the limit "{ $limit }" is reached ({ $used } of { $max }). It resets on { $resetsAt }.
+refusal-limit = this gift is more than is left today under the limit "{ $limit }": { $left } of { $max } left. It resets on { $resetsAt }.
+refusal-limit-per-purchase = one purchase can be at most { $max } stars.
 refusal-limit-group = the limit "{ $limit }" is reached. It resets on { $resetsAt }.
 limit-stars_per_purchase = stars in one purchase
 limit-stars_per_user_day = your stars per day

@@ -72,7 +72,8 @@ flow-recipient-has-premium = У @{ $username } уже есть Telegram Premium,
 flow-expect-text = Отправьте имя пользователя текстом или /cancel.
 
 ## Flows: amount and duration
-flow-ask-amount = Сколько звёзд подарить @{ $username }?
+flow-ask-amount = Сколько звёзд подарить @{ $username }? Не больше { $max } за один подарок.
+flow-ask-amount-today = Сколько звёзд подарить @{ $username }? Сегодня можно подарить ещё { $max }.
 button-amount = ⭐ { $amount }
 button-amount-other = Другое количество
 flow-ask-amount-custom = Отправьте количество звёзд: целое число от { $min } до { $max }.
@@ -85,6 +86,9 @@ button-duration = { $months } { $months ->
     }
 flow-expect-button = Выберите вариант кнопками выше или /cancel.
 flow-button-inactive = Эта кнопка больше не действует.
+flow-paused = ⏸ Администраторы временно приостановили покупки, так что сейчас ничего купить нельзя. Попробуйте позже.
+flow-frozen = ⏸ Покупки приостановлены, пока администраторы проверяют предыдущий подарок, так что сейчас ничего купить нельзя. Попробуйте позже.
+flow-limit-reached = Сегодня больше ничего нельзя подарить по лимиту «{ $limit }»: осталось { $left } из { $max }, меньше самого маленького подарка. Лимит обнулится { $resetsAt }.
 
 ## Summary
 summary-title = Проверьте подарок:
@@ -99,6 +103,8 @@ method-usdt_ton = USDT в сети TON
 button-confirm = ✅ Подтвердить
 button-switch-method = Сменить оплату на { $method }
 summary-method-changed = Способ оплаты изменён.
+summary-paused = ⏸ Администраторы временно приостановили покупки: «Подтвердить» снова заработает, когда они их откроют.
+summary-frozen = ⏸ Покупки приостановлены, пока администраторы проверяют предыдущий подарок: «Подтвердить» снова заработает, когда они закончат.
 summary-sending = ⏳ Отправляю подарок…
 flow-queued = ⏳ Сервис сейчас занят: отвечу примерно через { $seconds } с.
 summary-queued = ⏳ Сервис перегружен: подарок в очереди и будет отправлен примерно через { $seconds } с.
@@ -130,7 +136,8 @@ refusal-busy = сейчас отправляется другой подарок
 refusal-recipient_unverified = не удалось повторно проверить получателя. Нажмите «Подтвердить» ещё раз чуть позже.
 refusal-recipient_premium_unknown = сервис не смог сказать, есть ли у получателя Premium, поэтому ничего не куплено. Попробуйте позже.
 refusal-no_access = вам больше нельзя покупать подарки здесь.
-refusal-limit = достигнут лимит «{ $limit }» ({ $used } из { $max }). Он обнулится { $resetsAt }.
+refusal-limit = этот подарок больше, чем осталось сегодня по лимиту «{ $limit }»: осталось { $left } из { $max }. Лимит обнулится { $resetsAt }.
+refusal-limit-per-purchase = в одной покупке можно не больше { $max } звёзд.
 refusal-limit-group = достигнут лимит «{ $limit }». Он обнулится { $resetsAt }.
 limit-stars_per_purchase = звёзд в одной покупке
 limit-stars_per_user_day = ваших звёзд в день

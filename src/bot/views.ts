@@ -95,10 +95,21 @@ export function refusalText(
     case "limit": {
       const limit = t(`limit-${refusal.limit}`);
       const resetsAt = formatDateTime(locale, refusal.resetsAt);
+      // Not a daily limit: waiting changes nothing, so no reset is named.
+      if (refusal.limit === "stars_per_purchase") {
+        return t("refusal-limit-per-purchase", { max: refusal.max });
+      }
       // The bot-wide figures are the operator's: a group sees the limit's name and reset only.
+      // A private chat sees what is left, not what was used: the gift may be over the limit
+      // without the limit being used up.
       return audience === "group"
         ? t("refusal-limit-group", { limit, resetsAt })
-        : t("refusal-limit", { limit, used: refusal.used, max: refusal.max, resetsAt });
+        : t("refusal-limit", {
+            limit,
+            left: Math.max(0, refusal.max - refusal.used),
+            max: refusal.max,
+            resetsAt,
+          });
     }
     case "already_done":
       return t("refusal-already_done");

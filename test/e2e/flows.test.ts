@@ -16,7 +16,7 @@ describe("the bot process: gifts as a person makes them", () => {
     const ask = await uma.pressForMessage(hello, "⭐ Gift stars");
     expect(ask.text).toBe("Who should get the stars? Send their @username or a t.me link.");
     const amount = await uma.say("@alice_friend");
-    expect(amount.text).toBe("How many stars for @alice_friend?");
+    expect(amount.text).toBe("How many stars for @alice_friend? Up to 10,000 in one gift.");
     const summary = await uma.pressForMessage(amount, "⭐ 100");
     expect(summary.text).toContain("Recipient: @alice_friend\nGift: 100 Telegram Stars");
     expect(buttons(summary)[0]).toEqual(["✅ Confirm", "✖️ Cancel"]);

@@ -16,9 +16,10 @@ import { decodeMenu } from "../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { amountKeyboard, cancelKeyboard, durationKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { maxStarsWithin, MIN_STARS } from "../../gifts/catalogue.js";
+import { MIN_STARS } from "../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
+import { personHeadroom, starsCeiling } from "./headroom.js";
 import { recipientProblem } from "./recipient.js";
 import { parseWholeNumber } from "./whole-number.js";
 import { showSummary } from "./show-summary.js";
@@ -195,11 +196,13 @@ async function askAmount(
   username: string,
   services: BotServices,
 ): Promise<{ quantity: number; ctx: FlowContext }> {
-  const limits = await conversation.external(() => services.records.limits());
-  const max = maxStarsWithin(limits.starsPerPurchase);
+  // The real maximum for this person now: the per-purchase limit, or what is left today.
+  const userId = ctx.from?.id ?? 0;
+  const room = await conversation.external(() => personHeadroom(services, userId, "stars"));
+  const max = starsCeiling(room);
   let prompt = await sendPrompt(
     ctx,
-    ctx.t("flow-ask-amount", { username }),
+    ctx.t(room.daily ? "flow-ask-amount-today" : "flow-ask-amount", { username, max }),
     amountKeyboard(ctx.t, max),
   );
   for (;;) {

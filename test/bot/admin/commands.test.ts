@@ -162,14 +162,14 @@ describe("the kill switch", () => {
   it("/pause stops every purchase and /resume reopens them", async () => {
     const { h } = await adminWorld();
     const ada = chatPerson(h, ADMIN);
-    await ada.command("pause");
-    expect(ada.lastMessage().text).toBe("⏸ Purchases are paused. Nobody can buy until /resume.");
-
     const bea = chatPerson(h, BUYER);
     await bea.command("stars");
     await bea.say("bob_gifts");
     await bea.pressButton("⭐ 50");
     const confirm = bea.findButton("✅ Confirm");
+
+    await ada.command("pause");
+    expect(ada.lastMessage().text).toBe("⏸ Purchases are paused. Nobody can buy until /resume.");
     const before = h.telegram.mark();
     await bea.press(confirm.data, confirm.messageId);
     expect(answersSince(h, before)).toEqual(["Purchases are paused by the admins for now."]);
