@@ -27,6 +27,16 @@ help-text =
     /cancel: stop at any step
 
     You will see a summary before anything is bought, and nothing is bought until you press Confirm.
+help-admin =
+    As an admin you also have:
+    /balance: the wallet, today's purchases and whether buying is open
+    /purchases: recent purchases; /purchases <id>: one in detail
+    /pending: purchases with an unknown outcome, to settle
+    /pause and /resume: stop and reopen all purchases
+    /allow and /deny: let a person buy, or stop them (a user id, or reply to a message forwarded from them)
+    /allowed: who may buy
+    /limits: the spending limits and today's use
+    /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
 
 ## Language
 language-choose = Choose your language:
@@ -155,6 +165,8 @@ access-group-admins-only = Gifting Premium here is for the group's administrator
 access-group-check-failed = I could not check your administrator rights just now. Please try again.
 
 ## Group premium gifting
+group-help = In this group, the group's administrators can gift Telegram Premium to a member: reply to their message with /premium, or write /premium @username (/cancel stops it). Stars, /history and everything else work in a private chat with me: @{ $bot }.
+group-help-off = Gifting is not enabled in this group; a bot admin can enable it with /allowchat. Stars and Premium can be gifted in a private chat with me: @{ $bot }.
 group-usage = Reply to a member's message with /premium, or write /premium @username.
 group-no-username = { $name } has no public @username, so I cannot gift them Premium. They can set a username in Telegram's settings.
 group-recipient-not-found = I could not find @{ $username }.

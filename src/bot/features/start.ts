@@ -27,7 +27,9 @@ export function startFeature(services: BotServices): Composer<BotContext> {
     // The range a person can actually type: the configured per-purchase limit may be lower
     // than the service's own maximum (the flow asks within the same bounds).
     const max = maxStarsWithin(services.records.limits().starsPerPurchase);
-    await ctx.reply(ctx.t("help-text", { min: MIN_STARS, max }));
+    const help = ctx.t("help-text", { min: MIN_STARS, max });
+    // Admins' commands are listed to admins only (everyone else never learns they exist).
+    await ctx.reply(services.admins.has(ctx.from.id) ? `${help}\n\n${ctx.t("help-admin")}` : help);
   });
   return composer;
 }

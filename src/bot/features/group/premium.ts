@@ -26,7 +26,6 @@ import {
   type ChatTypeContext,
   type CommandContext,
   Composer,
-  type NextFunction,
 } from "grammy";
 import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
@@ -127,7 +126,8 @@ export function groupPremiumFeature(
   const group = composer.chatType(["group", "supergroup"]);
   group.command("premium", (ctx) => startGroupPremium(ctx, env));
   group.command("cancel", (ctx) => cancelGroupFlow(ctx, env));
-  group.command("stars", (ctx, next) => refuseGroupStars(ctx, env, next));
+  group.command("stars", (ctx) => refuseGroupStars(ctx, env));
+  group.command("help", (ctx) => groupHelp(ctx, env));
   composer.callbackQuery(
     GROUP_DATA,
     decodedPress(decodeGroup, (ctx, action) => onGroupPress(ctx, env, action)),
@@ -191,16 +191,26 @@ export async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise
 }
 
 /**
- * Stars are for private chats; in a group where gifting is on, say what works here (a group
- * where it is off is none of the bot's business: the command goes on unanswered).
+ * Stars are for private chats: say what works here, to anyone (admin or not), within the
+ * group's refusal cooldown like every other refusal.
  */
-export async function refuseGroupStars(
-  ctx: GroupCommand,
-  env: GroupEnv,
-  next: NextFunction,
-): Promise<void> {
-  if (!env.access.isChatAllowed(ctx.chat.id)) return next();
-  await refuse(ctx, env, ctx.t("access-group-premium-only"));
+export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+  const allowed = env.access.isChatAllowed(ctx.chat.id);
+  await refuse(ctx, env, ctx.t(allowed ? "access-group-premium-only" : "access-group-not-allowed"));
+}
+
+/**
+ * /help in a group: what works in this group (Premium by its administrators, or nothing until
+ * a bot admin allows it) and that the rest is in a private chat. Answered to anyone, within
+ * the group's refusal cooldown, so a crowd asking gets one answer.
+ */
+export async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+  const allowed = env.access.isChatAllowed(ctx.chat.id);
+  await refuse(
+    ctx,
+    env,
+    ctx.t(allowed ? "group-help" : "group-help-off", { bot: ctx.me.username }),
+  );
 }
 
 /**
