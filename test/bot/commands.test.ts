@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
 import { encodeMenu } from "../../src/bot/callback-data/menu.js";
+import { PRIVATE_COMMANDS } from "../../src/bot/commands.js";
+import { ADMIN_COMMANDS } from "../../src/bot/features/admin/command-menu.js";
 import { answersSince, harness } from "./helpers.js";
 
 describe("commands", () => {
@@ -135,5 +138,15 @@ describe("commands", () => {
       "Purchases are not open to you. Please ask the bot's admins for access.",
     ]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});
+
+describe("the README", () => {
+  it("lists every command, for buyers and for admins", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Commands"), readme.indexOf("## How it"));
+    for (const command of [...PRIVATE_COMMANDS, ...ADMIN_COMMANDS, "allowchat", "denychat"]) {
+      expect(section).toContain(`\`/${command}`);
+    }
   });
 });
