@@ -185,7 +185,7 @@ admin-user-labelled = { $label } ({ $id })
 admin-chat-private = a private chat
 admin-chat-group = group { $chatId }
 admin-intent-id = Purchase id: { $id }
-admin-intent-requester = Asked by user { $userId } in { $chat }
+admin-intent-requester = Asked by { $who } in { $chat }
 admin-intent-sent = Sent: { $date }
 admin-intent-detail = Detail: { $detail }
 
@@ -251,7 +251,7 @@ admin-low-balance-usdt = ⚠️ The wallet is running low on USDT: { $value } US
 ## Admin: /purchases
 admin-purchases-empty = No purchases yet.
 admin-purchases-title = Recent purchases ({ $from }–{ $to }), newest first:
-admin-purchase-line = { $date }: { $gift } to @{ $recipient }, { $status }, user { $userId }, id { $id }
+admin-purchase-line = { $date }: { $gift } to @{ $recipient }, { $status }, by { $who }, id { $id }
 admin-purchases-hint = One purchase in detail: /purchases <id>
 button-admin-newer = ◀ Newer
 button-admin-older = Older ▶

@@ -193,7 +193,7 @@ admin-user-labelled = { $label } ({ $id })
 admin-chat-private = личном чате
 admin-chat-group = группе { $chatId }
 admin-intent-id = Id покупки: { $id }
-admin-intent-requester = Запросил пользователь { $userId } в { $chat }
+admin-intent-requester = Запросил { $who } в { $chat }
 admin-intent-sent = Отправлено: { $date }
 admin-intent-detail = Подробности: { $detail }
 
@@ -253,7 +253,7 @@ admin-low-balance-usdt = ⚠️ На кошельке заканчиваются
 ## Администратор: /purchases
 admin-purchases-empty = Покупок пока нет.
 admin-purchases-title = Последние покупки ({ $from }–{ $to }), сначала новые:
-admin-purchase-line = { $date }: { $gift } для @{ $recipient }, { $status }, пользователь { $userId }, id { $id }
+admin-purchase-line = { $date }: { $gift } для @{ $recipient }, { $status }, от { $who }, id { $id }
 admin-purchases-hint = Одна покупка подробно: /purchases <id>
 button-admin-newer = ◀ Новее
 button-admin-older = Старее ▶

@@ -128,7 +128,7 @@ describe("/purchases", () => {
     expect(lines[0]).toBe("Recent purchases (1–5), newest first:");
     expect(lines[2]).toMatch(
       new RegExp(
-        `: 50 Telegram Stars to @bob_gifts5, delivered, user ${BUYER.id}, id [A-Za-z0-9_-]+$`,
+        `: 50 Telegram Stars to @bob_gifts5, delivered, by @bea_buyer \\(${BUYER.id}\\), id [A-Za-z0-9_-]+$`,
       ),
     );
     expect(lines.at(-1)).toBe("One purchase in detail: /purchases <id>");
@@ -149,7 +149,7 @@ describe("/purchases", () => {
       "Gift: 50 Telegram Stars to @bob_gifts5",
       "Status: delivered",
       "Payment: USDT on TON",
-      `Asked by user ${BUYER.id} in a private chat`,
+      `Asked by @bea_buyer (${BUYER.id}) in a private chat`,
     ]);
     expect(details).toMatch(/\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+/);
 
@@ -198,9 +198,9 @@ describe("who may buy: /allow, /deny, /allowed", () => {
 
     await ada.command("allowed");
     const list = ada.lastMessage().text ?? "";
-    expect(list).toContain(`Admins: ${ADMIN.id}, 1002`);
+    expect(list).toContain(`Admins: @ada_admin (${ADMIN.id}), 1002`);
     expect(list).toContain(`• ${BUYER.id} (ALLOWED settings)`);
-    expect(list).toMatch(new RegExp(`• ${STRANGER.id} \\(added by admin ${ADMIN.id} on .+ UTC\\)`));
+    expect(list).toMatch(new RegExp(`• Sam \\(${STRANGER.id}\\) \\(added by admin ${ADMIN.id} on .+ UTC\\)`));
     expect(list).toContain(`• ${GROUP_ID} (ALLOWED settings)`);
 
     await ada.command("deny", String(STRANGER.id));

@@ -33,7 +33,7 @@ describe("unconfirmed purchases", () => {
       "⚠️ A purchase ended with an unknown outcome: 100 Telegram Stars to @bob_gifts.",
       "",
       `Purchase id: ${id}`,
-      `Asked by user ${BUYER.id} in a private chat`,
+      `Asked by @bea_buyer (${BUYER.id}) in a private chat`,
     ]);
     expect(text).toContain("Balance before: 100 TON, 1,000 USDT");
     // The sandbox's "unconfirmed" fault spends nothing: the balance now is the same.
