@@ -89,7 +89,6 @@ button-duration = { $months } months
 flow-expect-button = Please choose with the buttons above, or /cancel.
 flow-button-inactive = This button is no longer active.
 flow-paused = ⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.
-flow-frozen = ⏸ Purchases are on hold while the admins check an earlier gift, so nothing can be bought. Please try again later.
 flow-limit-reached = Nothing more can be gifted today under the limit "{ $limit }": { $left } of { $max } left, less than the smallest gift. It resets on { $resetsAt }.
 
 ## Summary

@@ -40,7 +40,9 @@ export function closedText(
   where: "start" | "summary",
 ): string | undefined {
   if (status.paused) return t(where === "start" ? "flow-paused" : "summary-paused");
-  if (status.unconfirmed > 0) return t(where === "start" ? "flow-frozen" : "summary-frozen");
+  // On hold for an unknown outcome: a flow still starts (an admin usually settles it soon, and
+  // the summary then stays confirmable); the summary and Confirm say why it waits.
+  if (status.unconfirmed > 0 && where === "summary") return t("summary-frozen");
   return undefined;
 }
 

@@ -200,7 +200,9 @@ describe("who may buy: /allow, /deny, /allowed", () => {
     const list = ada.lastMessage().text ?? "";
     expect(list).toContain(`Admins: @ada_admin (${ADMIN.id}), 1002`);
     expect(list).toContain(`• ${BUYER.id} (ALLOWED settings)`);
-    expect(list).toMatch(new RegExp(`• Sam \\(${STRANGER.id}\\) \\(added by admin ${ADMIN.id} on .+ UTC\\)`));
+    expect(list).toMatch(
+      new RegExp(`• Sam \\(${STRANGER.id}\\) \\(added by admin ${ADMIN.id} on .+ UTC\\)`),
+    );
     expect(list).toContain(`• ${GROUP_ID} (ALLOWED settings)`);
 
     await ada.command("deny", String(STRANGER.id));
