@@ -89,6 +89,8 @@ button-duration = { $months } months
 flow-expect-button = Please choose with the buttons above, or /cancel.
 flow-button-inactive = This button is no longer active.
 flow-paused = ⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.
+flow-notice-paused-breaker = ⏸ Purchases are paused for now: the service refused the last purchases and the admins have been told. You can still prepare a gift; Confirm works again once they reopen purchases.
+flow-notice-frozen = ⏸ Purchases are on hold while the admins check an earlier gift. You can still prepare a gift; Confirm works again once they are done.
 flow-limit-reached = Nothing more can be gifted today under the limit "{ $limit }": { $left } of { $max } left, less than the smallest gift. It resets on { $resetsAt }.
 
 ## Summary
@@ -105,6 +107,7 @@ button-confirm = ✅ Confirm
 button-switch-method = Pay with { $method }
 summary-method-changed = Payment method changed.
 summary-paused = ⏸ Purchases are paused by the admins for now: Confirm works again once they reopen them.
+summary-paused-breaker = ⏸ Purchases are paused for now (the service refused the last purchases; the admins have been told): Confirm works again once they reopen them.
 summary-frozen = ⏸ Purchases are on hold while the admins check an earlier gift: Confirm works again once they are done.
 summary-sending = ⏳ Sending your gift…
 flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
@@ -167,6 +170,7 @@ access-group-check-failed = I could not check your administrator rights just now
 group-help = In this group, the group's administrators can gift Telegram Premium to a member: reply to their message with /premium, or write /premium @username (/cancel stops it). Stars, /history and everything else work in a private chat with me: @{ $bot }.
 group-help-off = Gifting is not enabled in this group; a bot admin can enable it with /allowchat. Stars and Premium can be gifted in a private chat with me: @{ $bot }.
 group-usage = Reply to a member's message with /premium, or write /premium @username.
+group-limit-reached = Nothing more can be gifted today under the limit "{ $limit }". It resets on { $resetsAt }.
 group-no-username = { $name } has no public @username, so I cannot gift them Premium. They can set a username in Telegram's settings.
 group-recipient-not-found = I could not find @{ $username }.
 group-recipient-has-premium = @{ $username } already has Telegram Premium.

@@ -1,7 +1,7 @@
 /**
  * Starting a flow, shared by the commands and the start menu: the purchase gate first (nothing
  * is asked upstream for a person who may not buy), then whether anything can be bought at all
- * (purchases paused or on hold, a limit used up: said now, in the chat, not at Confirm), then
+ * (purchases paused by an admin, a limit used up: said now, in the chat, not at Confirm), then
  * any summary the person still has open is cancelled, so an old summary can never be
  * confirmed once a new flow has begun.
  */
@@ -27,7 +27,7 @@ export async function startFlow(
   const userId = ctx.from?.id;
   if (userId !== undefined) {
     const locale = await ctx.i18n.getLocale();
-    const problem = startProblem(ctx.t, locale, services, userId, kind);
+    const problem = startProblem(ctx.t, locale, services, { userId, audience: "private" }, kind);
     if (problem !== undefined) {
       await ctx.reply(problem);
       return;

@@ -17,7 +17,7 @@ import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/bu
 import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
-import { closedText } from "../flows/headroom.js";
+import { closedText, purchasesState } from "../flows/headroom.js";
 import { decodedPress } from "../press.js";
 import type { BotServices } from "../services.js";
 import {
@@ -121,7 +121,7 @@ async function confirm(
   services: BotServices,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
-  const status = services.records.status();
+  const status = purchasesState(services);
   const closed = closedText(ctx.t, status, "summary");
   if (closed !== undefined) {
     const early: ConfirmRefusal = status.paused

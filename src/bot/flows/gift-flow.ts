@@ -19,7 +19,13 @@ import type { BotServices } from "../services.js";
 import { MIN_STARS } from "../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
-import { personHeadroom, starsCeiling } from "./headroom.js";
+import {
+  flowNotice,
+  personHeadroom,
+  purchasesState,
+  starsCeiling,
+  withNotice,
+} from "./headroom.js";
 import { recipientProblem } from "./recipient.js";
 import { parseWholeNumber } from "./whole-number.js";
 import { showSummary } from "./show-summary.js";
@@ -153,9 +159,14 @@ async function askRecipient(
   kind: IntentKind,
   services: BotServices,
 ): Promise<{ username: Username; ctx: FlowContext }> {
+  // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
+  const state = await conversation.external(() => purchasesState(services));
   const prompt = await sendPrompt(
     ctx,
-    ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
+    withNotice(
+      flowNotice(ctx.t, state),
+      ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
+    ),
     cancelKeyboard(ctx.t),
   );
   // Checks are charged to the person and queued as theirs (fair share).

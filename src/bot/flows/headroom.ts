@@ -6,7 +6,7 @@
  */
 import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
 import { type Headroom, headroom } from "../../ledger/limits.js";
-import type { IntentKind } from "../../ledger/types.js";
+import type { IntentKind, PauseSource } from "../../ledger/types.js";
 import type { DeskStatus } from "../../purchases/types.js";
 import type { Translate } from "../context.js";
 import { formatDateTime } from "../format.js";
@@ -29,42 +29,83 @@ function smallest(kind: IntentKind): number {
   return kind === "stars" ? MIN_STARS : 1;
 }
 
+/** Whether purchases are open now, and who paused them: what {@link closedText} says. */
+export interface PurchasesState extends DeskStatus {
+  /** Who paused purchases (an admin, or the breaker after the service's refusals). */
+  pausedBy: PauseSource | undefined;
+}
+
 /**
- * Why purchases cannot be confirmed by anyone right now, as a line; none when they can. At a
- * flow's start the flow does not begin; under a summary (or its refused Confirm) the summary
- * stays, to be confirmed once purchases reopen.
+ * Whether purchases are open, read from the ledger. Plain data, so a conversation can keep it
+ * in its replay log.
+ */
+export function purchasesState(services: BotServices): PurchasesState {
+  const status = services.records.status();
+  return {
+    ...status,
+    pausedBy: status.paused ? (services.records.pauseReason()?.source ?? "admin") : undefined,
+  };
+}
+
+/**
+ * Why purchases cannot be confirmed by anyone right now, as a line; none when they can.
+ *
+ * At a flow's start (`"start"`) only an admin's pause stops the flow: the admins chose it and
+ * nobody knows for how long. A pause by the breaker (the service refused the last purchases)
+ * and a hold for an unknown outcome are the admins' to clear, usually soon (the breaker's alert
+ * has a Resume button): a flow still starts, its first prompt says why Confirm will wait
+ * ({@link flowNotice}), and the summary says it again. Under a summary (`"summary"`, and its
+ * refused Confirm) the summary stays, to be confirmed once purchases reopen.
  */
 export function closedText(
   t: Translate,
-  status: DeskStatus,
+  state: PurchasesState,
   where: "start" | "summary",
 ): string | undefined {
-  if (status.paused) return t(where === "start" ? "flow-paused" : "summary-paused");
-  // On hold for an unknown outcome: a flow still starts (an admin usually settles it soon, and
-  // the summary then stays confirmable); the summary and Confirm say why it waits.
-  if (status.unconfirmed > 0 && where === "summary") return t("summary-frozen");
+  if (where === "start") {
+    return state.paused && state.pausedBy !== "breaker" ? t("flow-paused") : undefined;
+  }
+  if (state.paused) {
+    return t(state.pausedBy === "breaker" ? "summary-paused-breaker" : "summary-paused");
+  }
+  if (state.unconfirmed > 0) return t("summary-frozen");
   return undefined;
 }
 
 /**
- * Why this person cannot start a gift of `kind` now (purchases paused or on hold, or too
- * little left of a limit for the smallest gift), in their language; none when they can.
+ * What a flow that starts while purchases wait says first, in its first prompt: paused by the
+ * breaker, or on hold for an unknown outcome (see {@link closedText}); none when they are open.
+ */
+export function flowNotice(t: Translate, state: PurchasesState): string | undefined {
+  if (state.paused && state.pausedBy === "breaker") return t("flow-notice-paused-breaker");
+  if (!state.paused && state.unconfirmed > 0) return t("flow-notice-frozen");
+  return undefined;
+}
+
+/** A prompt with the flow's notice (if any) above it. */
+export function withNotice(notice: string | undefined, prompt: string): string {
+  return notice === undefined ? prompt : `${notice}\n\n${prompt}`;
+}
+
+/**
+ * Why this person cannot start a gift of `kind` now (purchases paused by an admin, or too
+ * little left of a limit for the smallest gift), in their language; none when they can. In a
+ * group the figures of the limit are not said (the whole group reads it), as at Confirm.
  */
 export function startProblem(
   t: Translate,
   locale: string,
   services: BotServices,
-  userId: number,
+  who: { userId: number; audience: "private" | "group" },
   kind: IntentKind,
 ): string | undefined {
-  const closed = closedText(t, services.records.status(), "start");
+  const closed = closedText(t, purchasesState(services), "start");
   if (closed !== undefined) return closed;
-  const room = personHeadroom(services, userId, kind);
+  const room = personHeadroom(services, who.userId, kind);
   if (room.left >= smallest(kind)) return undefined;
-  return t("flow-limit-reached", {
-    limit: t(`limit-${room.limit}`),
-    left: room.left,
-    max: room.max,
-    resetsAt: formatDateTime(locale, services.records.usageToday(userId).resetsAt),
-  });
+  const limit = t(`limit-${room.limit}`);
+  const resetsAt = formatDateTime(locale, services.records.usageToday(who.userId).resetsAt);
+  return who.audience === "group"
+    ? t("group-limit-reached", { limit, resetsAt })
+    : t("flow-limit-reached", { limit, left: room.left, max: room.max, resetsAt });
 }

@@ -13,7 +13,7 @@ import { tellQueued } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 import { summaryText, summaryWithStatus } from "../views.js";
-import { closedText } from "./headroom.js";
+import { closedText, purchasesState } from "./headroom.js";
 
 /** What a person chose: the gift and for whom. Who asks, and where, is the context's. */
 export interface SummaryRequest {
@@ -65,7 +65,7 @@ export async function showSummary(
       { ...request, paymentMethod: services.defaultPaymentMethod, requester },
       { onQueued: tellQueued(outside, options.onNotice) },
     );
-    return { intent: draft, status: services.records.status() };
+    return { intent: draft, status: purchasesState(services) };
   });
   const locale = await ctx.i18n.getLocale();
   // Paused (or on hold) since the flow began: said in the summary, which stays confirmable

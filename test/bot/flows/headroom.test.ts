@@ -7,7 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, type ChatPerson, chatPerson } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
-import { ADMIN, adminWorld, BUYER, STRANGER } from "../admin/helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, STRANGER } from "../admin/helpers.js";
+import type { BotHarness } from "../../../tools/testing/bot-harness.js";
 import { answersSince, harness } from "../helpers.js";
 
 async function buyTyped(person: ChatPerson, recipient: string, amount: number) {
@@ -173,5 +174,75 @@ describe("a person without access", () => {
     const bea = chatPerson(h, BUYER);
     await bea.command("start");
     expect(buttonsOf(bea.lastMessage())).toEqual([["⭐ Gift stars", "💎 Gift premium"]]);
+  });
+});
+
+/** Three purchases the service refuses for a reason that is not the buyer's: the breaker opens. */
+async function tripBreaker(h: BotHarness, buyer: ChatPerson): Promise<void> {
+  h.sandbox.injectFault(
+    {
+      type: "status",
+      status: 400,
+      body: { ok: false, error: "UPSTREAM_FAILED", reason: "fragment returned an error page" },
+    },
+    { path: "/buy-stars/", times: 3 },
+  );
+  for (const recipient of ["alice_friend", "bob_friend", "carol_friend"]) {
+    await buyTyped(buyer, recipient, 50);
+  }
+  expect(h.records.pauseReason()?.source).toBe("breaker");
+}
+
+describe("purchases waiting for the admins are said when a flow starts", () => {
+  it("paused by the breaker: the flow starts, its first prompt and the summary say why Confirm waits", async () => {
+    const { h } = await adminWorld();
+    const bea = chatPerson(h, BUYER);
+    await tripBreaker(h, bea);
+
+    await bea.command("stars");
+    expect(bea.lastMessage().text).toBe(
+      "⏸ Purchases are paused for now: the service refused the last purchases and the admins have been told. You can still prepare a gift; Confirm works again once they reopen purchases.\n\n" +
+        "Who should get the stars? Send their @username or a t.me link.",
+    );
+    await bea.say("dave_friend");
+    await bea.pressButton("⭐ 50");
+    const summary = bea.lastMessage();
+    expect(summary.text).toMatch(
+      /\n⏸ Purchases are paused for now \(the service refused the last purchases; the admins have been told\): Confirm works again once they reopen them\.$/,
+    );
+    expect(buttonsOf(summary)[0]).toEqual(["✅ Confirm", "✖️ Cancel"]);
+
+    const before = h.telegram.mark();
+    await bea.pressButton("✅ Confirm");
+    expect(answersSince(h, before)).toEqual([
+      "Purchases are paused for now: the service refused the last purchases and the admins have been told. Nothing was spent.",
+    ]);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(3);
+
+    await chatPerson(h, ADMIN).command("resume");
+    await bea.pressButton("✅ Confirm");
+    expect(h.telegram.message(bea.chatId, summary.message_id)?.text).toMatch(
+      /^✅ Delivered: 50 Telegram Stars to @dave_friend/,
+    );
+  });
+
+  it("on hold for an unknown outcome: the flow starts and says so first, in Russian too", async () => {
+    const { h, features } = await adminWorld();
+    const bea = chatPerson(h, BUYER);
+    h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
+    await buyTyped(bea, "bob_gifts", 50);
+    await features.idle();
+    expect(h.records.status().unconfirmed).toBe(1);
+
+    await bea.command("premium");
+    expect(bea.lastMessage().text).toBe(
+      "⏸ Purchases are on hold while the admins check an earlier gift. You can still prepare a gift; Confirm works again once they are done.\n\n" +
+        "Who should get Telegram Premium? Send their @username or a t.me link.",
+    );
+    const boris = chatPerson(h, ADMIN2);
+    await boris.command("stars");
+    expect(boris.lastMessage().text).toMatch(
+      /^⏸ Покупки приостановлены, пока администраторы проверяют предыдущий подарок\. .+\n\nКому/,
+    );
   });
 });
