@@ -123,7 +123,14 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
       usage,
       today,
       status: env.services.records.status(),
-    }) + fairShareSection(ctx.t, locale, desk.fairShare(), env.services.floods.throttled()),
+    }) +
+      fairShareSection(
+        ctx.t,
+        locale,
+        desk.fairShare(),
+        env.services.floods.throttled(),
+        env.services.people.nameOf,
+      ),
   );
 }
 
