@@ -147,12 +147,13 @@ async function confirm(
   // won (never before: a refused claim must not say it), a wait in the queue, or else the
   // claim's refusal below. The desk's callbacks are synchronous; the answer and the message
   // edits are chained so the final outcome edit always comes after them.
-  let answered = false;
+  // An object, so TypeScript sees the callbacks set it (a local would stay narrowed to false).
+  const press = { answered: false };
   let shown: Promise<void> = Promise.resolve();
   const show = (status: string, options: { typing?: boolean; toast?: string } = {}): void => {
     const text = summaryWithStatus(ctx.t, locale, intent, status);
-    const answer = !answered;
-    answered = true;
+    const answer = !press.answered;
+    press.answered = true;
     shown = shown
       .then(() => (answer ? ctx.answerCallbackQuery({ text: options.toast }) : undefined))
       .then(() => (options.typing === true ? ctx.replyWithChatAction("typing") : undefined))
@@ -177,7 +178,7 @@ async function confirm(
     "confirmation finished",
   );
 
-  if (!answered) {
+  if (!press.answered) {
     await ctx.answerCallbackQuery(
       result.kind === "refused"
         ? { text: sentence(refusalText(ctx.t, locale, result.refusal, audienceOf(ctx.chat?.type))) }
