@@ -47,6 +47,7 @@ import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
+import { KnownPeople } from "./people.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
 
@@ -140,6 +141,7 @@ export function createBot(deps: BotDeps): GiftBot {
     floods: new FloodBoard(now),
     now,
     logger: deps.logger,
+    people: new KnownPeople(deps.stores),
   };
   const notifier = new AdminNotifier({
     api: bot.api,
@@ -153,6 +155,7 @@ export function createBot(deps: BotDeps): GiftBot {
     walletAddress: deps.wallet?.address,
     logger: deps.logger,
     retry: deps.adminMessageRetry,
+    names: services.people.nameOf,
   });
   notifier.listen();
   const prompts = new GroupPromptStore(deps.stores);
@@ -257,6 +260,8 @@ function installMiddleware(
     if (from !== undefined && services.admins.has(from.id)) {
       settings.noteTelegramLanguage(from.id, from.language_code);
     }
+    // Who this is, for the admins' lists (written only when the name changed).
+    if (from !== undefined) services.people.note(from);
     await next();
   });
   safe.use(i18n.middleware());

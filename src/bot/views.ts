@@ -13,13 +13,22 @@ export function transactionUrl(txHash: string): string {
   return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
 }
 
-/** "Recipient: @x" and "Gift: 100 stars" lines. */
+/**
+ * The gift's one name in the person's language ("100 Telegram Stars", "Telegram Premium for 6
+ * months"): every text that names a gift (summary, outcome, history, the admins' lists) uses
+ * it, so a gift is never called two things.
+ */
+export function giftName(t: Translate, intent: Pick<PurchaseIntent, "kind" | "quantity">): string {
+  return intent.kind === "stars"
+    ? t("gift-stars", { amount: intent.quantity })
+    : t("gift-premium", { months: intent.quantity });
+}
+
+/** "Recipient: @x" and "Gift: 100 Telegram Stars" lines. */
 function giftLines(t: Translate, intent: PurchaseIntent): string[] {
   return [
     t("summary-recipient", { username: intent.recipient }),
-    intent.kind === "stars"
-      ? t("summary-stars", { amount: intent.quantity })
-      : t("summary-premium", { months: intent.quantity }),
+    t("summary-gift", { gift: giftName(t, intent) }),
   ];
 }
 
@@ -86,10 +95,21 @@ export function refusalText(
     case "limit": {
       const limit = t(`limit-${refusal.limit}`);
       const resetsAt = formatDateTime(locale, refusal.resetsAt);
+      // Not a daily limit: waiting changes nothing, so no reset is named.
+      if (refusal.limit === "stars_per_purchase") {
+        return t("refusal-limit-per-purchase", { max: refusal.max });
+      }
       // The bot-wide figures are the operator's: a group sees the limit's name and reset only.
+      // A private chat sees what is left, not what was used: the gift may be over the limit
+      // without the limit being used up.
       return audience === "group"
         ? t("refusal-limit-group", { limit, resetsAt })
-        : t("refusal-limit", { limit, used: refusal.used, max: refusal.max, resetsAt });
+        : t("refusal-limit", {
+            limit,
+            left: Math.max(0, refusal.max - refusal.used),
+            max: refusal.max,
+            resetsAt,
+          });
     }
     case "already_done":
       return t("refusal-already_done");
@@ -110,10 +130,10 @@ export function outcomeText(t: Translate, locale: string, result: ConfirmResult)
   switch (result.kind) {
     case "succeeded": {
       const intent = result.intent;
-      const delivered =
-        intent.kind === "stars"
-          ? t("outcome-delivered-stars", { amount: intent.quantity, username: intent.recipient })
-          : t("outcome-delivered-premium", { months: intent.quantity, username: intent.recipient });
+      const delivered = t("outcome-delivered", {
+        gift: giftName(t, intent),
+        username: intent.recipient,
+      });
       const txHash = result.txHash ?? intent.txHash;
       return txHash === undefined
         ? delivered
@@ -168,12 +188,10 @@ export function cancelledText(t: Translate, intent: PurchaseIntent | undefined):
 
 /** One line of /history. */
 export function historyLine(t: Translate, locale: string, intent: PurchaseIntent): string {
-  const common = {
+  return t("history-item", {
     date: formatDateTime(locale, intent.createdAt),
+    gift: giftName(t, intent),
     recipient: intent.recipient,
     status: t(`status-${intent.status}`),
-  };
-  return intent.kind === "stars"
-    ? t("history-item-stars", { ...common, amount: intent.quantity })
-    : t("history-item-premium", { ...common, months: intent.quantity });
+  });
 }

@@ -55,6 +55,7 @@ import type {
   BalanceRead,
   BalanceReading,
   BalanceReadListener,
+  ClaimOptions,
   ConfirmOptions,
   ConfirmRefusal,
   ConfirmResult,
@@ -120,6 +121,8 @@ type OnQueued = ((waitMs: number) => void) | undefined;
 interface SendOptions {
   onQueued?: OnQueued;
   isAdmin?: boolean;
+  /** Told once the claim has won, before the request goes out (see ClaimOptions). */
+  onClaimed?: () => void;
   /** At start, resolving a queued confirmation of a process that died: nobody can press again. */
   atStart?: boolean;
 }
@@ -332,11 +335,7 @@ class Desk implements PurchaseDesk {
     return this.#ledger.cancel(id, userId, this.#clock());
   }
 
-  async confirm(
-    id: string,
-    userId: number,
-    options: ConfirmOptions & { isAdmin?: boolean } = {},
-  ): Promise<ConfirmResult> {
+  async confirm(id: string, userId: number, options: ClaimOptions = {}): Promise<ConfirmResult> {
     const before = this.#ledger.get(id);
     const result: ConfirmResult =
       before === undefined
@@ -347,11 +346,7 @@ class Desk implements PurchaseDesk {
   }
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
-  async #confirmIntent(
-    id: string,
-    userId: number,
-    options: ConfirmOptions & { isAdmin?: boolean },
-  ): Promise<ConfirmResult> {
+  async #confirmIntent(id: string, userId: number, options: ClaimOptions): Promise<ConfirmResult> {
     if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
@@ -537,6 +532,11 @@ class Desk implements PurchaseDesk {
     }
     // The claim has committed (the ledger answers synchronously): only now may the request go.
     this.#refreshBalanceBefore(claim.intent);
+    try {
+      options.onClaimed?.();
+    } catch (err) {
+      this.#logger.warn({ err, intentId: id }, "onClaimed listener failed");
+    }
     const outcome = await sendPurchase(this.#client, claim.intent, options.onQueued);
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
       return this.#recordNotSent(claim.intent, outcome);

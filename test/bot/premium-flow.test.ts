@@ -50,7 +50,9 @@ describe("premium flow against the sandbox", () => {
       /^✅ Delivered: Telegram Premium for 6 months to @carol_p\.\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,
     );
     await alice.command("history");
-    expect(alice.lastMessage().text).toMatch(/: Premium for 6 months to @carol_p: delivered$/);
+    expect(alice.lastMessage().text).toMatch(
+      /: Telegram Premium for 6 months to @carol_p: delivered$/,
+    );
   });
 
   it("in Russian, with month plurals", async () => {

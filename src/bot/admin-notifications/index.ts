@@ -14,6 +14,7 @@
  * outer retries) is sent again to that admin with a bounded, growing pause while the process
  * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
  */
+import type { NameLookup } from "../people.js";
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
 import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
@@ -54,6 +55,8 @@ export interface AdminNotifierOptions {
   /** The paying wallet's address, named in the breaker's "top up the wallet" advice. */
   walletAddress?: string | undefined;
   logger: Logger;
+  /** Names of the people the bot has seen, shown next to the requester's id. */
+  names?: NameLookup | undefined;
   /** How undelivered admin messages are retried; default {@link ADMIN_MESSAGE_RETRY}. */
   retry?: AdminMessageRetry | undefined;
 }
@@ -308,7 +311,7 @@ export class AdminNotifier {
     const fresh = evidence?.intent ?? intent;
     return this.#toAdmins(
       (t, locale) => ({
-        text: evidenceText(t, locale, fresh, evidence, "notification"),
+        text: evidenceText(t, locale, fresh, evidence, "notification", this.#options.names),
         // Already settled by the time the evidence arrived: no buttons to press in vain.
         keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
       }),

@@ -123,7 +123,14 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
       usage,
       today,
       status: env.services.records.status(),
-    }) + fairShareSection(ctx.t, locale, desk.fairShare(), env.services.floods.throttled()),
+    }) +
+      fairShareSection(
+        ctx.t,
+        locale,
+        desk.fairShare(),
+        env.services.floods.throttled(),
+        env.services.people.nameOf,
+      ),
   );
 }
 
@@ -136,7 +143,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
-        : purchaseDetails(ctx.t, locale, intent),
+        : purchaseDetails(ctx.t, locale, intent, env.services.people.nameOf),
       intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
     );
     return;
@@ -144,7 +151,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
   const page = purchasesAt(env, 0);
   const keyboard = purchasesKeyboard(ctx.t, 0, page.hasOlder);
   await ctx.reply(
-    purchasesPage(ctx.t, locale, page.intents, 0),
+    purchasesPage(ctx.t, locale, page.intents, 0, env.services.people.nameOf),
     keyboard === undefined ? {} : { reply_markup: keyboard },
   );
 }
@@ -162,9 +169,12 @@ export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<v
   for (const intent of pending.slice(0, MAX_PENDING_SHOWN)) {
     const evidence = await desk.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
-    await ctx.reply(evidenceText(ctx.t, locale, fresh, evidence, "pending"), {
-      reply_markup: resolveKeyboard(ctx.t, fresh.id),
-    });
+    await ctx.reply(
+      evidenceText(ctx.t, locale, fresh, evidence, "pending", env.services.people.nameOf),
+      {
+        reply_markup: resolveKeyboard(ctx.t, fresh.id),
+      },
+    );
   }
 }
 
@@ -218,12 +228,17 @@ export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<v
   const { access } = env;
   const locale = await ctx.i18n.getLocale();
   await ctx.reply(
-    allowedText(ctx.t, locale, {
-      admins: [...env.services.admins],
-      users: access.allowedUsers(),
-      chats: access.allowedChats(),
-      publicPurchases: access.publicPurchases,
-    }),
+    allowedText(
+      ctx.t,
+      locale,
+      {
+        admins: [...env.services.admins],
+        users: access.allowedUsers(),
+        chats: access.allowedChats(),
+        publicPurchases: access.publicPurchases,
+      },
+      env.services.people.nameOf,
+    ),
   );
 }
 
@@ -284,7 +299,11 @@ export async function onAdminPress(
       const page = purchasesAt(env, action.offset);
       await ctx.answerCallbackQuery();
       const keyboard = purchasesKeyboard(ctx.t, action.offset, page.hasOlder);
-      await editQuietly(ctx, purchasesPage(ctx.t, locale, page.intents, action.offset), keyboard);
+      await editQuietly(
+        ctx,
+        purchasesPage(ctx.t, locale, page.intents, action.offset, env.services.people.nameOf),
+        keyboard,
+      );
       return;
     }
     case "who": {
