@@ -1,5 +1,7 @@
-// One lint gate for the whole repository: typescript-eslint's recommended rules (syntactic),
-// with formatting left to Prettier (eslint-config-prettier turns the overlapping rules off).
+// One lint gate for the whole repository: typescript-eslint's type-checked recommended rules
+// plus no-unnecessary-condition, with formatting left to Prettier (eslint-config-prettier turns
+// the overlapping rules off). Plain JavaScript files (this one, scripts/*.mjs) are in no tsconfig:
+// they get the untyped rules only.
 import js from "@eslint/js";
 import prettier from "eslint-config-prettier";
 import tseslint from "typescript-eslint";
@@ -7,7 +9,12 @@ import tseslint from "typescript-eslint";
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "data/"] },
   js.configs.recommended,
-  ...tseslint.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+  },
   prettier,
   {
     rules: {
@@ -17,6 +24,17 @@ export default tseslint.config(
       ],
       // A timer assigned after the closures that clear it is read before it is assigned.
       "prefer-const": ["error", { ignoreReadBeforeAssign: true }],
+      "@typescript-eslint/no-unnecessary-condition": "error",
     },
+  },
+  {
+    // vitest types its asymmetric matchers (expect.any, expect.stringContaining) as `any`.
+    files: ["test/**/*.ts"],
+    rules: { "@typescript-eslint/no-unsafe-assignment": "off" },
+  },
+  {
+    files: ["**/*.js", "**/*.mjs"],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: { console: "readonly", process: "readonly", URL: "readonly" } },
   },
 );

@@ -64,7 +64,10 @@ function settledRss(): number {
 
 function memoryMb(): Record<string, number> {
   return Object.fromEntries(
-    Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(mb(v) * 10) / 10]),
+    Object.entries(process.memoryUsage()).map(([k, v]: [string, number]) => [
+      k,
+      Math.round(mb(v) * 10) / 10,
+    ]),
   );
 }
 

@@ -9,6 +9,10 @@ command-language = Change the language
 command-cancel = Cancel what you are doing
 command-help = How this bot works
 
+## The gift's one name, used in every text that names a gift (summary, outcome, history, admins)
+gift-stars = { $amount } Telegram Stars
+gift-premium = Telegram Premium for { $months } months
+
 ## Start and help
 start-greeting = Hi, { $name }! I can gift Telegram Stars or Telegram Premium to anyone with a @username. What would you like to do?
 button-gift-stars = ⭐ Gift stars
@@ -23,6 +27,17 @@ help-text =
     /cancel: stop at any step
 
     You will see a summary before anything is bought, and nothing is bought until you press Confirm.
+help-admin =
+    As an admin you also have:
+    /balance: the wallet, today's purchases and whether buying is open
+    /purchases: recent purchases; /purchases <id>: one in detail
+    /pending: purchases with an unknown outcome, to settle
+    /pause and /resume: stop and reopen all purchases
+    /allow and /deny: let a person buy, or stop them (a user id, or reply to a message forwarded from them)
+    /allowed: who may buy
+    /limits: the spending limits and today's use
+    /export: the purchases of a date range as a CSV file (/export 2026-11-01 2026-11-30; none: this month so far)
+    /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
 
 ## Language
 language-choose = Choose your language:
@@ -38,8 +53,7 @@ cancel-nothing = There is nothing to cancel.
 ## History
 history-empty = You have not sent any gifts yet. Try /stars or /premium.
 history-title = Your recent gifts:
-history-item-stars = { $date }: { $amount } stars to @{ $recipient }: { $status }
-history-item-premium = { $date }: Premium for { $months } months to @{ $recipient }: { $status }
+history-item = { $date }: { $gift } to @{ $recipient }: { $status }
 status-draft = not confirmed
 status-queued = confirmed, waiting for its turn
 status-sending = being sent
@@ -65,7 +79,8 @@ flow-recipient-has-premium = @{ $username } already has Telegram Premium, so it 
 flow-expect-text = Please send the username as a text message, or /cancel.
 
 ## Flows: amount and duration
-flow-ask-amount = How many stars for @{ $username }?
+flow-ask-amount = How many stars for @{ $username }? Up to { $max } in one gift.
+flow-ask-amount-today = How many stars for @{ $username }? { $max } stars left today.
 button-amount = ⭐ { $amount }
 button-amount-other = Another amount
 flow-ask-amount-custom = Send the number of stars: a whole number from { $min } to { $max }.
@@ -74,12 +89,15 @@ flow-ask-duration = How long should @{ $username } get Telegram Premium?
 button-duration = { $months } months
 flow-expect-button = Please choose with the buttons above, or /cancel.
 flow-button-inactive = This button is no longer active.
+flow-paused = ⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.
+flow-notice-paused-breaker = ⏸ Purchases are paused for now: the service refused the last purchases and the admins have been told. You can still prepare a gift; Confirm works again once they reopen purchases.
+flow-notice-frozen = ⏸ Purchases are on hold while the admins check an earlier gift. You can still prepare a gift; Confirm works again once they are done.
+flow-limit-reached = Nothing more can be gifted today under the limit "{ $limit }": { $left } of { $max } left, less than the smallest gift. It resets on { $resetsAt }.
 
 ## Summary
 summary-title = Please check your gift:
 summary-recipient = Recipient: @{ $username }
-summary-stars = Gift: { $amount } Telegram Stars
-summary-premium = Gift: Telegram Premium for { $months } months
+summary-gift = Gift: { $gift }
 summary-method = Payment: { $method }
 summary-balance = Wallet balance: { $ton } TON, { $usdt } USDT
 summary-balance-unknown = Wallet balance: not available right now
@@ -89,14 +107,16 @@ method-usdt_ton = USDT on TON
 button-confirm = ✅ Confirm
 button-switch-method = Pay with { $method }
 summary-method-changed = Payment method changed.
+summary-paused = ⏸ Purchases are paused by the admins for now: Confirm works again once they reopen them.
+summary-paused-breaker = ⏸ Purchases are paused for now (the service refused the last purchases; the admins have been told): Confirm works again once they reopen them.
+summary-frozen = ⏸ Purchases are on hold while the admins check an earlier gift: Confirm works again once they are done.
 summary-sending = ⏳ Sending your gift…
 flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
 summary-queued = ⏳ The service is busy: your gift is queued and will be sent in about { $seconds } s.
 unknown-value = ?
 
 ## Outcomes
-outcome-delivered-stars = ✅ Delivered: { $amount } Telegram Stars to @{ $username }.
-outcome-delivered-premium = ✅ Delivered: Telegram Premium for { $months } months to @{ $username }.
+outcome-delivered = ✅ Delivered: { $gift } to @{ $username }.
 outcome-transaction = Transaction: { $url }
 outcome-transaction-hash = Transaction: { $hash }
 outcome-rejected = ❌ The service refused the purchase: { $reason }. Nothing was spent.
@@ -122,8 +142,9 @@ refusal-busy = another gift is being sent right now. Press Confirm again in a mo
 refusal-recipient_unverified = the recipient could not be checked again just now. Press Confirm again in a moment.
 refusal-recipient_premium_unknown = the service could not say whether the recipient already has Premium, so nothing was bought. Try again later.
 refusal-no_access = you may no longer buy gifts here.
-refusal-limit = the limit "{ $limit }" is reached ({ $used } of { $max }). It resets on { $resetsAt } UTC.
-refusal-limit-group = the limit "{ $limit }" is reached. It resets on { $resetsAt } UTC.
+refusal-limit = this gift is more than is left today under the limit "{ $limit }": { $left } of { $max } left. It resets on { $resetsAt }.
+refusal-limit-per-purchase = one purchase can be at most { $max } stars.
+refusal-limit-group = the limit "{ $limit }" is reached. It resets on { $resetsAt }.
 limit-stars_per_purchase = stars in one purchase
 limit-stars_per_user_day = your stars per day
 limit-stars_per_bot_day = stars per day for everyone
@@ -148,7 +169,10 @@ access-group-admins-only = Gifting Premium here is for the group's administrator
 access-group-check-failed = I could not check your administrator rights just now. Please try again.
 
 ## Group premium gifting
+group-help = In this group, the group's administrators can gift Telegram Premium to a member: reply to their message with /premium, or write /premium @username (/cancel stops it). Stars, /history and everything else work in a private chat with me: @{ $bot }.
+group-help-off = Gifting is not enabled in this group; a bot admin can enable it with /allowchat. Stars and Premium can be gifted in a private chat with me: @{ $bot }.
 group-usage = Reply to a member's message with /premium, or write /premium @username.
+group-limit-reached = Nothing more can be gifted today under the limit "{ $limit }". It resets on { $resetsAt }.
 group-no-username = { $name } has no public @username, so I cannot gift them Premium. They can set a username in Telegram's settings.
 group-recipient-not-found = I could not find @{ $username }.
 group-recipient-has-premium = @{ $username } already has Telegram Premium.
@@ -163,13 +187,11 @@ group-flow-expired = This gift was started too long ago. Start again with /premi
 ## Admin: names and purchases
 admin-user = { $id }
 admin-user-labelled = { $label } ({ $id })
-admin-gift-stars = { $amount } stars
-admin-gift-premium = Premium for { $months } months
 admin-chat-private = a private chat
 admin-chat-group = group { $chatId }
 admin-intent-id = Purchase id: { $id }
-admin-intent-requester = Asked by user { $userId } in { $chat }
-admin-intent-sent = Sent: { $date } UTC
+admin-intent-requester = Asked by { $who } in { $chat }
+admin-intent-sent = Sent: { $date }
 admin-intent-detail = Detail: { $detail }
 
 ## Outcome details, for admins (the service's own words are quoted, never translated)
@@ -234,7 +256,7 @@ admin-low-balance-usdt = ⚠️ The wallet is running low on USDT: { $value } US
 ## Admin: /purchases
 admin-purchases-empty = No purchases yet.
 admin-purchases-title = Recent purchases ({ $from }–{ $to }), newest first:
-admin-purchase-line = { $date }: { $gift } to @{ $recipient }, { $status }, user { $userId }, id { $id }
+admin-purchase-line = { $date }: { $gift } to @{ $recipient }, { $status }, by { $who }, id { $id }
 admin-purchases-hint = One purchase in detail: /purchases <id>
 button-admin-newer = ◀ Newer
 button-admin-older = Older ▶
@@ -242,27 +264,27 @@ admin-purchase-not-found = There is no purchase with id { $id }.
 admin-detail-title = Purchase { $id }
 admin-detail-gift = Gift: { $gift } to @{ $recipient }
 admin-detail-status = Status: { $status }
-admin-detail-created = Created: { $date } UTC
-admin-detail-finished = Finished: { $date } UTC
-admin-detail-resolved = Settled by admin { $adminId } on { $date } UTC
+admin-detail-created = Created: { $date }
+admin-detail-finished = Finished: { $date }
+admin-detail-resolved = Settled by admin { $adminId } on { $date }
 
 ## Admin: unknown outcomes and /pending
 admin-unconfirmed-title = ⚠️ A purchase ended with an unknown outcome: { $gift } to @{ $recipient }.
 admin-pending-title = ⏳ Unknown outcome: { $gift } to @{ $recipient }.
 admin-evidence-balance-before = Balance before: { $ton } TON, { $usdt } USDT
 admin-evidence-balance-now = Balance now: { $ton } TON, { $usdt } USDT
-admin-evidence-balance-before-at = Balance before: { $ton } TON, { $usdt } USDT, read at { $date } UTC
-admin-evidence-balance-before-at-sent = Balance before: { $ton } TON, { $usdt } USDT, read at { $date } UTC ({ $minutes } min before sending)
-admin-evidence-balance-before-with-summary = Balance before: { $ton } TON, { $usdt } USDT, read with the summary, at or before { $date } UTC
-admin-evidence-balance-now-at = Balance now: { $ton } TON, { $usdt } USDT, read at { $date } UTC
+admin-evidence-balance-before-at = Balance before: { $ton } TON, { $usdt } USDT, read at { $date }
+admin-evidence-balance-before-at-sent = Balance before: { $ton } TON, { $usdt } USDT, read at { $date } ({ $minutes } min before sending)
+admin-evidence-balance-before-with-summary = Balance before: { $ton } TON, { $usdt } USDT, read with the summary, at or before { $date }
+admin-evidence-balance-now-at = Balance now: { $ton } TON, { $usdt } USDT, read at { $date }
 admin-evidence-sent-since = Other purchases sent since the "before" balance was read ({ $count }): part of the drop may be theirs.
-admin-evidence-sent-since-line = • { $id }: { $gift } to @{ $recipient }, { $status }, sent { $date } UTC
+admin-evidence-sent-since-line = • { $id }: { $gift } to @{ $recipient }, { $status }, sent { $date }
 admin-evidence-sent-since-more = • and { $count } more (see /purchases)
 admin-evidence-premium-yes = The recipient has Premium now: yes
 admin-evidence-premium-no = The recipient has Premium now: no
 admin-evidence-premium-unknown = The recipient has Premium now: unknown
 admin-evidence-transfers = Outgoing transfers on chain since it was sent: { $count }
-admin-evidence-transfer = • { $date } UTC: { $amount } TON to { $destination } { $comment } { $url }
+admin-evidence-transfer = • { $date }: { $amount } TON to { $destination } { $comment } { $url }
 admin-evidence-no-chain = On-chain check: not configured (TON_API_ENDPOINT).
 admin-evidence-hint = Check the wallet, then say what happened. Purchases stay on hold until every unknown outcome is settled.
 button-admin-delivered = ✅ Delivered
@@ -295,7 +317,7 @@ admin-breaker-opened = ⛔ Purchases are paused by themselves: the service refus
         [one] a purchase
        *[other] { $count } purchases in a row
     } for a reason that is not the buyer's input.
-admin-breaker-refusal = • { $date } UTC, purchase { $id }: "{ $reason }"
+admin-breaker-refusal = • { $date }, purchase { $id }: "{ $reason }"
 admin-breaker-cause-session = Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header into MARKETPLACE_COOKIE (or the file MARKETPLACE_COOKIE_FILE points at) and send the bot SIGHUP, no restart needed. Then press Resume.
 admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the wallet { $address }, then press Resume.
 admin-breaker-cause-unknown = The bot does not recognise this reason. Check the reasons above and the service, and press Resume once it is fixed.
@@ -330,7 +352,7 @@ admin-allowed-users-none = Buyers: none yet. Add one with /allow.
 admin-allowed-chats = Groups whose administrators may gift Premium:
 admin-allowed-chats-none = Groups: none. Send /allowchat inside a group to add it.
 admin-allowed-entry-config = • { $who } (ALLOWED settings)
-admin-allowed-entry-bot = • { $who } (added by admin { $adminId } on { $date } UTC)
+admin-allowed-entry-bot = • { $who } (added by admin { $adminId } on { $date })
 admin-chat-allowed = ✅ This group's administrators can now gift Telegram Premium with /premium.
 admin-chat-denied = This group can no longer gift Premium.
 admin-chat-deny-configured = This group is allowed by ALLOWED_CHAT_IDS: remove it there and restart the bot.
@@ -338,7 +360,7 @@ admin-chat-deny-not-listed = This group was not allowed.
 admin-chat-only-in-group = Send this command inside the group you mean.
 
 ## Admin: /limits
-admin-limits-title = Spending limits (today's use resets on { $resetsAt } UTC):
+admin-limits-title = Spending limits (today's use resets on { $resetsAt }):
 admin-limit-stars-purchase = Stars in one purchase: up to { $max }
 admin-limit-stars-user = Stars per person per day: up to { $max }
 admin-limit-stars-bot = Stars per day for everyone: { $used } of { $max } used

@@ -9,6 +9,14 @@ command-language = Сменить язык
 command-cancel = Отменить текущее действие
 command-help = Как работает бот
 
+## The gift's one name, used in every text that names a gift (summary, outcome, history, admins)
+gift-stars = { $amount } Telegram Stars
+gift-premium = Telegram Premium на { $months } { $months ->
+        [one] месяц
+        [few] месяца
+       *[many] месяцев
+    }
+
 ## Start and help
 start-greeting = Здравствуйте, { $name }! Я дарю Telegram Stars и Telegram Premium любому, у кого есть @username. Что вы хотите сделать?
 button-gift-stars = ⭐ Подарить звёзды
@@ -23,6 +31,17 @@ help-text =
     /cancel: остановиться на любом шаге
 
     Перед покупкой вы увидите сводку, и ничего не будет куплено, пока вы не нажмёте «Подтвердить».
+help-admin =
+    Как администратору вам также доступны:
+    /balance: кошелёк, покупки за сегодня и открыты ли покупки
+    /purchases: последние покупки; /purchases <id>: одна подробно
+    /pending: покупки с неизвестным результатом, которые нужно уладить
+    /pause и /resume: остановить и снова открыть все покупки
+    /allow и /deny: разрешить человеку покупать или запретить (id пользователя или ответ на пересланное от него сообщение)
+    /allowed: кто может покупать
+    /limits: лимиты трат и их использование сегодня
+    /export: покупки за период в файле CSV (/export 2026-11-01 2026-11-30; без дат: этот месяц до сегодня)
+    /allowchat и /denychat (внутри группы): разрешить администраторам этой группы дарить Premium или запретить
 
 ## Language
 language-choose = Выберите язык:
@@ -38,16 +57,7 @@ cancel-nothing = Отменять нечего.
 ## History
 history-empty = Вы ещё не отправляли подарков. Попробуйте /stars или /premium.
 history-title = Ваши последние подарки:
-history-item-stars = { $date }: { $amount } { $amount ->
-        [one] звезда
-        [few] звезды
-       *[many] звёзд
-    } для @{ $recipient }: { $status }
-history-item-premium = { $date }: Premium на { $months } { $months ->
-        [one] месяц
-        [few] месяца
-       *[many] месяцев
-    } для @{ $recipient }: { $status }
+history-item = { $date }: { $gift } для @{ $recipient }: { $status }
 status-draft = не подтверждён
 status-queued = подтверждён, ждёт своей очереди
 status-sending = отправляется
@@ -73,7 +83,8 @@ flow-recipient-has-premium = У @{ $username } уже есть Telegram Premium,
 flow-expect-text = Отправьте имя пользователя текстом или /cancel.
 
 ## Flows: amount and duration
-flow-ask-amount = Сколько звёзд подарить @{ $username }?
+flow-ask-amount = Сколько звёзд подарить @{ $username }? Не больше { $max } за один подарок.
+flow-ask-amount-today = Сколько звёзд подарить @{ $username }? Сегодня можно подарить ещё { $max }.
 button-amount = ⭐ { $amount }
 button-amount-other = Другое количество
 flow-ask-amount-custom = Отправьте количество звёзд: целое число от { $min } до { $max }.
@@ -86,16 +97,15 @@ button-duration = { $months } { $months ->
     }
 flow-expect-button = Выберите вариант кнопками выше или /cancel.
 flow-button-inactive = Эта кнопка больше не действует.
+flow-paused = ⏸ Администраторы временно приостановили покупки, так что сейчас ничего купить нельзя. Попробуйте позже.
+flow-notice-paused-breaker = ⏸ Покупки временно приостановлены: сервис отклонил последние покупки, администраторы уже знают. Подарок можно подготовить: «Подтвердить» снова заработает, когда покупки откроют.
+flow-notice-frozen = ⏸ Покупки приостановлены, пока администраторы проверяют предыдущий подарок. Подарок можно подготовить: «Подтвердить» снова заработает, когда они закончат.
+flow-limit-reached = Сегодня больше ничего нельзя подарить по лимиту «{ $limit }»: осталось { $left } из { $max }, меньше самого маленького подарка. Лимит обнулится { $resetsAt }.
 
 ## Summary
 summary-title = Проверьте подарок:
 summary-recipient = Получатель: @{ $username }
-summary-stars = Подарок: { $amount } Telegram Stars
-summary-premium = Подарок: Telegram Premium на { $months } { $months ->
-        [one] месяц
-        [few] месяца
-       *[many] месяцев
-    }
+summary-gift = Подарок: { $gift }
 summary-method = Оплата: { $method }
 summary-balance = Баланс кошелька: { $ton } TON, { $usdt } USDT
 summary-balance-unknown = Баланс кошелька: сейчас недоступен
@@ -105,18 +115,16 @@ method-usdt_ton = USDT в сети TON
 button-confirm = ✅ Подтвердить
 button-switch-method = Сменить оплату на { $method }
 summary-method-changed = Способ оплаты изменён.
+summary-paused = ⏸ Администраторы временно приостановили покупки: «Подтвердить» снова заработает, когда они их откроют.
+summary-paused-breaker = ⏸ Покупки временно приостановлены (сервис отклонил последние покупки, администраторы уже знают): «Подтвердить» снова заработает, когда их откроют.
+summary-frozen = ⏸ Покупки приостановлены, пока администраторы проверяют предыдущий подарок: «Подтвердить» снова заработает, когда они закончат.
 summary-sending = ⏳ Отправляю подарок…
 flow-queued = ⏳ Сервис сейчас занят: отвечу примерно через { $seconds } с.
 summary-queued = ⏳ Сервис перегружен: подарок в очереди и будет отправлен примерно через { $seconds } с.
 unknown-value = ?
 
 ## Outcomes
-outcome-delivered-stars = ✅ Доставлено: { $amount } Telegram Stars для @{ $username }.
-outcome-delivered-premium = ✅ Доставлено: Telegram Premium на { $months } { $months ->
-        [one] месяц
-        [few] месяца
-       *[many] месяцев
-    } для @{ $username }.
+outcome-delivered = ✅ Доставлено: { $gift } для @{ $username }.
 outcome-transaction = Транзакция: { $url }
 outcome-transaction-hash = Транзакция: { $hash }
 outcome-rejected = ❌ Сервис отказал в покупке: { $reason }. Ничего не списано.
@@ -142,8 +150,9 @@ refusal-busy = сейчас отправляется другой подарок
 refusal-recipient_unverified = не удалось повторно проверить получателя. Нажмите «Подтвердить» ещё раз чуть позже.
 refusal-recipient_premium_unknown = сервис не смог сказать, есть ли у получателя Premium, поэтому ничего не куплено. Попробуйте позже.
 refusal-no_access = вам больше нельзя покупать подарки здесь.
-refusal-limit = достигнут лимит «{ $limit }» ({ $used } из { $max }). Он обнулится { $resetsAt } UTC.
-refusal-limit-group = достигнут лимит «{ $limit }». Он обнулится { $resetsAt } UTC.
+refusal-limit = этот подарок больше, чем осталось сегодня по лимиту «{ $limit }»: осталось { $left } из { $max }. Лимит обнулится { $resetsAt }.
+refusal-limit-per-purchase = в одной покупке можно не больше { $max } звёзд.
+refusal-limit-group = достигнут лимит «{ $limit }». Он обнулится { $resetsAt }.
 limit-stars_per_purchase = звёзд в одной покупке
 limit-stars_per_user_day = ваших звёзд в день
 limit-stars_per_bot_day = звёзд в день для всех
@@ -168,7 +177,10 @@ access-group-admins-only = Дарить Premium здесь могут тольк
 access-group-check-failed = Не удалось проверить ваши права администратора. Попробуйте ещё раз.
 
 ## Подарки Premium в группах
+group-help = В этой группе администраторы группы могут подарить участнику Telegram Premium: ответьте на его сообщение командой /premium или напишите /premium @username (/cancel отменяет). Звёзды, /history и всё остальное работают в личном чате со мной: @{ $bot }.
+group-help-off = Подарки в этой группе не включены; администратор бота может включить их командой /allowchat. Звёзды и Premium можно подарить в личном чате со мной: @{ $bot }.
 group-usage = Ответьте на сообщение участника командой /premium или напишите /premium @username.
+group-limit-reached = Сегодня больше ничего нельзя подарить по лимиту «{ $limit }». Лимит обнулится { $resetsAt }.
 group-no-username = У пользователя { $name } нет публичного @username, поэтому подарить ему Premium нельзя. Username можно задать в настройках Telegram.
 group-recipient-not-found = Не удалось найти @{ $username }.
 group-recipient-has-premium = У @{ $username } уже есть Telegram Premium.
@@ -183,21 +195,11 @@ group-flow-expired = Этот подарок начат слишком давн�
 ## Администратор: имена и покупки
 admin-user = { $id }
 admin-user-labelled = { $label } ({ $id })
-admin-gift-stars = { $amount } { $amount ->
-        [one] звезда
-        [few] звезды
-       *[many] звёзд
-    }
-admin-gift-premium = Premium на { $months } { $months ->
-        [one] месяц
-        [few] месяца
-       *[many] месяцев
-    }
 admin-chat-private = личном чате
 admin-chat-group = группе { $chatId }
 admin-intent-id = Id покупки: { $id }
-admin-intent-requester = Запросил пользователь { $userId } в { $chat }
-admin-intent-sent = Отправлено: { $date } UTC
+admin-intent-requester = Запросил { $who } в { $chat }
+admin-intent-sent = Отправлено: { $date }
 admin-intent-detail = Подробности: { $detail }
 
 ## Подробности результата, для администраторов (слова сервиса приводятся как есть, без перевода)
@@ -256,7 +258,7 @@ admin-low-balance-usdt = ⚠️ На кошельке заканчиваются
 ## Администратор: /purchases
 admin-purchases-empty = Покупок пока нет.
 admin-purchases-title = Последние покупки ({ $from }–{ $to }), сначала новые:
-admin-purchase-line = { $date }: { $gift } для @{ $recipient }, { $status }, пользователь { $userId }, id { $id }
+admin-purchase-line = { $date }: { $gift } для @{ $recipient }, { $status }, от { $who }, id { $id }
 admin-purchases-hint = Одна покупка подробно: /purchases <id>
 button-admin-newer = ◀ Новее
 button-admin-older = Старее ▶
@@ -264,27 +266,27 @@ admin-purchase-not-found = Покупки с id { $id } нет.
 admin-detail-title = Покупка { $id }
 admin-detail-gift = Подарок: { $gift } для @{ $recipient }
 admin-detail-status = Статус: { $status }
-admin-detail-created = Создана: { $date } UTC
-admin-detail-finished = Завершена: { $date } UTC
-admin-detail-resolved = Решение принял администратор { $adminId }, { $date } UTC
+admin-detail-created = Создана: { $date }
+admin-detail-finished = Завершена: { $date }
+admin-detail-resolved = Решение принял администратор { $adminId }, { $date }
 
 ## Администратор: неизвестные исходы и /pending
 admin-unconfirmed-title = ⚠️ Исход покупки неизвестен: { $gift } для @{ $recipient }.
 admin-pending-title = ⏳ Исход неизвестен: { $gift } для @{ $recipient }.
 admin-evidence-balance-before = Баланс до: { $ton } TON, { $usdt } USDT
 admin-evidence-balance-now = Баланс сейчас: { $ton } TON, { $usdt } USDT
-admin-evidence-balance-before-at = Баланс до: { $ton } TON, { $usdt } USDT, прочитан { $date } UTC
-admin-evidence-balance-before-at-sent = Баланс до: { $ton } TON, { $usdt } USDT, прочитан { $date } UTC (за { $minutes } мин. до отправки)
-admin-evidence-balance-before-with-summary = Баланс до: { $ton } TON, { $usdt } USDT, прочитан вместе со сводкой, не позже { $date } UTC
-admin-evidence-balance-now-at = Баланс сейчас: { $ton } TON, { $usdt } USDT, прочитан { $date } UTC
+admin-evidence-balance-before-at = Баланс до: { $ton } TON, { $usdt } USDT, прочитан { $date }
+admin-evidence-balance-before-at-sent = Баланс до: { $ton } TON, { $usdt } USDT, прочитан { $date } (за { $minutes } мин. до отправки)
+admin-evidence-balance-before-with-summary = Баланс до: { $ton } TON, { $usdt } USDT, прочитан вместе со сводкой, не позже { $date }
+admin-evidence-balance-now-at = Баланс сейчас: { $ton } TON, { $usdt } USDT, прочитан { $date }
 admin-evidence-sent-since = Другие покупки, отправленные после чтения баланса «до» ({ $count }): часть списания может быть их.
-admin-evidence-sent-since-line = • { $id }: { $gift } для @{ $recipient }, { $status }, отправлена { $date } UTC
+admin-evidence-sent-since-line = • { $id }: { $gift } для @{ $recipient }, { $status }, отправлена { $date }
 admin-evidence-sent-since-more = • и ещё { $count } (см. /purchases)
 admin-evidence-premium-yes = У получателя сейчас есть Premium: да
 admin-evidence-premium-no = У получателя сейчас есть Premium: нет
 admin-evidence-premium-unknown = У получателя сейчас есть Premium: неизвестно
 admin-evidence-transfers = Исходящих переводов в блокчейне с момента отправки: { $count }
-admin-evidence-transfer = • { $date } UTC: { $amount } TON на { $destination } { $comment } { $url }
+admin-evidence-transfer = • { $date }: { $amount } TON на { $destination } { $comment } { $url }
 admin-evidence-no-chain = Проверка в блокчейне: не настроена (TON_API_ENDPOINT).
 admin-evidence-hint = Проверьте кошелёк и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
 button-admin-delivered = ✅ Доставлено
@@ -308,7 +310,7 @@ admin-breaker-opened = ⛔ Покупки приостановлены авто�
         [one] покупку
        *[other] { $count } покупки подряд
     } по причине, не связанной с данными покупателя.
-admin-breaker-refusal = • { $date } UTC, покупка { $id }: «{ $reason }»
+admin-breaker-refusal = • { $date }, покупка { $id }: «{ $reason }»
 admin-breaker-cause-session = Вероятнее всего, истекла сессия маркетплейса (или аккаунт снова требует проверки). Войдите в маркетплейс, запишите новый заголовок Cookie в MARKETPLACE_COOKIE (или в файл, на который указывает MARKETPLACE_COOKIE_FILE) и отправьте боту SIGHUP, перезапуск не нужен. Затем нажмите «Возобновить».
 admin-breaker-cause-wallet = Вероятнее всего, на кошельке не хватает средств. Пополните кошелёк { $address }, затем нажмите «Возобновить».
 admin-breaker-cause-unknown = Бот не знает эту причину. Проверьте причины выше и сервис и нажмите «Возобновить», когда всё исправлено.
@@ -343,7 +345,7 @@ admin-allowed-users-none = Покупатели: пока никого. Доба
 admin-allowed-chats = Группы, где администраторы могут дарить Premium:
 admin-allowed-chats-none = Группы: нет. Отправьте /allowchat в группе, чтобы добавить её.
 admin-allowed-entry-config = • { $who } (из настроек ALLOWED)
-admin-allowed-entry-bot = • { $who } (добавил администратор { $adminId }, { $date } UTC)
+admin-allowed-entry-bot = • { $who } (добавил администратор { $adminId }, { $date })
 admin-chat-allowed = ✅ Администраторы этой группы теперь могут дарить Telegram Premium командой /premium.
 admin-chat-denied = Эта группа больше не может дарить Premium.
 admin-chat-deny-configured = Эта группа разрешена в ALLOWED_CHAT_IDS: уберите её оттуда и перезапустите бота.
@@ -351,7 +353,7 @@ admin-chat-deny-not-listed = Эта группа не была разрешен�
 admin-chat-only-in-group = Отправьте эту команду в нужной группе.
 
 ## Администратор: /limits
-admin-limits-title = Лимиты трат (сегодняшний расход обнулится { $resetsAt } UTC):
+admin-limits-title = Лимиты трат (сегодняшний расход обнулится { $resetsAt }):
 admin-limit-stars-purchase = Звёзд в одной покупке: до { $max }
 admin-limit-stars-user = Звёзд на человека в день: до { $max }
 admin-limit-stars-bot = Звёзд в день на всех: использовано { $used } из { $max }

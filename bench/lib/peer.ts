@@ -18,9 +18,11 @@
 import { randomBytes } from "node:crypto";
 import {
   type Conversation,
+  type ConversationData,
   type ConversationFlavor,
   conversations,
   createConversation,
+  type VersionedState,
 } from "@grammyjs/conversations";
 import { sequentialize } from "@grammyjs/runner";
 import Database from "better-sqlite3";
@@ -159,7 +161,9 @@ export function createPeerBot(options: PeerOptions): PeerBot {
         adapter: {
           read: (key) => {
             const row = store.kvRead.get(key);
-            return row === undefined ? undefined : JSON.parse(row.value);
+            return row === undefined
+              ? undefined
+              : (JSON.parse(row.value) as VersionedState<ConversationData>);
           },
           write: (key, state) => void store.kvWrite.run(key, JSON.stringify(state)),
           delete: (key) => void store.kvDelete.run(key),

@@ -97,7 +97,7 @@ export function createTelegramStub(botInfo: UserFromGetMe): TelegramStub {
     return result;
   };
 
-  const fetch = async (url: unknown, init?: { body?: unknown }): Promise<Response> => {
+  const fetch = (url: unknown, init?: { body?: unknown }): Promise<Response> => {
     calls++;
     const method = String(url).split("/").pop() ?? "";
     const body = init?.body;
@@ -106,11 +106,12 @@ export function createTelegramStub(botInfo: UserFromGetMe): TelegramStub {
         ? (JSON.parse(body) as Record<string, unknown>)
         : {};
     const result = answer(method, payload);
-    return new Response(JSON.stringify({ ok: true, result }), {
+    const response = new Response(JSON.stringify({ ok: true, result }), {
       status: 200,
       headers: { "content-type": "application/json" },
     });
+    return Promise.resolve(response);
   };
-  stub.fetch = fetch as unknown as TelegramStub["fetch"];
+  stub.fetch = fetch;
   return stub;
 }

@@ -46,7 +46,7 @@ export class Observability {
       logger,
       onChange: (state) => metrics?.telegramReachable(state.reachable !== false),
     });
-    this.readiness = trackReadiness(this.telegram.state);
+    this.readiness = trackReadiness(() => this.telegram.state());
   }
 
   /**

@@ -36,6 +36,7 @@ function dateTimeFormat(locale: string): Intl.DateTimeFormat {
       hour: "2-digit",
       minute: "2-digit",
       hourCycle: "h23",
+      timeZoneName: "short",
     });
     dateTimeFormats.set(locale, format);
   }
@@ -48,7 +49,11 @@ export function formatDecimal(locale: string, value: string | undefined): string
   return numberFormat(locale).format(value.trim() as `${number}`);
 }
 
-/** A date and time in UTC, so every person and every test sees the same clock. */
+/**
+ * A date and time in UTC, so every person and every test sees the same clock, always with its
+ * zone ("Nov 23, 2026, 12:39 UTC"): a time without a zone is a guess for the reader. Locale
+ * texts put the result in as it is and never add a zone of their own.
+ */
 export function formatDateTime(locale: string, at: number): string {
   return dateTimeFormat(locale).format(new Date(at));
 }

@@ -47,6 +47,7 @@ import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
+import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
@@ -66,7 +67,7 @@ export interface BotDeps {
   /** A local Bot API server (TELEGRAM_API_ROOT), or the emulator. */
   apiRoot?: string | undefined;
   /** Replaces grammY's fetch: the one interception point that also sees calls made inside conversations. */
-  fetch?: ApiClientOptions["fetch"] | undefined;
+  fetch?: ApiClientOptions["fetch"];
   /** The only door to buying. */
   desk: PurchaseDesk;
   /** The ledger, read-only (history, lists, status, limits). */
@@ -151,6 +152,7 @@ export function createBot(deps: BotDeps): GiftBot {
     explorerUrl: deps.explorerUrl,
     now,
     logger: deps.logger,
+    people: new KnownPeople(deps.stores),
   };
   const notifier = new AdminNotifier({
     api: bot.api,
@@ -165,6 +167,7 @@ export function createBot(deps: BotDeps): GiftBot {
     explorerUrl: deps.explorerUrl,
     logger: deps.logger,
     retry: deps.adminMessageRetry,
+    names: services.people.nameOf,
   });
   notifier.listen();
   const reporter = new DailyReporter({
@@ -280,6 +283,8 @@ function installMiddleware(
     if (from !== undefined && services.admins.has(from.id)) {
       settings.noteTelegramLanguage(from.id, from.language_code);
     }
+    // Who this is, for the admins' lists (written only when the name changed).
+    if (from !== undefined) services.people.note(from);
     await next();
   });
   safe.use(i18n.middleware());

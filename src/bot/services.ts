@@ -11,6 +11,7 @@ import type { PaymentMethod } from "../gifts/catalogue.js";
 import type { FloodBoard } from "./fair-share/flood-guard.js";
 import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
+import type { KnownPeople } from "./people.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 
 export interface BotServices {
@@ -33,4 +34,6 @@ export interface BotServices {
   /** The clock that decides whether a summary has expired; the desk's clock in tests. */
   now: () => number;
   logger: Logger;
+  /** Names of the people the bot has seen, shown to admins next to their ids. */
+  people: KnownPeople;
 }

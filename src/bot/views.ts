@@ -31,13 +31,22 @@ export function transactionLine(
     : t("outcome-transaction", { url });
 }
 
-/** "Recipient: @x" and "Gift: 100 stars" lines. */
+/**
+ * The gift's one name in the person's language ("100 Telegram Stars", "Telegram Premium for 6
+ * months"): every text that names a gift (summary, outcome, history, the admins' lists) uses
+ * it, so a gift is never called two things.
+ */
+export function giftName(t: Translate, intent: Pick<PurchaseIntent, "kind" | "quantity">): string {
+  return intent.kind === "stars"
+    ? t("gift-stars", { amount: intent.quantity })
+    : t("gift-premium", { months: intent.quantity });
+}
+
+/** "Recipient: @x" and "Gift: 100 Telegram Stars" lines. */
 function giftLines(t: Translate, intent: PurchaseIntent): string[] {
   return [
     t("summary-recipient", { username: intent.recipient }),
-    intent.kind === "stars"
-      ? t("summary-stars", { amount: intent.quantity })
-      : t("summary-premium", { months: intent.quantity }),
+    t("summary-gift", { gift: giftName(t, intent) }),
   ];
 }
 
@@ -175,10 +184,21 @@ export function refusalText(
     case "limit": {
       const limit = t(`limit-${refusal.limit}`);
       const resetsAt = formatDateTime(locale, refusal.resetsAt);
+      // Not a daily limit: waiting changes nothing, so no reset is named.
+      if (refusal.limit === "stars_per_purchase") {
+        return t("refusal-limit-per-purchase", { max: refusal.max });
+      }
       // The bot-wide figures are the operator's: a group sees the limit's name and reset only.
+      // A private chat sees what is left, not what was used: the gift may be over the limit
+      // without the limit being used up.
       return audience === "group"
         ? t("refusal-limit-group", { limit, resetsAt })
-        : t("refusal-limit", { limit, used: refusal.used, max: refusal.max, resetsAt });
+        : t("refusal-limit", {
+            limit,
+            left: Math.max(0, refusal.max - refusal.used),
+            max: refusal.max,
+            resetsAt,
+          });
     }
     case "already_done":
       return t("refusal-already_done");
@@ -204,10 +224,10 @@ export function outcomeText(
   switch (result.kind) {
     case "succeeded": {
       const intent = result.intent;
-      const delivered =
-        intent.kind === "stars"
-          ? t("outcome-delivered-stars", { amount: intent.quantity, username: intent.recipient })
-          : t("outcome-delivered-premium", { months: intent.quantity, username: intent.recipient });
+      const delivered = t("outcome-delivered", {
+        gift: giftName(t, intent),
+        username: intent.recipient,
+      });
       const txHash = result.txHash ?? intent.txHash;
       const cost = costLine(t, locale, intent);
       return [
@@ -265,15 +285,12 @@ export function cancelledText(t: Translate, intent: PurchaseIntent | undefined):
 
 /** One line of /history. */
 export function historyLine(t: Translate, locale: string, intent: PurchaseIntent): string {
-  const common = {
+  const line = t("history-item", {
     date: formatDateTime(locale, intent.createdAt),
+    gift: giftName(t, intent),
     recipient: intent.recipient,
     status: t(`status-${intent.status}`),
-  };
-  const line =
-    intent.kind === "stars"
-      ? t("history-item-stars", { ...common, amount: intent.quantity })
-      : t("history-item-premium", { ...common, months: intent.quantity });
+  });
   return intent.cost?.measured === true
     ? `${line}${t("cost-line-history", costFigure(locale, intent.cost))}`
     : line;

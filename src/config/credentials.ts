@@ -7,7 +7,7 @@ import type { GiftServiceCredentials } from "../service/client.js";
 import type { Config } from "./types.js";
 
 /**
- * Every header the spec names that the operator configured: `Mnemonic`, `Cookie`,
+ * Every header docs/service-contract.md §3 names that the operator configured: `Mnemonic`, `Cookie`,
  * `Wallet-Version` always; `Wallet-Address`, `Proxy`, `Api-Key` and `User-Agent` only when
  * set. `Wallet-Address` is WALLET_ADDRESS as given, also when it matches the derived address;
  * a derived address the operator did not set is not sent (the service derives its own).

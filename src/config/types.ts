@@ -62,7 +62,7 @@ export interface WalletConfig {
   configuredAddress: string | undefined;
   /** Which family the phrase belongs to: a TON phrase (24 words) or a BIP39 one (12/18 words). */
   mnemonicScheme: "ton" | "bip39";
-  /** What purchases pay with (the spec's `payment_method`). */
+  /** What purchases pay with (the service's `payment_method`, docs/service-contract.md §3). */
   paymentMethod: PaymentMethod;
 }
 

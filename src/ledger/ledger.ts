@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { Statement } from "better-sqlite3";
 import type { PurchaseOutcome } from "../service/types.js";
-import { type Db, durably } from "../storage/database.js";
+import { type Db, durably, isTransientSqliteError } from "../storage/database.js";
 import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
@@ -70,8 +70,9 @@ const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered
  *
  * Only one intent may be `sending` at a time. Were two in flight, the first could come back
  * ambiguous while the second was still queued for the service's quota, and the second would go
- * out after the freeze had begun, against the spec's "reconcile before any new purchase". One
- * wallet paying one transfer at a time is also what a TON wallet's seqno wants.
+ * out after the freeze had begun, against the rule that no new purchase goes out before an
+ * ambiguous one is settled (docs/service-contract.md §5.1). One wallet paying one transfer at a
+ * time is also what a TON wallet's seqno wants.
  */
 const CLAIM_SQL = `
 UPDATE purchase_intents
@@ -178,6 +179,8 @@ export class Ledger implements PurchaseLedger {
   now(): number {
     return this.#clock();
   }
+
+  readonly isTransientWriteError = isTransientSqliteError;
 
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
   createDraft(request: NewIntent, now: number = this.#clock()): PurchaseIntent {

@@ -224,6 +224,12 @@ export interface PurchaseLedger {
   readonly draftTtlMs: number;
   /** The ledger's clock, so callers and the ledger agree on "now". */
   now(): number;
+  /**
+   * Whether a write that threw may succeed if tried again (the store busy, full, an I/O error).
+   * A ledger refusal (an illegal move, an unknown intent) or a closed store never will. Only the
+   * implementation knows its driver's errors, so callers ask it rather than test error types.
+   */
+  readonly isTransientWriteError: (error: unknown) => boolean;
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
   createDraft(request: NewIntent, now?: number): PurchaseIntent;
   get(id: string): PurchaseIntent | undefined;

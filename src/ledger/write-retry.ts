@@ -5,9 +5,6 @@
  * Such failures are usually brief, so the write is tried again with a bounded, growing pause;
  * the caller decides what to do if it still fails (tell the admins, keep trying).
  */
-import Database from "better-sqlite3";
-import { LedgerError } from "./errors.js";
-
 export interface WriteRetryPolicy {
   /** Tries in all, the first included (at least 1). */
   attempts: number;
@@ -27,33 +24,29 @@ export const OUTCOME_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onR
   maxDelayMs: 1_600,
 };
 
-/**
- * Whether a failed write may succeed if tried again: any error SQLite itself raised (busy,
- * locked, full, I/O, a constraint a trigger raised). A ledger refusal (an illegal move, an
- * unknown intent) or a closed connection will fail the same way every time, so it is not.
- */
-export function isRetryableWriteError(error: unknown): boolean {
-  return error instanceof Database.SqliteError && !(error instanceof LedgerError);
-}
-
 /** The pause before try `attempt + 1` (attempt counts from 1). */
 export function retryDelay(policy: WriteRetryPolicy, attempt: number): number {
   return Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
 }
 
 /**
- * Runs `write` until it succeeds, a non-retryable error is thrown, or `policy.attempts` tries
- * have failed; then the last error is thrown. Each try is one whole write (better-sqlite3 is
- * synchronous and a failed transaction rolls back), so a retry never applies half a write.
+ * Runs `write` until it succeeds, throws an error `isTransient` says will not pass (the ledger's
+ * `isTransientWriteError`: only the store knows its driver's errors), or `policy.attempts` tries
+ * have failed; then the last error is thrown. Each try must be one whole write that rolls back
+ * when it fails, so a retry never applies half a write.
  */
-export async function retryWrite<T>(write: () => T, policy: WriteRetryPolicy): Promise<T> {
+export async function retryWrite<T>(
+  write: () => T,
+  policy: WriteRetryPolicy,
+  isTransient: (error: unknown) => boolean,
+): Promise<T> {
   const sleep = policy.sleep ?? defaultSleep;
   const attempts = Math.max(1, Math.trunc(policy.attempts));
   for (let attempt = 1; ; attempt++) {
     try {
       return write();
     } catch (error) {
-      if (attempt >= attempts || !isRetryableWriteError(error)) throw error;
+      if (attempt >= attempts || !isTransient(error)) throw error;
       const delayMs = retryDelay(policy, attempt);
       policy.onRetry?.(error, attempt, delayMs);
       await sleep(delayMs);

@@ -258,6 +258,8 @@ function isSet(value: unknown): boolean {
 
 function safeJson(value: unknown): string {
   try {
+    // JSON.stringify returns undefined for undefined and functions, whatever its type says.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     return JSON.stringify(value) ?? "";
   } catch {
     return "";

@@ -58,6 +58,7 @@ import type {
   BalanceRead,
   BalanceReading,
   BalanceReadListener,
+  ClaimOptions,
   ConfirmOptions,
   ConfirmRefusal,
   ConfirmResult,
@@ -128,6 +129,8 @@ type OnQueued = ((waitMs: number) => void) | undefined;
 interface SendOptions {
   onQueued?: OnQueued;
   isAdmin?: boolean;
+  /** Told once the claim has won, before the request goes out (see ClaimOptions). */
+  onClaimed?: () => void;
   /** At start, resolving a queued confirmation of a process that died: nobody can press again. */
   atStart?: boolean;
 }
@@ -229,17 +232,17 @@ class ServiceReads {
     const { userId } = options;
     // At most twice: a second time only when a read this caller merely joined was superseded.
     for (let attempt = 0; ; attempt++) {
-      let started = false;
+      const charged = { started: false };
       const check = await this.recipients.read(username.toLowerCase(), {
         ...(options.onQueued !== undefined ? { onQueued: options.onQueued } : {}),
         ...(options.fresh === true ? { fresh: true } : {}),
         ...(userId !== undefined ? { owner: userId } : {}),
         admit: () => {
-          started = true;
+          charged.started = true;
           return this.#charge(options);
         },
       });
-      if (check.kind !== "superseded" || started || attempt > 0) return check;
+      if (check.kind !== "superseded" || charged.started || attempt > 0) return check;
     }
   }
 
@@ -297,7 +300,11 @@ class Desk implements PurchaseDesk {
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
     this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
-    this.#held = new UnrecordedOutcomes({ retry: deps.unrecordedRetry, logger: this.#logger });
+    this.#held = new UnrecordedOutcomes({
+      retry: deps.unrecordedRetry,
+      logger: this.#logger,
+      isTransient: deps.ledger.isTransientWriteError,
+    });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
@@ -356,11 +363,7 @@ class Desk implements PurchaseDesk {
     return this.#ledger.cancel(id, userId, this.#clock());
   }
 
-  async confirm(
-    id: string,
-    userId: number,
-    options: ConfirmOptions & { isAdmin?: boolean } = {},
-  ): Promise<ConfirmResult> {
+  async confirm(id: string, userId: number, options: ClaimOptions = {}): Promise<ConfirmResult> {
     const before = this.#ledger.get(id);
     const result: ConfirmResult =
       before === undefined
@@ -371,11 +374,7 @@ class Desk implements PurchaseDesk {
   }
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
-  async #confirmIntent(
-    id: string,
-    userId: number,
-    options: ConfirmOptions & { isAdmin?: boolean },
-  ): Promise<ConfirmResult> {
+  async #confirmIntent(id: string, userId: number, options: ClaimOptions): Promise<ConfirmResult> {
     if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
@@ -572,6 +571,11 @@ class Desk implements PurchaseDesk {
     }
     // The claim has committed (the ledger answers synchronously): only now may the request go.
     this.#refreshBalanceBefore(claim.intent);
+    try {
+      options.onClaimed?.();
+    } catch (err) {
+      this.#logger.warn({ err, intentId: id }, "onClaimed listener failed");
+    }
     const outcome = await sendPurchase(this.#client, claim.intent, options.onQueued);
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
       return this.#recordNotSent(claim.intent, outcome);
@@ -706,14 +710,18 @@ class Desk implements PurchaseDesk {
     const id = claimed.id;
     let recorded: RecordedOutcome;
     try {
-      recorded = await retryWrite(write, {
-        ...this.#outcomeWriteRetry,
-        onRetry: (err, attempt) =>
-          this.#logger.warn(
-            { err, intentId: id, attempt },
-            "could not record an outcome; retrying",
-          ),
-      });
+      recorded = await retryWrite(
+        write,
+        {
+          ...this.#outcomeWriteRetry,
+          onRetry: (err, attempt) =>
+            this.#logger.warn(
+              { err, intentId: id, attempt },
+              "could not record an outcome; retrying",
+            ),
+        },
+        this.#ledger.isTransientWriteError,
+      );
     } catch (err) {
       this.#logger.error(
         { err, intentId: id, outcome: outcomeKind },

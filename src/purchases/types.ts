@@ -114,6 +114,18 @@ export interface FairShareStatus {
   checksPerUserMinute: number | undefined;
 }
 
+/** How a confirmation is claimed, and who hears about its steps. */
+export interface ClaimOptions extends ConfirmOptions {
+  /** Admins' own purchases may skip the per-person limits (LIMITS_EXEMPT_ADMINS). */
+  isAdmin?: boolean;
+  /**
+   * Called once the claim has won and committed, just before the request goes out; never for
+   * a refused claim. A chat says "sending" here, so it never says so for a purchase the claim
+   * refuses.
+   */
+  onClaimed?: () => void;
+}
+
 /** Evidence for an admin reconciling an unconfirmed intent. */
 export interface ReconciliationEvidence {
   intent: PurchaseIntent;
@@ -254,11 +266,7 @@ export interface PurchaseDesk {
    * Claims the intent in the ledger and, only if the claim won, sends the one purchase
    * request and records its outcome. Concurrent and repeated calls send at most one request.
    */
-  confirm(
-    id: string,
-    userId: number,
-    options?: ConfirmOptions & { isAdmin?: boolean },
-  ): Promise<ConfirmResult>;
+  confirm(id: string, userId: number, options?: ClaimOptions): Promise<ConfirmResult>;
   /** What an admin needs to settle an unconfirmed intent (reads the balance afresh). */
   evidence(id: string): Promise<ReconciliationEvidence | undefined>;
   resolve(id: string, adminId: number, delivered: boolean): ResolveResult;

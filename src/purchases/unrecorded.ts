@@ -8,7 +8,6 @@
  * in the database and the next start recovers it as unconfirmed: nothing is lost either way.
  */
 import type { RecordedOutcome } from "../ledger/types.js";
-import { isRetryableWriteError } from "../ledger/write-retry.js";
 import type { Logger } from "../logger.js";
 
 export interface UnrecordedRetry {
@@ -34,11 +33,18 @@ export class UnrecordedOutcomes {
   readonly #held = new Map<string, Held>();
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
+  readonly #isTransient: (error: unknown) => boolean;
   #closed = false;
 
-  constructor(options: { retry?: UnrecordedRetry | undefined; logger: Logger }) {
+  constructor(options: {
+    retry?: UnrecordedRetry | undefined;
+    logger: Logger;
+    /** The ledger's `isTransientWriteError`. */
+    isTransient: (error: unknown) => boolean;
+  }) {
     this.#retry = options.retry ?? UNRECORDED_RETRY;
     this.#logger = options.logger;
+    this.#isTransient = options.isTransient;
   }
 
   /** How many outcomes wait to be written. */
@@ -83,7 +89,7 @@ export class UnrecordedOutcomes {
     try {
       recorded = held.write();
     } catch (err) {
-      if (!isRetryableWriteError(err)) {
+      if (!this.#isTransient(err)) {
         // A ledger refusal or a closed database will never take it: the intent stays
         // `sending`, and the next start recovers it as unconfirmed.
         this.#held.delete(intentId);

@@ -42,20 +42,22 @@ export async function connectToTelegram<C extends Context>(
         );
       }
       if (signal.aborted) throw error;
-      await pause(Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt), signal);
-      if (signal.aborted) throw error;
+      const stopped = await pause(Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt), signal);
+      if (stopped) throw error;
     }
   }
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when stopped; whether it was stopped. */
+function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
+    const timer = setTimeout(() => done(false), ms);
+    const onAbort = () => done(true);
+    function done(stopped: boolean) {
       clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
+      signal.removeEventListener("abort", onAbort);
+      resolve(stopped);
     }
-    signal.addEventListener("abort", done, { once: true });
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 }

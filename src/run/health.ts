@@ -48,7 +48,7 @@ export function monitorService(
   const read = <T extends ReadOutcome<unknown> | Superseded>(outcome: T): T => {
     if (outcome.kind === "superseded") return outcome;
     try {
-      onRead?.(outcome as ReadOutcome<unknown>);
+      onRead?.(outcome);
     } catch {
       // The listener logs its own failures.
     }

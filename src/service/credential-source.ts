@@ -32,8 +32,8 @@ function headerSafe(value: string): boolean {
  * value sendable as a header. Throws GiftServiceConfigError naming the credential, never its value.
  */
 export function checkCredentials(credentials: GiftServiceCredentials): void {
-  if (!credentials.mnemonic?.trim()) throw new GiftServiceConfigError("mnemonic is empty");
-  if (!credentials.cookie?.trim()) throw new GiftServiceConfigError("cookie is empty");
+  if (!credentials.mnemonic.trim()) throw new GiftServiceConfigError("mnemonic is empty");
+  if (!credentials.cookie.trim()) throw new GiftServiceConfigError("cookie is empty");
   for (const [name, value] of Object.entries(credentials)) {
     if (name === "mnemonic" || value === undefined) continue;
     if (typeof value !== "string" || !headerSafe(value)) {

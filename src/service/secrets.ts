@@ -86,7 +86,8 @@ export class SecretScrubber {
 
   #deep<T>(value: T, echoed: boolean): T {
     if (typeof value === "string") return this.#text(value, echoed) as T;
-    if (Array.isArray(value)) return value.map((item) => this.#deep(item, echoed)) as T;
+    if (Array.isArray(value))
+      return (value as unknown[]).map((item) => this.#deep(item, echoed)) as T;
     if (typeof value === "object" && value !== null) {
       const copy: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
@@ -253,6 +254,8 @@ function safeDecode(value: string): string {
 
 function safeJson(value: unknown): string {
   try {
+    // JSON.stringify returns undefined for undefined and functions, whatever its type says.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
     return JSON.stringify(value) ?? "";
   } catch {
     return "";

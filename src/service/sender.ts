@@ -86,7 +86,7 @@ export class QuotaSender {
 
   private async exchangeOnce(request: ServiceRequest, options: CallOptions): Promise<Exchange> {
     const { baseUrl, agent, limits, logger } = this.deps;
-    const query = request.query ? `?${new URLSearchParams(request.query)}` : "";
+    const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : "";
     logger.trace(
       { operation: request.operation, method: request.method, path: request.path },
       "request",

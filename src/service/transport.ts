@@ -73,7 +73,7 @@ export class ExchangeAbortedError extends Error {
 
 function errorCode(error: unknown): string {
   if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
+    const code = error.code;
     if (typeof code === "string") return code;
   }
   return error instanceof Error ? error.name : "UNKNOWN";
@@ -92,10 +92,11 @@ export async function exchange(
   // One signal for undici: the caller's abort or the deadline, whichever comes first. Aborting
   // it also destroys a body still being read.
   const stop = new AbortController();
-  let deadlinePassed = false;
+  // An object, not a `let`: the timer sets it, and TypeScript does not see assignments in closures.
+  const deadline = { passed: false };
   const timer = setTimeout(
     () => {
-      deadlinePassed = true;
+      deadline.passed = true;
       stop.abort();
     },
     Math.min(MAX_TIMER_MS, Math.max(1, limits.totalMs)),
@@ -125,7 +126,7 @@ export async function exchange(
     if (error instanceof BodyTooLargeError) {
       return { kind: "failure", cause: "too_large", code: BODY_TOO_LARGE_CODE };
     }
-    if (deadlinePassed) return { kind: "failure", cause: "timeout", code: DEADLINE_CODE };
+    if (deadline.passed) return { kind: "failure", cause: "timeout", code: DEADLINE_CODE };
     const code = errorCode(error);
     return { kind: "failure", cause: TIMEOUT_CODES.has(code) ? "timeout" : "transport", code };
   } finally {

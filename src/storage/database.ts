@@ -67,6 +67,15 @@ const SYNCHRONOUS_FULL = 2;
  * Applies every migration newer than the file's `user_version`, each in its own transaction.
  * A database written by an older version is carried forward, never dropped.
  */
+/**
+ * Whether SQLite itself refused a statement (busy or locked beyond the busy timeout, the disk
+ * full, an I/O error): such a refusal may pass if tried again. Anything else (a ledger refusal,
+ * a closed connection, a bug) fails the same way every time.
+ */
+export function isTransientSqliteError(error: unknown): boolean {
+  return error instanceof Database.SqliteError;
+}
+
 export function migrate(db: Db, upTo: number = migrations.length): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > migrations.length) {

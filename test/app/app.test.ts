@@ -82,7 +82,9 @@ describe("createApp", () => {
     );
     expect(told.text).toContain("@lost_gift");
     await emulator.waitFor((e) =>
-      e.chat(DEMO_ADMIN.id).find((m) => /unknown outcome: 50 stars to @lost_gift/.test(m.text)),
+      e
+        .chat(DEMO_ADMIN.id)
+        .find((m) => /unknown outcome: 50 Telegram Stars to @lost_gift/.test(m.text)),
     );
     expect(sandbox.purchaseRequests()).toHaveLength(0);
     expect(app.health()).toMatchObject({ database: "up" });
@@ -121,7 +123,7 @@ describe("createApp", () => {
     await app.stop();
     const told = emulator
       .chat(DEMO_ADMIN.id)
-      .find((m) => /unknown outcome: 50 stars to @alice_friend/.test(m.text));
+      .find((m) => /unknown outcome: 50 Telegram Stars to @alice_friend/.test(m.text));
     // The evidence was gathered through the client before it closed.
     expect(told?.text).toMatch(/Balance now: [\d,.]+ TON, [\d,.]+ USDT/);
     expect(uma.message(summary.id)?.text).toMatch(/outcome is unknown/);

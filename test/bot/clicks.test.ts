@@ -90,7 +90,9 @@ describe("buttons that must not buy (again)", () => {
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
     // The new flow is untouched by the stale press.
     await alice.say("second_one");
-    expect(alice.lastMessage().text).toBe("How many stars for @second_one?");
+    expect(alice.lastMessage().text).toBe(
+      "How many stars for @second_one? Up to 10,000 in one gift.",
+    );
   });
 
   it("a confirmed summary pressed again later from an old message does nothing", async () => {

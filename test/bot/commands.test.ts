@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
+import { encodeMenu } from "../../src/bot/callback-data/menu.js";
+import { PRIVATE_COMMANDS } from "../../src/bot/commands.js";
+import { ADMIN_COMMANDS } from "../../src/bot/features/admin/command-menu.js";
 import { answersSince, harness } from "./helpers.js";
 
 describe("commands", () => {
@@ -50,7 +54,9 @@ describe("commands", () => {
       "Вы ещё не отправляли подарков. Попробуйте /stars или /premium.",
     );
     await alice.say("bob_gifts");
-    expect(alice.lastMessage().text).toBe("Сколько звёзд подарить @bob_gifts?");
+    expect(alice.lastMessage().text).toBe(
+      "Сколько звёзд подарить @bob_gifts? Не больше 10\u00a0000 за один подарок.",
+    );
   });
 
   it("/start mid-flow leaves the flow; /stars or /premium mid-flow starts afresh", async () => {
@@ -103,7 +109,7 @@ describe("commands", () => {
     expect(bob.lastMessage().text).toBe("You have not sent any gifts yet. Try /stars or /premium.");
     await alice.command("history");
     expect(alice.lastMessage().text).toMatch(
-      /50 stars to @bob_gifts: delivered, cost: 0\.75 USDT$/,
+      /50 Telegram Stars to @bob_gifts: delivered, cost: 0\.75 USDT$/,
     );
   });
 
@@ -118,7 +124,8 @@ describe("commands", () => {
       "Purchases are not open to you. Please ask the bot's admins for access.",
     );
     await stranger.command("start");
-    await stranger.pressButton("💎 Gift premium");
+    expect(stranger.lastMessage().text).toMatch(/^Purchases are not open to you/);
+    await stranger.press(encodeMenu("premium"), stranger.lastMessage().message_id);
     expect(stranger.lastMessage().text).toMatch(/^Purchases are not open to you/);
     expect(h.sandbox.requests).toHaveLength(0);
 
@@ -133,5 +140,15 @@ describe("commands", () => {
       "Purchases are not open to you. Please ask the bot's admins for access.",
     ]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});
+
+describe("the README", () => {
+  it("lists every command, for buyers and for admins", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Commands"), readme.indexOf("## How it"));
+    for (const command of [...PRIVATE_COMMANDS, ...ADMIN_COMMANDS, "allowchat", "denychat"]) {
+      expect(section).toContain(`\`/${command}`);
+    }
   });
 });

@@ -80,7 +80,7 @@ describe("one slow purchase does not hold up anyone else", () => {
       .filter((c) => c.method === "sendMessage")
       .map((c) => String(c.payload.text));
     expect(texts[0]).toMatch(/^⏳ The service is busy right now: I will answer in about [12] s\.$/);
-    expect(texts[1]).toBe("How many stars for @bob_gifts?");
+    expect(texts[1]).toBe("How many stars for @bob_gifts? Up to 10,000 in one gift.");
     await alice.pressButton("⭐ 100");
     const waits = alice
       .callsSince(before)

@@ -41,13 +41,15 @@ describe("a handler that fails", () => {
     await h.send(update);
     const sent = h.telegram.callsOf("sendMessage").map((c) => c.payload.text);
     expect(sent.at(-1)).toBe("Извините, у меня что-то пошло не так. Попробуйте ещё раз.");
-    const failure = lines.map((l) => JSON.parse(l)).find((l) => l.msg === "update handler failed");
+    const failure = lines
+      .map((l) => JSON.parse(l) as { msg?: string; error?: { message?: string } })
+      .find((l) => l.msg === "update handler failed");
     expect(failure).toMatchObject({
       updateId: update.update_id,
       chatId: boris.chatId,
       userId: boris.user.id,
     });
-    expect(failure.error.message).toContain("chat not found");
+    expect(failure?.error?.message).toContain("chat not found");
     const all = lines.join("\n");
     expect(all).not.toContain("TEST-TOKEN");
     expect(all).not.toContain("123456:");

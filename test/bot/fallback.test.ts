@@ -36,7 +36,7 @@ describe("text nothing else handles, in a private chat", () => {
       .callsSince(before)
       .filter((c) => c.method === "sendMessage")
       .map((c) => c.payload.text);
-    expect(texts).toEqual(["How many stars for @bob_gifts?"]);
+    expect(texts).toEqual(["How many stars for @bob_gifts? Up to 10,000 in one gift."]);
     await alice.say("not a number");
     expect(alice.lastMessage().text).toBe(
       "That is not a whole number from 50 to 10,000. Please send the number of stars again.",

@@ -34,6 +34,9 @@ describe("what a person sees for each outcome", () => {
   it("unconfirmed: do not try again, the admins are checking; a second press buys nothing", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(602, { language_code: "ru" }));
+    // Someone else reached a summary before purchases froze.
+    const zoe = chatPerson(h, testUser(612, { language_code: "ru" }));
+    const second = await toSummary(zoe);
     const summary = await toSummary(alice);
     const confirm = alice.findButton("✅ Подтвердить");
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
@@ -52,13 +55,12 @@ describe("what a person sees for each outcome", () => {
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
 
     // Purchases are now frozen for everyone until an admin settles it.
-    const second = await toSummary(alice);
     const after = h.telegram.mark();
-    await alice.pressButton("✅ Подтвердить");
+    await zoe.pressButton("✅ Подтвердить");
     expect(answersSince(h, after)).toEqual([
       "Покупки приостановлены, пока администраторы проверяют предыдущий подарок.",
     ]);
-    expect(buttonsOf(h.telegram.message(alice.chatId, second.message_id))[0]).toEqual([
+    expect(buttonsOf(h.telegram.message(zoe.chatId, second.message_id))[0]).toEqual([
       "✅ Подтвердить",
       "✖️ Отмена",
     ]);
@@ -122,17 +124,19 @@ describe("what a person sees for each outcome", () => {
   });
 
   it("a spending limit: which one, and when it resets", async () => {
-    const h = await harness({ limits: { starsPerUserDay: 150 } });
+    const h = await harness({ limits: { starsPerBotDay: 150 } });
     const alice = chatPerson(h, testUser(605));
+    const carl = chatPerson(h, testUser(615));
     const first = await toSummary(alice);
+    // Both summaries were within the limit when they were shown.
+    const second = await toSummary(carl);
     await alice.pressButton("✅ Confirm");
     expect(h.telegram.message(alice.chatId, first.message_id)?.text).toMatch(/^✅ Delivered/);
-    const second = await toSummary(alice);
-    await alice.pressButton("✅ Confirm");
-    expect(h.telegram.message(alice.chatId, second.message_id)?.text).toMatch(
-      /\n\nNothing was bought: the limit "your stars per day" is reached \(100 of 150\)\. It resets on .+ UTC\.$/,
+    await carl.pressButton("✅ Confirm");
+    expect(h.telegram.message(carl.chatId, second.message_id)?.text).toMatch(
+      /\n\nNothing was bought: this gift is more than is left today under the limit "stars per day for everyone": 50 of 150 left\. It resets on .+ UTC\.$/,
     );
-    expect(buttonsOf(h.telegram.message(alice.chatId, second.message_id))[0]).toEqual([
+    expect(buttonsOf(h.telegram.message(carl.chatId, second.message_id))[0]).toEqual([
       "✅ Confirm",
       "✖️ Cancel",
     ]);
@@ -173,7 +177,9 @@ describe("what a person sees for each outcome", () => {
       "The service is not answering right now. Please send the username again in a minute.",
     );
     await alice.say("bob_gifts");
-    expect(alice.lastMessage().text).toBe("How many stars for @bob_gifts?");
+    expect(alice.lastMessage().text).toBe(
+      "How many stars for @bob_gifts? Up to 10,000 in one gift.",
+    );
   });
 
   it("a rate-limited recipient check says how long to wait", async () => {

@@ -51,7 +51,7 @@ describe("premium flow against the sandbox", () => {
     );
     await alice.command("history");
     expect(alice.lastMessage().text).toMatch(
-      /: Premium for 6 months to @carol_p: delivered, cost: 16 USDT$/,
+      /: Telegram Premium for 6 months to @carol_p: delivered, cost: 16 USDT$/,
     );
   });
 

@@ -14,7 +14,9 @@ describe("a restart in the middle of a flow resumes it", () => {
     await alice.command("stars");
     await h.restart();
     await alice.say("bob_gifts");
-    expect(alice.lastMessage().text).toBe("How many stars for @bob_gifts?");
+    expect(alice.lastMessage().text).toBe(
+      "How many stars for @bob_gifts? Up to 10,000 in one gift.",
+    );
   });
 
   it("after a rejected recipient, still waiting for one", async () => {

@@ -29,7 +29,7 @@ describe("stars flow against the sandbox", () => {
     await alice.say("https://t.me/bob_gifts");
     expect(buttonsOf(h.telegram.message(alice.chatId, ask.message_id))).toEqual([]);
     const amount = alice.lastMessage();
-    expect(amount.text).toBe("How many stars for @bob_gifts?");
+    expect(amount.text).toBe("How many stars for @bob_gifts? Up to 10,000 in one gift.");
     expect(buttonsOf(amount)).toEqual([
       ["⭐ 50", "⭐ 100", "⭐ 250"],
       ["⭐ 500", "⭐ 1,000", "⭐ 2,500"],
@@ -99,7 +99,7 @@ describe("stars flow against the sandbox", () => {
 
     await alice.command("history");
     expect(alice.lastMessage().text).toMatch(
-      /^Your recent gifts:\n\n.+: 1,500 stars to @bob_gifts: delivered, cost: 5\.625 TON$/,
+      /^Your recent gifts:\n\n.+: 1,500 Telegram Stars to @bob_gifts: delivered, cost: 5\.625 TON$/,
     );
   });
 
@@ -113,7 +113,9 @@ describe("stars flow against the sandbox", () => {
     );
     expect(buttonsOf(boris.lastMessage())).toEqual([["✖️ Отмена"]]);
     await boris.say("@anna_ru");
-    expect(boris.lastMessage().text).toBe("Сколько звёзд подарить @anna_ru?");
+    expect(boris.lastMessage().text).toBe(
+      "Сколько звёзд подарить @anna_ru? Не больше 10\u00a0000 за один подарок.",
+    );
     expect(buttonsOf(boris.lastMessage())).toEqual([
       ["⭐ 50", "⭐ 100", "⭐ 250"],
       ["⭐ 500", "⭐ 1\u00a0000", "⭐ 2\u00a0500"],
@@ -146,7 +148,7 @@ describe("stars flow against the sandbox", () => {
     );
     await boris.command("history");
     expect(boris.lastMessage().text).toMatch(
-      /1\u00a0000 звёзд для @anna_ru: доставлен, стоимость: 15 USDT$/,
+      /1\u00a0000 Telegram Stars для @anna_ru: доставлен, стоимость: 15 USDT$/,
     );
   });
 });

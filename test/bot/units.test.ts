@@ -77,7 +77,7 @@ describe("callback data", () => {
 });
 
 describe("what a person types", () => {
-  it("accepts @name, name and t.me links; refuses what the spec's pattern refuses", () => {
+  it("accepts @name, name and t.me links; refuses what the service's pattern refuses", () => {
     expect(parseUsername("@bob_gifts")).toBe("bob_gifts");
     expect(parseUsername("  bob_gifts ")).toBe("bob_gifts");
     expect(parseUsername("t.me/bob_gifts")).toBe("bob_gifts");

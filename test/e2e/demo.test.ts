@@ -1,8 +1,9 @@
 /**
  * `npm run demo`'s entry (dist/tools/demo/run-demo.js) as a person uses it: it starts the
- * sandbox, the emulator and the real bot, the terminal chat answers, `:expire-session` makes the
- * next gift open the purchase breaker (the admin's alert shows in the terminal), and `:quit`
- * stops everything and removes its temporary folder.
+ * sandbox, the emulator and the real bot, the README's walkthrough works as written (buttons
+ * pressed with `#N`, a typed number sent as the amount), `:expire-session` makes the next gift
+ * open the purchase breaker (the admin's alert shows in the terminal), and `:quit` stops
+ * everything and removes its temporary folder.
  */
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -12,46 +13,73 @@ import { tempDir } from "../helpers/temp-dir.js";
 
 const DEMO_JS = join(resolve(import.meta.dirname, "../.."), "dist/tools/demo/run-demo.js");
 
-describe("npm run demo", () => {
-  it("starts the whole bot, chats in the terminal, shows the breaker after :expire-session, and quits cleanly on :quit", async () => {
-    // The demo's temporary folder goes under TMPDIR: it must be gone after :quit.
-    const tmp = tempDir("giftbot-demo-test-");
-    const demo = spawn(process.execPath, [DEMO_JS], {
-      env: { PATH: process.env.PATH ?? "", TMPDIR: tmp },
-      stdio: ["pipe", "pipe", "pipe"],
+/** The demo as a child process, its output, and a way to wait for what it prints. */
+function startDemo() {
+  // The demo's temporary folder goes under TMPDIR: it must be gone after :quit.
+  const tmp = tempDir("giftbot-demo-test-");
+  const demo = spawn(process.execPath, [DEMO_JS], {
+    env: { PATH: process.env.PATH ?? "", TMPDIR: tmp },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = new Promise<number | null>((done) => demo.once("close", (code) => done(code)));
+  onTestFinished(async () => {
+    if (demo.exitCode !== null || demo.signalCode !== null) return;
+    // SIGTERM first: the demo then stops its bot, which runs in a process group of its own
+    // and would outlive a SIGKILLed demo. SIGKILL only if it does not stop in time.
+    demo.kill("SIGTERM");
+    const late = setTimeout(() => demo.kill("SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(late);
+  });
+  let output = "";
+  const waiters = new Set<() => void>();
+  demo.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+    for (const waiter of waiters) waiter();
+  });
+  demo.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  /** Resolves once `pattern` is printed (after output position `from`, default anywhere). */
+  const waitForOutput = (pattern: RegExp, from = 0): Promise<void> =>
+    new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no ${pattern} in:\n${output}`)), 15_000);
+      const check = (): void => {
+        if (!pattern.test(output.slice(from))) return;
+        clearTimeout(timer);
+        waiters.delete(check);
+        done();
+      };
+      waiters.add(check);
+      check();
     });
-    const exited = new Promise<number | null>((done) => demo.once("close", (code) => done(code)));
-    onTestFinished(async () => {
-      if (demo.exitCode !== null || demo.signalCode !== null) return;
-      // SIGTERM first: the demo then stops its bot, which runs in a process group of its own
-      // and would outlive a SIGKILLed demo. SIGKILL only if it does not stop in time.
-      demo.kill("SIGTERM");
-      const late = setTimeout(() => demo.kill("SIGKILL"), 15_000);
-      await exited;
-      clearTimeout(late);
-    });
-    let output = "";
-    const waiters = new Set<() => void>();
-    demo.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      for (const waiter of waiters) waiter();
-    });
-    demo.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const waitForOutput = (pattern: RegExp): Promise<void> =>
-      new Promise((done, fail) => {
-        const timer = setTimeout(() => fail(new Error(`no ${pattern} in:\n${output}`)), 15_000);
-        const check = (): void => {
-          if (!pattern.test(output)) return;
-          clearTimeout(timer);
-          waiters.delete(check);
-          done();
-        };
-        waiters.add(check);
-        check();
-      });
+  /** Types one line; resolves to the output position before it, for waits on what follows. */
+  const type = (line: string): number => {
+    const from = output.length;
+    demo.stdin.write(`${line}\n`);
+    return from;
+  };
+  return { tmp, demo, exited, waitForOutput, type, output: () => output };
+}
 
+describe("npm run demo", () => {
+  it("the README's walkthrough: #N presses the latest message's button, a typed number is the amount", async () => {
+    const { exited, waitForOutput, type } = startDemo();
+    await waitForOutput(/Type :help for commands\./);
+    await waitForOutput(/\[1\] ⭐ Gift stars/, type("/start"));
+    await waitForOutput(/Who should get the stars\?/, type("#1"));
+    await waitForOutput(/\[7\] Another amount/, type("alice_friend"));
+    await waitForOutput(/Send the number of stars/, type("#7"));
+    let from = type("120");
+    await waitForOutput(/Gift: 120 Telegram Stars[\s\S]*\[1\] ✅ Confirm/, from);
+    from = type("#1");
+    await waitForOutput(/✅ Delivered: 120 Telegram Stars to @alice_friend/, from);
+    type(":quit");
+    expect(await exited).toBe(0);
+  });
+
+  it("starts the whole bot, chats in the terminal, shows the breaker after :expire-session, and quits cleanly on :quit", async () => {
+    const { tmp, demo, exited, waitForOutput, output } = startDemo();
     await waitForOutput(/Type :help for commands\./);
     expect(readdirSync(tmp).filter((name) => name.startsWith("giftbot-demo-"))).toHaveLength(1);
     demo.stdin.write("/start\n");
@@ -75,7 +103,7 @@ describe("npm run demo", () => {
     demo.stdin.write(":quit\n");
 
     expect(await exited).toBe(0);
-    expect(output).toContain("Stopping the demo");
+    expect(output()).toContain("Stopping the demo");
     expect(readdirSync(tmp).filter((name) => name.startsWith("giftbot-demo-"))).toEqual([]);
   });
 });

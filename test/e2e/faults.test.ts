@@ -34,7 +34,7 @@ describe("the bot process under faults", () => {
 
     // Every admin is told at once, with the evidence and the buttons to settle it.
     const ada = new Person(world.emulator, DEMO_ADMIN.id);
-    const alert = await ada.waitForMessage(/unknown outcome: 50 stars to @alice_friend/);
+    const alert = await ada.waitForMessage(/unknown outcome: 50 Telegram Stars to @alice_friend/);
     expect(buttons(alert)).toEqual([["✅ Delivered", "❌ Not delivered"]]);
 
     // A new gift is held while an admin has not settled the unknown one: nothing is sent.
@@ -73,7 +73,7 @@ describe("the bot process under faults", () => {
     expect(world.intents()[0]?.status).toBe("unconfirmed");
     // The admin learns of it at the restart.
     await new Person(world.emulator, DEMO_ADMIN.id).waitForMessage(
-      /unknown outcome: 50 stars to @alice_friend/,
+      /unknown outcome: 50 Telegram Stars to @alice_friend/,
     );
 
     // The old Confirm, pressed again after the restart, buys nothing.

@@ -16,7 +16,7 @@ describe("the bot process: gifts as a person makes them", () => {
     const ask = await uma.pressForMessage(hello, "⭐ Gift stars");
     expect(ask.text).toBe("Who should get the stars? Send their @username or a t.me link.");
     const amount = await uma.say("@alice_friend");
-    expect(amount.text).toBe("How many stars for @alice_friend?");
+    expect(amount.text).toBe("How many stars for @alice_friend? Up to 10,000 in one gift.");
     const summary = await uma.pressForMessage(amount, "⭐ 100");
     expect(summary.text).toContain("Recipient: @alice_friend\nGift: 100 Telegram Stars");
     expect(buttons(summary)[0]).toEqual(["✅ Confirm", "✖️ Cancel"]);
@@ -31,7 +31,7 @@ describe("the bot process: gifts as a person makes them", () => {
     expect(purchases[0]?.form).toMatchObject({ username: "alice_friend", amount: "100" });
 
     const history = await uma.say("/history");
-    expect(history.text).toMatch(/100 stars to @alice_friend: delivered/);
+    expect(history.text).toMatch(/100 Telegram Stars to @alice_friend: delivered/);
   });
 
   it("a premium gift: duration, confirm, delivered, the recipient has premium now", async () => {

@@ -132,7 +132,7 @@ export function spawnBot(
   let text = "";
   let partial = "";
   let closed = false;
-  child.stdout?.on("data", (chunk: Buffer) => {
+  child.stdout.on("data", (chunk: Buffer) => {
     text += chunk.toString();
     partial += chunk.toString();
     const lines = partial.split("\n");
@@ -147,7 +147,7 @@ export function spawnBot(
     }
     for (const listener of listeners) listener();
   });
-  child.stderr?.on("data", (chunk: Buffer) => {
+  child.stderr.on("data", (chunk: Buffer) => {
     text += chunk.toString();
   });
   const exited: BotProcess["exited"] = new Promise((resolve) => {

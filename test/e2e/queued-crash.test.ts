@@ -70,7 +70,7 @@ describe("a crash with confirmations queued behind a purchase in flight", () => 
       const told = await uma.waitForText(held.id, /outcome is unknown/);
       expect(buttons(told)).toEqual([]);
       await new Person(world.emulator, DEMO_ADMIN.id).waitForMessage(
-        /unknown outcome: 50 stars to @alice_friend/,
+        /unknown outcome: 50 Telegram Stars to @alice_friend/,
       );
       // Every queued person learns the outcome of their Confirm, on the summary they pressed.
       for (const { person, summaryId } of queued) {

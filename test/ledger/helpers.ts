@@ -13,7 +13,8 @@ export interface LedgerFixture {
   db: Db;
   ledger: Ledger;
   clock: { now: number };
-  draft(overrides?: Partial<NewIntent>): PurchaseIntent;
+  /** An arrow, not a method: tests destructure it. */
+  draft: (overrides?: Partial<NewIntent>) => PurchaseIntent;
 }
 
 /** Opens a fresh database file and a Ledger with a clock the test moves. */

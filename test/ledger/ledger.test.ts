@@ -70,7 +70,7 @@ describe("Ledger drafts and claims", () => {
     expect(ledger.get(intent.id)).toMatchObject({
       status: "succeeded",
       txHash: "abc123",
-      response: success.kind === "success" ? success.body : undefined,
+      response: success.body,
     });
     expect(ledger.history(intent.id).map((e) => e.to)).toEqual(["draft", "sending", "succeeded"]);
   });

@@ -54,7 +54,11 @@ describe("Retrying an outcome write the database refuses", () => {
         return Promise.resolve();
       },
     };
-    const recorded = await retryWrite(() => ledger.recordOutcome(intent.id, success), policy);
+    const recorded = await retryWrite(
+      () => ledger.recordOutcome(intent.id, success),
+      policy,
+      ledger.isTransientWriteError,
+    );
     holder.close();
 
     expect(failures).toEqual(["SQLITE_BUSY", "SQLITE_BUSY"]);
@@ -87,6 +91,7 @@ describe("Retrying an outcome write the database refuses", () => {
             return Promise.resolve();
           },
         },
+        ledger.isTransientWriteError,
       ),
     ).rejects.toThrow(/disk I\/O error \(injected\)/);
     expect(tries).toHaveLength(6);
@@ -98,11 +103,11 @@ describe("Retrying an outcome write the database refuses", () => {
     // Once the database accepts writes, the outcome lands.
     fault.set(false);
     expect(
-      await retryWrite(() => ledger.recordOutcome(intent.id, success), {
-        attempts: 1,
-        firstDelayMs: 1,
-        maxDelayMs: 1,
-      }),
+      await retryWrite(
+        () => ledger.recordOutcome(intent.id, success),
+        { attempts: 1, firstDelayMs: 1, maxDelayMs: 1 },
+        ledger.isTransientWriteError,
+      ),
     ).toMatchObject({ recorded: true });
   });
 
@@ -117,6 +122,7 @@ describe("Retrying an outcome write the database refuses", () => {
           return ledger.recordOutcome(intent.id, success);
         },
         { attempts: 5, firstDelayMs: 1, maxDelayMs: 1, sleep: () => Promise.resolve() },
+        ledger.isTransientWriteError,
       ),
     ).rejects.toBeInstanceOf(IllegalTransitionError);
     expect(tries).toBe(1);

@@ -41,7 +41,7 @@ const intent = (overrides: Partial<PurchaseIntent> = {}): PurchaseIntent => ({
 
 const ok = (ton: string, recognised = true): BalanceRead => ({
   kind: "ok",
-  balance: { ton, usdt: "5", recognised } as Extract<BalanceRead, { kind: "ok" }>["balance"],
+  balance: { ton, usdt: "5", recognised },
 });
 
 describe("the balance a draft keeps", () => {

@@ -128,9 +128,9 @@ describe("PurchaseDesk.confirm", () => {
     const intent = f.starsDraft();
     const desks = [f.desk, f.secondDesk(), f.secondDesk(), f.secondDesk()];
     const results = await Promise.all(
-      Array.from({ length: 1000 }, (_, i) => desks[i % desks.length]?.confirm(intent.id, 1)),
+      Array.from({ length: 1000 }, (_, i) => desks[i % desks.length]!.confirm(intent.id, 1)),
     );
-    expect(results.filter((r) => r?.kind === "succeeded")).toHaveLength(1);
+    expect(results.filter((r) => r.kind === "succeeded")).toHaveLength(1);
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
@@ -216,7 +216,8 @@ describe("PurchaseDesk.confirm", () => {
     const f = await deskFixture({
       wrapClient: (client) => ({
         ...client,
-        buyStars: async () => ({ kind: "invalid", field: "amount", detail: "out of range" }),
+        buyStars: () =>
+          Promise.resolve({ kind: "invalid", field: "amount", detail: "out of range" } as const),
       }),
     });
     const intent = f.starsDraft();

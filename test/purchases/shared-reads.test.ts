@@ -58,7 +58,7 @@ describe("SharedReads", () => {
 
   it("drops answers past their time to live once a newer answer is kept", async () => {
     const clock = { now: 1_000 };
-    const reads = new SharedReads<string, string>(async (key) => `v-${key}`, {
+    const reads = new SharedReads<string, string>((key) => Promise.resolve(`v-${key}`), {
       ttlMs: 60_000,
       clock: () => clock.now,
       cacheable: () => true,
@@ -76,9 +76,9 @@ describe("SharedReads", () => {
     const clock = { now: 1_000 };
     let calls = 0;
     const reads = new SharedReads<string, string>(
-      async (key) => {
+      (key) => {
         calls++;
-        return `v-${key}`;
+        return Promise.resolve(`v-${key}`);
       },
       { ttlMs: 60_000, clock: () => clock.now, cacheable: () => true, maxEntries: 100 },
     );

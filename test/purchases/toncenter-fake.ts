@@ -4,7 +4,7 @@
  * would parse the real service's answers.
  */
 import { once } from "node:events";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   type Address,
@@ -103,7 +103,10 @@ async function readJson(
 ): Promise<{ method: string; params: Record<string, unknown> }> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+  return JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+    method: string;
+    params: Record<string, unknown>;
+  };
 }
 
 /** Starts the fake with the wallet's transactions (any order; served newest first). */
@@ -115,7 +118,12 @@ export async function startFakeToncenter(
     .map((t) => ({ ...t, ...buildTransaction(wallet, t) }))
     .sort((a, b) => (a.lt < b.lt ? 1 : -1));
   const calls: FakeToncenter["calls"] = [];
-  const server = createServer(async (req, res) => {
+  const server = createServer((req, res) => {
+    answer(req, res).catch((error: unknown) => {
+      res.writeHead(500).end(String(error));
+    });
+  });
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const { method, params } = await readJson(req);
     const apiKey = req.headers["x-api-key"];
     calls.push({ method, params, apiKey: typeof apiKey === "string" ? apiKey : undefined });
@@ -125,7 +133,7 @@ export async function startFakeToncenter(
       return;
     }
     const limit = Number(params.limit ?? 10);
-    const fromLt = params.lt === undefined ? undefined : BigInt(String(params.lt));
+    const fromLt = params.lt === undefined ? undefined : BigInt(params.lt as string | number);
     const page = built.filter((t) => fromLt === undefined || t.lt <= fromLt).slice(0, limit);
     res.writeHead(200, { "content-type": "application/json" });
     res.end(
@@ -143,7 +151,7 @@ export async function startFakeToncenter(
         })),
       }),
     );
-  });
+  }
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;

@@ -27,8 +27,8 @@ async function probesOver(telegram: TelegramState) {
     port: 0,
     handle: probeHandler({
       health,
-      readiness: readiness.report,
-      metrics: async () => ({ contentType: "text/plain; version=0.0.4", body: "up 1\n" }),
+      readiness: () => readiness.report(),
+      metrics: () => Promise.resolve({ contentType: "text/plain; version=0.0.4", body: "up 1\n" }),
     }),
   });
   return { db, readiness, url: server.url };

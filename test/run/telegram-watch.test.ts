@@ -58,7 +58,7 @@ describe("the Telegram watch", () => {
     const { logger, lines } = captureLogs();
     let now = 1_000_000;
     const watch = watchTelegram({ logger, now: () => now });
-    const readiness = trackReadiness(watch.state);
+    const readiness = trackReadiness(() => watch.state());
     readiness.set("taking_updates");
     const down = new Bot(TOKEN, { client: { apiRoot: `http://127.0.0.1:${await closedPort()}` } });
     down.api.config.use(watch.transformer);
@@ -133,7 +133,9 @@ describe("the Telegram watch", () => {
     const watch = watchTelegram({ logger });
     const bot = new Bot(TOKEN, { client: { apiRoot: await botApi(() => 401) } });
     bot.api.config.use(watch.transformer);
-    const error = await connectToTelegram(bot, new AbortController().signal).catch((e) => e);
+    const error = await connectToTelegram(bot, new AbortController().signal).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TelegramTokenRejectedError);
     expect((error as Error).message).toBe(
       "Telegram rejected the bot token (401 Unauthorized): check BOT_TOKEN",

@@ -116,7 +116,7 @@ describe("secrets never leave the client", () => {
     );
 
     expect(lines.length).toBeGreaterThan(20);
-    const kinds = new Set(seen.map((o) => (o as { kind?: string })?.kind).filter(Boolean));
+    const kinds = new Set(seen.map((o) => (o as { kind?: string }).kind).filter(Boolean));
     expect([...kinds].sort()).toEqual([
       "ambiguous",
       "invalid",

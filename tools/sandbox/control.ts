@@ -52,7 +52,7 @@ const quotaSchema = z.union([
   z.object({ limit: z.number().int().min(1), windowMs: z.number().int().min(1) }),
 ]);
 
-/** Header names whose values are secrets (spec 4.3, 5). */
+/** Header names whose values are secrets (docs/service-contract.md §10). */
 const SECRET_HEADERS: ReadonlySet<string> = new Set(["mnemonic", "cookie", "proxy", "api-key"]);
 
 /** A recorded request with secret header values replaced, for output over HTTP. */

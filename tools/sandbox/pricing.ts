@@ -1,5 +1,5 @@
 /**
- * The sandbox's price list and exact decimal arithmetic. Balances are decimal strings (spec 2.5),
+ * The sandbox's price list and exact decimal arithmetic. Balances are decimal strings (docs/service-contract.md §3),
  * so money is held as integer nano-units (9 decimals) in BigInt: no float ever touches it.
  */
 

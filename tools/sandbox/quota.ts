@@ -1,5 +1,5 @@
 /**
- * The service's shared quota (spec 8: 30 requests per client IP per minute, all endpoints), as a
+ * The service's shared quota (docs/service-contract.md §6: 30 requests per client IP per minute, all endpoints), as a
  * sliding window over admitted requests. Requests answered 429 do not count, so a client that
  * respects the quota is measured only by what it actually got served.
  */

@@ -169,7 +169,7 @@ export class TelegramEmulatorClient {
   ): Promise<T> {
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) search.set(key, String(value));
-    const suffix = search.size > 0 ? `?${search}` : "";
+    const suffix = search.size > 0 ? `?${search.toString()}` : "";
     return this.request<T>(`${this.baseUrl}/__emulator/${path}${suffix}`, {
       method: "GET",
       signal: signal ?? null,
@@ -186,7 +186,7 @@ export class TelegramEmulatorClient {
 
   private async request<T>(url: string, init: RequestInit): Promise<T> {
     const response = await fetch(url, init);
-    const body = (await response.json()) as unknown;
+    const body: unknown = await response.json();
     if (response.ok) return body as T;
     const message =
       typeof body === "object" && body !== null && "error" in body

@@ -70,6 +70,7 @@ export const DEFAULT_EMULATOR_TOKEN = "7000000001:emulator-token-for-local-use";
 /** The bot's username when none is given. */
 export const DEFAULT_BOT_USERNAME = "giftbot_demo_bot";
 
+const GROUP_TYPES: readonly string[] = ["group", "supergroup"];
 const COMMAND = /^\/[a-zA-Z0-9_]{1,32}(?:@[a-zA-Z0-9_]{3,32})?(?![\w@])/;
 
 /** Entities Telegram would detect in a typed text: commands, @mentions and links. */
@@ -176,7 +177,8 @@ export class TelegramEmulator {
     if (!Number.isInteger(group.id) || group.id >= 0) {
       throw new EmulatorControlError("a group id must be a negative integer");
     }
-    if (group.type !== "group" && group.type !== "supergroup") {
+    // The control endpoint passes a caller's JSON through, so the type is checked, not trusted.
+    if (!GROUP_TYPES.includes(group.type)) {
       throw new EmulatorControlError('a group type is "group" or "supergroup"');
     }
     const chat: ApiChat = { id: group.id, type: group.type, title: group.title };

@@ -116,11 +116,7 @@ function holdMs(query: Params, fallback: number): number {
   return Math.min(Math.max(intParam(query, "timeout_ms", fallback), 0), MAX_HOLD_MS);
 }
 
-type ControlRoute = (
-  emulator: TelegramEmulator,
-  input: Params,
-  signal: AbortSignal,
-) => unknown | Promise<unknown>;
+type ControlRoute = (emulator: TelegramEmulator, input: Params, signal: AbortSignal) => unknown;
 
 /** The control endpoints; POST ones read a JSON body, GET ones the query string. */
 const CONTROL_ROUTES: Record<string, ControlRoute> = {

@@ -150,7 +150,7 @@ export class EmulatorState {
 
   /** Records a chat event and wakes waiters. */
   addEvent(event: DistributiveOmit<ChatEvent, "seq">): void {
-    this.events.push({ ...event, seq: this.events.length + 1 } as ChatEvent);
+    this.events.push({ ...event, seq: this.events.length + 1 });
     this.changed();
   }
 
@@ -228,7 +228,7 @@ export class EmulatorState {
             value = probe();
           } catch (error) {
             finish();
-            reject(error);
+            reject(error instanceof Error ? error : new Error(String(error)));
             return true;
           }
           if (value === undefined || value === null || value === false) return false;

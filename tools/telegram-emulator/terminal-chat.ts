@@ -348,7 +348,9 @@ async function followEvents(
 ): Promise<void> {
   let after = from;
   let failures = 0;
-  while (!signal.aborted) {
+  // A call, not a property read: TypeScript would keep `signal.aborted` narrowed across awaits.
+  const stopped = () => signal.aborted;
+  while (!stopped()) {
     try {
       const { events } = await client.events(after, { timeoutMs: 20_000, signal });
       failures = 0;
@@ -357,7 +359,7 @@ async function followEvents(
         chat.handleEvent(event);
       }
     } catch (error) {
-      if (signal.aborted) return;
+      if (stopped()) return;
       failures += 1;
       chat.print(`(emulator unreachable: ${errorMessage(error)})`);
       if (failures >= 5) {

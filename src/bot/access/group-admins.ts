@@ -87,9 +87,6 @@ export class GroupAdminChecker {
 
 function isBadRequest(error: unknown): boolean {
   return (
-    typeof error === "object" &&
-    error !== null &&
-    "error_code" in error &&
-    (error as { error_code: unknown }).error_code === 400
+    typeof error === "object" && error !== null && "error_code" in error && error.error_code === 400
   );
 }

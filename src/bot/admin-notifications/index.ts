@@ -14,6 +14,7 @@
  * outer retries) is sent again to that admin with a bounded, growing pause while the process
  * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
  */
+import type { NameLookup } from "../people.js";
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
 import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
@@ -56,6 +57,8 @@ export interface AdminNotifierOptions {
   /** TON_EXPLORER_URL for transaction links; undefined shows bare hashes. */
   explorerUrl?: string | undefined;
   logger: Logger;
+  /** Names of the people the bot has seen, shown next to the requester's id. */
+  names?: NameLookup | undefined;
   /** How undelivered admin messages are retried; default {@link ADMIN_MESSAGE_RETRY}. */
   retry?: AdminMessageRetry | undefined;
 }
@@ -310,7 +313,15 @@ export class AdminNotifier {
     const fresh = evidence?.intent ?? intent;
     return this.#toAdmins(
       (t, locale) => ({
-        text: evidenceText(t, locale, fresh, evidence, "notification", this.#options.explorerUrl),
+        text: evidenceText(
+          t,
+          locale,
+          fresh,
+          evidence,
+          "notification",
+          this.#options.explorerUrl,
+          this.#options.names,
+        ),
         // Already settled by the time the evidence arrived: no buttons to press in vain.
         keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
       }),

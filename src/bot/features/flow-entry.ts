@@ -1,11 +1,14 @@
 /**
  * Starting a flow, shared by the commands and the start menu: the purchase gate first (nothing
- * is asked upstream for a person who may not buy), then any summary the person still has open
- * is cancelled, so an old summary can never be confirmed once a new flow has begun.
+ * is asked upstream for a person who may not buy), then whether anything can be bought at all
+ * (purchases paused by an admin, a limit used up: said now, in the chat, not at Confirm), then
+ * any summary the person still has open is cancelled, so an old summary can never be
+ * confirmed once a new flow has begun.
  */
 import type { IntentKind } from "../../ledger/types.js";
 import type { BotContext } from "../context.js";
 import type { BotServices } from "../services.js";
+import { startProblem } from "../flows/headroom.js";
 import { cancelledText } from "../views.js";
 
 /** Conversation ids, one per kind of gift. */
@@ -20,6 +23,15 @@ export async function startFlow(
   if (!decision.allowed) {
     await ctx.reply(decision.text ?? ctx.t("purchase-not-allowed"));
     return;
+  }
+  const userId = ctx.from?.id;
+  if (userId !== undefined) {
+    const locale = await ctx.i18n.getLocale();
+    const problem = startProblem(ctx.t, locale, services, { userId, audience: "private" }, kind);
+    if (problem !== undefined) {
+      await ctx.reply(problem);
+      return;
+    }
   }
   await closeOpenSummaries(ctx, services);
   if (Object.keys(ctx.conversation.active()).length > 0) await ctx.conversation.exitAll();

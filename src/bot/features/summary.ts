@@ -4,8 +4,10 @@
  * double click, a stale summary, a forged id or another person's click can never buy twice.
  *
  * Every press is answered (answerCallbackQuery). A press that can be refused from the intent's
- * own state is refused at once with the reason; otherwise the summary turns into "sending",
- * the desk claims and sends, and the summary is edited into the outcome.
+ * own state is refused at once with the reason; purchases paused or on hold are said in the
+ * summary itself (it stays, to be confirmed once they reopen). Otherwise the desk claims, the
+ * summary turns into "sending" only once the claim has won (a refused claim never shows
+ * "sending"), and it is edited into the outcome or the claim's reason.
  */
 import { Composer, type Filter, GrammyError } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
@@ -15,6 +17,7 @@ import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/bu
 import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
+import { closedText, purchasesState } from "../flows/headroom.js";
 import { decodedPress } from "../press.js";
 import type { BotServices } from "../services.js";
 import {
@@ -91,7 +94,7 @@ async function refuse(
   if (
     refusal.reason === "expired" &&
     intent !== undefined &&
-    intent.requester.userId === ctx.from?.id
+    intent.requester.userId === ctx.from.id
   ) {
     await editQuietly(
       ctx,
@@ -118,16 +121,21 @@ async function confirm(
   services: BotServices,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
-  const status = services.records.status();
-  const early: ConfirmRefusal | undefined = status.paused
-    ? withPauseSource({ reason: "paused" }, services)
-    : status.unconfirmed > 0
-      ? { reason: "frozen", unconfirmed: status.unconfirmed }
-      : undefined;
-  if (early !== undefined) {
+  const status = purchasesState(services);
+  const closed = closedText(ctx.t, status, "summary");
+  if (closed !== undefined) {
+    const early: ConfirmRefusal = status.paused
+      ? withPauseSource({ reason: "paused" }, services)
+      : { reason: "frozen", unconfirmed: status.unconfirmed };
     await ctx.answerCallbackQuery({
       text: sentence(refusalText(ctx.t, locale, early, audienceOf(ctx.chat?.type))),
     });
+    // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
+    await editQuietly(
+      ctx,
+      summaryWithStatus(ctx.t, locale, intent, closed, services.records.estimate(intent)),
+      summaryKeyboard(ctx.t, intent),
+    );
     return;
   }
   const gate = await services.canBuy(ctx, { kind: intent.kind, stage: "confirm" });
@@ -135,33 +143,29 @@ async function confirm(
     await ctx.answerCallbackQuery({ text: gate.text ?? ctx.t("purchase-not-allowed") });
     return;
   }
-
-  await ctx.answerCallbackQuery({ text: ctx.t("summary-sending") });
+  // The press is answered at the first thing the desk reports: "sending" once the claim has
+  // won (never before: a refused claim must not say it), a wait in the queue, or else the
+  // claim's refusal below. The desk's callbacks are synchronous; the answer and the message
+  // edits are chained so the final outcome edit always comes after them.
+  // An object, so TypeScript sees the callbacks set it (a local would stay narrowed to false).
+  const press = { answered: false };
   const estimate = services.records.estimate(intent);
-  await editQuietly(
-    ctx,
-    summaryWithStatus(ctx.t, locale, intent, ctx.t("summary-sending"), estimate),
-  );
-
-  // onQueued is synchronous for the desk; its message edit is chained so the final outcome
-  // edit always comes after it.
   let shown: Promise<void> = Promise.resolve();
-  const onQueued = (waitMs: number): void => {
-    const text = summaryWithStatus(
-      ctx.t,
-      locale,
-      intent,
-      ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }),
-      estimate,
-    );
+  const show = (status: string, options: { typing?: boolean; toast?: string } = {}): void => {
+    const text = summaryWithStatus(ctx.t, locale, intent, status, estimate);
+    const answer = !press.answered;
+    press.answered = true;
     shown = shown
-      .then(() => ctx.replyWithChatAction("typing"))
+      .then(() => (answer ? ctx.answerCallbackQuery({ text: options.toast }) : undefined))
+      .then(() => (options.typing === true ? ctx.replyWithChatAction("typing") : undefined))
       .then(() => editQuietly(ctx, text))
-      .catch((error: unknown) => ctx.log.debug({ error }, "could not show the queue wait"));
+      .catch((error: unknown) => ctx.log.debug({ error }, "could not show the summary's status"));
   };
   const userId = ctx.from.id;
   const result = await services.desk.confirm(intent.id, userId, {
-    onQueued,
+    onQueued: (waitMs) =>
+      show(ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }), { typing: true }),
+    onClaimed: () => show(ctx.t("summary-sending"), { toast: ctx.t("summary-sending") }),
     isAdmin: services.admins.has(userId),
   });
   await shown;
@@ -175,6 +179,13 @@ async function confirm(
     "confirmation finished",
   );
 
+  if (!press.answered) {
+    await ctx.answerCallbackQuery(
+      result.kind === "refused"
+        ? { text: sentence(refusalText(ctx.t, locale, result.refusal, audienceOf(ctx.chat?.type))) }
+        : {},
+    );
+  }
   if (result.kind === "refused") {
     const reason = result.refusal.reason;
     // Another press of the same summary won the claim: its handler shows the outcome.

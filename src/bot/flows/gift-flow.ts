@@ -16,9 +16,16 @@ import { decodeMenu } from "../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../context.js";
 import { amountKeyboard, cancelKeyboard, durationKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { maxStarsWithin, MIN_STARS } from "../../gifts/catalogue.js";
+import { MIN_STARS } from "../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
+import {
+  flowNotice,
+  personHeadroom,
+  purchasesState,
+  starsCeiling,
+  withNotice,
+} from "./headroom.js";
 import { recipientProblem } from "./recipient.js";
 import { parseWholeNumber } from "./whole-number.js";
 import { showSummary } from "./show-summary.js";
@@ -152,9 +159,14 @@ async function askRecipient(
   kind: IntentKind,
   services: BotServices,
 ): Promise<{ username: Username; ctx: FlowContext }> {
+  // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
+  const state = await conversation.external(() => purchasesState(services));
   const prompt = await sendPrompt(
     ctx,
-    ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
+    withNotice(
+      flowNotice(ctx.t, state),
+      ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
+    ),
     cancelKeyboard(ctx.t),
   );
   // Checks are charged to the person and queued as theirs (fair share).
@@ -195,11 +207,13 @@ async function askAmount(
   username: string,
   services: BotServices,
 ): Promise<{ quantity: number; ctx: FlowContext }> {
-  const limits = await conversation.external(() => services.records.limits());
-  const max = maxStarsWithin(limits.starsPerPurchase);
+  // The real maximum for this person now: the per-purchase limit, or what is left today.
+  const userId = ctx.from?.id ?? 0;
+  const room = await conversation.external(() => personHeadroom(services, userId, "stars"));
+  const max = starsCeiling(room);
   let prompt = await sendPrompt(
     ctx,
-    ctx.t("flow-ask-amount", { username }),
+    ctx.t(room.daily ? "flow-ask-amount-today" : "flow-ask-amount", { username, max }),
     amountKeyboard(ctx.t, max),
   );
   for (;;) {

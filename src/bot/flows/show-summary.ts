@@ -12,7 +12,8 @@ import type { BotContext, FlowContext } from "../context.js";
 import { tellQueued } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { summaryText } from "../views.js";
+import { summaryText, summaryWithStatus } from "../views.js";
+import { closedText, purchasesState } from "./headroom.js";
 
 /** What a person chose: the gift and for whom. Who asks, and where, is the context's. */
 export interface SummaryRequest {
@@ -54,21 +55,29 @@ export async function showSummary(
   const from = ctx.from;
   if (chat === undefined || from === undefined) return undefined;
   const requester = { userId: from.id, chatId: chat.id, chatType: chat.type };
-  const intent = await options.outside((outside) => {
+  const { intent, status } = await options.outside(async (outside) => {
     // A crash after this step but before a conversation's save would replay it and show a
     // second summary; cancelling the person's other drafts in this chat first means only the
     // newest summary can ever be confirmed.
     cancelOtherDrafts(services, requester.userId, requester.chatId);
     // The desk reads the balance (the "balance before") and records the draft with it.
-    return services.desk.createDraft(
+    const draft = await services.desk.createDraft(
       { ...request, paymentMethod: services.defaultPaymentMethod, requester },
       { onQueued: tellQueued(outside, options.onNotice) },
     );
+    return { intent: draft, status: purchasesState(services) };
   });
   const locale = await ctx.i18n.getLocale();
   // One SQLite read, no service request: the estimate never delays the summary.
   const estimate = services.records.estimate(intent);
-  const message = await ctx.reply(summaryText(ctx.t, locale, intent, estimate), {
+  // Paused (or on hold) since the flow began: said in the summary, which stays confirmable
+  // for when purchases reopen.
+  const closed = closedText(ctx.t, status, "summary");
+  const text =
+    closed === undefined
+      ? summaryText(ctx.t, locale, intent, estimate)
+      : summaryWithStatus(ctx.t, locale, intent, closed, estimate);
+  const message = await ctx.reply(text, {
     reply_markup: summaryKeyboard(ctx.t, intent),
   });
   await options.outside(() =>

@@ -52,6 +52,9 @@ describe("breaker and outage texts", () => {
       }
       expect(text).toContain("12:05");
       expect(text).toContain("12:07");
+      // Each time says its zone once: the locale text adds none of its own.
+      expect(text).toMatch(/12:05 UTC, /);
+      expect(text).not.toMatch(/UTC UTC/);
     }
     expect(breakerOpenedText(en, "en", opening("unknown"), undefined)).toContain(
       "3 purchases in a row",

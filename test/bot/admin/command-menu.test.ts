@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { registerAdminCommands } from "../../../src/bot/features/admin/command-menu.js";
+import {
+  ADMIN_COMMANDS,
+  registerAdminCommands,
+} from "../../../src/bot/features/admin/command-menu.js";
+import { chatPerson } from "../../../tools/testing/chat-person.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER } from "./helpers.js";
 import { harness } from "../helpers.js";
 
 describe("command menus", () => {
@@ -46,5 +51,27 @@ describe("command menus", () => {
     expect(russianGroup).toEqual([
       { command: "premium", description: "Подарить Telegram Premium участнику" },
     ]);
+  });
+});
+
+describe("/help", () => {
+  it("lists the admin commands to admins, in their language, and to nobody else", async () => {
+    const { h } = await adminWorld();
+    const ada = chatPerson(h, ADMIN);
+    await ada.command("help");
+    const text = ada.lastMessage().text ?? "";
+    expect(text).toMatch(/^I gift Telegram Stars/);
+    for (const command of [...ADMIN_COMMANDS, "allowchat", "denychat"]) {
+      expect(text).toContain(`/${command}`);
+    }
+    const boris = chatPerson(h, ADMIN2);
+    await boris.command("help");
+    expect(boris.lastMessage().text).toContain("Как администратору вам также доступны:");
+
+    const bea = chatPerson(h, BUYER);
+    await bea.command("help");
+    const buyerHelp = bea.lastMessage().text ?? "";
+    expect(buyerHelp).toMatch(/^I gift Telegram Stars/);
+    for (const command of ADMIN_COMMANDS) expect(buyerHelp).not.toContain(`/${command}`);
   });
 });

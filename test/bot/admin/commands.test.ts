@@ -127,7 +127,9 @@ describe("/purchases", () => {
     const lines = (first.text ?? "").split("\n");
     expect(lines[0]).toBe("Recent purchases (1–5), newest first:");
     expect(lines[2]).toMatch(
-      new RegExp(`: 50 stars to @bob_gifts5, delivered, user ${BUYER.id}, id [A-Za-z0-9_-]+$`),
+      new RegExp(
+        `: 50 Telegram Stars to @bob_gifts5, delivered, by @bea_buyer \\(${BUYER.id}\\), id [A-Za-z0-9_-]+$`,
+      ),
     );
     expect(lines.at(-1)).toBe("One purchase in detail: /purchases <id>");
     expect(buttonsOf(first)).toEqual([["Older ▶"]]);
@@ -144,10 +146,10 @@ describe("/purchases", () => {
     expect(details.split("\n").slice(0, 6)).toEqual([
       `Purchase ${id}`,
       "",
-      "Gift: 50 stars to @bob_gifts5",
+      "Gift: 50 Telegram Stars to @bob_gifts5",
       "Status: delivered",
       "Payment: USDT on TON",
-      `Asked by user ${BUYER.id} in a private chat`,
+      `Asked by @bea_buyer (${BUYER.id}) in a private chat`,
     ]);
     expect(details).toMatch(/\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+/);
 
@@ -160,14 +162,14 @@ describe("the kill switch", () => {
   it("/pause stops every purchase and /resume reopens them", async () => {
     const { h } = await adminWorld();
     const ada = chatPerson(h, ADMIN);
-    await ada.command("pause");
-    expect(ada.lastMessage().text).toBe("⏸ Purchases are paused. Nobody can buy until /resume.");
-
     const bea = chatPerson(h, BUYER);
     await bea.command("stars");
     await bea.say("bob_gifts");
     await bea.pressButton("⭐ 50");
     const confirm = bea.findButton("✅ Confirm");
+
+    await ada.command("pause");
+    expect(ada.lastMessage().text).toBe("⏸ Purchases are paused. Nobody can buy until /resume.");
     const before = h.telegram.mark();
     await bea.press(confirm.data, confirm.messageId);
     expect(answersSince(h, before)).toEqual(["Purchases are paused by the admins for now."]);
@@ -196,9 +198,11 @@ describe("who may buy: /allow, /deny, /allowed", () => {
 
     await ada.command("allowed");
     const list = ada.lastMessage().text ?? "";
-    expect(list).toContain(`Admins: ${ADMIN.id}, 1002`);
+    expect(list).toContain(`Admins: @ada_admin (${ADMIN.id}), 1002`);
     expect(list).toContain(`• ${BUYER.id} (ALLOWED settings)`);
-    expect(list).toMatch(new RegExp(`• ${STRANGER.id} \\(added by admin ${ADMIN.id} on .+ UTC\\)`));
+    expect(list).toMatch(
+      new RegExp(`• Sam \\(${STRANGER.id}\\) \\(added by admin ${ADMIN.id} on .+ UTC\\)`),
+    );
     expect(list).toContain(`• ${GROUP_ID} (ALLOWED settings)`);
 
     await ada.command("deny", String(STRANGER.id));

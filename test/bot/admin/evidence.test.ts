@@ -46,27 +46,27 @@ describe("reconciliation evidence", () => {
     const text = sentTexts(h, ADMIN.id).find((t) => t.startsWith("⚠️")) ?? "";
     const lines = text.split("\n");
     expect(lines).toContain(
-      `Balance before: 100 TON, 1,000 USDT, read at ${formatDateTime("en", summaryAt)} UTC (3 min before sending)`,
+      `Balance before: 100 TON, 1,000 USDT, read at ${formatDateTime("en", summaryAt)} (3 min before sending)`,
     );
     // Ada's 100 stars (1.5 USDT) explain the whole drop; Bea's purchase spent nothing.
     expect(lines).toContain(
-      `Balance now: 100 TON, 998.5 USDT, read at ${formatDateTime("en", notifiedAt)} UTC`,
+      `Balance now: 100 TON, 998.5 USDT, read at ${formatDateTime("en", notifiedAt)}`,
     );
     const heading = lines.indexOf(
       'Other purchases sent since the "before" balance was read (1): part of the drop may be theirs.',
     );
     expect(heading).toBeGreaterThan(0);
     expect(lines[heading + 1]).toBe(
-      `• ${carl?.id}: 100 stars to @carl_gifts, delivered, sent ${formatDateTime("en", carlSentAt)} UTC`,
+      `• ${carl?.id}: 100 Telegram Stars to @carl_gifts, delivered, sent ${formatDateTime("en", carlSentAt)}`,
     );
 
     // The Russian admin reads the same evidence in Russian.
     const russian = sentTexts(h, ADMIN2.id).find((t) => t.startsWith("⚠️")) ?? "";
     expect(russian).toContain(
-      `Баланс до: 100 TON, ${formatDecimal("ru", "1000")} USDT, прочитан ${formatDateTime("ru", summaryAt)} UTC (за 3 мин. до отправки)`,
+      `Баланс до: 100 TON, ${formatDecimal("ru", "1000")} USDT, прочитан ${formatDateTime("ru", summaryAt)} (за 3 мин. до отправки)`,
     );
     expect(russian).toContain(
-      `• ${carl?.id}: 100 звёзд для @carl_gifts, доставлен, отправлена ${formatDateTime("ru", carlSentAt)} UTC`,
+      `• ${carl?.id}: 100 Telegram Stars для @carl_gifts, доставлен, отправлена ${formatDateTime("ru", carlSentAt)}`,
     );
 
     // /pending shows the same other purchase.
@@ -76,7 +76,7 @@ describe("reconciliation evidence", () => {
     expect(pending).toContain(
       'Other purchases sent since the "before" balance was read (1): part of the drop may be theirs.',
     );
-    expect(pending).toContain(`• ${carl?.id}: 100 stars to @carl_gifts, delivered`);
+    expect(pending).toContain(`• ${carl?.id}: 100 Telegram Stars to @carl_gifts, delivered`);
   });
 
   it("says nothing of other purchases when there were none, and dates a 'before' figure of unknown age by its summary", async () => {
@@ -111,7 +111,7 @@ describe("reconciliation evidence", () => {
     await features.idle();
     const recovered = sentTexts(h, ADMIN.id).find((t) => t.includes("@dora_d")) ?? "";
     expect(recovered).toContain(
-      `Balance before: 7 TON, 8 USDT, read with the summary, at or before ${formatDateTime("en", draft.createdAt)} UTC`,
+      `Balance before: 7 TON, 8 USDT, read with the summary, at or before ${formatDateTime("en", draft.createdAt)}`,
     );
   });
 });

@@ -108,6 +108,8 @@ export function forwardedMessage(
   origin: NonNullable<Message["forward_origin"]>,
   text = "hello",
 ): Message {
+  // tsc needs this assertion (the literal's reply_to_message would not fit), whatever the rule says.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
   return {
     message_id: nextMessageId++,
     date: Math.floor(Date.now() / 1000),

@@ -30,10 +30,10 @@ describe("unconfirmed purchases", () => {
     const text = adaTexts[0] ?? "";
     const id = h.records.unconfirmed()[0]?.id ?? "";
     expect(text.split("\n").slice(0, 4)).toEqual([
-      "⚠️ A purchase ended with an unknown outcome: 100 stars to @bob_gifts.",
+      "⚠️ A purchase ended with an unknown outcome: 100 Telegram Stars to @bob_gifts.",
       "",
       `Purchase id: ${id}`,
-      `Asked by user ${BUYER.id} in a private chat`,
+      `Asked by @bea_buyer (${BUYER.id}) in a private chat`,
     ]);
     expect(text).toContain("Balance before: 100 TON, 1,000 USDT");
     // The sandbox's "unconfirmed" fault spends nothing: the balance now is the same.
@@ -43,7 +43,9 @@ describe("unconfirmed purchases", () => {
     // The second admin reads it in Russian, once too.
     const borisTexts = sentTexts(h, ADMIN2.id).filter((t) => t.startsWith("⚠️"));
     expect(borisTexts).toHaveLength(1);
-    expect(borisTexts[0]).toMatch(/^⚠️ Исход покупки неизвестен: 100 звёзд для @bob_gifts\./);
+    expect(borisTexts[0]).toMatch(
+      /^⚠️ Исход покупки неизвестен: 100 Telegram Stars для @bob_gifts\./,
+    );
 
     // A second unconfirmed purchase cannot happen while frozen; the first is not re-announced
     // by anything the bot does later.
@@ -148,8 +150,8 @@ describe("unconfirmed purchases", () => {
     await ada.command("pending");
     const shown = sentTexts(h, ADMIN.id, before);
     expect(shown[0]).toBe("2 purchases are waiting for a check:");
-    expect(shown[1]).toMatch(/^⏳ Unknown outcome: 100 stars to @bob_gifts\./);
-    expect(shown[2]).toMatch(/^⏳ Unknown outcome: Premium for 3 months to @carol_p\./);
+    expect(shown[1]).toMatch(/^⏳ Unknown outcome: 100 Telegram Stars to @bob_gifts\./);
+    expect(shown[2]).toMatch(/^⏳ Unknown outcome: Telegram Premium for 3 months to @carol_p\./);
     expect(shown[2]).toContain(
       "Detail: interrupted: the process stopped while the purchase request was in flight",
     );
@@ -187,7 +189,7 @@ describe("the language of admin notifications", () => {
     await confirmStars(bea, "bob_gifts");
     await world.features.idle();
     expect(sentTexts(h, ADMIN2.id).filter((t) => t.startsWith("⚠️"))).toEqual([
-      expect.stringMatching(/^⚠️ Исход покупки неизвестен: 100 звёзд для @bob_gifts\./),
+      expect.stringMatching(/^⚠️ Исход покупки неизвестен: 100 Telegram Stars для @bob_gifts\./),
     ]);
     expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"))).toEqual([
       expect.stringMatching(/^⚠️ A purchase ended with an unknown outcome/),
@@ -207,7 +209,7 @@ describe("the language of admin notifications", () => {
       sentTexts(h, ADMIN2.id)
         .filter((t) => t.startsWith("⚠️"))
         .at(-1),
-    ).toMatch(/^⚠️ A purchase ended with an unknown outcome: 100 stars to @carl_gifts\./);
+    ).toMatch(/^⚠️ A purchase ended with an unknown outcome: 100 Telegram Stars to @carl_gifts\./);
   });
 });
 

@@ -39,7 +39,7 @@ describe("an outcome that cannot be written", () => {
     expect(bea.lastMessage().text).toMatch(/outcome is unknown/);
     const [toAda] = sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"));
     expect(toAda).toMatch(
-      /^⚠️ A purchase's outcome could not be written to the database: 100 stars to @bob_gifts\./,
+      /^⚠️ A purchase's outcome could not be written to the database: 100 Telegram Stars to @bob_gifts\./,
     );
     expect(toAda).toContain("The service answered: delivered.");
     expect(toAda).toContain("Purchases are on hold.");

@@ -66,12 +66,14 @@ describe("one person flooding the bot with usernames", () => {
       expect(flooderBefore.length).toBeLessThanOrEqual(FAIR_SHARE_DEFAULTS.checksPerUserMinute);
     }
 
-    // An admin sees who is being slowed down, by id.
+    // An admin sees who is being slowed down, by id and name.
     const ada = chatPerson(h, ADMIN);
     await ada.command("balance");
     const balance = ada.lastMessage().text ?? "";
     expect(balance).toMatch(
       new RegExp(`Slowed down, too many recipient checks \\(user until UTC\\): ${FLOODER.id} \\(`),
     );
+    // With the name the bot last saw, and the time with its zone.
+    expect(balance).toMatch(new RegExp(`${FLOODER.id} \\(Flo, .+ \\d{2}:\\d{2} UTC\\)`));
   });
 });

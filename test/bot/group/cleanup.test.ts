@@ -117,23 +117,27 @@ describe("limits in a group", () => {
   it("a limit refusal names the limit and its reset, never the bot-wide figures", async () => {
     const g = await groupWorld({ limits: { premiumPerBotDay: 1 } });
     const { h } = g;
+    g.statuses.set(`${GROUP_ID}:${OTTO.id}`, "administrator");
+    // Otto's summary is shown while one Premium gift is still left today; Gina's takes it.
+    await g.say(OTTO, "/premium @lena_l");
+    await g.press(OTTO, "3 months");
+    const summary = g.last();
     await g.say(GINA, "/premium @mia_member");
     await g.press(GINA, "6 months");
     await g.press(GINA, "✅ Confirm");
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
 
-    await g.say(GINA, "/premium @lena_l");
-    await g.press(GINA, "3 months");
-    const summary = g.last();
     const before = h.telegram.mark();
-    await g.press(GINA, "✅ Confirm");
+    await g.press(OTTO, "✅ Confirm");
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
     const shown = h.telegram.message(GROUP_ID, summary?.message_id ?? 0)?.text ?? "";
     expect(shown).toMatch(
       /Nothing was bought: the limit "Premium gifts per day for everyone" is reached\. It resets on .+ UTC\.$/,
     );
     const seen = [
-      ...h.telegram.callsSince(before).map((c) => String(c.payload.text ?? "")),
+      ...h.telegram
+        .callsSince(before)
+        .map((c) => (typeof c.payload.text === "string" ? c.payload.text : "")),
       ...h.telegram.messagesIn(GROUP_ID).map((m) => m.text ?? ""),
     ];
     for (const text of seen) expect(text).not.toMatch(/\d+ of \d+/);

@@ -102,7 +102,7 @@ describe("sandbox: npm run sandbox", () => {
       const res = await fetch(`${url}/get-user-info/?username=alice`);
       expect(res.status).toBe(200);
       child.kill("SIGTERM");
-      const [code] = await exited;
+      const [code] = (await exited) as [number | null];
       expect(code).toBe(0);
     } finally {
       if (child.exitCode === null && child.signalCode === null) {

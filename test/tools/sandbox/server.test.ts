@@ -283,7 +283,7 @@ describe("sandbox: faults", () => {
     for (let i = 0; i < 200 && received.length < 30; i++) {
       const chunk = await reader.read();
       if (chunk.done) break;
-      received += new TextDecoder().decode(chunk.value);
+      received += new TextDecoder().decode(chunk.value as Uint8Array);
     }
     expect(received.startsWith('{"ok":true,"padding":"x')).toBe(true);
     controller.abort();

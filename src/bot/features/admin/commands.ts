@@ -125,7 +125,14 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
       usage,
       today,
       status: env.services.records.status(),
-    }) + fairShareSection(ctx.t, locale, desk.fairShare(), env.services.floods.throttled()),
+    }) +
+      fairShareSection(
+        ctx.t,
+        locale,
+        desk.fairShare(),
+        env.services.floods.throttled(),
+        env.services.people.nameOf,
+      ),
   );
 }
 
@@ -138,7 +145,13 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
-        : purchaseDetails(ctx.t, locale, intent, env.services.explorerUrl),
+        : purchaseDetails(
+            ctx.t,
+            locale,
+            intent,
+            env.services.explorerUrl,
+            env.services.people.nameOf,
+          ),
       intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
     );
     return;
@@ -146,7 +159,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
   const page = purchasesAt(env, 0);
   const keyboard = purchasesKeyboard(ctx.t, 0, page.hasOlder);
   await ctx.reply(
-    purchasesPage(ctx.t, locale, page.intents, 0),
+    purchasesPage(ctx.t, locale, page.intents, 0, env.services.people.nameOf),
     keyboard === undefined ? {} : { reply_markup: keyboard },
   );
 }
@@ -165,7 +178,15 @@ export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<v
     const evidence = await desk.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
     await ctx.reply(
-      evidenceText(ctx.t, locale, fresh, evidence, "pending", env.services.explorerUrl),
+      evidenceText(
+        ctx.t,
+        locale,
+        fresh,
+        evidence,
+        "pending",
+        env.services.explorerUrl,
+        env.services.people.nameOf,
+      ),
       {
         reply_markup: resolveKeyboard(ctx.t, fresh.id),
       },
@@ -223,12 +244,17 @@ export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<v
   const { access } = env;
   const locale = await ctx.i18n.getLocale();
   await ctx.reply(
-    allowedText(ctx.t, locale, {
-      admins: [...env.services.admins],
-      users: access.allowedUsers(),
-      chats: access.allowedChats(),
-      publicPurchases: access.publicPurchases,
-    }),
+    allowedText(
+      ctx.t,
+      locale,
+      {
+        admins: [...env.services.admins],
+        users: access.allowedUsers(),
+        chats: access.allowedChats(),
+        publicPurchases: access.publicPurchases,
+      },
+      env.services.people.nameOf,
+    ),
   );
 }
 
@@ -289,7 +315,11 @@ export async function onAdminPress(
       const page = purchasesAt(env, action.offset);
       await ctx.answerCallbackQuery();
       const keyboard = purchasesKeyboard(ctx.t, action.offset, page.hasOlder);
-      await editQuietly(ctx, purchasesPage(ctx.t, locale, page.intents, action.offset), keyboard);
+      await editQuietly(
+        ctx,
+        purchasesPage(ctx.t, locale, page.intents, action.offset, env.services.people.nameOf),
+        keyboard,
+      );
       return;
     }
     case "who": {

@@ -1,6 +1,7 @@
 /**
  * The fair-share part of /balance: how full the service's quota queue is, and who is being
- * slowed down (ids only), so admins can act (e.g. /deny a person who floods the bot). Shown
+ * slowed down (by id, with the name the bot last saw), so admins can act (e.g. /deny a person
+ * who floods the bot). Shown
  * only when there is something to see: requests waiting, a hold after a 429/503, or someone
  * slowed down; a quiet bot's /balance stays as short as before.
  */
@@ -8,6 +9,7 @@ import type { ThrottledPerson } from "../../../purchases/check-allowance.js";
 import type { FairShareStatus } from "../../../purchases/types.js";
 import type { Translate } from "../../context.js";
 import { formatDateTime } from "../../format.js";
+import type { NameLookup } from "../../people.js";
 
 /** The section, with a blank line before it; empty when all is quiet. */
 export function fairShareSection(
@@ -15,6 +17,7 @@ export function fairShareSection(
   locale: string,
   status: FairShareStatus,
   floods: readonly ThrottledPerson[],
+  names: NameLookup = () => undefined,
 ): string {
   const quota = status.quota;
   const waiting =
@@ -22,7 +25,7 @@ export function fairShareSection(
     (quota.queued.purchase + quota.queued.shared_read + quota.queued.read > 0 ||
       quota.heldForMs > 0);
   if (!waiting && status.throttledChecks.length === 0 && floods.length === 0) return "";
-  return `\n\n${fairShareLines(t, locale, status, floods).join("\n")}`;
+  return `\n\n${fairShareLines(t, locale, status, floods, names).join("\n")}`;
 }
 
 /** Every line of the section (the quota, then who is slowed down). */
@@ -31,6 +34,7 @@ export function fairShareLines(
   locale: string,
   status: FairShareStatus,
   floods: readonly ThrottledPerson[],
+  names: NameLookup = () => undefined,
 ): string[] {
   const lines = [t("admin-quota-title")];
   const { quota } = status;
@@ -51,8 +55,13 @@ export function fairShareLines(
       lines.push(t("admin-quota-top", { owners }));
     }
   }
-  const people = (list: readonly ThrottledPerson[]) =>
-    list.map((p) => `${p.userId} (${formatDateTime(locale, p.until)})`).join(", ");
+  // "6000 (@sam, Jan 1, 2030, 12:05 UTC)": the id to /deny, the name when the bot knows it.
+  const person = (p: ThrottledPerson) => {
+    const until = formatDateTime(locale, p.until);
+    const name = names(p.userId);
+    return `${p.userId} (${name === undefined ? until : `${name}, ${until}`})`;
+  };
+  const people = (list: readonly ThrottledPerson[]) => list.map(person).join(", ");
   if (status.throttledChecks.length === 0 && floods.length === 0) {
     lines.push(t("admin-throttled-none"));
   }

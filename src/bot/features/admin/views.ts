@@ -16,7 +16,8 @@ import type {
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { outcomeDetailText } from "../../outcome-detail.js";
-import { costDetailLine, transactionLine, transactionUrl } from "../../views.js";
+import type { NameLookup } from "../../people.js";
+import { costDetailLine, giftName, transactionLine, transactionUrl } from "../../views.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -24,12 +25,8 @@ export interface WalletInfo {
   version?: string | undefined;
 }
 
-/** "100 stars" or "Premium for 6 months". */
-export function giftName(t: Translate, intent: PurchaseIntent): string {
-  return intent.kind === "stars"
-    ? t("admin-gift-stars", { amount: intent.quantity })
-    : t("admin-gift-premium", { months: intent.quantity });
-}
+/** The gift's one name, as every other text shows it (src/bot/views.ts). */
+export { giftName };
 
 function value(t: Translate, locale: string, decimal: string | undefined): string {
   return formatDecimal(locale, decimal) ?? t("unknown-value");
@@ -42,12 +39,20 @@ export function userName(t: Translate, id: number, label?: string): string {
     : t("admin-user-labelled", { id: String(id), label });
 }
 
-function requesterLine(t: Translate, intent: PurchaseIntent): string {
+/** Nobody's name is known: ids only. */
+const noNames: NameLookup = () => undefined;
+
+/** A person as admins see them: the name the bot last saw with the id, or the id alone. */
+function who(t: Translate, id: number, names: NameLookup): string {
+  return userName(t, id, names(id));
+}
+
+function requesterLine(t: Translate, intent: PurchaseIntent, names: NameLookup): string {
   const chat =
     intent.requester.chatType === "private"
       ? t("admin-chat-private")
       : t("admin-chat-group", { chatId: String(intent.requester.chatId) });
-  return t("admin-intent-requester", { userId: String(intent.requester.userId), chat });
+  return t("admin-intent-requester", { who: who(t, intent.requester.userId, names), chat });
 }
 
 /** /balance: balances, wallet, today's purchases, whether buying is open. */
@@ -81,7 +86,7 @@ export function balanceText(
     lines.push(t("admin-wallet-version", { version: input.wallet.version }));
   }
   lines.push("");
-  const sent = Object.values(input.today?.byStatus ?? {}).reduce((a, b) => a + (b ?? 0), 0);
+  const sent = Object.values(input.today?.byStatus ?? {}).reduce((a, b) => a + b, 0);
   lines.push(
     t("admin-today", {
       count: sent,
@@ -103,13 +108,18 @@ export function stateLines(t: Translate, status: DeskStatus): string[] {
 }
 
 /** One line of /purchases. */
-export function purchaseLine(t: Translate, locale: string, intent: PurchaseIntent): string {
+export function purchaseLine(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  names: NameLookup = noNames,
+): string {
   return t("admin-purchase-line", {
     date: formatDateTime(locale, intent.createdAt),
     gift: giftName(t, intent),
     recipient: intent.recipient,
     status: t(`status-${intent.status}`),
-    userId: String(intent.requester.userId),
+    who: who(t, intent.requester.userId, names),
     id: intent.id,
   });
 }
@@ -120,12 +130,13 @@ export function purchasesPage(
   locale: string,
   intents: PurchaseIntent[],
   offset: number,
+  names: NameLookup = noNames,
 ): string {
   if (intents.length === 0) return t("admin-purchases-empty");
   return [
     t("admin-purchases-title", { from: offset + 1, to: offset + intents.length }),
     "",
-    ...intents.map((intent) => purchaseLine(t, locale, intent)),
+    ...intents.map((intent) => purchaseLine(t, locale, intent, names)),
     "",
     t("admin-purchases-hint"),
   ].join("\n");
@@ -137,6 +148,7 @@ export function purchaseDetails(
   locale: string,
   intent: PurchaseIntent,
   explorer: string | undefined,
+  names: NameLookup = noNames,
 ): string {
   const lines = [
     t("admin-detail-title", { id: intent.id }),
@@ -144,7 +156,7 @@ export function purchaseDetails(
     t("admin-detail-gift", { gift: giftName(t, intent), recipient: intent.recipient }),
     t("admin-detail-status", { status: t(`status-${intent.status}`) }),
     t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
-    requesterLine(t, intent),
+    requesterLine(t, intent, names),
     t("admin-detail-created", { date: formatDateTime(locale, intent.createdAt) }),
   ];
   if (intent.sentAt !== undefined) {
@@ -280,6 +292,7 @@ export function evidenceText(
   evidence: ReconciliationEvidence | undefined,
   title: "notification" | "pending",
   explorer: string | undefined,
+  names: NameLookup = noNames,
 ): string {
   const lines = [
     t(title === "notification" ? "admin-unconfirmed-title" : "admin-pending-title", {
@@ -288,7 +301,7 @@ export function evidenceText(
     }),
     "",
     t("admin-intent-id", { id: intent.id }),
-    requesterLine(t, intent),
+    requesterLine(t, intent, names),
   ];
   if (intent.sentAt !== undefined) {
     lines.push(t("admin-intent-sent", { date: formatDateTime(locale, intent.sentAt) }));
@@ -353,8 +366,8 @@ export function limitsText(
   ].join("\n");
 }
 
-function entryLine(t: Translate, locale: string, entry: AllowedEntry): string {
-  const who = userName(t, entry.id, entry.label);
+function entryLine(t: Translate, locale: string, entry: AllowedEntry, names: NameLookup): string {
+  const who = userName(t, entry.id, names(entry.id) ?? entry.label);
   if (entry.source === "config") return t("admin-allowed-entry-config", { who });
   return t("admin-allowed-entry-bot", {
     who,
@@ -373,11 +386,12 @@ export function allowedText(
     chats: AllowedEntry[];
     publicPurchases: boolean;
   },
+  names: NameLookup = noNames,
 ): string {
   const lines = [
     t("admin-allowed-title"),
     "",
-    t("admin-allowed-admins", { ids: input.admins.map(String).join(", ") }),
+    t("admin-allowed-admins", { ids: input.admins.map((id) => who(t, id, names)).join(", ") }),
   ];
   if (input.publicPurchases) lines.push(t("admin-allowed-public"));
   lines.push("");
@@ -385,14 +399,14 @@ export function allowedText(
     lines.push(t("admin-allowed-users-none"));
   } else {
     lines.push(t("admin-allowed-users"));
-    for (const entry of input.users) lines.push(entryLine(t, locale, entry));
+    for (const entry of input.users) lines.push(entryLine(t, locale, entry, names));
   }
   lines.push("");
   if (input.chats.length === 0) {
     lines.push(t("admin-allowed-chats-none"));
   } else {
     lines.push(t("admin-allowed-chats"));
-    for (const entry of input.chats) lines.push(entryLine(t, locale, entry));
+    for (const entry of input.chats) lines.push(entryLine(t, locale, entry, noNames));
   }
   return lines.join("\n");
 }

@@ -26,7 +26,6 @@ import {
   type ChatTypeContext,
   type CommandContext,
   Composer,
-  type NextFunction,
 } from "grammy";
 import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
@@ -36,6 +35,7 @@ import { checkGroupRequest, groupRefusalText } from "../../access/gate.js";
 import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { BotContext } from "../../context.js";
 import { tellQueued } from "../../format.js";
+import { flowNotice, purchasesState, startProblem, withNotice } from "../../flows/headroom.js";
 import { recipientProblem } from "../../flows/recipient.js";
 import { runHere, showSummary } from "../../flows/show-summary.js";
 import { durationKeyboard } from "../../keyboards/index.js";
@@ -127,7 +127,8 @@ export function groupPremiumFeature(
   const group = composer.chatType(["group", "supergroup"]);
   group.command("premium", (ctx) => startGroupPremium(ctx, env));
   group.command("cancel", (ctx) => cancelGroupFlow(ctx, env));
-  group.command("stars", (ctx, next) => refuseGroupStars(ctx, env, next));
+  group.command("stars", (ctx) => refuseGroupStars(ctx, env));
+  group.command("help", (ctx) => groupHelp(ctx, env));
   composer.callbackQuery(
     GROUP_DATA,
     decodedPress(decodeGroup, (ctx, action) => onGroupPress(ctx, env, action)),
@@ -136,8 +137,11 @@ export function groupPremiumFeature(
 }
 
 /**
- * /premium in a group: who may, for whom (the typed @username or the replied-to member), and
- * whether the service can gift them; then the duration prompt.
+ * /premium in a group: who may, then whether anything can be bought now (purchases paused by
+ * an admin, or this administrator's or the bot's Premium limit used up: said at once, as in a
+ * private chat, not at Confirm), for whom (the typed @username or the replied-to member), and
+ * whether the service can gift them; then the duration prompt, which says first when
+ * purchases wait for the admins (the breaker's pause, an unknown outcome).
  */
 export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promise<void> {
   const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, env);
@@ -146,6 +150,13 @@ export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promi
     return;
   }
   await tidy(ctx, env, ctx.chat.id, ctx.from.id);
+  const locale = await ctx.i18n.getLocale();
+  const who = { userId: ctx.from.id, audience: "group" } as const;
+  const closed = startProblem(ctx.t, locale, env.services, who, "premium");
+  if (closed !== undefined) {
+    await shortReply(ctx, env, closed);
+    return;
+  }
   const target = groupRecipientOf(ctx.msg, ctx.match, ctx.me.id);
   if (target.kind === "none") {
     await shortReply(ctx, env, ctx.t("group-usage"));
@@ -168,7 +179,10 @@ export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promi
   const username = check.kind === "ok" ? check.username : target.username;
   // One flow per administrator per group: a new /premium ends the previous one.
   await endOpenFlow(ctx, env, ctx.chat.id, ctx.from.id);
-  const prompt = await ctx.reply(ctx.t("group-ask-duration", { username }), {
+  // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
+  const notice = flowNotice(ctx.t, purchasesState(env.services));
+  const ask = withNotice(notice, ctx.t("group-ask-duration", { username }));
+  const prompt = await ctx.reply(ask, {
     reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
     reply_markup: durationKeyboard(ctx.t, encodeGroup),
   });
@@ -191,16 +205,26 @@ export async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise
 }
 
 /**
- * Stars are for private chats; in a group where gifting is on, say what works here (a group
- * where it is off is none of the bot's business: the command goes on unanswered).
+ * Stars are for private chats: say what works here, to anyone (admin or not), within the
+ * group's refusal cooldown like every other refusal.
  */
-export async function refuseGroupStars(
-  ctx: GroupCommand,
-  env: GroupEnv,
-  next: NextFunction,
-): Promise<void> {
-  if (!env.access.isChatAllowed(ctx.chat.id)) return next();
-  await refuse(ctx, env, ctx.t("access-group-premium-only"));
+export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+  const allowed = env.access.isChatAllowed(ctx.chat.id);
+  await refuse(ctx, env, ctx.t(allowed ? "access-group-premium-only" : "access-group-not-allowed"));
+}
+
+/**
+ * /help in a group: what works in this group (Premium by its administrators, or nothing until
+ * a bot admin allows it) and that the rest is in a private chat. Answered to anyone, within
+ * the group's refusal cooldown, so a crowd asking gets one answer.
+ */
+export async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+  const allowed = env.access.isChatAllowed(ctx.chat.id);
+  await refuse(
+    ctx,
+    env,
+    ctx.t(allowed ? "group-help" : "group-help-off", { bot: ctx.me.username }),
+  );
 }
 
 /**

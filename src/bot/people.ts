@@ -1,0 +1,47 @@
+/**
+ * Names of the people the bot has seen, so admins read "@bea_buyer (2001)" instead of a bare
+ * id. Kept through the key-value store interface (one small record per person: the name they
+ * showed in their latest update), written only when it changes; an in-memory map of what was
+ * last written keeps an unchanged name from costing a read or a write on every update.
+ */
+import type { User } from "grammy/types";
+import type { KeyValue, KeyValueStores } from "../storage/types.js";
+
+/** A person's name for admins, or undefined when the bot has never seen them. */
+export type NameLookup = (userId: number) => string | undefined;
+
+/** People whose last written name is remembered in memory; older ones are read again. */
+const MAX_REMEMBERED = 10_000;
+
+/** What admins are shown for a Telegram user: their @username, else their name. */
+export function displayName(user: Pick<User, "username" | "first_name" | "last_name">): string {
+  if (user.username !== undefined && user.username !== "") return `@${user.username}`;
+  return [user.first_name, user.last_name].filter((part) => part !== undefined).join(" ");
+}
+
+export class KnownPeople {
+  readonly #names: KeyValue<string>;
+  readonly #written = new Map<number, string>();
+
+  constructor(stores: KeyValueStores) {
+    this.#names = stores<string>("people");
+  }
+
+  /** Remembers the name `user` shows now (bots are not people to remember). */
+  note(user: User): void {
+    if (user.is_bot) return;
+    const name = displayName(user).slice(0, 100);
+    if (name === "" || this.#written.get(user.id) === name) return;
+    const key = String(user.id);
+    if (this.#names.read(key) !== name) this.#names.write(key, name);
+    this.#written.delete(user.id);
+    this.#written.set(user.id, name);
+    if (this.#written.size > MAX_REMEMBERED) {
+      const oldest = this.#written.keys().next();
+      if (oldest.done !== true) this.#written.delete(oldest.value);
+    }
+  }
+
+  /** The name last seen for this person, if any. */
+  readonly nameOf: NameLookup = (userId) => this.#names.read(String(userId));
+}
