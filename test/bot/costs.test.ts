@@ -34,7 +34,9 @@ describe("the measured cost", () => {
       /^✅ Delivered: 50 Telegram Stars to @bob_gifts\.\nCost: 0\.75 USDT\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,
     );
     await bea.command("history");
-    expect(bea.lastMessage().text).toMatch(/50 stars to @bob_gifts: delivered, cost: 0\.75 USDT$/);
+    expect(bea.lastMessage().text).toMatch(
+      /50 Telegram Stars to @bob_gifts: delivered, cost: 0\.75 USDT$/,
+    );
     const ada = chatPerson(h, ADMIN);
     await ada.command("purchases", intent?.id);
     expect(ada.lastMessage().text).toContain(
