@@ -7,7 +7,7 @@ import { ConfigError, type LoadedSettings, loadSettings } from "./config/index.j
 import { scrubTokens } from "./logger.js";
 import { reloadOnSignalAndSecretFiles, SettingsReloader } from "./run/reload.js";
 import { TelegramTokenRejectedError } from "./run/connect.js";
-import { handleShutdownSignals } from "./run/shutdown.js";
+import { exitAfterLogs, handleShutdownSignals } from "./run/shutdown.js";
 
 /** `ENV_FILE` picks another dotenv file; `ENV_FILE=none` reads none (tests, containers). */
 function envFileOption(value: string | undefined): string | false | undefined {
@@ -39,10 +39,8 @@ async function main(): Promise<number | undefined> {
   const app = createApp(config, {
     onFatal: () => {
       // Telegram will not give this process updates any more: let a supervisor restart it.
-      app.stop().then(
-        () => process.exit(1),
-        () => process.exit(1),
-      );
+      const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
+      app.stop().then(exit, exit);
     },
   });
   // Installed before start: a signal while connecting still closes the database cleanly.
@@ -67,12 +65,14 @@ async function main(): Promise<number | undefined> {
     if (error instanceof TelegramTokenRejectedError) {
       app.logger.fatal({ cause: error.reason }, `giftbot cannot start: ${error.message}`);
       await app.stop().catch(() => undefined);
-      return 1;
+      exitAfterLogs(app.logger, 1, (code) => process.exit(code));
+      return undefined;
     }
     // The logger's `err` serializer keeps name, message and stack only, tokens scrubbed.
     app.logger.fatal({ err: error }, "giftbot could not start");
     await app.stop().catch(() => undefined);
-    return 1;
+    exitAfterLogs(app.logger, 1, (code) => process.exit(code));
+    return undefined;
   }
   return undefined;
 }

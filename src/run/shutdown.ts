@@ -15,16 +15,39 @@ export interface ShutdownOptions {
   signals?: readonly NodeJS.Signals[];
 }
 
+/** How long an exit waits for the log lines still being written. */
+const LOG_FLUSH_WAIT_MS = 2_000;
+
+/**
+ * Exits once the logger has written every line. pino writes to stdout asynchronously; exiting
+ * with a write in flight lets its exit hook write the rest first, so the last lines come out
+ * of order or not at all, and an operator reading the log would not see how the stop ended.
+ */
+export function exitAfterLogs(logger: Logger, code: number, exit: (code: number) => void): void {
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    exit(code);
+  };
+  // A destination that never answers must not hold the exit. Not unref'd: with nothing else
+  // left on the event loop the process would end on its own, with code 0.
+  const timer = setTimeout(finish, LOG_FLUSH_WAIT_MS);
+  logger.flush(() => finish());
+}
+
 /** Installs the handlers; returns a function that removes them (for tests). */
 export function handleShutdownSignals(options: ShutdownOptions): () => void {
-  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const exitNow = options.exit ?? ((code: number) => process.exit(code));
+  const exit = (code: number) => exitAfterLogs(options.logger, code, exitNow);
   const signals = options.signals ?? ["SIGINT", "SIGTERM"];
   let stopping = false;
 
   const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) {
       options.logger.warn({ signal }, "second signal: exiting now");
-      exit(130);
+      exitNow(130);
       return;
     }
     stopping = true;

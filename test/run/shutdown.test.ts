@@ -1,6 +1,7 @@
+import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
-import { handleShutdownSignals } from "../../src/run/shutdown.js";
+import { exitAfterLogs, handleShutdownSignals } from "../../src/run/shutdown.js";
 
 // SIGUSR2 stands in for SIGTERM so the test process itself is never asked to stop.
 const signal = "SIGUSR2" as const;
@@ -67,5 +68,34 @@ describe("handleShutdownSignals", () => {
     } finally {
       remove();
     }
+  });
+});
+
+describe("exitAfterLogs", () => {
+  it("exits only once the logger's destination has written every line", async () => {
+    const lines: string[] = [];
+    let release!: () => void;
+    const destination = {
+      write: (line: string) => void lines.push(line),
+      // The destination answers a flush only when the test lets it, as a slow stdout would.
+      flush: (done: () => void) => {
+        release = done;
+      },
+    };
+    const logger = pino({ level: "info" }, destination);
+    const exits: number[] = [];
+    let exited!: () => void;
+    const exitedNow = new Promise<void>((resolve) => (exited = resolve));
+    logger.info("stopped cleanly");
+    exitAfterLogs(logger, 0, (code) => {
+      exits.push(code);
+      exited();
+    });
+    await Promise.resolve();
+    expect(exits).toEqual([]);
+    release();
+    await exitedNow;
+    expect(exits).toEqual([0]);
+    expect(lines.map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(["stopped cleanly"]);
   });
 });
