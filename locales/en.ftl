@@ -36,6 +36,7 @@ help-admin =
     /allow and /deny: let a person buy, or stop them (a user id, or reply to a message forwarded from them)
     /allowed: who may buy
     /limits: the spending limits and today's use
+    /export: the purchases of a date range as a CSV file (/export 2026-11-01 2026-11-30; none: this month so far)
     /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
 
 ## Language
@@ -117,6 +118,7 @@ unknown-value = ?
 ## Outcomes
 outcome-delivered = ✅ Delivered: { $gift } to @{ $username }.
 outcome-transaction = Transaction: { $url }
+outcome-transaction-hash = Transaction: { $hash }
 outcome-rejected = ❌ The service refused the purchase: { $reason }. Nothing was spent.
 outcome-not-sent = ❌ Not sent: the request did not go out to the service. Nothing was spent; you can try again.
 outcome-closed = ❌ Not sent: { $reason } Nothing was spent.
@@ -378,3 +380,68 @@ command-deny = Stop a person buying
 command-allowed = Who may buy
 command-limits = Spending limits and today's use
 command-group-premium = Gift Telegram Premium to a member
+command-export = Purchases of a date range as a CSV file
+
+# ---- What each gift cost (issue 13) ----
+
+## The measured cost and the estimate
+cost-line = cost: { $amount } { $currency }
+cost-line-history = , cost: { $amount } { $currency }
+cost-detail = Cost: { $amount } { $currency } ({ $source })
+cost-detail-unmeasured = Cost: not measured ({ $reason })
+cost-source-balance_after = the wallet's balance read again after delivery
+cost-source-later_balance = a later balance read, no other purchase in between
+cost-source-on_chain = the outgoing transfer on chain
+cost-unmeasured-other_purchase = another purchase went out at the same time
+cost-unmeasured-balance_moved = the balance moved by more than this purchase
+cost-unmeasured-no_reading_before = no balance was read just before it
+cost-unmeasured-no_reading_after = no balance was read after it in time
+summary-estimate = Estimated cost: about { $amount } { $currency } (from { $count ->
+        [one] one recent purchase
+       *[other] { $count } recent purchases
+    })
+summary-estimate-exceeds = ⚠️ The estimate is more than the wallet holds in { $currency }: the service may refuse the purchase.
+
+## Daily report
+report-title = 📊 Daily report for { $day } (UTC)
+report-purchases = { $count ->
+        [one] One purchase sent
+       *[other] { $count } purchases sent
+    }
+report-status-line = • { $status }: { $count }
+report-bought = Bought: { $stars } stars, { $gifts ->
+        [one] one Premium gift
+       *[other] { $gifts } Premium gifts
+    } ({ $months } months)
+report-spent = Spent: { $amount } { $currency } (measured on { $count ->
+        [one] one purchase
+       *[other] { $count } purchases
+    })
+report-spent-none = Spent: no measured costs
+report-unmeasured = { $count ->
+        [one] One delivered purchase has
+       *[other] { $count } delivered purchases have
+    } no measured cost (not in the sum above).
+report-balance-start = Balance at the start of the day: { $ton } TON, { $usdt } USDT
+report-balance-start-unknown = Balance at the start of the day: not known
+report-balance-end = Balance at the end of the day: { $ton } TON, { $usdt } USDT
+report-balance-end-unknown = Balance at the end of the day: not known
+report-figure-unknown = ?
+report-unconfirmed = ⚠️ Unknown outcomes waiting for a check now: { $count } (/pending)
+report-unconfirmed-none = Unknown outcomes waiting for a check: none
+report-limits = Daily limits used: { $stars } of { $starsMax } stars, { $premium } of { $premiumMax } Premium gifts
+report-refusals = Refused by the service:
+report-refusals-none = Refused by the service: none
+report-refusal-line = • { $reason }: { $count }
+report-refusal-no-reason = no reason given
+report-breaker = Purchases paused by themselves after the service's refusals: { $count ->
+    [0] never
+    [one] once
+   *[other] { $count } times
+}
+
+## /export
+export-usage = Send /export for this month so far, or /export 2026-11-01 2026-11-30 for a range of days (UTC, both included).
+export-bad-dates = I could not read those dates. Write them as YYYY-MM-DD, the first not after the second, for example /export 2026-11-01 2026-11-30.
+export-caption = Purchases sent from { $from } to { $to } (UTC), one row each.
+export-failed = The export could not be sent. Please try again.

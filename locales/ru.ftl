@@ -40,6 +40,7 @@ help-admin =
     /allow и /deny: разрешить человеку покупать или запретить (id пользователя или ответ на пересланное от него сообщение)
     /allowed: кто может покупать
     /limits: лимиты трат и их использование сегодня
+    /export: покупки за период в файле CSV (/export 2026-11-01 2026-11-30; без дат: этот месяц до сегодня)
     /allowchat и /denychat (внутри группы): разрешить администраторам этой группы дарить Premium или запретить
 
 ## Language
@@ -125,6 +126,7 @@ unknown-value = ?
 ## Outcomes
 outcome-delivered = ✅ Доставлено: { $gift } для @{ $username }.
 outcome-transaction = Транзакция: { $url }
+outcome-transaction-hash = Транзакция: { $hash }
 outcome-rejected = ❌ Сервис отказал в покупке: { $reason }. Ничего не списано.
 outcome-not-sent = ❌ Не отправлено: запрос не ушёл в сервис. Ничего не списано, можно попробовать снова.
 outcome-closed = ❌ Не отправлено: { $reason } Ничего не списано.
@@ -371,3 +373,57 @@ command-deny = Запретить человеку покупать
 command-allowed = Кто может покупать
 command-limits = Лимиты трат и расход за сегодня
 command-group-premium = Подарить Telegram Premium участнику
+command-export = Покупки за период в файле CSV
+
+# ---- Сколько стоил каждый подарок (issue 13) ----
+
+## Измеренная стоимость и оценка
+cost-line = стоимость: { $amount } { $currency }
+cost-line-history = , стоимость: { $amount } { $currency }
+cost-detail = Стоимость: { $amount } { $currency } ({ $source })
+cost-detail-unmeasured = Стоимость: не измерена ({ $reason })
+cost-source-balance_after = баланс кошелька прочитан снова после доставки
+cost-source-later_balance = более позднее чтение баланса, других покупок между ними не было
+cost-source-on_chain = исходящий перевод в блокчейне
+cost-unmeasured-other_purchase = одновременно ушла другая покупка
+cost-unmeasured-balance_moved = баланс изменился не только из-за этой покупки
+cost-unmeasured-no_reading_before = баланс не был прочитан непосредственно перед ней
+cost-unmeasured-no_reading_after = баланс не был вовремя прочитан после неё
+summary-estimate = Примерная стоимость: около { $amount } { $currency } (по { $count ->
+        [one] { $count } недавней покупке
+       *[other] { $count } недавним покупкам
+    })
+summary-estimate-exceeds = ⚠️ Оценка больше, чем есть в кошельке в { $currency }: сервис может отказать в покупке.
+
+## Ежедневный отчёт
+report-title = 📊 Отчёт за { $day } (UTC)
+report-purchases = Отправлено покупок: { $count }
+report-status-line = • { $status }: { $count }
+report-bought = Куплено: звёзд — { $stars }, подарков Premium — { $gifts } (месяцев: { $months })
+report-spent = Потрачено: { $amount } { $currency } (измерено по покупкам: { $count })
+report-spent-none = Потрачено: измеренных стоимостей нет
+report-unmeasured = Доставленных покупок без измеренной стоимости: { $count } (в сумму выше не входят).
+report-balance-start = Баланс на начало дня: { $ton } TON, { $usdt } USDT
+report-balance-start-unknown = Баланс на начало дня: неизвестен
+report-balance-end = Баланс на конец дня: { $ton } TON, { $usdt } USDT
+report-balance-end-unknown = Баланс на конец дня: неизвестен
+report-figure-unknown = ?
+report-unconfirmed = ⚠️ Неизвестных исходов ждут проверки сейчас: { $count } (/pending)
+report-unconfirmed-none = Неизвестных исходов, ждущих проверки: нет
+report-limits = Использовано дневных лимитов: звёзд { $stars } из { $starsMax }, подарков Premium { $premium } из { $premiumMax }
+report-refusals = Отказы сервиса:
+report-refusals-none = Отказы сервиса: нет
+report-refusal-line = • { $reason }: { $count }
+report-refusal-no-reason = причина не указана
+report-breaker = Покупки приостанавливались автоматически после отказов сервиса: { $count ->
+    [0] ни разу
+    [one] { $count } раз
+    [few] { $count } раза
+   *[other] { $count } раз
+}
+
+## /export
+export-usage = Отправьте /export за текущий месяц или /export 2026-11-01 2026-11-30 за период (UTC, обе даты включительно).
+export-bad-dates = Не удалось прочитать даты. Напишите их как ГГГГ-ММ-ДД, первую не позже второй, например /export 2026-11-01 2026-11-30.
+export-caption = Покупки, отправленные с { $from } по { $to } (UTC), по одной в строке.
+export-failed = Не удалось отправить выгрузку. Попробуйте ещё раз.

@@ -32,6 +32,7 @@ import type { AdminMessageRetry, AdminNotifier } from "../bot/admin-notification
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
+import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
 import { instrumentClient } from "../metrics/instrument.js";
@@ -132,6 +133,11 @@ export interface App {
   applySettings(config: Config): void;
   /** Deletes expired group prompts and short replies (start runs it every minute). */
   sweepGroups(): Promise<number>;
+  /**
+   * Sends the daily report to every admin who has not had the one due yet (REPORT_HOUR_UTC;
+   * start runs it at once and every minute). Resolves to how many were sent.
+   */
+  sendDueReports(): Promise<number>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
   /**
@@ -212,6 +218,7 @@ function createDesk(
     logger: Logger;
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
+    accounts: PurchaseAccounts;
   },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
@@ -219,6 +226,7 @@ function createDesk(
   return createPurchaseDesk({
     ledger: parts.ledger,
     client: parts.service.client,
+    accounts: parts.accounts,
     quotaIdle: parts.quotaIdle,
     logger: parts.logger,
     quotaSnapshot: parts.quotaSnapshot,
@@ -259,11 +267,15 @@ function configureTelegramCalls(
   if (retry) bot.api.config.use(autoRetry(TELEGRAM_RETRY));
 }
 
-/** The breaker on the purchase path: pauses purchases after refusals, one admin message each. */
+/**
+ * The breaker on the purchase path: pauses purchases after refusals, one admin message each;
+ * each opening is kept in the books for the daily report.
+ */
 function guardPurchases(parts: {
   desk: PurchaseDesk;
   records: PurchaseRecords;
   ledger: PurchaseLedger;
+  accounts: PurchaseAccounts;
   notifier: AdminNotifier;
   logger: Logger;
   threshold: number;
@@ -276,7 +288,14 @@ function guardPurchases(parts: {
     logger: parts.logger,
   });
   breaker.listen();
-  breaker.onOpened((opening) => parts.notifier.breakerOpened(opening));
+  breaker.onOpened((opening) => {
+    parts.notifier.breakerOpened(opening);
+    try {
+      parts.accounts.recordBreakerOpening(opening.at, opening.cause);
+    } catch (err) {
+      parts.logger.warn({ err }, "could not record the breaker's opening");
+    }
+  });
 }
 
 /** Takes reloaded settings on: credentials for the next request, allow lists, limits, alerts. */
@@ -297,6 +316,41 @@ function applyReloaded(
   });
   parts.desk.setLimits(next.ledger.limits);
   parts.notifier.setAlerts(next.alerts);
+}
+
+/** The bot on the app's parts, with the config's settings for its features. */
+function createGiftBot(
+  config: Config,
+  overrides: AppOverrides,
+  parts: {
+    desk: PurchaseDesk;
+    records: PurchaseRecords;
+    storage: Storage;
+    access: AccessList;
+    logger: Logger;
+  },
+): GiftBot {
+  return createBot({
+    token: config.telegram.token,
+    apiRoot: config.telegram.apiRoot,
+    botInfo: overrides.telegram?.botInfo,
+    fetch: overrides.telegram?.fetch,
+    desk: parts.desk,
+    records: parts.records,
+    stores: parts.storage.keyValues,
+    access: parts.access,
+    logger: parts.logger,
+    defaultPaymentMethod: config.wallet.paymentMethod,
+    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
+    contact: config.access.adminContact,
+    alerts: config.alerts,
+    explorerUrl: config.reports.explorerUrl,
+    reportHourUtc: config.reports.reportHourUtc,
+    canBuy: overrides.purchaseGate,
+    now: overrides.clock,
+    adminMessageRetry: overrides.adminMessageRetry,
+    fairShare: config.fairShare,
+  });
 }
 
 /**
@@ -326,6 +380,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       storage.isUp() ? { ...records.status(), pausedBy: records.pauseReason()?.source } : undefined,
     quota: () => client.quotaSnapshot(0),
   });
+  const accounts = storage.openAccounts();
   const {
     monitor: service,
     quotaIdle,
@@ -339,6 +394,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   });
   const desk = createDesk(config, overrides, {
     ledger,
+    accounts,
     service,
     quotaIdle,
     quotaSnapshot,
@@ -346,33 +402,21 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
   observability.watchDesk(desk);
-  const records = createPurchaseRecords(ledger, overrides.clock, () => desk.unrecordedCount());
+  const records = createPurchaseRecords(
+    ledger,
+    overrides.clock,
+    () => desk.unrecordedCount(),
+    accounts,
+  );
   const access = new AccessList(storage.access, config.access);
-  const giftBot = createBot({
-    token: config.telegram.token,
-    apiRoot: config.telegram.apiRoot,
-    botInfo: overrides.telegram?.botInfo,
-    fetch: overrides.telegram?.fetch,
-    desk,
-    records,
-    stores: storage.keyValues,
-    access,
-    logger,
-    defaultPaymentMethod: config.wallet.paymentMethod,
-    wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
-    contact: config.access.adminContact,
-    alerts: config.alerts,
-    canBuy: overrides.purchaseGate,
-    now: overrides.clock,
-    adminMessageRetry: overrides.adminMessageRetry,
-    fairShare: config.fairShare,
-  });
+  const giftBot = createGiftBot(config, overrides, { desk, records, storage, access, logger });
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);
   guardPurchases({
     desk,
     records,
     ledger,
+    accounts,
     notifier,
     logger,
     threshold: config.alerts.breakerRefusals,
@@ -418,7 +462,18 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
 
   const stop = (): Promise<void> => {
     stopping ??= windDown(
-      { logger, service, updates, notifier, storage, observability, readOutages, desk, connecting },
+      {
+        logger,
+        service,
+        updates,
+        notifier,
+        storage,
+        observability,
+        readOutages,
+        desk,
+        connecting,
+        reporter: giftBot.reporter,
+      },
       { runner, webhookServer, expiry },
     );
     return stopping;
@@ -444,6 +499,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     health,
     applySettings,
     sweepGroups: () => giftBot.sweepGroups(),
+    sendDueReports: () => giftBot.reporter.sendDue(),
     start,
     stop,
   };
@@ -459,6 +515,8 @@ interface StopParts {
   observability: Observability;
   readOutages: ReadOutageWatch;
   desk: PurchaseDesk;
+  /** The daily report: one being sent is finished before the database closes. */
+  reporter: { idle(): Promise<void> };
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
 }
@@ -498,6 +556,10 @@ async function windDown(parts: StopParts, started: Started): Promise<void> {
   // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
+  await parts.reporter.idle();
+  // The desk's read after the last purchase and a cost asked of the chain are finished and
+  // recorded.
+  await parts.desk.settled();
   parts.notifier.close();
   // An outcome the database refused is tried once more; if it still cannot be written,
   // the intent stays `sending` and the next start recovers it as unconfirmed.
@@ -544,6 +606,8 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
   }
   await resolveQueuedConfirmations(parts);
   desk.expireDrafts();
+  // A report whose hour passed while the bot was down goes out now.
+  void giftBot.reporter.sendDue();
   const expiry = setInterval(() => {
     try {
       desk.expireDrafts();
@@ -552,6 +616,8 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
     }
     // Expired group prompts and short replies (never rejects).
     void giftBot.sweepGroups();
+    // The daily report, once its hour has come (never rejects).
+    void giftBot.reporter.sendDue();
   }, EXPIRE_DRAFTS_EVERY_MS);
   expiry.unref();
   // A menu that fails to register is cosmetic: the bot works without it.

@@ -71,7 +71,7 @@ async function tellRequesters(
     const { userId, chatId } = intent.requester;
     const locale = services.settings.preferredLanguage(userId) ?? DEFAULT_LOCALE;
     const t: Translate = (key, variables) => services.i18n.t(locale, key, variables);
-    const text = outcomeText(t, locale, result);
+    const text = outcomeText(t, locale, result, services.explorerUrl);
     const summary = services.summaries.list(chatId, userId).find((s) => s.intentId === intent.id);
     try {
       if (summary === undefined) {

@@ -48,6 +48,7 @@ import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
 import { KnownPeople } from "./people.js";
+import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import type { BotServices } from "./services.js";
 
@@ -87,6 +88,13 @@ export interface BotDeps {
   contact?: string | undefined;
   /** LOW_BALANCE_TON / LOW_BALANCE_USDT: admins are told when the wallet falls below them. */
   alerts?: BalanceAlerts | undefined;
+  /**
+   * TON_EXPLORER_URL: a transaction link is this followed by the hash; undefined shows the bare
+   * hash (the demo, whose sandbox purchases are on no real chain).
+   */
+  explorerUrl?: string | undefined;
+  /** REPORT_HOUR_UTC: when the admins' daily report is due; undefined: no report. */
+  reportHourUtc?: number | undefined;
   /** Who may start and confirm purchases; default: the access gate built on `access`. */
   canBuy?: PurchaseGate | undefined;
   /** The clock deciding whether a summary or a group prompt has expired; the desk's in tests. */
@@ -107,6 +115,8 @@ export interface GiftBot {
   services: BotServices;
   /** Messages to the admins that answer no update (unconfirmed purchases, low balance). */
   notifier: AdminNotifier;
+  /** The admins' daily report; the app checks every minute whether one is due. */
+  reporter: DailyReporter;
   /**
    * Deletes the bot's group prompts and short replies older than their expiry (10 minutes),
    * in every group; the app runs it every minute. Resolves to how many messages were cleaned
@@ -139,6 +149,7 @@ export function createBot(deps: BotDeps): GiftBot {
     walletAddress: deps.wallet?.address,
     defaultPaymentMethod: deps.defaultPaymentMethod,
     floods: new FloodBoard(now),
+    explorerUrl: deps.explorerUrl,
     now,
     logger: deps.logger,
     people: new KnownPeople(deps.stores),
@@ -153,11 +164,22 @@ export function createBot(deps: BotDeps): GiftBot {
     settings,
     alerts: deps.alerts,
     walletAddress: deps.wallet?.address,
+    explorerUrl: deps.explorerUrl,
     logger: deps.logger,
     retry: deps.adminMessageRetry,
     names: services.people.nameOf,
   });
   notifier.listen();
+  const reporter = new DailyReporter({
+    api: bot.api,
+    admins: [...services.admins],
+    records: deps.records,
+    i18n,
+    settings,
+    hourUtc: deps.reportHourUtc,
+    clock: now,
+    logger: deps.logger,
+  });
   const prompts = new GroupPromptStore(deps.stores);
 
   const safe = installMiddleware(bot, services, deps);
@@ -180,6 +202,7 @@ export function createBot(deps: BotDeps): GiftBot {
     bot,
     services,
     notifier,
+    reporter,
     sweepGroups: () => sweepGroups(bot, prompts, services),
     registerCommandMenus: async () => {
       await registerCommands(bot);

@@ -29,6 +29,8 @@ export interface BotServices {
   defaultPaymentMethod: PaymentMethod;
   /** Who the update flood guard cut short recently (for the admins' /balance). */
   floods: FloodBoard;
+  /** TON_EXPLORER_URL (a transaction link is it followed by the hash); undefined: no link. */
+  explorerUrl: string | undefined;
   /** The clock that decides whether a summary has expired; the desk's clock in tests. */
   now: () => number;
   logger: Logger;

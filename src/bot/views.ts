@@ -3,14 +3,32 @@
  * a button press did nothing. Kept apart from the handlers so the conversation (first render)
  * and the plain callback handlers (re-render, outcome) show exactly the same thing.
  */
+import { type CostEstimate, estimateExceedsBalance } from "../costs/estimate.js";
+import { balanceIn, formatMoney } from "../costs/money.js";
+import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
 import type { Translate } from "./context.js";
 import { formatDateTime, formatDecimal } from "./format.js";
 
-/** Where a person can look a transaction up. */
-export function transactionUrl(txHash: string): string {
-  return `https://tonviewer.com/transaction/${encodeURIComponent(txHash)}`;
+/**
+ * Where a person can look a transaction up: TON_EXPLORER_URL followed by the hash; undefined
+ * when no explorer is configured (the demo: sandbox purchases are not on a real chain).
+ */
+export function transactionUrl(txHash: string, explorer: string | undefined): string | undefined {
+  return explorer === undefined ? undefined : `${explorer}${encodeURIComponent(txHash)}`;
+}
+
+/** "Transaction: <link>", or the bare hash when there is no explorer to link to. */
+export function transactionLine(
+  t: Translate,
+  txHash: string,
+  explorer: string | undefined,
+): string {
+  const url = transactionUrl(txHash, explorer);
+  return url === undefined
+    ? t("outcome-transaction-hash", { hash: txHash })
+    : t("outcome-transaction", { url });
 }
 
 /**
@@ -32,8 +50,76 @@ function giftLines(t: Translate, intent: PurchaseIntent): string[] {
   ];
 }
 
-/** The summary a person confirms: recipient, gift, payment method, the wallet's balance. */
-export function summaryText(t: Translate, locale: string, intent: PurchaseIntent): string {
+/** A measured cost as a figure and currency for a text, e.g. `{ amount: "0.75", currency: "USDT" }`. */
+function costFigure(
+  locale: string,
+  cost: Extract<PurchaseCost, { measured: true }>,
+): { amount: string; currency: string } {
+  return {
+    amount: formatDecimal(locale, cost.amount) ?? cost.amount,
+    currency: cost.currency.toUpperCase(),
+  };
+}
+
+/** "cost: 0.75 USDT" when the intent's cost was measured; undefined otherwise. */
+export function costLine(t: Translate, locale: string, intent: PurchaseIntent): string | undefined {
+  return intent.cost?.measured === true
+    ? t("cost-line", costFigure(locale, intent.cost))
+    : undefined;
+}
+
+/** The admins' line about a cost: the figure and how it was measured, or why there is none. */
+export function costDetailLine(
+  t: Translate,
+  locale: string,
+  cost: PurchaseCost | undefined,
+): string | undefined {
+  if (cost === undefined) return undefined;
+  return cost.measured
+    ? t("cost-detail", { ...costFigure(locale, cost), source: t(`cost-source-${cost.source}`) })
+    : t("cost-detail-unmeasured", { reason: t(`cost-unmeasured-${cost.reason}`) });
+}
+
+/**
+ * The estimate's lines for a summary: "Estimated cost: about 0.75 USDT (from 2 recent
+ * purchases)", and a warning when that is more than the wallet holds in that currency.
+ */
+function estimateLines(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  estimate: CostEstimate | undefined,
+): string[] {
+  if (estimate === undefined) return [];
+  const amount = formatMoney(estimate.cost);
+  const currency = estimate.cost.currency.toUpperCase();
+  const lines = [
+    t("summary-estimate", {
+      amount: formatDecimal(locale, amount) ?? amount,
+      currency,
+      count: estimate.basedOn,
+    }),
+  ];
+  const balance =
+    intent.balanceBefore === undefined
+      ? undefined
+      : balanceIn(intent.balanceBefore, estimate.cost.currency);
+  if (estimateExceedsBalance(estimate, balance) === true) {
+    lines.push(t("summary-estimate-exceeds", { currency }));
+  }
+  return lines;
+}
+
+/**
+ * The summary a person confirms: recipient, gift, payment method, the wallet's balance and,
+ * from recent purchases of the same kind, an estimate of the cost.
+ */
+export function summaryText(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  estimate?: CostEstimate,
+): string {
   const balance = intent.balanceBefore;
   const ton = formatDecimal(locale, balance?.ton);
   const usdt = formatDecimal(locale, balance?.usdt);
@@ -50,7 +136,9 @@ export function summaryText(t: Translate, locale: string, intent: PurchaseIntent
     ...giftLines(t, intent),
     t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
     // The operator's figures are shown in private chats only, never in a group.
-    ...(intent.requester.chatType === "private" ? [balanceLine] : []),
+    ...(intent.requester.chatType === "private"
+      ? [balanceLine, ...estimateLines(t, locale, intent, estimate)]
+      : []),
     "",
     t("summary-confirm-hint"),
   ].join("\n");
@@ -62,8 +150,9 @@ export function summaryWithStatus(
   locale: string,
   intent: PurchaseIntent,
   status: string,
+  estimate?: CostEstimate,
 ): string {
-  const lines = summaryText(t, locale, intent).split("\n");
+  const lines = summaryText(t, locale, intent, estimate).split("\n");
   lines[lines.length - 1] = status;
   return lines.join("\n");
 }
@@ -126,7 +215,12 @@ export function refusalText(
 }
 
 /** What the summary message becomes once the confirmation has an answer. */
-export function outcomeText(t: Translate, locale: string, result: ConfirmResult): string {
+export function outcomeText(
+  t: Translate,
+  locale: string,
+  result: ConfirmResult,
+  explorer: string | undefined,
+): string {
   switch (result.kind) {
     case "succeeded": {
       const intent = result.intent;
@@ -135,9 +229,12 @@ export function outcomeText(t: Translate, locale: string, result: ConfirmResult)
         username: intent.recipient,
       });
       const txHash = result.txHash ?? intent.txHash;
-      return txHash === undefined
-        ? delivered
-        : `${delivered}\n${t("outcome-transaction", { url: transactionUrl(txHash) })}`;
+      const cost = costLine(t, locale, intent);
+      return [
+        delivered,
+        ...(cost === undefined ? [] : [sentence(cost)]),
+        ...(txHash === undefined ? [] : [transactionLine(t, txHash, explorer)]),
+      ].join("\n");
     }
     case "not_sent":
       // The request never left (cancelled while queued at shutdown, or refused by the client's
@@ -188,10 +285,13 @@ export function cancelledText(t: Translate, intent: PurchaseIntent | undefined):
 
 /** One line of /history. */
 export function historyLine(t: Translate, locale: string, intent: PurchaseIntent): string {
-  return t("history-item", {
+  const line = t("history-item", {
     date: formatDateTime(locale, intent.createdAt),
     gift: giftName(t, intent),
     recipient: intent.recipient,
     status: t(`status-${intent.status}`),
   });
+  return intent.cost?.measured === true
+    ? `${line}${t("cost-line-history", costFigure(locale, intent.cost))}`
+    : line;
 }

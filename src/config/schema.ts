@@ -10,7 +10,7 @@ import { DEFAULT_LIMITS } from "../ledger/limits.js";
 import { DEFAULT_BREAKER_REFUSALS } from "../purchases/breaker.js";
 import { DEFAULT_READ_OUTAGE_ALERT_SECONDS } from "../purchases/read-health.js";
 import type { SpendingLimits } from "../ledger/types.js";
-import { type Config, FAIR_SHARE_DEFAULTS } from "./types.js";
+import { type Config, DEFAULT_EXPLORER_URL, FAIR_SHARE_DEFAULTS } from "./types.js";
 import {
   type CheckedMnemonic,
   checkMnemonic,
@@ -199,6 +199,13 @@ const fields = {
   BREAKER_REFUSALS: integer(1, 100).default(DEFAULT_BREAKER_REFUSALS),
   READ_OUTAGE_ALERT_SECONDS: integer(10, 86_400).default(DEFAULT_READ_OUTAGE_ALERT_SECONDS),
 
+  // Costs and reports
+  REPORT_HOUR_UTC: integer(0, 23).optional(),
+  TON_EXPLORER_URL: z
+    .string()
+    .refine((value) => value === "none" || isHttpUrl(value), "must be an http(s):// URL or none")
+    .default(DEFAULT_EXPLORER_URL),
+
   // Running
   BOT_MODE: z
     .enum(["polling", "webhook"], { error: () => "must be polling or webhook" })
@@ -349,6 +356,10 @@ export const configSchema = z
         updatesPerUser: env.UPDATES_PER_USER,
         updatesWindowSeconds: env.UPDATES_WINDOW_SECONDS,
         strangerCooldownSeconds: env.STRANGER_COOLDOWN_SECONDS,
+      },
+      reports: {
+        reportHourUtc: env.REPORT_HOUR_UTC,
+        explorerUrl: env.TON_EXPLORER_URL === "none" ? undefined : env.TON_EXPLORER_URL,
       },
       run: {
         mode: env.BOT_MODE,

@@ -108,6 +108,19 @@ export interface AlertsConfig {
   readOutageAlertSeconds: number;
 }
 
+/** Where a transaction link points unless TON_EXPLORER_URL says otherwise. */
+export const DEFAULT_EXPLORER_URL = "https://tonviewer.com/transaction/";
+
+export interface ReportsConfig {
+  /** REPORT_HOUR_UTC: the hour (0-23) the daily report goes to the admins; unset: none. */
+  reportHourUtc: number | undefined;
+  /**
+   * TON_EXPLORER_URL: a transaction link is this followed by the hash; undefined (`none`, as
+   * the demo sets it) shows the bare hash, since sandbox purchases are on no real chain.
+   */
+  explorerUrl: string | undefined;
+}
+
 export interface WebhookConfig {
   /** The public URL Telegram posts updates to. */
   url: string;
@@ -174,6 +187,7 @@ export interface Config {
   ledger: LedgerConfig;
   alerts: AlertsConfig;
   fairShare: FairShareConfig;
+  reports: ReportsConfig;
   run: RunConfig;
   log: LogConfig;
 }

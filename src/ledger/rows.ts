@@ -2,6 +2,8 @@
  * The SQLite row of an intent and its mapping to {@link PurchaseIntent}. Kept apart so the
  * column names live in one place next to the migration that made them.
  */
+import type { Currency } from "../costs/money.js";
+import type { CostSource, PurchaseCost, UnmeasuredReason } from "../costs/types.js";
 import type { PaymentMethod } from "../service/types.js";
 import type {
   BalanceSnapshot,
@@ -37,6 +39,12 @@ export interface IntentRow {
   resolved_by: number | null;
   resolved_at: number | null;
   updated_at: number;
+  /** Added by migration 6 (the measured cost); NULL until measured. */
+  cost_amount: string | null;
+  cost_currency: Currency | null;
+  cost_source: CostSource | null;
+  cost_unmeasured: UnmeasuredReason | null;
+  cost_at: number | null;
 }
 
 /** Maps a row to the intent the rest of the bot sees (NULL → undefined, JSON parsed). */
@@ -66,5 +74,26 @@ export function rowToIntent(row: IntentRow): PurchaseIntent {
     outcomeDetail: row.outcome_detail ?? undefined,
     resolvedBy: row.resolved_by ?? undefined,
     resolvedAt: row.resolved_at ?? undefined,
+    cost: costOf(row),
+  };
+}
+
+/** The recorded cost of a row: a figure with its source, or why there is none. */
+function costOf(row: IntentRow): PurchaseCost | undefined {
+  if (row.cost_currency === null || row.cost_at === null) return undefined;
+  if (row.cost_amount !== null && row.cost_source !== null) {
+    return {
+      measured: true,
+      amount: row.cost_amount,
+      currency: row.cost_currency,
+      source: row.cost_source,
+      at: row.cost_at,
+    };
+  }
+  return {
+    measured: false,
+    currency: row.cost_currency,
+    reason: row.cost_unmeasured ?? "no_reading_after",
+    at: row.cost_at,
   };
 }

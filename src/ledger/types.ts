@@ -2,6 +2,7 @@
  * The purchase ledger's vocabulary. The ledger (SQLite) is the only judge of whether a
  * purchase request may be sent; these types are what it answers with.
  */
+import type { PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
 
@@ -79,6 +80,8 @@ export interface PurchaseIntent {
   outcomeDetail: string | undefined;
   resolvedBy: number | undefined;
   resolvedAt: number | undefined;
+  /** What the purchase cost, once measured after delivery (src/costs); undefined before. */
+  cost: PurchaseCost | undefined;
 }
 
 export type LimitName =

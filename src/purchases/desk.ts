@@ -12,6 +12,8 @@
  * wait, so a person and the admins always learn what became of a Confirm.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
+import type { PurchaseCost } from "../costs/types.js";
+import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type {
   PurchaseIntent,
   PurchaseLedger,
@@ -45,6 +47,7 @@ import {
 } from "./decisions.js";
 import { gatherEvidence } from "./evidence.js";
 import { CheckAllowance } from "./check-allowance.js";
+import { CostMeter } from "./cost-meter.js";
 import { Listeners } from "./listeners.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import { PurchaseLane } from "./purchase-lane.js";
@@ -113,6 +116,11 @@ export interface PurchaseDeskDeps {
   checkWindowMs?: number;
   /** The client's scheduler, read-only, for the admins' status. */
   quotaSnapshot?: () => QuotaSnapshot;
+  /**
+   * The books beside the ledger: with them, each delivered purchase's cost is measured
+   * (./cost-meter.ts) and every good balance read is kept for the daily report.
+   */
+  accounts?: PurchaseAccounts;
 }
 
 type OnQueued = ((waitMs: number) => void) | undefined;
@@ -278,6 +286,7 @@ class Desk implements PurchaseDesk {
   readonly #lane = new PurchaseLane();
   /** Intents waiting in the lane or being sent by it, so a second press is not queued again. */
   readonly #inLane = new Set<string>();
+  readonly #costs: CostMeter | undefined;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -301,7 +310,26 @@ class Desk implements PurchaseDesk {
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
       this.#balanceRead.emit(undefined, reading),
     );
+    this.#costs = this.#costMeter(deps);
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
+  }
+
+  /**
+   * With the books, the meter of each delivered purchase's cost: one more listener of the
+   * balance reads, so it takes its readings from the desk's one read after a purchase (or the
+   * reads people make anyway) and never reads the wallet itself.
+   */
+  #costMeter(deps: PurchaseDeskDeps): CostMeter | undefined {
+    if (deps.accounts === undefined) return undefined;
+    const meter = new CostMeter({
+      ledger: deps.ledger,
+      accounts: deps.accounts,
+      onChain: deps.onChain,
+      clock: this.#clock,
+      logger: this.#logger,
+    });
+    this.#balanceRead.add((reading) => meter.observe(reading));
+    return meter;
   }
 
   checkRecipient(username: string, options: RecipientCheckRequest = {}): Promise<RecipientCheck> {
@@ -370,7 +398,7 @@ class Desk implements PurchaseDesk {
       this.#inLane.delete(id);
     }
     // Out of the lane, so `busy` now means another confirmation waits its turn.
-    if (isSent(result)) this.#readBalanceAfterPurchase();
+    if (isSent(result)) this.#readBalanceAfterPurchase([result]);
     return result;
   }
 
@@ -387,7 +415,8 @@ class Desk implements PurchaseDesk {
       this.#confirmed.emit(intent.id, result, intent.kind);
       resolved.push({ intent, result });
     }
-    if (resolved.some(({ result }) => isSent(result))) this.#readBalanceAfterPurchase();
+    const sent = resolved.map(({ result }) => result).filter(isSent);
+    if (sent.length > 0) this.#readBalanceAfterPurchase(sent);
     return resolved;
   }
 
@@ -448,6 +477,11 @@ class Desk implements PurchaseDesk {
     return this.#unconfirmed.add(listener);
   }
 
+  async measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined> {
+    await this.#costs?.settled(id, waitMs);
+    return this.#ledger.get(id)?.cost;
+  }
+
   onPurchaseSent(listener: PurchaseSentListener): () => void {
     return this.#sent.add(listener);
   }
@@ -458,6 +492,7 @@ class Desk implements PurchaseDesk {
 
   async settled(): Promise<void> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
+    await this.#costs?.idle();
   }
 
   onConfirmed(listener: ConfirmedListener): () => void {
@@ -486,14 +521,18 @@ class Desk implements PurchaseDesk {
    * turn: made only when the quota is idle and no other confirmation waits in the lane (the
    * lane has let this one go, so `busy` means another is queued). Otherwise no request: the
    * next balance read a summary or /balance makes anyway reaches the listeners instead. A
-   * fresh read, so it is not an answer to a read started before this purchase's outcome.
+   * fresh read, so it is not an answer to a read started before this purchase's outcome. The
+   * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
+   * request went out), so their cost can wait for it.
    */
-  #readBalanceAfterPurchase(): void {
+  #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
     if (this.#balanceRead.size === 0 || this.#lane.busy || !this.#quotaIdle()) return;
     const read: Promise<unknown> = this.#reads
       .balance({ fresh: true })
       .finally(() => this.#background.delete(read));
     this.#background.add(read);
+    const delivered = sent.flatMap((r) => (r.kind === "succeeded" ? [r.intent.id] : []));
+    this.#costs?.readingAfter(delivered, read);
   }
 
   /**
@@ -551,6 +590,8 @@ class Desk implements PurchaseDesk {
       this.#reads.recipients.forget(intent.recipient.toLowerCase());
     }
     this.#reads.balances.forget("wallet");
+    // Its reading after comes from the desk's read once out of the lane, or a later one.
+    if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent);
     if (outcome.kind === "ambiguous" && recorded.recorded) {
       this.#unconfirmed.emit(intent.id, intent, outcome);
     }

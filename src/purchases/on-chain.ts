@@ -7,6 +7,9 @@
 import { Address, type Cell, type Transaction } from "@ton/core";
 import type * as TonModule from "@ton/ton";
 import type { TonClient } from "@ton/ton";
+import { currencyOf, formatMoney } from "../costs/money.js";
+import type { PurchaseCost } from "../costs/types.js";
+import type { PurchaseIntent } from "../ledger/types.js";
 import type { OnChainTransfer } from "./types.js";
 
 /** What the desk needs from the chain. */
@@ -101,6 +104,7 @@ export function outgoingOf(tx: Transaction): OnChainTransfer[] {
         destination: message.info.dest.toString({ bounceable: false, urlSafe: true }),
         amountNano: message.info.value.coins.toString(),
         comment: textComment(message.body),
+        jettonAmount: jettonTransferAmount(message.body),
       },
     ];
   });
@@ -115,4 +119,67 @@ function textComment(body: Cell): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The jetton transfer op (TEP-74): what a wallet sends its jetton wallet to move USDT. */
+const JETTON_TRANSFER_OP = 0x0f8a7ea5;
+
+/** The amount of a TEP-74 jetton transfer body (op, query id, amount), or undefined. */
+export function jettonTransferAmount(body: Cell): string | undefined {
+  try {
+    const slice = body.beginParse();
+    if (slice.remainingBits < 32 || slice.loadUint(32) !== JETTON_TRANSFER_OP) return undefined;
+    slice.skip(64);
+    return slice.loadCoins().toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** How far a purchase's transfer may lie outside its request's time (block time, clock skew). */
+const CHAIN_SLACK_MS = 60_000;
+
+/**
+ * A delivered purchase's cost from its outgoing transfer on chain: the transaction with the
+ * service's `tx_hash` when it gave one (hex or base64), else the only outgoing transaction
+ * while the request was out. Undefined when none or several match, or the transfer carries no
+ * amount of the purchase's currency: then the balance difference is used instead.
+ */
+export async function costFromChain(
+  chain: OnChainEvidence,
+  intent: PurchaseIntent,
+  now: number,
+): Promise<PurchaseCost | undefined> {
+  if (intent.sentAt === undefined) return undefined;
+  const from = intent.sentAt - CHAIN_SLACK_MS;
+  const to = (intent.finishedAt ?? now) + CHAIN_SLACK_MS;
+  const transfers = (await chain.outgoingTransfersSince(from)).filter(
+    (t) => t.at >= from && t.at <= to,
+  );
+  const wanted = intent.txHash === undefined ? undefined : hashVariants(intent.txHash);
+  const matching =
+    wanted === undefined ? transfers : transfers.filter((t) => wanted.has(t.hash.toLowerCase()));
+  if (new Set(matching.map((t) => t.hash)).size !== 1) return undefined;
+  const currency = currencyOf(intent.paymentMethod);
+  const amounts = matching
+    .map((t) => (currency === "usdt" ? t.jettonAmount : t.amountNano))
+    .filter((a): a is string => a !== undefined);
+  if (amounts.length !== 1) return undefined;
+  const units = BigInt(amounts[0] ?? "0");
+  if (units <= 0n) return undefined;
+  return {
+    measured: true,
+    amount: formatMoney({ currency, units }),
+    currency,
+    source: "on_chain",
+    at: now,
+  };
+}
+
+/** A transaction hash as the service may spell it (hex or base64), in lower-case hex. */
+function hashVariants(txHash: string): Set<string> {
+  const variants = new Set([txHash.toLowerCase()]);
+  const decoded = Buffer.from(txHash.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  if (decoded.length === 32) variants.add(decoded.toString("hex"));
+  return variants;
 }

@@ -11,9 +11,33 @@ import type {
   PauseReason,
   StatusChange,
 } from "../ledger/types.js";
+import type { Readable } from "node:stream";
+import {
+  type CostEstimate,
+  ESTIMATE_SAMPLE_SIZE,
+  estimateCost,
+  type EstimateTarget,
+} from "../costs/estimate.js";
+import type { DayFigures, PurchaseAccounts } from "../ledger/accounts.js";
+import { purchasesCsv } from "../reports/purchases-csv.js";
 import type { DailyUsage, DeskStatus } from "./types.js";
 
 export interface PurchaseRecords {
+  /**
+   * What a purchase like `target` is likely to cost, from the recent measured costs of the
+   * same kind and payment method (one SQLite read, no service request); undefined without any.
+   */
+  estimate(target: EstimateTarget): CostEstimate | undefined;
+  /**
+   * The accountant's CSV of the purchases sent in `[from, to)` (ms since the epoch), streamed
+   * a page of rows at a time (src/reports/purchases-csv.ts).
+   */
+  exportCsv(from: number, to: number): Readable;
+  /** The figures of the UTC day starting at `dayStart`, for the daily report. */
+  dayFigures(dayStart: number): DayFigures;
+  /** Marks a day's report as sent to an admin; false when it already was (see the accounts). */
+  markReportSent(day: string, adminId: number): boolean;
+  unmarkReportSent(day: string, adminId: number): void;
   getIntent(id: string): PurchaseIntent | undefined;
   /** Newest first; all intents, or one person's. */
   recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
@@ -42,8 +66,29 @@ export function createPurchaseRecords(
   ledger: PurchaseLedger,
   clock: () => number = () => ledger.now(),
   heldOutcomes: () => number = () => 0,
+  accounts?: PurchaseAccounts,
 ): PurchaseRecords {
+  const books = (): PurchaseAccounts => {
+    if (accounts === undefined) throw new Error("these records were built without the accounts");
+    return accounts;
+  };
   return {
+    estimate: (target) =>
+      accounts === undefined
+        ? undefined
+        : estimateCost(
+            target,
+            accounts.recentCosts({
+              kind: target.kind,
+              paymentMethod: target.paymentMethod,
+              ...(target.kind === "premium" ? { quantity: target.quantity } : {}),
+              limit: ESTIMATE_SAMPLE_SIZE,
+            }),
+          ),
+    exportCsv: (from, to) => purchasesCsv(books().sentBetween(from, to)),
+    dayFigures: (dayStart) => books().dayFigures(dayStart),
+    markReportSent: (day, adminId) => books().markReportSent(day, adminId, clock()),
+    unmarkReportSent: (day, adminId) => books().unmarkReportSent(day, adminId),
     getIntent: (id) => ledger.get(id),
     recent: (query) => ledger.recent(query),
     unconfirmed: () => ledger.unconfirmed(),

@@ -4,6 +4,7 @@
  * service requires (check the recipient, read the balance, record the intent, send one request)
  * cannot be got wrong by a chat flow.
  */
+import type { PurchaseCost } from "../costs/types.js";
 import type {
   BalanceSnapshot,
   ClaimRefusal,
@@ -157,6 +158,11 @@ export interface OnChainTransfer {
   destination: string | undefined;
   amountNano: string | undefined;
   comment: string | undefined;
+  /**
+   * For a jetton transfer (op 0x0f8a7ea5, e.g. USDT): the jetton amount in its smallest unit
+   * (micro-USDT); the message's own TON value is then only the forwarding fee.
+   */
+  jettonAmount?: string | undefined;
 }
 
 export type ResolveResult =
@@ -302,8 +308,17 @@ export interface PurchaseDesk {
    * is that balance. Nothing is read after a purchase while nobody listens.
    */
   onBalanceRead(listener: BalanceReadListener): () => void;
-  /** Resolves when the desk's own reads after purchases (and their listeners) are done. */
+  /**
+   * Resolves when the desk's own reads after purchases (and their listeners) are done, and
+   * every cost measurement under way (the chain) has finished (tests, shutdown).
+   */
   settled(): Promise<void>;
+  /**
+   * A delivered purchase's cost once measured: waits at most `waitMs` for a measurement under
+   * way (the desk's own balance read after it, or the chain), never for a later shared read.
+   * Undefined when not (yet) recorded.
+   */
+  measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined>;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.

@@ -3,6 +3,7 @@
  * namespaces and the access lists. Only src/storage and src/ledger know it is SQLite.
  */
 import { Ledger } from "../ledger/ledger.js";
+import { SqliteAccounts } from "../ledger/sqlite-accounts.js";
 import { SqliteAccessStore } from "./access-store.js";
 import { openDatabase } from "./database.js";
 import { KeyValueStore } from "./key-value-store.js";
@@ -13,6 +14,7 @@ export function openSqliteStorage(path: string): Storage {
   const db = openDatabase(path);
   return {
     openLedger: (settings) => new Ledger(db, settings),
+    openAccounts: () => new SqliteAccounts(db),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new SqliteAccessStore(db),
     isUp: () => db.open && db.prepare("SELECT 1 AS one").get() !== undefined,

@@ -3,6 +3,7 @@
  * SQLite itself, so a second implementation (e.g. PostgreSQL, for several processes) could
  * provide them. The SQLite ones are in this folder (src/storage/sqlite.ts) and src/ledger.
  */
+import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseLedger } from "../ledger/types.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
@@ -50,6 +51,8 @@ export interface LedgerSettings {
 export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
   openLedger(settings: LedgerSettings): PurchaseLedger;
+  /** The books beside the ledger: costs, balance readings, the export, daily reports sent. */
+  openAccounts(): PurchaseAccounts;
   keyValues: KeyValueStores;
   access: AccessStore;
   /** Whether the store answers (the health report's "database"); false once closed. */

@@ -33,7 +33,9 @@ describe("an outcome the summary cannot show", () => {
       .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === alice.chatId)
       .map((c) => String(c.payload.text));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(/^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nTransaction: /);
+    expect(sent[0]).toMatch(
+      /^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nCost: 1\.5 USDT\nTransaction: /,
+    );
     expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/Sending your gift/);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });

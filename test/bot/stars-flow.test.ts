@@ -93,13 +93,13 @@ describe("stars flow against the sandbox", () => {
     expect(calls[1]?.payload.reply_markup).toBeUndefined();
     const outcome = h.telegram.message(alice.chatId, summary.message_id);
     expect(outcome?.text).toMatch(
-      /^✅ Delivered: 1,500 Telegram Stars to @bob_gifts\.\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,
+      /^✅ Delivered: 1,500 Telegram Stars to @bob_gifts\.\nCost: 5\.625 TON\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,
     );
     expect(buttonsOf(outcome)).toEqual([]);
 
     await alice.command("history");
     expect(alice.lastMessage().text).toMatch(
-      /^Your recent gifts:\n\n.+: 1,500 Telegram Stars to @bob_gifts: delivered$/,
+      /^Your recent gifts:\n\n.+: 1,500 Telegram Stars to @bob_gifts: delivered, cost: 5\.625 TON$/,
     );
   });
 
@@ -144,9 +144,11 @@ describe("stars flow against the sandbox", () => {
     await boris.pressButton("✅ Подтвердить");
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
     expect(h.telegram.message(boris.chatId, summary.message_id)?.text).toMatch(
-      /^✅ Доставлено: 1\u00a0000 Telegram Stars для @anna_ru\.\nТранзакция: https:\/\/tonviewer\.com\/transaction\/\S+$/,
+      /^✅ Доставлено: 1\u00a0000 Telegram Stars для @anna_ru\.\nСтоимость: 15 USDT\nТранзакция: https:\/\/tonviewer\.com\/transaction\/\S+$/,
     );
     await boris.command("history");
-    expect(boris.lastMessage().text).toMatch(/1\u00a0000 Telegram Stars для @anna_ru: доставлен$/);
+    expect(boris.lastMessage().text).toMatch(
+      /1\u00a0000 Telegram Stars для @anna_ru: доставлен, стоимость: 15 USDT$/,
+    );
   });
 });

@@ -87,6 +87,8 @@ describe("loadConfig: a valid environment", () => {
         LOW_BALANCE_USDT: "20",
         BREAKER_REFUSALS: "5",
         READ_OUTAGE_ALERT_SECONDS: "300",
+        REPORT_HOUR_UTC: "7",
+        TON_EXPLORER_URL: "https://testnet.tonviewer.com/transaction/",
         BOT_MODE: "webhook",
         HOST: "0.0.0.0",
         PORT: "3000",
@@ -152,6 +154,7 @@ describe("loadConfig: a valid environment", () => {
         updatesWindowSeconds: 20,
         strangerCooldownSeconds: 0,
       },
+      reports: { reportHourUtc: 7, explorerUrl: "https://testnet.tonviewer.com/transaction/" },
       run: {
         mode: "webhook",
         host: "0.0.0.0",

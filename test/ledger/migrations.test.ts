@@ -165,7 +165,17 @@ describe("ledger migrations", () => {
     const after = db
       .prepare<[], Record<string, unknown>>("SELECT * FROM purchase_intents ORDER BY rowid")
       .all();
-    expect(after).toEqual(before.map((row) => ({ ...(row as object), queued_at: null })));
+    // Later migrations' columns (the measured cost) start empty too.
+    const costColumns = {
+      cost_amount: null,
+      cost_currency: null,
+      cost_source: null,
+      cost_unmeasured: null,
+      cost_at: null,
+    };
+    expect(after).toEqual(
+      before.map((row) => ({ ...(row as object), queued_at: null, ...costColumns })),
+    );
     const ledger = new Ledger(db);
     expect(ledger.history(settled.id).map((e) => e.to)).toEqual(["draft", "sending", "rejected"]);
     // The history still points at its intents: an event for an unknown intent is refused.

@@ -35,6 +35,7 @@ const intent = (overrides: Partial<PurchaseIntent> = {}): PurchaseIntent => ({
   outcomeDetail: undefined,
   resolvedBy: undefined,
   resolvedAt: undefined,
+  cost: undefined,
   ...overrides,
 });
 

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
+import { SqliteAccounts } from "../../src/ledger/sqlite-accounts.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
 import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
 import { createPurchaseRecords, type PurchaseRecords } from "../../src/purchases/records.js";
@@ -65,6 +66,8 @@ export interface DeskFixtureOptions {
   desk?: Partial<Omit<PurchaseDeskDeps, "ledger" | "client">>;
   /** Replaces the real client (wrapping it), for the rare case a test needs an odd answer. */
   wrapClient?: (client: GiftServiceClient) => GiftServiceClient;
+  /** Gives the desk (and the records) the books on the same file: costs are measured. */
+  accounts?: boolean;
 }
 
 /** Everything a desk test needs; all of it closed when the test ends. */
@@ -87,7 +90,14 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
     const db = openDatabase(path);
     dbs.push(db);
     const ledger = new Ledger(db, { ...options.ledger, clock: () => clock.now });
-    return { db, ledger, desk: createPurchaseDesk({ ledger, client, ...options.desk }) };
+    const accounts = options.accounts === true ? new SqliteAccounts(db) : undefined;
+    const desk = createPurchaseDesk({
+      ledger,
+      client,
+      ...(accounts ? { accounts } : {}),
+      ...options.desk,
+    });
+    return { db, ledger, accounts, desk };
   };
   onTestFinished(() => {
     for (const db of dbs) if (db.open) db.close();
@@ -101,7 +111,12 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
     client,
     ledger: first.ledger,
     desk: first.desk,
-    records: createPurchaseRecords(first.ledger, undefined, () => first.desk.unrecordedCount()),
+    records: createPurchaseRecords(
+      first.ledger,
+      undefined,
+      () => first.desk.unrecordedCount(),
+      first.accounts,
+    ),
     clock,
     secondDesk: () => open().desk,
     starsDraft: (overrides = {}) =>

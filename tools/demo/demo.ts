@@ -42,6 +42,8 @@ export function demoEnvironment(options: {
     GIFT_API_BASE_URL: options.sandboxUrl,
     WALLET_MNEMONIC: options.mnemonic,
     MARKETPLACE_COOKIE: "stel_ssid=demo",
+    // Sandbox purchases are on no real chain: a receipt shows the hash, never a public explorer link.
+    TON_EXPLORER_URL: "none",
     ADMIN_IDS: String(DEMO_ADMIN.id),
     ALLOWED_USER_IDS: String(DEMO_USER.id),
     ALLOWED_CHAT_IDS: String(DEMO_GROUP.id),

@@ -13,7 +13,10 @@ import type { Chat, Message, UserFromGetMe } from "grammy/types";
 export interface RecordedCall {
   /** Bot API method name, e.g. `sendMessage`. */
   method: string;
-  /** The JSON payload the bot sent (already parsed). */
+  /**
+   * The JSON payload the bot sent (already parsed); for an upload (multipart/form-data, e.g.
+   * sendDocument with an InputFile), its text fields, and each file as `{ filename, text }`.
+   */
   payload: Record<string, unknown>;
   /** Order of the call among all recorded calls, from 1. */
   seq: number;
@@ -161,13 +164,8 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     }
   }
 
-  const fakeFetch = (url: unknown, init?: { body?: unknown }): Promise<Response> => {
-    const method = String(url).split("/").pop() ?? "";
-    const body = init?.body;
-    const payload =
-      typeof body === "string" && body.length > 0
-        ? (JSON.parse(body) as Record<string, unknown>)
-        : {};
+  /** Records the call, answers it and wakes whoever waits for it. */
+  const respond = (method: string, payload: Record<string, unknown>): Response => {
     const call: RecordedCall = { method, payload, seq: ++seq };
     calls.push(call);
     const custom = answers.get(method);
@@ -180,11 +178,28 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         waiter.done(call);
       }
     }
-    const response = new Response(JSON.stringify(answer), {
+    return new Response(JSON.stringify(answer), {
       status: answer.ok ? 200 : answer.error_code,
       headers: { "content-type": "application/json" },
     });
-    return Promise.resolve(response);
+  };
+
+  // Not async (the type-checked lint): an upload's multipart body is read first, then answered.
+  const fakeFetch = (
+    url: unknown,
+    init?: { body?: unknown; headers?: ConstructorParameters<typeof Headers>[0] },
+  ): Promise<Response> => {
+    const method = String(url).split("/").pop() ?? "";
+    const body = init?.body;
+    if (isStream(body)) {
+      const contentType = new Headers(init?.headers).get("content-type") ?? "";
+      return multipartPayload(body, contentType).then((payload) => respond(method, payload));
+    }
+    const payload =
+      typeof body === "string" && body.length > 0
+        ? (JSON.parse(body) as Record<string, unknown>)
+        : {};
+    return Promise.resolve(respond(method, payload));
   };
 
   return {
@@ -214,6 +229,45 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         .sort((a, b) => a.message_id - b.message_id),
     message: (chatId, messageId) => messages.get(`${chatId}:${messageId}`),
   };
+}
+
+function isStream(body: unknown): body is AsyncIterable<Uint8Array> {
+  return typeof body === "object" && body !== null && Symbol.asyncIterator in body;
+}
+
+/**
+ * Reads a multipart/form-data upload as grammY streams it: fields as text, files as text.
+ * (undici's parser refuses grammY's compact part headers, so this splits on the boundary.)
+ */
+async function multipartPayload(
+  body: AsyncIterable<Uint8Array>,
+  contentType: string,
+): Promise<Record<string, unknown>> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  const boundary = /boundary=(\S+)/.exec(contentType)?.[1];
+  if (boundary === undefined) return {};
+  const payload: Record<string, unknown> = {};
+  for (const part of Buffer.concat(chunks).toString("utf8").split(`--${boundary}`)) {
+    const split = part.indexOf("\r\n\r\n");
+    if (split < 0) continue;
+    const headers = part.slice(0, split);
+    const content = part.slice(split + 4).replace(/\r\n$/, "");
+    const name = /name="([^"]*)"/i.exec(headers)?.[1];
+    if (name === undefined) continue;
+    const filename = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
+    payload[name] = filename === undefined ? parseField(content) : { filename, text: content };
+  }
+  return payload;
+}
+
+/** grammY sends non-string fields of an upload as JSON. */
+function parseField(value: string): unknown {
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
 }
 
 /** The inline keyboard of a recorded call, as rows of `[label, callback_data]`. */

@@ -10,7 +10,9 @@ import {
   type Config,
   FAIR_SHARE_DEFAULTS,
   type FairShareConfig,
+  type ReportsConfig,
 } from "../../src/config/index.js";
+import { DEFAULT_EXPLORER_URL } from "../../src/config/types.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../src/ledger/limits.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import type { PaymentMethod } from "../../src/service/types.js";
@@ -36,6 +38,8 @@ export interface TestConfigOptions {
   alerts?: Partial<AlertsConfig>;
   /** CHECKS_PER_USER_MINUTE and the other fair-share settings; default: {@link LIFTED_FAIR_SHARE}. */
   fairShare?: Partial<FairShareConfig>;
+  /** REPORT_HOUR_UTC and TON_EXPLORER_URL (default: no report, the default explorer). */
+  reports?: Partial<ReportsConfig>;
   /** The paying wallet shown to admins (WALLET_ADDRESS and its version). */
   wallet?: { address?: string | undefined; version?: "v5r1" | "v4r2" | "v3r2" };
 }
@@ -101,6 +105,7 @@ export function testConfig(options: TestConfigOptions): Config {
       ...options.alerts,
     },
     fairShare: { ...LIFTED_FAIR_SHARE, ...options.fairShare },
+    reports: { reportHourUtc: undefined, explorerUrl: DEFAULT_EXPLORER_URL, ...options.reports },
     run: {
       mode: "polling",
       host: "127.0.0.1",

@@ -30,7 +30,7 @@ import type { BreakerOpening } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
 import { answerText } from "../outcome-detail.js";
-import { transactionUrl } from "../views.js";
+import { transactionLine } from "../views.js";
 import { formatDecimal } from "../format.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { isBelow } from "./decimal.js";
@@ -54,6 +54,8 @@ export interface AdminNotifierOptions {
   alerts?: BalanceAlerts | undefined;
   /** The paying wallet's address, named in the breaker's "top up the wallet" advice. */
   walletAddress?: string | undefined;
+  /** TON_EXPLORER_URL for transaction links; undefined shows bare hashes. */
+  explorerUrl?: string | undefined;
   logger: Logger;
   /** Names of the people the bot has seen, shown next to the requester's id. */
   names?: NameLookup | undefined;
@@ -199,7 +201,7 @@ export class AdminNotifier {
           t("admin-intent-id", { id: intent.id }),
           t("admin-unrecorded-answer", { answer: answerText(t, answer) }),
           ...(answer.kind === "success" && answer.value.txHash !== undefined
-            ? [t("outcome-transaction", { url: transactionUrl(answer.value.txHash) })]
+            ? [transactionLine(t, answer.value.txHash, this.#options.explorerUrl)]
             : []),
           t("admin-unrecorded-hold"),
         ].join("\n"),
@@ -311,7 +313,15 @@ export class AdminNotifier {
     const fresh = evidence?.intent ?? intent;
     return this.#toAdmins(
       (t, locale) => ({
-        text: evidenceText(t, locale, fresh, evidence, "notification", this.#options.names),
+        text: evidenceText(
+          t,
+          locale,
+          fresh,
+          evidence,
+          "notification",
+          this.#options.explorerUrl,
+          this.#options.names,
+        ),
         // Already settled by the time the evidence arrived: no buttons to press in vain.
         keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
       }),

@@ -12,7 +12,7 @@
 import { Composer, type Filter, GrammyError } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
-import type { ConfirmRefusal } from "../../purchases/types.js";
+import type { ConfirmRefusal, ConfirmResult } from "../../purchases/types.js";
 import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/buy.js";
 import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
@@ -133,7 +133,7 @@ async function confirm(
     // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
     await editQuietly(
       ctx,
-      summaryWithStatus(ctx.t, locale, intent, closed),
+      summaryWithStatus(ctx.t, locale, intent, closed, services.records.estimate(intent)),
       summaryKeyboard(ctx.t, intent),
     );
     return;
@@ -149,9 +149,10 @@ async function confirm(
   // edits are chained so the final outcome edit always comes after them.
   // An object, so TypeScript sees the callbacks set it (a local would stay narrowed to false).
   const press = { answered: false };
+  const estimate = services.records.estimate(intent);
   let shown: Promise<void> = Promise.resolve();
   const show = (status: string, options: { typing?: boolean; toast?: string } = {}): void => {
-    const text = summaryWithStatus(ctx.t, locale, intent, status);
+    const text = summaryWithStatus(ctx.t, locale, intent, status, estimate);
     const answer = !press.answered;
     press.answered = true;
     shown = shown
@@ -199,7 +200,7 @@ async function confirm(
     const fresh = services.records.getIntent(intent.id) ?? intent;
     await editQuietly(
       ctx,
-      summaryWithStatus(ctx.t, locale, fresh, line),
+      summaryWithStatus(ctx.t, locale, fresh, line, services.records.estimate(fresh)),
       retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
     );
     if (!retryable) services.summaries.remove(intent.requester.chatId, userId, intent.id);
@@ -208,7 +209,10 @@ async function confirm(
   // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
   // is done and its buttons go.
   services.summaries.remove(intent.requester.chatId, userId, intent.id);
-  await showOutcome(ctx, outcomeText(ctx.t, locale, result));
+  await showOutcome(
+    ctx,
+    outcomeText(ctx.t, locale, await withCost(result, services), services.explorerUrl),
+  );
 }
 
 /**
@@ -230,6 +234,19 @@ async function showOutcome(ctx: BotContext, text: string): Promise<void> {
   } catch (error) {
     ctx.log.error({ error }, "could not tell the person the outcome of their confirmation");
   }
+}
+
+/** How long the delivered message waits for the cost measured right after the purchase. */
+const COST_WAIT_MS = 3_000;
+
+/**
+ * A delivered purchase with its cost, when the measurement under way (one balance read the
+ * quota had room for) ends within {@link COST_WAIT_MS}; otherwise as it is (no cost shown).
+ */
+async function withCost(result: ConfirmResult, services: BotServices): Promise<ConfirmResult> {
+  if (result.kind !== "succeeded") return result;
+  const cost = await services.desk.measuredCost(result.intent.id, COST_WAIT_MS);
+  return cost === undefined ? result : { ...result, intent: { ...result.intent, cost } };
 }
 
 async function cancel(
@@ -284,7 +301,11 @@ async function switchMethod(
   }
   const locale = await ctx.i18n.getLocale();
   await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
-  await editQuietly(ctx, summaryText(ctx.t, locale, changed), summaryKeyboard(ctx.t, changed));
+  await editQuietly(
+    ctx,
+    summaryText(ctx.t, locale, changed, services.records.estimate(changed)),
+    summaryKeyboard(ctx.t, changed),
+  );
 }
 
 /**

@@ -68,13 +68,15 @@ export async function showSummary(
     return { intent: draft, status: purchasesState(services) };
   });
   const locale = await ctx.i18n.getLocale();
+  // One SQLite read, no service request: the estimate never delays the summary.
+  const estimate = services.records.estimate(intent);
   // Paused (or on hold) since the flow began: said in the summary, which stays confirmable
   // for when purchases reopen.
   const closed = closedText(ctx.t, status, "summary");
   const text =
     closed === undefined
-      ? summaryText(ctx.t, locale, intent)
-      : summaryWithStatus(ctx.t, locale, intent, closed);
+      ? summaryText(ctx.t, locale, intent, estimate)
+      : summaryWithStatus(ctx.t, locale, intent, closed, estimate);
   const message = await ctx.reply(text, {
     reply_markup: summaryKeyboard(ctx.t, intent),
   });

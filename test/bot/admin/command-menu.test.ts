@@ -42,6 +42,7 @@ describe("command menus", () => {
       "deny",
       "allowed",
       "limits",
+      "export",
     ]);
     expect(english.find((c) => c.command === "pending")?.description).toBe(
       "Purchases with an unknown outcome",

@@ -62,7 +62,7 @@ describe("outcome details in the admin's language", () => {
     const t = translator("ru");
     const all = intents();
     const detailLine = (intent: PurchaseIntent): string | undefined =>
-      purchaseDetails(t, "ru", intent)
+      purchaseDetails(t, "ru", intent, undefined)
         .split("\n")
         .find((line) => line.startsWith("Подробности:"));
 
@@ -74,13 +74,13 @@ describe("outcome details in the admin's language", () => {
       "Подробности: сервис отказал (HTTP 400): «USERNAME_NOT_OCCUPIED»",
     );
     expect(detailLine(all.notSent!)).toBe("Подробности: не отправлено: отменено при остановке");
-    const alert = evidenceText(t, "ru", all.interrupted!, undefined, "notification");
+    const alert = evidenceText(t, "ru", all.interrupted!, undefined, "notification", undefined);
     expect(alert).toContain(
       "Подробности: прервано: процесс остановился, пока запрос покупки был в пути",
     );
     // None of the ledger's English detail strings reaches a Russian-speaking admin.
     for (const intent of Object.values(all)) {
-      const text = purchaseDetails(t, "ru", intent);
+      const text = purchaseDetails(t, "ru", intent, undefined);
       expect(text).not.toMatch(/may not have happened|cancelled at shutdown|interrupted:/);
     }
   });
@@ -88,13 +88,13 @@ describe("outcome details in the admin's language", () => {
   it("English keeps the same words the admins read before", () => {
     const t = translator("en");
     const all = intents();
-    expect(purchaseDetails(t, "en", all.notSent!)).toContain(
+    expect(purchaseDetails(t, "en", all.notSent!, undefined)).toContain(
       "Detail: not sent: cancelled at shutdown",
     );
-    expect(purchaseDetails(t, "en", all.refused!)).toContain(
+    expect(purchaseDetails(t, "en", all.refused!, undefined)).toContain(
       'Detail: the service refused it (HTTP 400): "USERNAME_NOT_OCCUPIED"',
     );
-    expect(evidenceText(t, "en", all.interrupted!, undefined, "notification")).toContain(
+    expect(evidenceText(t, "en", all.interrupted!, undefined, "notification", undefined)).toContain(
       "Detail: interrupted: the process stopped while the purchase request was in flight",
     );
   });

@@ -53,6 +53,7 @@ describe("on-chain transfers in the evidence", () => {
       outcomeDetail: undefined,
       resolvedBy: undefined,
       resolvedAt: undefined,
+      cost: undefined,
     };
     const transfer = (amountNano: string | undefined) => ({
       hash: "ab",
@@ -72,7 +73,7 @@ describe("on-chain transfers in the evidence", () => {
     // Only the amounts matter here: every other key renders as its name.
     const t: Translate = (key: string, variables?: TranslationVariables) =>
       key === "admin-evidence-transfer" ? `amount=${String(variables?.amount)}` : key;
-    const amounts = evidenceText(t, "en", intent, evidence, "notification")
+    const amounts = evidenceText(t, "en", intent, evidence, "notification", undefined)
       .split("\n")
       .filter((line) => line.startsWith("amount="));
     expect(amounts).toEqual([

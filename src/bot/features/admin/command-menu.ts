@@ -21,6 +21,7 @@ export const ADMIN_COMMANDS = [
   "deny",
   "allowed",
   "limits",
+  "export",
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */

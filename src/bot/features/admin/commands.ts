@@ -43,6 +43,7 @@ import {
   userName,
   type WalletInfo,
 } from "./views.js";
+import { exportPurchases } from "./export.js";
 
 export interface AdminCommandsDeps {
   access: AccessList;
@@ -83,6 +84,7 @@ export function adminCommandsFeature(
   admin.command("deny", (ctx) => denyCommand(ctx, env));
   admin.command("allowed", (ctx) => showAllowed(ctx, env));
   admin.command("limits", (ctx) => showLimits(ctx, env));
+  admin.command("export", (ctx) => exportPurchases(ctx, env.services));
   admin.command(["allowchat", "denychat"], (ctx) => ctx.reply(ctx.t("admin-chat-only-in-group")));
   // A message an admin forwards to the bot (outside a flow): offer to allow or deny its sender.
   admin.on("message").filter(
@@ -143,7 +145,13 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
-        : purchaseDetails(ctx.t, locale, intent, env.services.people.nameOf),
+        : purchaseDetails(
+            ctx.t,
+            locale,
+            intent,
+            env.services.explorerUrl,
+            env.services.people.nameOf,
+          ),
       intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
     );
     return;
@@ -170,7 +178,15 @@ export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<v
     const evidence = await desk.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
     await ctx.reply(
-      evidenceText(ctx.t, locale, fresh, evidence, "pending", env.services.people.nameOf),
+      evidenceText(
+        ctx.t,
+        locale,
+        fresh,
+        evidence,
+        "pending",
+        env.services.explorerUrl,
+        env.services.people.nameOf,
+      ),
       {
         reply_markup: resolveKeyboard(ctx.t, fresh.id),
       },

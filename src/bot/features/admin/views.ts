@@ -17,7 +17,7 @@ import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { outcomeDetailText } from "../../outcome-detail.js";
 import type { NameLookup } from "../../people.js";
-import { giftName, transactionUrl } from "../../views.js";
+import { costDetailLine, giftName, transactionLine, transactionUrl } from "../../views.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -147,6 +147,7 @@ export function purchaseDetails(
   t: Translate,
   locale: string,
   intent: PurchaseIntent,
+  explorer: string | undefined,
   names: NameLookup = noNames,
 ): string {
   const lines = [
@@ -172,9 +173,9 @@ export function purchaseDetails(
       }),
     );
   }
-  if (intent.txHash !== undefined) {
-    lines.push(t("outcome-transaction", { url: transactionUrl(intent.txHash) }));
-  }
+  const cost = costDetailLine(t, locale, intent.cost);
+  if (cost !== undefined) lines.push(cost);
+  if (intent.txHash !== undefined) lines.push(transactionLine(t, intent.txHash, explorer));
   const detail = outcomeDetailText(t, intent);
   if (detail !== undefined) lines.push(t("admin-intent-detail", { detail }));
   if (intent.resolvedBy !== undefined && intent.resolvedAt !== undefined) {
@@ -290,6 +291,7 @@ export function evidenceText(
   intent: PurchaseIntent,
   evidence: ReconciliationEvidence | undefined,
   title: "notification" | "pending",
+  explorer: string | undefined,
   names: NameLookup = noNames,
 ): string {
   const lines = [
@@ -318,7 +320,7 @@ export function evidenceText(
     );
   }
   const txHash = evidence?.txHash ?? intent.txHash;
-  if (txHash !== undefined) lines.push(t("outcome-transaction", { url: transactionUrl(txHash) }));
+  if (txHash !== undefined) lines.push(transactionLine(t, txHash, explorer));
   const transfers = evidence?.onChainTransfers;
   if (transfers === undefined) {
     lines.push(t("admin-evidence-no-chain"));
@@ -336,7 +338,7 @@ export function evidenceText(
           ),
           destination: transfer.destination ?? t("unknown-value"),
           comment: transfer.comment ?? "",
-          url: transactionUrl(transfer.hash),
+          url: transactionUrl(transfer.hash, explorer) ?? transfer.hash,
         }),
       );
     }

@@ -1,0 +1,91 @@
+/**
+ * The books kept beside the ledger: what each purchase cost, the wallet's balance over time,
+ * a day's figures for the admins' report, the purchases of a date range for the accountant's
+ * export, and which daily reports were sent. None of it decides whether a purchase may be sent
+ * (the ledger's claim alone does); it is written after the fact and read for reports.
+ */
+import type { Currency, Money } from "../costs/money.js";
+import type { PurchaseCost } from "../costs/types.js";
+import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
+import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
+
+/** One measured cost, for estimating the next purchase of the same kind. */
+export interface CostSample {
+  kind: GiftKind;
+  quantity: number;
+  paymentMethod: PaymentMethod;
+  cost: Money;
+}
+
+/** Money spent in one currency on a day, from the measured costs. */
+export interface SpentIn {
+  currency: Currency;
+  /** A plain decimal string, exact. */
+  amount: string;
+  /** How many purchases the sum is made of. */
+  purchases: number;
+}
+
+/** A wallet balance reading and when it was taken (the read's start). */
+export interface BalanceReading {
+  balance: BalanceSnapshot;
+  at: number;
+}
+
+/** One UTC day's purchases, as the daily report shows them. */
+export interface DayFigures {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  /** Purchases sent that day, by the status they are in now. */
+  byStatus: Partial<Record<IntentStatus, number>>;
+  /** Stars delivered (succeeded, or settled as delivered by an admin). */
+  starsBought: number;
+  premiumGifts: number;
+  premiumMonths: number;
+  /** Measured costs of the day's delivered purchases, summed per currency. */
+  spent: SpentIn[];
+  /** Delivered purchases whose cost was not measured (not in `spent`). */
+  unmeasured: number;
+  /** The last reading before the day began (else the day's first), and the day's last. */
+  balanceStart: BalanceSnapshot | undefined;
+  balanceEnd: BalanceSnapshot | undefined;
+  /** What the day's purchases counted against the bot's daily limits. */
+  limitsUsed: { stars: number; premium: number };
+  /** Purchases the service refused that day, by its reason, most first. */
+  refusals: { reason: string; count: number }[];
+  /** How often the purchase breaker opened that day (it pauses purchases). */
+  breakerOpenings: number;
+}
+
+/** Where costs, balance readings, day figures, the export and the report log are kept. */
+export interface PurchaseAccounts {
+  /**
+   * Records a delivered purchase's cost once: the first measurement wins (a later shared read
+   * or the chain cannot overwrite it). False when already recorded or not delivered.
+   */
+  recordCost(intentId: string, cost: PurchaseCost): boolean;
+  /** The newest measured costs of one kind and payment method (premium: of one duration). */
+  recentCosts(query: {
+    kind: GiftKind;
+    paymentMethod: PaymentMethod;
+    /** Premium only: the duration in months. */
+    quantity?: number;
+    limit: number;
+  }): CostSample[];
+  /** Keeps a balance reading when it differs from the last one kept (or an hour has passed). */
+  recordBalance(reading: BalanceReading): void;
+  /** Keeps that the purchase breaker opened (for the daily report), with its cause. */
+  recordBreakerOpening(at: number, cause: string): void;
+  /** Figures of the UTC day starting at `dayStart`. */
+  dayFigures(dayStart: number): DayFigures;
+  /**
+   * The purchases (intents whose request went out) sent in `[from, to)`, oldest first. Read a
+   * page at a time and never holding a cursor open between pages, so a long export can be
+   * streamed while the bot keeps using the database.
+   */
+  sentBetween(from: number, to: number, pageSize?: number): Iterable<PurchaseIntent>;
+  /** Marks the day's report as sent to `adminId`; false when it already was. */
+  markReportSent(day: string, adminId: number, at: number): boolean;
+  /** Undoes {@link markReportSent} when sending failed, so the next attempt tries again. */
+  unmarkReportSent(day: string, adminId: number): void;
+}

@@ -1,0 +1,225 @@
+/**
+ * Measures what each delivered purchase cost, without a request of its own. The meter never
+ * reads the wallet: it listens to the desk's balance reads (`onBalanceRead`), among them the
+ * desk's one "balance after purchase" read, made only when the service's quota is idle
+ * (`#readBalanceAfterPurchase` in ./desk.ts). When the quota is in demand there is no such read,
+ * and the next balance read the desk makes anyway (for a summary, say) serves, as long as no
+ * other purchase went out in between. The cost is the difference from the reading just before
+ * the claim (src/costs/measure.ts); when it cannot be certain, the books say why instead of a
+ * figure. With TON_API_ENDPOINT, the purchase's own transfer on chain is asked first.
+ *
+ * Pending measurements live in memory: a restart forgets them and those purchases simply keep
+ * no cost. Everything here is evidence, never a purchase rule: a failure is logged, nothing more.
+ */
+import { currencyOf } from "../costs/money.js";
+import { measureFromBalances, type Reading } from "../costs/measure.js";
+import type { PurchaseCost } from "../costs/types.js";
+import type { PurchaseAccounts } from "../ledger/accounts.js";
+import type { PurchaseIntent } from "../ledger/types.js";
+import type { Logger } from "../logger.js";
+import { costFromChain, type OnChainEvidence } from "./on-chain.js";
+
+export interface CostMeterDeps {
+  ledger: {
+    /** Other intents whose request was out between `from` and `to` (not rejected). */
+    sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[];
+  };
+  accounts: PurchaseAccounts;
+  onChain?: OnChainEvidence | undefined;
+  clock: () => number;
+  logger: Logger;
+  /** How long a purchase waits for a reading after it before it is recorded unmeasured. */
+  waitForReadingMs?: number;
+}
+
+interface Pending {
+  intent: PurchaseIntent;
+  /** Whether the desk read the balance right after this delivery (then `balance_after`). */
+  asked: boolean;
+  until: number;
+  /** The chain is being asked: readings wait for its answer instead of being judged. */
+  onChain: boolean;
+  /** The latest reading after the purchase that came while the chain was asked. */
+  held?: Reading | undefined;
+}
+
+/** At most this many purchases wait for a reading; the oldest gives up first. */
+const MAX_PENDING = 1_000;
+
+export class CostMeter {
+  readonly #deps: CostMeterDeps;
+  readonly #pending = new Map<string, Pending>();
+  readonly #work = new Set<Promise<unknown>>();
+  /** Measurements under way per purchase (the chain, the desk's read after it). */
+  readonly #underWay = new Map<string, Promise<unknown>>();
+
+  constructor(deps: CostMeterDeps) {
+    this.#deps = deps;
+  }
+
+  /** A purchase was delivered (`succeeded`): measure its cost, from the chain or a reading. */
+  delivered(intent: PurchaseIntent): void {
+    if (intent.status !== "succeeded") return;
+    if (this.#pending.size >= MAX_PENDING) {
+      const [oldestId, oldest] = this.#pending.entries().next().value ?? [];
+      if (oldestId !== undefined && oldest !== undefined) this.#giveUp(oldestId, oldest);
+    }
+    const onChain = this.#deps.onChain;
+    this.#pending.set(intent.id, {
+      intent,
+      asked: false,
+      until: this.#deps.clock() + (this.#deps.waitForReadingMs ?? 10 * 60_000),
+      onChain: onChain !== undefined,
+    });
+    if (onChain === undefined) return;
+    const fromChain = costFromChain(onChain, intent, this.#deps.clock()).catch((err: unknown) => {
+      this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
+      return undefined;
+    });
+    this.#track(
+      intent.id,
+      fromChain.then((cost) => this.#chainAnswered(intent.id, cost)),
+    );
+  }
+
+  /**
+   * The desk has started its one balance read after these purchases (`read` settles once its
+   * listeners, this meter among them, have heard the reading). Their costs come from it, so
+   * {@link settled} waits for it.
+   */
+  readingAfter(ids: readonly string[], read: Promise<unknown>): void {
+    for (const id of ids) {
+      const pending = this.#pending.get(id);
+      if (pending === undefined) continue;
+      pending.asked = true;
+      this.#track(id, read);
+    }
+  }
+
+  /** Resolves when the measurement under way for `id` ends, or after `waitMs` at most. */
+  async settled(id: string, waitMs: number): Promise<void> {
+    const work = this.#underWay.get(id);
+    if (work === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+      timer.unref();
+    });
+    await Promise.race([work, timeout]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * Every good balance read the desk makes, with when it started: kept in the books (the daily
+   * report's start and end of day), and used as the reading after for pending purchases.
+   */
+  observe(reading: Reading): void {
+    try {
+      this.#deps.accounts.recordBalance(reading);
+    } catch (err) {
+      this.#deps.logger.warn({ err }, "could not record a balance reading");
+    }
+    const now = this.#deps.clock();
+    for (const [id, pending] of this.#pending) {
+      if (pending.until <= now) {
+        this.#giveUp(id, pending);
+        continue;
+      }
+      // A read started before the answer may not show this purchase's transfer.
+      if (reading.at < (pending.intent.finishedAt ?? now)) continue;
+      if (pending.onChain) pending.held = reading;
+      else this.#judge(id, pending, reading, now);
+    }
+  }
+
+  /** Resolves when every measurement started so far has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#work.size > 0) await Promise.all([...this.#work]);
+  }
+
+  /** How many purchases wait for a reading (for tests and metrics). */
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** The chain's answer: its figure, else the reading held meanwhile (or a later one). */
+  #chainAnswered(id: string, cost: PurchaseCost | undefined): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    if (cost !== undefined) {
+      this.#pending.delete(id);
+      this.#record(id, cost);
+      return;
+    }
+    pending.onChain = false;
+    const held = pending.held;
+    pending.held = undefined;
+    if (held !== undefined) this.#judge(id, pending, held, this.#deps.clock());
+  }
+
+  #judge(id: string, pending: Pending, after: Reading, now: number): void {
+    const { intent } = pending;
+    const before =
+      intent.balanceBefore !== undefined && intent.balanceBeforeAt !== undefined
+        ? { balance: intent.balanceBefore, at: intent.balanceBeforeAt }
+        : undefined;
+    let othersSent: number;
+    try {
+      othersSent =
+        // Up to and including the reading's millisecond: a purchase sent in the same
+        // millisecond may have gone out before it.
+        before === undefined ? 0 : this.#deps.ledger.sentDuring(before.at, after.at + 1, id).length;
+    } catch (err) {
+      this.#deps.logger.warn({ err, intentId: id }, "could not check purchases sent meanwhile");
+      return;
+    }
+    const measurement = measureFromBalances({
+      currency: currencyOf(intent.paymentMethod),
+      before,
+      after,
+      source: pending.asked ? "balance_after" : "later_balance",
+      othersSent,
+      now,
+    });
+    if (measurement.kind === "not_yet") return;
+    this.#pending.delete(id);
+    this.#record(id, measurement.cost);
+  }
+
+  #giveUp(id: string, pending: Pending): void {
+    this.#pending.delete(id);
+    this.#record(id, {
+      measured: false,
+      currency: currencyOf(pending.intent.paymentMethod),
+      reason: "no_reading_after",
+      at: this.#deps.clock(),
+    });
+  }
+
+  #record(id: string, cost: PurchaseCost): void {
+    try {
+      this.#deps.accounts.recordCost(id, cost);
+      this.#deps.logger.info(
+        cost.measured
+          ? { intentId: id, cost: cost.amount, currency: cost.currency, source: cost.source }
+          : { intentId: id, unmeasured: cost.reason },
+        "purchase cost recorded",
+      );
+    } catch (err) {
+      this.#deps.logger.warn({ err, intentId: id }, "could not record a purchase cost");
+    }
+  }
+
+  /** Keeps `work` for {@link idle}, and for {@link settled} of `id` (with what was under way). */
+  #track(id: string, work: Promise<unknown>): void {
+    const earlier = this.#underWay.get(id);
+    const tracked: Promise<unknown> = Promise.all([earlier, work])
+      .catch((err: unknown) => this.#deps.logger.warn({ err }, "cost measurement failed"))
+      .finally(() => {
+        this.#work.delete(tracked);
+        if (this.#underWay.get(id) === tracked) this.#underWay.delete(id);
+      });
+    this.#work.add(tracked);
+    this.#underWay.set(id, tracked);
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * The accountant's export: one CSV row per purchase, streamed. Rows are pulled from an
+ * iterator one at a time as the reader takes them (csv-stringify's backpressure), so a year of
+ * purchases is never held in memory. Quoting is csv-stringify's; what this module adds is the
+ * columns and the neutralising of text that a spreadsheet would run as a formula.
+ *
+ * Nothing secret is a column: the service's raw response is left out (its `tx_hash` and reason
+ * are kept, already cleared of secrets by the client), and so is everything about the wallet
+ * but the measured cost.
+ */
+import { Readable } from "node:stream";
+import { stringify } from "csv-stringify";
+import type { PurchaseIntent } from "../ledger/types.js";
+
+/** The columns, in order: stable names a spreadsheet or an import script can rely on. */
+export const PURCHASE_CSV_COLUMNS = [
+  "purchase_id",
+  "created_at_utc",
+  "sent_at_utc",
+  "finished_at_utc",
+  "requested_by_user_id",
+  "requested_in_chat_id",
+  "chat_type",
+  "recipient_username",
+  "gift",
+  "quantity",
+  "unit",
+  "payment_method",
+  "status",
+  "cost",
+  "cost_currency",
+  "cost_measured_by",
+  "cost_not_measured_because",
+  "transaction_hash",
+  "outcome_detail",
+  "settled_by_admin_id",
+  "settled_at_utc",
+] as const;
+
+type Cell = string | number | undefined;
+
+/**
+ * A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a leading tab or
+ * carriage return, which some programs skip) gets a leading apostrophe, so it shows as text.
+ * Usernames and the service's reasons come from outside; a number cell is never a formula.
+ */
+export function neutraliseCell(value: string): string {
+  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+}
+
+/** A time as ISO 8601 in UTC, with its zone (`Z`), e.g. `2026-11-23T12:38:39.000Z`. */
+function utc(at: number | undefined): string | undefined {
+  return at === undefined ? undefined : new Date(at).toISOString();
+}
+
+/** The export row of one intent, in {@link PURCHASE_CSV_COLUMNS} order. */
+export function purchaseCsvRow(intent: PurchaseIntent): Cell[] {
+  const cost = intent.cost;
+  return [
+    intent.id,
+    utc(intent.createdAt),
+    utc(intent.sentAt),
+    utc(intent.finishedAt),
+    intent.requester.userId,
+    intent.requester.chatId,
+    intent.requester.chatType,
+    intent.recipient,
+    intent.kind,
+    intent.quantity,
+    intent.kind === "stars" ? "stars" : "months",
+    intent.paymentMethod,
+    intent.status,
+    cost?.measured === true ? cost.amount : undefined,
+    cost === undefined ? undefined : cost.currency.toUpperCase(),
+    cost?.measured === true ? cost.source : undefined,
+    cost?.measured === false ? cost.reason : undefined,
+    intent.txHash,
+    intent.outcomeDetail,
+    intent.resolvedBy,
+    utc(intent.resolvedAt),
+  ];
+}
+
+/**
+ * The CSV of `intents` (a header row, then one row each), as a stream that pulls the next
+ * intent only when the reader wants more. The iterator must not hold a database cursor open
+ * across rows (see the ledger's paged `sentBetween`), since the stream is read while the bot
+ * keeps using the database.
+ */
+export function purchasesCsv(intents: Iterable<PurchaseIntent>): Readable {
+  const rows = Readable.from(mapIterable(intents, purchaseCsvRow));
+  const csv = stringify({
+    header: true,
+    columns: [...PURCHASE_CSV_COLUMNS],
+    cast: { string: neutraliseCell },
+  });
+  rows.on("error", (err) => csv.destroy(err));
+  // A reader that stops early (a failed upload) stops the rows too: no more pages are read.
+  csv.on("close", () => rows.destroy());
+  return rows.pipe(csv);
+}
+
+function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
+  for (const item of items) yield map(item);
+}

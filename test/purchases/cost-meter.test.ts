@@ -1,0 +1,193 @@
+import { Address, beginCell } from "@ton/core";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { SqliteAccounts } from "../../src/ledger/sqlite-accounts.js";
+import { silentLogger } from "../../src/logger.js";
+import { CostMeter } from "../../src/purchases/cost-meter.js";
+import {
+  costFromChain,
+  createTonEvidence,
+  jettonTransferAmount,
+  type OnChainEvidence,
+} from "../../src/purchases/on-chain.js";
+import type { PurchaseOutcome } from "../../src/service/types.js";
+import { ledgerFixture, NOON } from "../ledger/helpers.js";
+import { startFakeToncenter } from "./toncenter-fake.js";
+
+const success: PurchaseOutcome = {
+  kind: "success",
+  value: { txHash: undefined, data: undefined },
+  body: { ok: true },
+};
+
+function fixture(options: { onChain?: OnChainEvidence } = {}) {
+  const fx = ledgerFixture();
+  const accounts = new SqliteAccounts(fx.db);
+  const meter = new CostMeter({
+    ledger: fx.ledger,
+    accounts,
+    ...(options.onChain ? { onChain: options.onChain } : {}),
+    clock: () => fx.clock.now,
+    logger: silentLogger,
+    waitForReadingMs: 60_000,
+  });
+  /** A purchase whose "balance before" was read at the clock's time, delivered a second later. */
+  const deliver = (usdtBefore: string) => {
+    const draft = fx.draft({ balanceBefore: { ton: "100", usdt: usdtBefore } });
+    const readAt = fx.clock.now;
+    fx.clock.now += 1_000;
+    const claim = fx.ledger.claim(draft.id, 1);
+    if (!claim.ok) throw new Error(claim.reason);
+    fx.ledger.recordBalanceBefore(draft.id, draft.balanceBefore!, readAt);
+    fx.clock.now += 1_000;
+    const intent = fx.ledger.recordOutcome(draft.id, success).intent;
+    fx.clock.now += 1_000;
+    return intent;
+  };
+  const reading = (usdt: string) => ({ balance: { ton: "100", usdt }, at: fx.clock.now });
+  return { ...fx, accounts, meter, deliver, reading };
+}
+
+describe("the cost meter", () => {
+  it("takes the desk's read right after the purchase as its reading after, and waits for it", async () => {
+    const { ledger, meter, deliver, reading } = fixture();
+    const intent = deliver("1000");
+    meter.delivered(intent);
+    // The desk starts its one read after the purchase; the meter only hears its answer.
+    let answer: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => {
+      answer = () => {
+        meter.observe(reading("998.5"));
+        resolve();
+      };
+    });
+    meter.readingAfter([intent.id], read);
+    const waiting = meter.settled(intent.id, 60_000);
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    answer();
+    await waiting;
+    expect(ledger.get(intent.id)?.cost).toMatchObject({
+      measured: true,
+      amount: "1.5",
+      currency: "usdt",
+      source: "balance_after",
+    });
+    expect(meter.pendingCount).toBe(0);
+  });
+
+  it("without a read after the purchase (the quota was busy), a later shared read serves", async () => {
+    const { ledger, meter, deliver, reading, clock } = fixture();
+    const intent = deliver("1000");
+    meter.delivered(intent);
+    // Nothing to wait for: no measurement is under way.
+    await meter.settled(intent.id, 60_000);
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    // A read that started before the answer says nothing about this purchase.
+    meter.observe({ balance: { ton: "100", usdt: "1000" }, at: intent.finishedAt! - 1 });
+    // The transfer has not settled yet: wait for a later reading.
+    meter.observe(reading("1000"));
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    clock.now += 5_000;
+    meter.observe(reading("999.25"));
+    expect(ledger.get(intent.id)?.cost).toMatchObject({
+      measured: true,
+      amount: "0.75",
+      source: "later_balance",
+    });
+  });
+
+  it("records no figure when another purchase went out before the reading after", () => {
+    const { ledger, meter, deliver, reading } = fixture();
+    const first = deliver("1000");
+    meter.delivered(first);
+    const second = deliver("999.25");
+    meter.delivered(second);
+    meter.observe(reading("998.5"));
+    expect(ledger.get(first.id)?.cost).toMatchObject({ measured: false, reason: "other_purchase" });
+    // The second's own "before" was read after the first finished: it is measured.
+    expect(ledger.get(second.id)?.cost).toMatchObject({ measured: true, amount: "0.75" });
+  });
+
+  it("gives up, saying why, when no reading comes in time", () => {
+    const { ledger, meter, deliver, reading, clock } = fixture();
+    const intent = deliver("1000");
+    meter.delivered(intent);
+    clock.now += 61_000;
+    meter.observe(reading("999"));
+    expect(ledger.get(intent.id)?.cost).toMatchObject({
+      measured: false,
+      reason: "no_reading_after",
+    });
+  });
+});
+
+describe("the cost meter with the chain", () => {
+  it("keeps the reading that came while the chain was asked, and judges it when the chain has no figure", async () => {
+    let answerChain: () => void = () => undefined;
+    const chainAsked = new Promise<void>((resolve) => (answerChain = resolve));
+    const onChain: OnChainEvidence = {
+      // Nothing on chain for this purchase, once the chain answers.
+      outgoingTransfersSince: async () => {
+        await chainAsked;
+        return [];
+      },
+    };
+    const { ledger, meter, deliver, reading } = fixture({ onChain });
+    const intent = deliver("1000");
+    meter.delivered(intent);
+    meter.observe(reading("999.25"));
+    // The chain is the better source: the reading waits for its answer.
+    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    answerChain();
+    await meter.idle();
+    expect(ledger.get(intent.id)?.cost).toMatchObject({
+      measured: true,
+      amount: "0.75",
+      source: "later_balance",
+    });
+  });
+});
+
+describe("the cost on chain", () => {
+  const wallet = Address.parse(`0:${"11".repeat(32)}`);
+  const fragment = Address.parse(`0:${"22".repeat(32)}`);
+
+  it("reads a TEP-74 jetton transfer's amount", () => {
+    const body = beginCell()
+      .storeUint(0x0f8a7ea5, 32)
+      .storeUint(7, 64)
+      .storeCoins(750_000n)
+      .endCell();
+    expect(jettonTransferAmount(body)).toBe("750000");
+    expect(jettonTransferAmount(beginCell().storeUint(0, 32).endCell())).toBeUndefined();
+  });
+
+  it("takes the only outgoing TON transfer while the request was out", async () => {
+    const sentAt = Math.floor(NOON / 1000) * 1000;
+    const fake = await startFakeToncenter(wallet, [
+      { now: sentAt / 1000 - 3600, lt: 1n, transfers: [{ destination: fragment, amountNano: 9n }] },
+      {
+        now: sentAt / 1000 + 2,
+        lt: 2n,
+        transfers: [{ destination: fragment, amountNano: 187_500_000n }],
+      },
+    ]);
+    onTestFinished(() => fake.close());
+    const chain = createTonEvidence({ endpoint: fake.endpoint, walletAddress: wallet.toString() });
+    const { draft } = fixture();
+    const intent = {
+      ...draft({ paymentMethod: "ton" }),
+      status: "succeeded" as const,
+      sentAt,
+      finishedAt: sentAt + 3_000,
+    };
+    expect(await costFromChain(chain, intent, sentAt + 4_000)).toEqual({
+      measured: true,
+      amount: "0.1875",
+      currency: "ton",
+      source: "on_chain",
+      at: sentAt + 4_000,
+    });
+    // A hash the service gave that matches nothing on chain: no figure from the chain.
+    expect(await costFromChain(chain, { ...intent, txHash: "ff".repeat(32) }, 0)).toBeUndefined();
+  });
+});
