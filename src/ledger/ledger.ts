@@ -10,7 +10,7 @@ import { type Db, durably, isTransientSqliteError } from "../storage/database.js
 import { IntentNotFoundError, InvalidDraftError } from "./errors.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "./limits.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
-import { DAY_MS, nextUtcMidnight, utcDay, utcDayStart } from "./time.js";
+import { DAY_MS, nextUtcMidnight, utcDay, utcDayNumber, utcDayStart } from "./time.js";
 import { assertMove, refusalForStatus, SPENDING_STATUSES } from "./transitions.js";
 import type {
   BalanceSnapshot,
@@ -55,8 +55,18 @@ interface MovePatch {
   resolvedAt?: number;
 }
 
-const SPENDING_SQL = SPENDING_STATUSES.map((s) => `'${s}'`).join(", ");
 const PAUSED_KEY = "purchases_paused";
+
+/**
+ * What may have been spent on the UTC day `@day` (`sent_at / DAY_MS`): a `quantity` (stars) or
+ * a count of `purchases` (premium), for one person (`@userId`) or the whole bot (`0`). One
+ * lookup in the running totals that triggers keep (migration "running daily totals"), so the
+ * claim and the limits shown to people cost the same on a busy day as on a quiet one.
+ */
+function spent(column: "quantity" | "purchases", kind: "stars" | "premium", who: string): string {
+  return `COALESCE((SELECT d.${column} FROM daily_spending d
+    WHERE d.day = @day AND d.kind = '${kind}' AND d.requester_user_id = ${who}), 0)`;
+}
 /** Who paused and why, JSON `{ source, detail }`, next to the switch itself. */
 const PAUSE_REASON_KEY = "purchases_paused_reason";
 /** Statuses an intent can reach while its request's answer is still on the way. */
@@ -85,32 +95,20 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
   AND (kind <> 'stars' OR quantity <= @starsPerPurchase)
-  AND (kind <> 'stars' OR @exempt = 1 OR quantity + (
-        SELECT COALESCE(SUM(u.quantity), 0) FROM purchase_intents u
-        WHERE u.kind = 'stars' AND u.requester_user_id = @userId AND u.status IN (${SPENDING_SQL})
-          AND u.sent_at >= @dayStart AND u.sent_at < @dayEnd) <= @starsPerUserDay)
-  AND (kind <> 'stars' OR quantity + (
-        SELECT COALESCE(SUM(b.quantity), 0) FROM purchase_intents b
-        WHERE b.kind = 'stars' AND b.status IN (${SPENDING_SQL})
-          AND b.sent_at >= @dayStart AND b.sent_at < @dayEnd) <= @starsPerBotDay)
-  AND (kind <> 'premium' OR @exempt = 1 OR 1 + (
-        SELECT COUNT(*) FROM purchase_intents u
-        WHERE u.kind = 'premium' AND u.requester_user_id = @userId AND u.status IN (${SPENDING_SQL})
-          AND u.sent_at >= @dayStart AND u.sent_at < @dayEnd) <= @premiumPerUserDay)
-  AND (kind <> 'premium' OR 1 + (
-        SELECT COUNT(*) FROM purchase_intents b
-        WHERE b.kind = 'premium' AND b.status IN (${SPENDING_SQL})
-          AND b.sent_at >= @dayStart AND b.sent_at < @dayEnd) <= @premiumPerBotDay)
+  AND (kind <> 'stars' OR @exempt = 1
+        OR quantity + ${spent("quantity", "stars", "@userId")} <= @starsPerUserDay)
+  AND (kind <> 'stars' OR quantity + ${spent("quantity", "stars", "0")} <= @starsPerBotDay)
+  AND (kind <> 'premium' OR @exempt = 1
+        OR 1 + ${spent("purchases", "premium", "@userId")} <= @premiumPerUserDay)
+  AND (kind <> 'premium' OR 1 + ${spent("purchases", "premium", "0")} <= @premiumPerBotDay)
 `;
 
 const USAGE_SQL = `
 SELECT
-  COALESCE(SUM(CASE WHEN kind = 'stars' THEN quantity END), 0) AS starsBot,
-  COUNT(CASE WHEN kind = 'premium' THEN 1 END) AS premiumBot,
-  COALESCE(SUM(CASE WHEN kind = 'stars' AND requester_user_id = @userId THEN quantity END), 0) AS starsUser,
-  COUNT(CASE WHEN kind = 'premium' AND requester_user_id = @userId THEN 1 END) AS premiumUser
-FROM purchase_intents
-WHERE status IN (${SPENDING_SQL}) AND sent_at >= @dayStart AND sent_at < @dayEnd
+  ${spent("quantity", "stars", "0")} AS starsBot,
+  ${spent("purchases", "premium", "0")} AS premiumBot,
+  ${spent("quantity", "stars", "@userId")} AS starsUser,
+  ${spent("purchases", "premium", "@userId")} AS premiumUser
 `;
 
 /** `db.prepare` that prepares each SQL text once and then hands out the same statement. */
@@ -170,7 +168,7 @@ export class Ledger implements PurchaseLedger {
       "SELECT COUNT(*) AS n FROM purchase_intents WHERE status = ?",
     );
     this.#usage = db.prepare<
-      { userId: number | null; dayStart: number; dayEnd: number },
+      { userId: number | null; day: number },
       { starsBot: number; premiumBot: number; starsUser: number; premiumUser: number }
     >(USAGE_SQL);
   }
@@ -245,7 +243,6 @@ export class Ledger implements PurchaseLedger {
     now: number = this.#clock(),
     options: ClaimOptions = {},
   ): ClaimResult {
-    const dayStart = utcDayStart(now);
     const exempt = options.isAdmin === true && this.limits.adminsExempt ? 1 : 0;
     // IMMEDIATE: take the write lock first, so the reads around the UPDATE see the same state
     // it saw. The UPDATE alone decides; the reads only name the move and explain a refusal.
@@ -255,8 +252,7 @@ export class Ledger implements PurchaseLedger {
         id,
         userId,
         now,
-        dayStart,
-        dayEnd: nextUtcMidnight(now),
+        day: utcDayNumber(now),
         exempt,
         starsPerPurchase: this.limits.starsPerPurchase,
         starsPerUserDay: this.limits.starsPerUserDay,
@@ -736,12 +732,12 @@ export class Ledger implements PurchaseLedger {
 
   /** What today's (UTC) limits have counted so far, and when they reset. */
   usage(userId?: number, now: number = this.#clock()): DayUsage {
-    const dayStart = utcDayStart(now);
-    const row = this.#usage.get({
-      userId: userId ?? null,
-      dayStart,
-      dayEnd: nextUtcMidnight(now),
-    }) ?? { starsBot: 0, premiumBot: 0, starsUser: 0, premiumUser: 0 };
+    const row = this.#usage.get({ userId: userId ?? null, day: utcDayNumber(now) }) ?? {
+      starsBot: 0,
+      premiumBot: 0,
+      starsUser: 0,
+      premiumUser: 0,
+    };
     return {
       day: utcDay(now),
       starsBot: row.starsBot,

@@ -17,6 +17,40 @@ function tables(db: Database.Database): string[] {
     .map((r) => r.name);
 }
 
+/** An intent as a version-4 ledger wrote it, with one event per status it went through. */
+function writeV4Intent(
+  db: Database.Database,
+  id: string,
+  statuses: string[],
+  quantity = 100,
+): { id: string } {
+  const status = statuses.at(-1) ?? "draft";
+  const sent = statuses.includes("sending");
+  db.prepare(
+    `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
+       requester_user_id, requester_chat_id, requester_chat_type, status, created_at,
+       expires_at, sent_at, finished_at, outcome_detail, updated_at)
+     VALUES (?, 'stars', 'alice_1', ?, 'usdt_ton', 1, 1, 'private', ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    quantity,
+    status,
+    Date.now(),
+    Date.now() + 600_000,
+    sent ? Date.now() : null,
+    status === "rejected" ? Date.now() : null,
+    status === "rejected" ? "not sent: cancelled at shutdown" : null,
+    Date.now(),
+  );
+  statuses.forEach((to, i) => {
+    db.prepare(
+      `INSERT INTO purchase_intent_events (intent_id, from_status, to_status, at, actor)
+       VALUES (?, ?, ?, ?, 1)`,
+    ).run(id, statuses[i - 1] ?? null, to, Date.now());
+  });
+  return { id };
+}
+
 describe("ledger migrations", () => {
   it("creates the ledger tables on an empty file", () => {
     const db = openDatabase(join(tempDir(), "empty.sqlite"));
@@ -146,11 +180,9 @@ describe("ledger migrations", () => {
     old.pragma("journal_mode = WAL");
     old.pragma("foreign_keys = ON");
     migrate(old, previous);
-    const oldLedger = new Ledger(old);
-    const settled = oldLedger.createDraft(starsDraft());
-    oldLedger.claim(settled.id, 1);
-    oldLedger.recordNotSent(settled.id, "not sent: cancelled at shutdown");
-    const open = oldLedger.createDraft(starsDraft({ quantity: 300 }));
+    // Written as version 4 wrote them (today's Ledger speaks a newer schema).
+    const settled = writeV4Intent(old, "SettledIntent_012345678", ["draft", "sending", "rejected"]);
+    const open = writeV4Intent(old, "OpenIntent_012345678901", ["draft"], 300);
     const before = old.prepare("SELECT * FROM purchase_intents ORDER BY rowid").all();
     // The old schema refuses the new status.
     expect(() =>
