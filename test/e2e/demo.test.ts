@@ -66,6 +66,8 @@ describe("npm run demo", () => {
   it("the README's walkthrough: #N presses the latest message's button, a typed number is the amount", async () => {
     const { exited, waitForOutput, type } = startDemo();
     await waitForOutput(/Type :help for commands\./);
+    // The guide printed at start names the button the amount keyboard really has.
+    await waitForOutput(/#7 +"Another amount"/);
     await waitForOutput(/\[1\] ⭐ Gift stars/, type("/start"));
     await waitForOutput(/Who should get the stars\?/, type("#1"));
     await waitForOutput(/\[7\] Another amount/, type("alice_friend"));

@@ -13,7 +13,7 @@ const GUIDE = [
   "The demo is running: the real bot, a local Telegram and a sandbox service. No money moves.",
   `You are ${DEMO_USER.first_name}, an allowed buyer. Try:`,
   "  /start        then #1 presses its first button (gift stars); type a username (e.g. alice_friend)",
-  '  #2            "Another amount" or a preset; a typed number such as 120 is sent as the amount',
+  '  #7            "Another amount" (#1 to #6 are presets); then type a number such as 120',
   "  /premium      gift Telegram Premium (usernames starting with 'premium' already have it)",
   "  /history      your gifts",
   "  :as admin     become the admin (then /balance, /purchases, /pending)",
