@@ -42,7 +42,15 @@ export interface SettingsSources {
   problems: ConfigProblem[];
   /** Variables whose `NAME_FILE` failed or that hold a placeholder (their problem is in `problems`). */
   failedSecrets: Set<string>;
+  /** The default `.env` was looked for and is not there (a fresh clone, most likely). */
+  envFileMissing: boolean;
 }
+
+/** Said first when settings are missing and there is no `.env`: where a newcomer starts. */
+const NO_ENV_FILE: ConfigProblem = {
+  variable: ".env",
+  reason: "not found here: copy .env.example to .env and fill in the real values",
+};
 
 /**
  * The typed configuration, or a rejected `ConfigError` naming every bad or missing variable.
@@ -63,7 +71,10 @@ export async function loadSettings(
   const sources = readSources(env, options);
   const parsed = await parseValues(sources.values, sources.failedSecrets);
   const problems = [...sources.problems, ...(parsed.ok ? [] : parsed.problems)];
-  if (problems.length > 0 || !parsed.ok) throw new ConfigError(sortProblems(problems));
+  if (problems.length > 0 || !parsed.ok) {
+    const hint = sources.envFileMissing ? [NO_ENV_FILE] : [];
+    throw new ConfigError([...hint, ...sortProblems(problems)]);
+  }
   return { config: parsed.config, values: sources.values };
 }
 
@@ -74,7 +85,7 @@ export function readSources(
 ): SettingsSources {
   const problems: ConfigProblem[] = [];
   const fileEnv = readEnvFile(options.envFile, problems);
-  const merged: Env = { ...withoutEmpty(fileEnv), ...withoutEmpty(env) };
+  const merged: Env = { ...withoutEmpty(fileEnv ?? {}), ...withoutEmpty(env) };
   const failedSecrets = resolveSecretFiles(merged, problems);
   for (const problem of placeholderProblems(merged, VARIABLES)) {
     problems.push(problem);
@@ -84,7 +95,7 @@ export function readSources(
   for (const name of VARIABLES) {
     if (merged[name] !== undefined) values[name] = merged[name];
   }
-  return { values, problems, failedSecrets };
+  return { values, problems, failedSecrets, envFileMissing: fileEnv === undefined };
 }
 
 /** Runs the schema over flat values; problems name variables, never values. */
@@ -106,14 +117,18 @@ function withoutEmpty(env: Env): Env {
   return out;
 }
 
-function readEnvFile(envFile: string | false | undefined, problems: ConfigProblem[]): Env {
+/** The file's variables; undefined when the default `.env` is simply not there. */
+function readEnvFile(
+  envFile: string | false | undefined,
+  problems: ConfigProblem[],
+): Env | undefined {
   if (envFile === false) return {};
   const path = resolve(envFile ?? ".env");
   let content: string;
   try {
     content = readFileSync(path, "utf8");
   } catch (error) {
-    if (envFile === undefined && errorCode(error) === "ENOENT") return {};
+    if (envFile === undefined && errorCode(error) === "ENOENT") return undefined;
     problems.push({
       variable: "(env file)",
       reason: `${path} cannot be read (${errorCode(error)})`,

@@ -73,6 +73,7 @@ describe("src/main.ts", () => {
     expect(run.stderr).toBe(
       [
         "giftbot cannot start:",
+        "- .env: not found here: copy .env.example to .env and fill in the real values",
         "- BOT_TOKEN: is required: the bot's token from @BotFather (digits:characters)",
         "- GIFT_API_BASE_URL: is required: the Gift Purchase Service's base URL",
         "- WALLET_MNEMONIC: is required: the paying wallet's 12, 18 or 24 words, separated by spaces",
