@@ -76,6 +76,9 @@ describe("npm run demo", () => {
     await waitForOutput(/Gift: 120 Telegram Stars[\s\S]*\[1\] ✅ Confirm/, from);
     from = type("#1");
     await waitForOutput(/✅ Delivered: 120 Telegram Stars to @alice_friend/, from);
+    // As the admin, the accountant's export arrives as a document.
+    await waitForOutput(/You are Ada/, type(":as admin"));
+    await waitForOutput(/📎 purchases-[\d-]+\.csv \(\d+ bytes\)/, type("/export"));
     type(":quit");
     expect(await exited).toBe(0);
   });

@@ -16,7 +16,7 @@ const GUIDE = [
   '  #7            "Another amount" (#1 to #6 are presets); then type a number such as 120',
   "  /premium      gift Telegram Premium (usernames starting with 'premium' already have it)",
   "  /history      your gifts",
-  "  :as admin     become the admin (then /balance, /purchases, /pending)",
+  "  :as admin     become the admin (then /balance, /purchases, /pending, /export)",
   "  :group        talk in the demo group (as the admin: /premium @uma_user gifts a member)",
   "  :expire-session   the service's marketplace session expires (:restore-session mends it)",
   "  :help         every terminal command;   :quit to leave",

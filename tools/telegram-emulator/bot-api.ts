@@ -31,6 +31,7 @@ import type {
   InlineKeyboardButton,
   InlineKeyboardMarkup,
   MessageEntity,
+  UploadedFile,
 } from "./types.js";
 
 /** Telegram's answer envelope. */
@@ -222,6 +223,48 @@ function sendMessage(state: EmulatorState, params: Params): ApiMessage {
     parseMode,
   );
   return structuredClone(stored.message);
+}
+
+/**
+ * A document upload (the bot's `/export`). Only uploads are taken: the emulator keeps the file's
+ * name and size, not its bytes, and the terminal chat shows that the file arrived.
+ */
+function sendDocument(state: EmulatorState, params: Params): ApiMessage {
+  const chat = writableChat(state, chatIdParam(state, params));
+  const file = uploadedFile(params, params.document);
+  const caption = optionalString(params, "caption") ?? "";
+  const keyboard = readInlineKeyboard(params);
+  const stored = state.addMessage(chat, (messageId) => {
+    const message: ApiMessage = {
+      message_id: messageId,
+      from: { ...state.bot },
+      chat: { ...chat.chat },
+      date: nowSeconds(),
+      text: caption,
+      document: {
+        file_id: `document-${chat.chat.id}-${messageId}`,
+        file_unique_id: `document-${chat.chat.id}-${messageId}`,
+        file_name: file.fileName,
+        file_size: file.size,
+      },
+    };
+    if (caption !== "") message.caption = caption;
+    if (keyboard !== undefined) message.reply_markup = keyboard;
+    return message;
+  });
+  return structuredClone(stored.message);
+}
+
+/** The upload a `document` param names: the file itself, or `attach://field` pointing at it. */
+function uploadedFile(params: Params, value: unknown): UploadedFile {
+  const target =
+    typeof value === "string" && value.startsWith("attach://")
+      ? params[value.slice("attach://".length)]
+      : value;
+  if (isRecord(target) && typeof target.fileName === "string" && typeof target.size === "number") {
+    return { fileName: target.fileName, size: target.size };
+  }
+  throw badRequest("the emulator takes documents only as uploaded files");
 }
 
 function editableMessage(state: EmulatorState, params: Params): StoredMessage {
@@ -639,6 +682,7 @@ const HANDLERS = new Map<string, { name: string; handler: Handler }>(
     deleteWebhook,
     getWebhookInfo,
     sendMessage,
+    sendDocument,
     editMessageText,
     editMessageReplyMarkup,
     deleteMessage,

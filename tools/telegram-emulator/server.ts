@@ -5,10 +5,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import busboy from "busboy";
 import { TelegramEmulator, type TelegramEmulatorOptions } from "./emulator.js";
 import { EmulatorClosedError, EmulatorControlError, EmulatorTimeoutError } from "./errors.js";
 import { isRecord, type Params } from "./params.js";
-import type { ChatMemberStatus, NewGroup, NewUser } from "./types.js";
+import type { ChatMemberStatus, NewGroup, NewUser, UploadedFile } from "./types.js";
 
 const MAX_BODY_BYTES = 1_000_000;
 const DEFAULT_HOLD_MS = 25_000;
@@ -17,6 +18,10 @@ const MAX_HOLD_MS = 60_000;
 class BodyError extends Error {}
 
 async function readBody(request: IncomingMessage): Promise<string> {
+  return (await readRawBody(request)).toString("utf8");
+}
+
+async function readRawBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -25,7 +30,35 @@ async function readBody(request: IncomingMessage): Promise<string> {
     if (size > MAX_BODY_BYTES) throw new BodyError("request body too large");
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A multipart body (a file upload, as grammY sends `sendDocument`): text fields become params,
+ * each file an {@link UploadedFile} under its field name (`attach://name` points at it). busboy
+ * reads it: grammY writes headers without a space after the colon and filenames unquoted,
+ * which stricter parsers (the Fetch API's `formData()`) refuse.
+ */
+function multipartParams(raw: Buffer, contentType: string): Promise<Params> {
+  return new Promise((resolve, reject) => {
+    const params: Params = {};
+    const parser = busboy({ headers: { "content-type": contentType } });
+    parser.on("field", (name, value) => {
+      params[name] = value;
+    });
+    parser.on("file", (name, stream, info) => {
+      let size = 0;
+      stream.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+      });
+      stream.on("end", () => {
+        params[name] = { fileName: info.filename ?? name, size } satisfies UploadedFile;
+      });
+    });
+    parser.on("close", () => resolve(params));
+    parser.on("error", () => reject(new BodyError("malformed multipart body")));
+    parser.end(raw);
+  });
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -51,6 +84,10 @@ async function botParams(request: IncomingMessage, url: URL): Promise<Params> {
   const params: Params = Object.fromEntries(url.searchParams);
   if (request.method !== "POST") return params;
   const contentType = (request.headers["content-type"] ?? "").toLowerCase();
+  if (contentType.startsWith("multipart/form-data")) {
+    const raw = await readRawBody(request);
+    return { ...params, ...(await multipartParams(raw, request.headers["content-type"] ?? "")) };
+  }
   const body = await readBody(request);
   if (body === "") return params;
   if (contentType.startsWith("application/json")) {
@@ -61,9 +98,7 @@ async function botParams(request: IncomingMessage, url: URL): Promise<Params> {
   if (contentType.startsWith("application/x-www-form-urlencoded")) {
     return { ...params, ...Object.fromEntries(new URLSearchParams(body)) };
   }
-  throw new BodyError(
-    "only JSON, form-urlencoded and query parameters are supported (no file uploads)",
-  );
+  throw new BodyError("only JSON, form-urlencoded, multipart and query parameters are supported");
 }
 
 async function handleBotApi(

@@ -319,7 +319,12 @@ export function formatMessage(
     : `${message.from.first_name}${view.mine ? " (you)" : ""}`;
   const reply =
     message.replyToMessageId === undefined ? "" : ` (reply to #${message.replyToMessageId})`;
-  const lines = [`${view.where}#${message.id} ${who}${view.note}${reply}: ${message.text}`];
+  const document = message.message.document;
+  const body =
+    document === undefined
+      ? message.text
+      : `📎 ${document.file_name} (${document.file_size} bytes)${message.text === "" ? "" : ` ${message.text}`}`;
+  const lines = [`${view.where}#${message.id} ${who}${view.note}${reply}: ${body}`];
   let number = 0;
   for (const row of message.replyMarkup?.inline_keyboard ?? []) {
     const cells = row.map((button) => {

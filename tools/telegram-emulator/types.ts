@@ -50,13 +50,30 @@ export interface InlineKeyboardMarkup {
 }
 
 /** A message as Telegram returns and delivers it (text messages only). */
+/** A file the bot uploaded (multipart), as the emulator keeps it: its name and size only. */
+export interface UploadedFile {
+  fileName: string;
+  size: number;
+}
+
+/** A document in a message, as Telegram describes one. */
+export interface ApiDocument {
+  file_id: string;
+  file_unique_id: string;
+  file_name: string;
+  file_size: number;
+}
+
 export interface ApiMessage {
   message_id: number;
   from: ApiUser;
   chat: ApiChat;
   date: number;
   edit_date?: number;
+  /** A document's caption is kept here too, so every message has the text a person reads. */
   text: string;
+  document?: ApiDocument;
+  caption?: string;
   entities?: MessageEntity[];
   reply_markup?: InlineKeyboardMarkup;
   reply_to_message?: ApiMessage;

@@ -1,5 +1,6 @@
 import { run, sequentialize } from "@grammyjs/runner";
-import { Api, GrammyError, InlineKeyboard } from "grammy";
+import { Api, GrammyError, InlineKeyboard, InputFile } from "grammy";
+import { formatMessage } from "../../../tools/telegram-emulator/terminal-chat.js";
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB, botFor, GROUP, runBot, startEmulator } from "./harness.js";
 
@@ -25,6 +26,31 @@ describe("Telegram emulator with the real grammY bot", () => {
     ]);
     const delivered = emu.calls.find((call) => call.method === "sendMessage");
     expect(delivered?.payload).toMatchObject({ chat_id: ALICE.id, text: "Hello, Alice! gift" });
+  });
+
+  it("takes a document the bot uploads (an /export) and shows its name and size in the chat", async () => {
+    const emu = await startEmulator();
+    emu.addUser(ALICE);
+    const bot = botFor(emu);
+    const csv = "id,status\nA1,delivered\n";
+    bot.command("export", (ctx) =>
+      ctx.replyWithDocument(new InputFile(Buffer.from(csv), "purchases.csv"), {
+        caption: "Purchases",
+      }),
+    );
+    await runBot(bot);
+
+    const sent = emu.sendText(ALICE.id, ALICE.id, "/export");
+    const reply = await emu.nextBotMessage(ALICE.id, { after: sent.messageId });
+    expect(reply.message.document).toMatchObject({
+      file_name: "purchases.csv",
+      file_size: Buffer.byteLength(csv),
+    });
+    expect(reply.text).toBe("Purchases");
+    const view = { botUsername: "gift_test_bot", where: "", mine: false, note: "" };
+    expect(formatMessage(reply, view)).toEqual([
+      `#${reply.id} @gift_test_bot: 📎 purchases.csv (${Buffer.byteLength(csv)} bytes) Purchases`,
+    ]);
   });
 
   it("turns a button press into a callback query the bot answers and edits after", async () => {
