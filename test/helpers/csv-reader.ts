@@ -6,5 +6,5 @@
 import { parse } from "csv-parse/sync";
 
 export function readCsv(text: string): string[][] {
-  return parse<string[]>(text);
+  return parse(text);
 }
