@@ -85,7 +85,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   if (options.pretty) {
     return pino({ ...base, transport: { target: "pino-pretty", options: { colorize: true } } });
   }
-  return pino(base);
+  // Synchronous: pino's default stdout writes asynchronously (a thread-pool write in flight),
+  // and the synchronous flush at exit then wrote the last line ("stopped cleanly") before an
+  // earlier one still in flight. An operator must see how a stop ended, in order; a few lines
+  // per purchase cost nothing to write synchronously.
+  return pino(base, pino.destination({ dest: 1, sync: true }));
 }
 
 /** A logger that writes nothing, for code paths and tests that do not care. */

@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { GrammyError, HttpError } from "grammy";
+import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../src/logger.js";
 
@@ -17,6 +18,14 @@ function capture() {
 }
 
 describe("logger", () => {
+  it("writes the process's stdout synchronously, so the last lines of a stop keep their order", () => {
+    // An asynchronous stdout let "stopped cleanly" overtake "stopped: database closed" at exit.
+    const logger = createLogger() as unknown as Record<symbol, { sync?: boolean; fd?: number }>;
+    const stream = logger[pino.symbols.streamSym];
+    expect(stream?.fd).toBe(1);
+    expect(stream?.sync).toBe(true);
+  });
+
   it("never prints a bot token held inside grammY's network error", () => {
     const { lines, logger } = capture();
     const inner = new Error(`request to https://api.telegram.org/bot${TOKEN}/sendMessage failed`);

@@ -19,9 +19,9 @@ export interface ShutdownOptions {
 const LOG_FLUSH_WAIT_MS = 2_000;
 
 /**
- * Exits once the logger has written every line. pino writes to stdout asynchronously; exiting
- * with a write in flight lets its exit hook write the rest first, so the last lines come out
- * of order or not at all, and an operator reading the log would not see how the stop ended.
+ * Exits once the logger's destination says every line is written. The bot's own stdout logger
+ * writes synchronously (src/logger.ts); a buffered destination (the pretty printer's worker, a
+ * test's stream) gets the chance to finish, so the last lines of a stop are not lost.
  */
 export function exitAfterLogs(logger: Logger, code: number, exit: (code: number) => void): void {
   let done = false;
