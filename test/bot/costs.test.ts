@@ -12,18 +12,6 @@ import { ADMIN, adminWorld, BUYER, sentTexts } from "./admin/helpers.js";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** A whole stars gift: /stars, the recipient, an amount button, Confirm. */
-async function giftStars(
-  person: ReturnType<typeof chatPerson>,
-  recipient: string,
-  amountButton: string,
-): Promise<void> {
-  await person.command("stars");
-  await person.say(recipient);
-  await person.pressButton(amountButton);
-  await person.pressButton("✅ Confirm");
-}
-
 describe("the measured cost", () => {
   it("records the exact price the sandbox charged and shows it on the receipt and to admins", async () => {
     const { h } = await adminWorld();
@@ -90,7 +78,7 @@ describe("the estimate before Confirm", () => {
   it("shows the sandbox's price for the second purchase of the same kind, and warns when it is more than the wallet holds", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    await giftStars(bea, "bob_gifts", "⭐ 50");
+    await bea.giftStars("bob_gifts", "⭐ 50");
     h.clock.advance(60_000);
 
     const requestsBefore = h.sandbox.requests.length;
@@ -128,10 +116,10 @@ describe("the daily report", () => {
     await boris.command("language");
     await boris.pressButton("Русский");
     const bea = chatPerson(h, BUYER);
-    await giftStars(bea, "bob_gifts", "⭐ 50");
+    await bea.giftStars("bob_gifts", "⭐ 50");
     // The marketplace session expires: the next purchase is refused and the breaker opens.
     h.sandbox.expireSession();
-    await giftStars(bea, "carl_gifts", "⭐ 50");
+    await bea.giftStars("carl_gifts", "⭐ 50");
     expect(h.records.pauseReason()?.source).toBe("breaker");
     const day = new Date(h.clock()).toISOString().slice(0, 10);
 
@@ -166,13 +154,13 @@ describe("/export", () => {
   it("sends the CSV of a date range that reads back row for row, a hostile reason neutralised", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    await giftStars(bea, "bob_gifts", "⭐ 50");
+    await bea.giftStars("bob_gifts", "⭐ 50");
     h.clock.advance(60_000);
     h.sandbox.injectFault(
       { type: "status", status: 400, body: { ok: false, reason: '=HYPERLINK("http://evil")' } },
       { path: "/buy-stars/" },
     );
-    await giftStars(bea, "carl_gifts", "⭐ 100");
+    await bea.giftStars("carl_gifts", "⭐ 100");
     const day = new Date(h.clock()).toISOString().slice(0, 10);
 
     const ada = chatPerson(h, ADMIN);
@@ -240,7 +228,7 @@ describe("/export of a large range", () => {
   it("sends every purchase of the range, read back row for row in order", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    await giftStars(bea, "bob_gifts", "⭐ 50");
+    await bea.giftStars("bob_gifts", "⭐ 50");
     const [bought] = h.records.recent({ limit: 1 });
     const dayStart = Math.floor(h.clock() / DAY) * DAY;
     // Several pages of the ledger's export (500 rows a page), all within the same day.
@@ -275,7 +263,7 @@ describe("/export of a large range", () => {
   it("reads the ledger a page at a time as the file is read, the database free meanwhile", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    await giftStars(bea, "bob_gifts", "⭐ 50");
+    await bea.giftStars("bob_gifts", "⭐ 50");
     const [bought] = h.records.recent({ limit: 1 });
     const dayStart = Math.floor(h.clock() / DAY) * DAY;
     copyPurchase(h.db, bought?.id ?? "", 3_000, dayStart + 1_000, "early");

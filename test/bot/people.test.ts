@@ -11,10 +11,7 @@ describe("names in the admins' lists", () => {
   it("shows the latest name seen with the id, in /purchases and /allowed", async () => {
     const { h } = await adminWorld({ access: { publicPurchases: true } });
     const kim = chatPerson(h, { ...testUser(4301, { first_name: "Kim" }), last_name: "Lee" });
-    await kim.command("stars");
-    await kim.say("bob_gifts");
-    await kim.pressButton("⭐ 50");
-    await kim.pressButton("✅ Confirm");
+    await kim.giftStars("bob_gifts", "⭐ 50");
 
     const ada = chatPerson(h, ADMIN);
     await ada.command("purchases");

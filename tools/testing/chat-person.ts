@@ -23,6 +23,8 @@ export interface ChatPerson {
   press(data: string, messageId: number): Promise<void>;
   /** Presses the button labelled `label` on the newest bot message in this chat that has it. */
   pressButton(label: string): Promise<void>;
+  /** A whole stars gift: /stars, the recipient, an amount button (e.g. "⭐ 50"), Confirm. */
+  giftStars(recipient: string, amountButton: string): Promise<void>;
   /** Finds the newest message with that button: its id and the button's data. */
   findButton(label: string): { messageId: number; data: string };
   /** The bot's messages in this chat as they look now, oldest first. */
@@ -76,6 +78,14 @@ export function chatPerson(world: ChatWorld, user: User): ChatPerson {
     async pressButton(label) {
       const { messageId, data } = findButton(label);
       await press(data, messageId);
+    },
+    async giftStars(recipient, amountButton) {
+      await world.send(world.updates.command(user, "stars"));
+      await world.send(world.updates.text(user, recipient));
+      for (const label of [amountButton, "✅ Confirm"]) {
+        const { messageId, data } = findButton(label);
+        await press(data, messageId);
+      }
     },
     findButton,
     messages: () => world.telegram.messagesIn(chatId),

@@ -34,10 +34,7 @@ describe("admin alerts Telegram did not take", () => {
     });
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 100");
-    await bea.pressButton("✅ Confirm");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
     expect(h.records.status().unconfirmed).toBe(1);
 

@@ -25,10 +25,7 @@ describe("reconciliation evidence", () => {
     // ... Ada buys in between, and it succeeds ...
     h.clock.advance(2 * MINUTE);
     const ada = chatPerson(h, ADMIN);
-    await ada.command("stars");
-    await ada.say("carl_gifts");
-    await ada.pressButton("⭐ 100");
-    await ada.pressButton("✅ Confirm");
+    await ada.giftStars("carl_gifts", "⭐ 100");
     expect(ada.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @carl_gifts\./);
     const carl = h.records.recent({ limit: 1 })[0];
     expect(carl?.recipient).toBe("carl_gifts");
@@ -83,10 +80,7 @@ describe("reconciliation evidence", () => {
     const { h, features } = await adminWorld();
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 100");
-    await bea.pressButton("✅ Confirm");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
     const text = sentTexts(h, ADMIN.id).find((t) => t.startsWith("⚠️")) ?? "";
     expect(text).toContain("Balance before: 100 TON, 1,000 USDT, read at ");
