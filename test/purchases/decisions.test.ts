@@ -12,32 +12,21 @@ import {
   premiumVerdict,
 } from "../../src/purchases/decisions.js";
 import type { BalanceRead, RecipientCheck } from "../../src/purchases/types.js";
+import { testIntent } from "../helpers/intent.js";
 import { username } from "../helpers/username.js";
 
 const NOW = Date.UTC(2030, 0, 1, 12);
 
-const intent = (overrides: Partial<PurchaseIntent> = {}): PurchaseIntent => ({
-  id: "intent-1",
-  kind: "premium",
-  recipient: "bob_gift",
-  quantity: 3,
-  paymentMethod: "ton",
-  requester: { userId: 1, chatId: 1, chatType: "private" },
-  status: "draft",
-  createdAt: NOW - 61_000,
-  expiresAt: NOW + 60_000,
-  sentAt: undefined,
-  finishedAt: undefined,
-  balanceBefore: undefined,
-  balanceBeforeAt: undefined,
-  response: undefined,
-  txHash: undefined,
-  outcomeDetail: undefined,
-  resolvedBy: undefined,
-  resolvedAt: undefined,
-  cost: undefined,
-  ...overrides,
-});
+const intent = (overrides: Partial<PurchaseIntent> = {}): PurchaseIntent =>
+  testIntent({
+    kind: "premium",
+    recipient: "bob_gift",
+    quantity: 3,
+    paymentMethod: "ton",
+    createdAt: NOW - 61_000,
+    expiresAt: NOW + 60_000,
+    ...overrides,
+  });
 
 const ok = (ton: string, recognised = true): BalanceRead => ({
   kind: "ok",

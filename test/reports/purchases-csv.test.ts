@@ -7,11 +7,12 @@ import {
   purchasesCsv,
 } from "../../src/reports/purchases-csv.js";
 import { readCsv } from "../helpers/csv-reader.js";
+import { testIntent } from "../helpers/intent.js";
 
 const T0 = Date.UTC(2026, 10, 3, 9, 30);
 
 function intent(overrides: Partial<PurchaseIntent> = {}): PurchaseIntent {
-  return {
+  return testIntent({
     id: "intent_aaaaaaaaaaaaaaaaaa",
     kind: "stars",
     recipient: "alice_friend",
@@ -27,9 +28,6 @@ function intent(overrides: Partial<PurchaseIntent> = {}): PurchaseIntent {
     balanceBeforeAt: T0,
     response: { ok: true, secret_echo: "must-not-appear" },
     txHash: "abc123",
-    outcomeDetail: undefined,
-    resolvedBy: undefined,
-    resolvedAt: undefined,
     cost: {
       measured: true,
       amount: "0.75",
@@ -38,7 +36,7 @@ function intent(overrides: Partial<PurchaseIntent> = {}): PurchaseIntent {
       at: T0 + 7_000,
     },
     ...overrides,
-  };
+  });
 }
 
 function column(row: string[] | undefined, name: (typeof PURCHASE_CSV_COLUMNS)[number]): string {

@@ -9,7 +9,7 @@ import {
   encodeGroup,
 } from "../../../src/bot/callback-data/index.js";
 import { evidenceText } from "../../../src/bot/features/admin/views.js";
-import type { PurchaseIntent } from "../../../src/ledger/types.js";
+import { testIntent } from "../../helpers/intent.js";
 import type { ReconciliationEvidence } from "../../../src/purchases/types.js";
 
 describe("decimal thresholds without floats", () => {
@@ -34,27 +34,12 @@ describe("decimal thresholds without floats", () => {
 
 describe("on-chain transfers in the evidence", () => {
   it("shows nanotons as TON, exactly", () => {
-    const intent: PurchaseIntent = {
+    const intent = testIntent({
       id: "intent1",
-      kind: "stars",
-      recipient: "bob_gifts",
-      quantity: 100,
       paymentMethod: "ton",
-      requester: { userId: 1, chatId: 1, chatType: "private" },
       status: "unconfirmed",
-      createdAt: 0,
-      expiresAt: 0,
       sentAt: 0,
-      finishedAt: undefined,
-      balanceBefore: undefined,
-      balanceBeforeAt: undefined,
-      response: undefined,
-      txHash: undefined,
-      outcomeDetail: undefined,
-      resolvedBy: undefined,
-      resolvedAt: undefined,
-      cost: undefined,
-    };
+    });
     const transfer = (amountNano: string | undefined) => ({
       hash: "ab",
       at: 0,
