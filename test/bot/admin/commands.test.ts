@@ -180,6 +180,37 @@ describe("the kill switch", () => {
     await bea.press(confirm.data, confirm.messageId);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });
+
+  it("the breaker's Resume button lifts only the breaker's pause, never an admin's", async () => {
+    const { h } = await adminWorld();
+    const ada = chatPerson(h, ADMIN);
+    await ada.command("help");
+    const alert = ada.lastMessage().message_id;
+
+    // An old alert pressed after an admin paused on purpose: still paused, and said why.
+    await ada.command("pause");
+    let before = h.telegram.mark();
+    await ada.press("adm:resume", alert);
+    expect(answersSince(h, before)).toEqual([
+      "Purchases are now paused by an admin, not by the breaker: /resume reopens them.",
+    ]);
+    expect(h.records.status().paused).toBe(true);
+
+    // The breaker's own pause is what the button lifts.
+    await ada.command("resume");
+    h.desk.pauseByBreaker({ cause: "session" });
+    before = h.telegram.mark();
+    await ada.press("adm:resume", alert);
+    expect(answersSince(h, before)).toEqual(["▶ Purchases are open again."]);
+    expect(h.records.status().paused).toBe(false);
+
+    // Pressed again once open: nothing changes.
+    before = h.telegram.mark();
+    await ada.press("adm:resume", alert);
+    expect(answersSince(h, before)).toEqual([
+      "The breaker's pause is already lifted: purchases are open.",
+    ]);
+  });
 });
 
 describe("who may buy: /allow, /deny, /allowed", () => {

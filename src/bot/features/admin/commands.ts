@@ -204,11 +204,24 @@ export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promi
   await ctx.reply(resumeText(ctx, env, ctx.from.id));
 }
 
-/** The breaker's Resume button: the button goes, the text stays as the record of why. */
+/**
+ * The breaker's Resume button: the button goes, the text stays as the record of why. It lifts
+ * only the breaker's own pause: an old alert pressed after an admin's /pause (or after the
+ * purchases were reopened) must not reopen buying behind that admin's back.
+ */
 export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
+  const shown = ctx.callbackQuery.message?.text ?? "";
+  const pause = env.services.records.pauseReason();
+  if (pause?.source !== "breaker") {
+    await ctx.answerCallbackQuery({
+      text: ctx.t(pause === undefined ? "admin-breaker-resume-open" : "admin-breaker-resume-admin"),
+      show_alert: true,
+    });
+    await editQuietly(ctx, shown, undefined);
+    return;
+  }
   const text = resumeText(ctx, env, ctx.from.id);
   await ctx.answerCallbackQuery({ text });
-  const shown = ctx.callbackQuery.message?.text ?? "";
   await editQuietly(
     ctx,
     `${shown}\n\n${ctx.t("admin-breaker-resumed", { adminId: String(ctx.from.id) })}`,
