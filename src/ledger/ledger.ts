@@ -644,7 +644,11 @@ export class Ledger implements PurchaseLedger {
     this.#writePause(true, null, now, { source: "breaker", detail });
   }
 
-  /** The switch and its reason in one transaction: a reader never sees one without the other. */
+  /**
+   * The switch and its reason in one transaction: a reader never sees one without the other.
+   * Durable like a claim: a pause that a power cut rolled back would reopen buying, and while
+   * purchases are paused no later durable commit would carry it to the disk.
+   */
   #writePause(
     paused: boolean,
     by: number | null,
@@ -656,16 +660,14 @@ export class Ledger implements PurchaseLedger {
        ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_by = excluded.updated_by,
          updated_at = excluded.updated_at`,
     );
-    this.#db
-      .transaction(() => {
-        upsert.run(PAUSED_KEY, paused ? "true" : "false", by, now);
-        if (reason === undefined) {
-          this.#sql.prepare("DELETE FROM ledger_settings WHERE key = ?").run(PAUSE_REASON_KEY);
-        } else {
-          upsert.run(PAUSE_REASON_KEY, JSON.stringify(reason), by, now);
-        }
-      })
-      .immediate();
+    this.#durably(() => {
+      upsert.run(PAUSED_KEY, paused ? "true" : "false", by, now);
+      if (reason === undefined) {
+        this.#sql.prepare("DELETE FROM ledger_settings WHERE key = ?").run(PAUSE_REASON_KEY);
+      } else {
+        upsert.run(PAUSE_REASON_KEY, JSON.stringify(reason), by, now);
+      }
+    });
   }
 
   /** Whether purchases are paused, and who flipped the switch last and when. */

@@ -43,7 +43,7 @@ function observed(db: Database.Database): { db: Database.Database; levels: numbe
 }
 
 describe("durable money commits", () => {
-  it("the claim, a queued promise, an outcome, a recovery and a settlement commit at FULL; drafts at NORMAL", () => {
+  it("the claim, a queued promise, an outcome, a recovery, a settlement and the pause switch commit at FULL; drafts at NORMAL", () => {
     const real = openDatabase(join(tempDir(), "durable.sqlite"));
     expect(real.pragma("journal_mode", { simple: true })).toBe("wal");
     const { db, levels } = observed(real);
@@ -66,6 +66,9 @@ describe("durable money commits", () => {
     ledger.claim(c.id, 1);
     expect(at(() => ledger.recoverInterrupted())).toEqual([FULL]);
     expect(at(() => ledger.resolve(c.id, 42, true))).toEqual([FULL]);
+    expect(at(() => ledger.setPaused(true, 42))).toEqual([FULL]);
+    expect(at(() => ledger.pauseByBreaker({ cause: "wallet" }))).toEqual([FULL]);
+    expect(at(() => ledger.setPaused(false, 42))).toEqual([FULL]);
     expect(at(() => ledger.cancel(ledger.createDraft(starsDraft()).id, 1))).toEqual([
       NORMAL,
       NORMAL,
