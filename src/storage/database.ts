@@ -64,18 +64,19 @@ export function durably<T>(db: Db, commit: () => T): T {
 const SYNCHRONOUS_FULL = 2;
 
 /**
- * Applies every migration newer than the file's `user_version`, each in its own transaction.
- * A database written by an older version is carried forward, never dropped.
- */
-/**
  * Whether SQLite itself refused a statement (busy or locked beyond the busy timeout, the disk
- * full, an I/O error): such a refusal may pass if tried again. Anything else (a ledger refusal,
- * a closed connection, a bug) fails the same way every time.
+ * full, an I/O error, a trigger's RAISE): such a refusal may pass if tried again, and retrying
+ * a write that never passes only keeps its outcome held, which admins are told of. Anything
+ * else (a ledger refusal, a closed connection, a bug) fails the same way every time.
  */
 export function isTransientSqliteError(error: unknown): boolean {
   return error instanceof Database.SqliteError;
 }
 
+/**
+ * Applies every migration newer than the file's `user_version`, each in its own transaction.
+ * A database written by an older version is carried forward, never dropped.
+ */
 export function migrate(db: Db, upTo: number = migrations.length): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > migrations.length) {
