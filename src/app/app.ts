@@ -439,26 +439,18 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   // Aborted by stop(): ends the retries of a start that is still connecting.
   const connecting = new AbortController();
 
-  let runner: RunnerHandle | undefined;
-  let webhookServer: WebhookServer | undefined;
-  let expiry: NodeJS.Timeout | undefined;
+  const begun: Started = { runner: undefined, webhookServer: undefined, expiry: undefined };
   let stopping: Promise<void> | undefined;
+  let starting: Promise<void> | undefined;
 
   const parts: RunParts = { config, overrides, logger, desk, access, giftBot, health, probes };
-  const start = async (): Promise<void> => {
-    logger.info(configSummary(config), "giftbot starting");
-    // Probes answer from the start: live at once, ready only once updates are taken.
-    await observability.startServers(probes);
-    await connectToTelegram(bot, connecting.signal);
-    expiry = await prepareToRun(parts);
-    readOutages.start();
-    // A signal that came while connecting has already closed everything: take no updates.
-    if (stopping !== undefined) return;
-    const intake = await takeUpdates(parts);
-    runner = intake.runner;
-    webhookServer = intake.webhookServer;
-    observability.readiness.set("taking_updates");
-  };
+  const start = (): Promise<void> =>
+    (starting ??= begin(parts, begun, {
+      observability,
+      connecting,
+      readOutages,
+      stopped: () => stopping !== undefined,
+    }));
 
   const stop = (): Promise<void> => {
     stopping ??= windDown(
@@ -473,8 +465,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         desk,
         connecting,
         reporter: giftBot.reporter,
+        starting,
       },
-      { runner, webhookServer, expiry },
+      () => begun,
     );
     return stopping;
   };
@@ -494,7 +487,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     updates,
     observability,
     get webhookServer() {
-      return webhookServer;
+      return begun.webhookServer;
     },
     health,
     applySettings,
@@ -519,6 +512,11 @@ interface StopParts {
   reporter: { idle(): Promise<void> };
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
+  /**
+   * A start under way: waited for before anything closes, so its recovery and queued
+   * confirmations never write to a closed database, and what it began is stopped.
+   */
+  starting: Promise<void> | undefined;
 }
 
 /** What `start` began: the intake and the minute timer. */
@@ -529,24 +527,26 @@ interface Started {
 }
 
 /** Stops in the order the module's comment gives (steps 0 to 6). */
-async function windDown(parts: StopParts, started: Started): Promise<void> {
+async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   const { logger, service, updates } = parts;
-  const { runner, webhookServer } = started;
   // Not ready from the first moment: an orchestrator stops sending work before anything closes.
   parts.observability.readiness.set("stopping");
   parts.connecting.abort();
+  // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
+  // never sent, and so is any later one: waiting for its turn could outlast the grace
+  // period. A purchase already sent is untouched, and reads keep working. This comes
+  // before waiting for a start under way (it may be sending a queued confirmation) and for
+  // the intake (the webhook server's close waits for its updates, one may be that purchase).
+  service.client.stopPurchases();
+  await parts.starting?.catch(() => undefined);
+  const started = begun();
+  const { runner, webhookServer } = started;
   if (started.expiry !== undefined) clearInterval(started.expiry);
   parts.readOutages.stop();
   // Stop taking updates first, so nothing new starts while we wait.
   const intake: Promise<unknown>[] = [];
   if (runner?.isRunning()) intake.push(runner.stop());
   if (webhookServer !== undefined) intake.push(webhookServer.close());
-  // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
-  // never sent, and so is any later one: waiting for its turn could outlast the grace
-  // period. A purchase already sent is untouched, and reads keep working. This comes
-  // before waiting for the intake: the webhook server's close waits for its updates, and
-  // one of them may be that queued purchase.
-  service.client.stopPurchases();
   const busy = updates.inFlight();
   if (busy > 0) logger.info({ updates: busy }, "waiting for updates in flight");
   await Promise.all(intake);
@@ -572,6 +572,36 @@ async function windDown(parts: StopParts, started: Started): Promise<void> {
 }
 
 /** What starting the app works with. */
+/**
+ * Starts: the probes, Telegram, what an earlier run left (see prepareToRun), then the intake.
+ * Records what it began in `begun` as it goes, for the stop to undo; a stop that comes
+ * meanwhile ends it at the next step, before anything is recovered, sent or taken.
+ */
+async function begin(
+  parts: RunParts,
+  begun: Started,
+  run: {
+    observability: Observability;
+    connecting: AbortController;
+    readOutages: ReadOutageWatch;
+    stopped: () => boolean;
+  },
+): Promise<void> {
+  const { config, logger, probes, giftBot } = parts;
+  logger.info(configSummary(config), "giftbot starting");
+  // Probes answer from the start: live at once, ready only once updates are taken.
+  await run.observability.startServers(probes);
+  await connectToTelegram(giftBot.bot, run.connecting.signal);
+  if (run.stopped()) return;
+  begun.expiry = await prepareToRun(parts, run.stopped);
+  if (run.stopped()) return;
+  run.readOutages.start();
+  const intake = await takeUpdates(parts);
+  begun.runner = intake.runner;
+  begun.webhookServer = intake.webhookServer;
+  run.observability.readiness.set("taking_updates");
+}
+
 interface RunParts {
   config: Config;
   overrides: AppOverrides;
@@ -590,7 +620,10 @@ interface RunParts {
  * (their people told), expired drafts marked (and every minute after, with the group
  * clean-up), command menus registered. Returns the minute timer.
  */
-async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
+async function prepareToRun(
+  parts: RunParts,
+  stopped: () => boolean,
+): Promise<NodeJS.Timeout | undefined> {
   const { desk, giftBot, logger } = parts;
   // Admins are told about every purchase that ends unconfirmed (the notifier listens to the
   // desk from the start, so also those recovered now), and about any an earlier run left
@@ -604,6 +637,8 @@ async function prepareToRun(parts: RunParts): Promise<NodeJS.Timeout> {
     );
     await tellRequestersOutcomeUnknown(giftBot.bot.api, giftBot.services, recovered, logger);
   }
+  // Stopped meanwhile: the queued confirmations stay queued, for the next start to keep.
+  if (stopped()) return undefined;
   await resolveQueuedConfirmations(parts);
   desk.expireDrafts();
   // A report whose hour passed while the bot was down goes out now.

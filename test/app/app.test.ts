@@ -90,6 +90,34 @@ describe("createApp", () => {
     expect(app.health()).toMatchObject({ database: "up" });
   });
 
+  it("a stop that comes while starting keeps what an earlier run queued, sends nothing, and leaves nothing running", async () => {
+    const { sandbox, config, databasePath } = await world();
+    const db = openDatabase(databasePath);
+    const ledger = new Ledger(db);
+    const draft = ledger.createDraft({
+      kind: "stars",
+      recipient: "queued_gift",
+      quantity: 50,
+      paymentMethod: "ton",
+      requester: { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" },
+      balanceBefore: undefined,
+    });
+    expect(ledger.queue(draft.id, DEMO_USER.id).ok).toBe(true);
+    db.close();
+
+    const app = createApp(config, { logger: silentLogger });
+    const started = app.start();
+    await app.stop();
+    await started;
+    // The promise stands for the next start; nothing went out, nothing takes updates.
+    expect(sandbox.purchaseRequests()).toHaveLength(0);
+    expect(app.storage.isOpen()).toBe(false);
+    expect(app.webhookServer).toBeUndefined();
+    const after = openDatabase(databasePath);
+    expect(new Ledger(after).get(draft.id)?.status).toBe("queued");
+    after.close();
+  });
+
   it("stop waits for an update in flight, then closes the database; a second stop is the same", async () => {
     const { emulator, config } = await world();
     const app = createApp(config, { logger: silentLogger });
