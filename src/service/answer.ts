@@ -1,6 +1,6 @@
 /**
- * What came back from one request, in the shape the classifiers read: the status, the headers,
- * the body as (scrubbed) text and, when it parsed, as (scrubbed) JSON. Also the small readings
+ * What came back from one request, in the shape the classifiers read: the status, the one
+ * header they read (`Retry-After`), the body as (scrubbed) text and, when it parsed, as (scrubbed) JSON. Also the small readings
  * every classifier shares: the wait the service asks for, the human detail of a failure body,
  * and a definite refusal (docs/service-contract.md §4, §5).
  */
@@ -13,7 +13,11 @@ import type { FailureBody, Rejected } from "./types.js";
 /** A response whose body was read as JSON when it could be; secrets already scrubbed. */
 export interface Answer {
   status: number;
-  headers: Record<string, string>;
+  /**
+   * `Retry-After`, the only header anything reads. The others are dropped here, unscrubbed
+   * as they are (a `Set-Cookie` may echo the session), so nothing downstream can keep them.
+   */
+  retryAfter: string | undefined;
   text: string;
   json: unknown;
   isJson: boolean;
@@ -53,7 +57,7 @@ export function toAnswer(
   }
   return {
     status: response.status,
-    headers: response.headers,
+    retryAfter: response.headers["retry-after"],
     text: scrubber.text(response.text),
     json,
     isJson,
@@ -66,7 +70,7 @@ export function toAnswer(
  */
 export function waitHintSeconds(answer: Answer, nowMs: number = Date.now()): number {
   const hints: number[] = [];
-  const header = answer.headers["retry-after"];
+  const header = answer.retryAfter;
   if (header !== undefined) {
     const seconds = Number(header);
     if (header.trim() !== "" && Number.isFinite(seconds) && seconds >= 0) hints.push(seconds);
