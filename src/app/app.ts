@@ -435,7 +435,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const updates = trackUpdates(bot);
 
   const health = (): HealthReport => healthReport(() => storage.isUp(), service);
-  const probes = observability.probes(health);
+  const probes = {
+    ownPorts: observability.probes(health),
+    webhook: observability.probes(health, { onWebhookPort: true }),
+  };
   // Aborted by stop(): ends the retries of a start that is still connecting.
   const connecting = new AbortController();
 
@@ -590,7 +593,7 @@ async function begin(
   const { config, logger, probes, giftBot } = parts;
   logger.info(configSummary(config), "giftbot starting");
   // Probes answer from the start: live at once, ready only once updates are taken.
-  await run.observability.startServers(probes);
+  await run.observability.startServers(probes.ownPorts);
   await connectToTelegram(giftBot.bot, run.connecting.signal);
   if (run.stopped()) return;
   begun.expiry = await prepareToRun(parts, run.stopped);
@@ -610,8 +613,8 @@ interface RunParts {
   access: AccessList;
   giftBot: GiftBot;
   health: () => HealthReport;
-  /** The probe paths, answered by the webhook server too. */
-  probes: ProbeHandler;
+  /** The probe paths on HEALTH_PORT and METRICS_PORT, and on the webhook server. */
+  probes: { ownPorts: ProbeHandler; webhook: ProbeHandler };
 }
 
 /**
@@ -699,7 +702,7 @@ async function takeUpdates(
       path: new URL(webhook.url).pathname,
       secretToken: webhook.secret,
       health,
-      probes,
+      probes: probes.webhook,
       logger,
     });
     await bot.api.setWebhook(webhook.url, { secret_token: webhook.secret });

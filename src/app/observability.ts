@@ -66,9 +66,17 @@ export class Observability {
     if (this.metrics) countPurchases(desk, this.metrics);
   }
 
-  /** The probe paths over `health`, for the probe servers and the webhook server. */
-  probes(health: () => HealthReport): ProbeHandler {
-    const metrics = this.metrics;
+  /**
+   * The probe paths over `health`, for the probe servers; `{ onWebhookPort: true }` for the
+   * webhook server, which faces Telegram and so usually the internet: there `/metrics` (the
+   * wallet's balance, the purchases) is answered only when HEALTH_PORT or METRICS_PORT is PORT,
+   * the operator's own choice. Otherwise the metrics stay on their own port.
+   */
+  probes(health: () => HealthReport, where: { onWebhookPort?: boolean } = {}): ProbeHandler {
+    const run = this.#run;
+    const metricsHere =
+      where.onWebhookPort !== true || run.healthPort === run.port || run.metricsPort === run.port;
+    const metrics = metricsHere ? this.metrics : undefined;
     return probeHandler({
       health,
       readiness: () => this.readiness.report(),
