@@ -173,12 +173,15 @@ export function audienceOf(chatType: string | undefined): Audience {
   return chatType === "private" ? "private" : "group";
 }
 
-/** Why a claim was refused, in the person's language (lower-case, to follow a colon). */
+/**
+ * Why a claim was refused, in the person's language (lower-case, to follow a colon). The
+ * audience is required: in a group, the operator's limit figures are not said.
+ */
 export function refusalText(
   t: Translate,
   locale: string,
   refusal: ConfirmRefusal,
-  audience: Audience = "private",
+  audience: Audience,
 ): string {
   switch (refusal.reason) {
     case "limit": {
@@ -259,7 +262,14 @@ export function outcomeText(
       return withGift(
         t,
         result.intent,
-        t("outcome-closed", { reason: refusalText(t, locale, result.refusal) }),
+        t("outcome-closed", {
+          reason: refusalText(
+            t,
+            locale,
+            result.refusal,
+            audienceOf(result.intent.requester.chatType),
+          ),
+        }),
       );
     case "recipient_has_premium":
       return withGift(
@@ -268,7 +278,8 @@ export function outcomeText(
         t("outcome-has-premium", { username: result.intent.recipient }),
       );
     case "refused":
-      return t("outcome-refused", { reason: refusalText(t, locale, result.refusal) });
+      // No intent says where this is shown: said as in a group, without the limit figures.
+      return t("outcome-refused", { reason: refusalText(t, locale, result.refusal, "group") });
   }
 }
 
