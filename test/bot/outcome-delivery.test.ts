@@ -4,7 +4,8 @@
  * new message to that chat.
  */
 import { describe, expect, it } from "vitest";
-import { chatPerson } from "../../tools/testing/chat-person.js";
+import { DEFAULT_LIMITS } from "../../src/ledger/limits.js";
+import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
 import { testUser } from "../../tools/testing/updates.js";
 import { harness } from "./helpers.js";
@@ -38,5 +39,30 @@ describe("an outcome the summary cannot show", () => {
     );
     expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/Sending your gift/);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("a refusal is sent as a new message, Confirm kept, when the summary's edit fails", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(612));
+    await alice.command("stars");
+    await alice.say("bob_gifts");
+    await alice.pressButton("⭐ 100");
+    // The limit changed while the summary was open; the summary itself can no longer be edited.
+    h.desk.setLimits({ ...DEFAULT_LIMITS, starsPerUserDay: 60 });
+    h.telegram.answer("editMessageText", (): CannedAnswer => ({
+      ok: false,
+      error_code: 400,
+      description: "Bad Request: message to edit not found",
+    }));
+    const before = h.telegram.mark();
+    await alice.pressButton("✅ Confirm");
+
+    const sent = h.telegram
+      .callsSince(before)
+      .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === alice.chatId);
+    expect(sent).toHaveLength(1);
+    expect(String(sent[0]?.payload.text)).toMatch(/limit "your stars per day"/);
+    expect(buttonsOf(alice.lastMessage()).flat()).toContain("✅ Confirm");
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });

@@ -28,7 +28,7 @@ const limit: ConfirmRefusal = {
 describe("a queued confirmation closed for a limit", () => {
   it("says the figures in a private chat, and only the limit's name and reset in a group", () => {
     const t = english();
-    const closed = (chatType: string) =>
+    const closed = (chatType: "private" | "supergroup") =>
       outcomeText(
         t,
         "en",

@@ -12,6 +12,7 @@
 import { Composer, type Filter, GrammyError } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
+import { isPassingRefusal } from "../../purchases/decisions.js";
 import type { ConfirmRefusal, ConfirmResult } from "../../purchases/types.js";
 import { BUY_DATA, decodeSummary, type SummaryAction } from "../callback-data/buy.js";
 import type { BotContext } from "../context.js";
@@ -191,14 +192,12 @@ async function confirm(
     // Another press of the same summary won the claim: its handler shows the outcome.
     if (reason === "already_processing" || reason === "already_done") return;
     const line = outcomeLine(ctx, locale, withPauseSource(result.refusal, services));
-    const retryable =
-      reason === "paused" ||
-      reason === "frozen" ||
-      reason === "limit" ||
-      reason === "busy" ||
-      reason === "recipient_unverified";
+    // The desk's own list: a refusal that passes by itself keeps the summary confirmable.
+    const retryable = isPassingRefusal(result.refusal);
     const fresh = services.records.getIntent(intent.id) ?? intent;
-    await editQuietly(
+    // Through the same edit-or-send as an outcome: the press may already have been answered
+    // without a text (queued), so this is the only place the person reads why.
+    await showOutcome(
       ctx,
       summaryWithStatus(ctx.t, locale, fresh, line, services.records.estimate(fresh)),
       retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
@@ -220,9 +219,14 @@ async function confirm(
  * (deleted, too old, Telegram failing after its own retries), sends it as a new message to the
  * chat: a person always learns the outcome of their Confirm.
  */
-async function showOutcome(ctx: BotContext, text: string): Promise<void> {
+async function showOutcome(
+  ctx: BotContext,
+  text: string,
+  keyboard?: ReturnType<typeof summaryKeyboard>,
+): Promise<void> {
+  const markup = keyboard === undefined ? {} : { reply_markup: keyboard };
   try {
-    await ctx.editMessageText(text);
+    await ctx.editMessageText(text, markup);
     return;
   } catch (error) {
     // Already showing exactly this outcome (another press's handler wrote it): nothing to add.
@@ -230,7 +234,7 @@ async function showOutcome(ctx: BotContext, text: string): Promise<void> {
     ctx.log.warn({ error }, "could not edit the summary into its outcome; sending it anew");
   }
   try {
-    await ctx.reply(text);
+    await ctx.reply(text, markup);
   } catch (error) {
     ctx.log.error({ error }, "could not tell the person the outcome of their confirmation");
   }
@@ -245,7 +249,13 @@ const COST_WAIT_MS = 3_000;
  */
 async function withCost(result: ConfirmResult, services: BotServices): Promise<ConfirmResult> {
   if (result.kind !== "succeeded") return result;
-  const cost = await services.desk.measuredCost(result.intent.id, COST_WAIT_MS);
+  // The cost is a nicety on the receipt: if it cannot be had, the outcome goes out without it.
+  const cost = await services.desk
+    .measuredCost(result.intent.id, COST_WAIT_MS)
+    .catch((error: unknown) => {
+      services.logger.warn({ err: error }, "could not read the measured cost for the receipt");
+      return undefined;
+    });
   return cost === undefined ? result : { ...result, intent: { ...result.intent, cost } };
 }
 
