@@ -72,7 +72,10 @@ export class CostMeter {
       onChain: onChain !== undefined,
     });
     if (onChain === undefined) return;
-    const fromChain = costFromChain(onChain, intent, this.#deps.clock()).catch((err: unknown) => {
+    const othersSent = (from: number, to: number) =>
+      this.#deps.ledger.sentDuring(from, to, intent.id).length;
+    const now = this.#deps.clock();
+    const fromChain = costFromChain(onChain, intent, now, othersSent).catch((err: unknown) => {
       this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
       return undefined;
     });

@@ -142,17 +142,22 @@ const CHAIN_SLACK_MS = 60_000;
 /**
  * A delivered purchase's cost from its outgoing transfer on chain: the transaction with the
  * service's `tx_hash` when it gave one (hex or base64), else the only outgoing transaction
- * while the request was out. Undefined when none or several match, or the transfer carries no
- * amount of the purchase's currency: then the balance difference is used instead.
+ * while the request was out, and then only when no other purchase was sent in that window
+ * (`othersSent`, the ledger's count): found by time alone, the transfer could be another
+ * purchase's (the previous one's, landing on chain late). Undefined when none or several
+ * match, or the transfer carries no amount of the purchase's currency: then the balance
+ * difference is used instead.
  */
 export async function costFromChain(
   chain: OnChainEvidence,
   intent: PurchaseIntent,
   now: number,
+  othersSent: (from: number, to: number) => number,
 ): Promise<PurchaseCost | undefined> {
   if (intent.sentAt === undefined) return undefined;
   const from = intent.sentAt - CHAIN_SLACK_MS;
   const to = (intent.finishedAt ?? now) + CHAIN_SLACK_MS;
+  if (intent.txHash === undefined && othersSent(from, to) > 0) return undefined;
   const transfers = (await chain.outgoingTransfersSince(from)).filter(
     (t) => t.at >= from && t.at <= to,
   );

@@ -180,7 +180,8 @@ describe("the cost on chain", () => {
       sentAt,
       finishedAt: sentAt + 3_000,
     };
-    expect(await costFromChain(chain, intent, sentAt + 4_000)).toEqual({
+    const none = () => 0;
+    expect(await costFromChain(chain, intent, sentAt + 4_000, none)).toEqual({
       measured: true,
       amount: "0.1875",
       currency: "ton",
@@ -188,6 +189,16 @@ describe("the cost on chain", () => {
       at: sentAt + 4_000,
     });
     // A hash the service gave that matches nothing on chain: no figure from the chain.
-    expect(await costFromChain(chain, { ...intent, txHash: "ff".repeat(32) }, 0)).toBeUndefined();
+    expect(
+      await costFromChain(chain, { ...intent, txHash: "ff".repeat(32) }, 0, none),
+    ).toBeUndefined();
+    // Another purchase sent in the window: the only transfer found by time may be its.
+    let asked: [number, number] | undefined;
+    const another = (from: number, to: number) => {
+      asked = [from, to];
+      return 1;
+    };
+    expect(await costFromChain(chain, intent, sentAt + 4_000, another)).toBeUndefined();
+    expect(asked).toEqual([sentAt - 60_000, sentAt + 3_000 + 60_000]);
   });
 });
