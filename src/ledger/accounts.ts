@@ -84,6 +84,8 @@ export interface PurchaseAccounts {
    * streamed while the bot keeps using the database.
    */
   sentBetween(from: number, to: number, pageSize?: number): Iterable<PurchaseIntent>;
+  /** Whether the day's report was sent to `adminId` (read before the figures are worked out). */
+  reportSent(day: string, adminId: number): boolean;
   /** Marks the day's report as sent to `adminId`; false when it already was. */
   markReportSent(day: string, adminId: number, at: number): boolean;
   /** Undoes {@link markReportSent} when sending failed, so the next attempt tries again. */

@@ -48,6 +48,7 @@ export class SqliteAccounts implements PurchaseAccounts {
   readonly #page;
   readonly #markReport;
   readonly #unmarkReport;
+  readonly #reportSent;
   readonly #insertOpening;
   readonly #openings;
 
@@ -104,6 +105,9 @@ export class SqliteAccounts implements PurchaseAccounts {
     );
     this.#markReport = db.prepare<[string, number, number]>(
       "INSERT OR IGNORE INTO daily_reports (day, admin_id, sent_at) VALUES (?, ?, ?)",
+    );
+    this.#reportSent = db.prepare<[string, number], { one: number }>(
+      "SELECT 1 AS one FROM daily_reports WHERE day = ? AND admin_id = ?",
     );
     this.#unmarkReport = db.prepare<[string, number]>(
       "DELETE FROM daily_reports WHERE day = ? AND admin_id = ?",
@@ -216,6 +220,10 @@ export class SqliteAccounts implements PurchaseAccounts {
 
   recordBreakerOpening(at: number, cause: string): void {
     this.#insertOpening.run(at, cause);
+  }
+
+  reportSent(day: string, adminId: number): boolean {
+    return this.#reportSent.get(day, adminId) !== undefined;
   }
 
   markReportSent(day: string, adminId: number, at: number): boolean {

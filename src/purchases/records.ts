@@ -35,6 +35,8 @@ export interface PurchaseRecords {
   exportCsv(from: number, to: number): Readable;
   /** The figures of the UTC day starting at `dayStart`, for the daily report. */
   dayFigures(dayStart: number): DayFigures;
+  /** Whether a day's report was sent to an admin. */
+  reportSent(day: string, adminId: number): boolean;
   /** Marks a day's report as sent to an admin; false when it already was (see the accounts). */
   markReportSent(day: string, adminId: number): boolean;
   unmarkReportSent(day: string, adminId: number): void;
@@ -87,6 +89,7 @@ export function createPurchaseRecords(
           ),
     exportCsv: (from, to) => purchasesCsv(books().sentBetween(from, to)),
     dayFigures: (dayStart) => books().dayFigures(dayStart),
+    reportSent: (day, adminId) => books().reportSent(day, adminId),
     markReportSent: (day, adminId) => books().markReportSent(day, adminId, clock()),
     unmarkReportSent: (day, adminId) => books().unmarkReportSent(day, adminId),
     getIntent: (id) => ledger.get(id),

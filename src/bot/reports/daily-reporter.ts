@@ -7,6 +7,7 @@
  */
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import type { Api, Context } from "grammy";
+import { utcDay } from "../../ledger/time.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { Translate } from "../context.js";
@@ -71,11 +72,15 @@ export class DailyReporter {
     if (hourUtc === undefined) return 0;
     const dayStart = dueReportDay(clock(), hourUtc);
     if (dayStart === undefined) return 0;
+    // Asked every minute once the hour has come: the day's figures are worked out only while
+    // some admin still waits for them.
+    const day = utcDay(dayStart);
+    if (this.#options.admins.every((adminId) => records.reportSent(day, adminId))) return 0;
     const figures = records.dayFigures(dayStart);
     const limits = records.limits();
     const report = {
       ...figures,
-      unconfirmedNow: records.unconfirmed().length,
+      unconfirmedNow: records.status().unconfirmed,
       limits: { starsPerBotDay: limits.starsPerBotDay, premiumPerBotDay: limits.premiumPerBotDay },
     };
     let sent = 0;
