@@ -36,16 +36,22 @@ async function main(): Promise<number | undefined> {
   }
   const { config } = settings;
   const { createApp } = await appModule;
+  // Every stop first ends the reloads: a SIGHUP must not apply settings to closed parts.
+  let stopReloads = (): void => undefined;
+  const stop = (): Promise<void> => {
+    stopReloads();
+    return app.stop();
+  };
   const app = createApp(config, {
     onFatal: () => {
       // Telegram will not give this process updates any more: let a supervisor restart it.
       const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
-      app.stop().then(exit, exit);
+      stop().then(exit, exit);
     },
   });
   // Installed before start: a signal while connecting still closes the database cleanly.
   handleShutdownSignals({
-    stop: () => app.stop(),
+    stop,
     graceMs: config.run.shutdownGraceSeconds * 1000,
     logger: app.logger,
   });
@@ -57,20 +63,20 @@ async function main(): Promise<number | undefined> {
     apply: (next) => app.applySettings(next),
     onRefused: (refused) => app.notifier.reloadRefused(refused.map((problem) => problem.variable)),
   });
-  reloadOnSignalAndSecretFiles(reloader, { logger: app.logger });
+  stopReloads = reloadOnSignalAndSecretFiles(reloader, { logger: app.logger });
   try {
     await app.start();
   } catch (error) {
     // Waiting cannot mend a rejected token: one line saying so, no stack trace, exit 1.
     if (error instanceof TelegramTokenRejectedError) {
       app.logger.fatal({ cause: error.reason }, `giftbot cannot start: ${error.message}`);
-      await app.stop().catch(() => undefined);
+      await stop().catch(() => undefined);
       exitAfterLogs(app.logger, 1, (code) => process.exit(code));
       return undefined;
     }
     // The logger's `err` serializer keeps name, message and stack only, tokens scrubbed.
     app.logger.fatal({ err: error }, "giftbot could not start");
-    await app.stop().catch(() => undefined);
+    await stop().catch(() => undefined);
     exitAfterLogs(app.logger, 1, (code) => process.exit(code));
     return undefined;
   }
