@@ -218,6 +218,13 @@ describe("loadConfig: a valid environment", () => {
       shutdownGraceSeconds: 40,
     });
     expect(config.log).toEqual({ level: "info", pretty: false });
+    expect(config.fairShare).toEqual({
+      checksPerUserMinute: 5,
+      checksExemptAdmins: true,
+      updatesPerUser: 30,
+      updatesWindowSeconds: 10,
+      strangerCooldownSeconds: 30,
+    });
   });
 
   it("accepts every boolean spelling", async () => {
