@@ -125,9 +125,16 @@ function statementCache(db: Db): Pick<Db, "prepare"> {
   return { prepare: prepare as Db["prepare"] };
 }
 
-/** A new random, unguessable intent id: 16 bytes, base64url (22 characters). */
+/**
+ * A new random, unguessable intent id: 16 bytes, base64url (22 characters), never starting
+ * with "-": a spreadsheet reads such a cell as a formula, so the accountant's export would
+ * have to mark it (`'-...`) and the id in the file would no longer be the id.
+ */
 export function newIntentId(): string {
-  return randomBytes(16).toString("base64url");
+  for (;;) {
+    const id = randomBytes(16).toString("base64url");
+    if (!id.startsWith("-")) return id;
+  }
 }
 
 /**

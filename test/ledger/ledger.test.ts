@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger, newIntentId } from "../../src/ledger/ledger.js";
 import { canMove } from "../../src/ledger/transitions.js";
 import type { IntentStatus } from "../../src/ledger/types.js";
 import type { Ambiguous, PurchaseOutcome } from "../../src/service/types.js";
@@ -38,6 +38,15 @@ function buy(
   if (claim.ok) ledger.recordOutcome(id, success);
   return claim;
 }
+
+describe("intent ids", () => {
+  it("are 22 base64url characters, distinct, and never start with '-' (a formula in a spreadsheet)", () => {
+    // One in 64 plain base64url ids starts with "-": 5,000 would show it.
+    const ids = Array.from({ length: 5_000 }, () => newIntentId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+  });
+});
 
 describe("Ledger drafts and claims", () => {
   it("records a draft with every field, then exactly one claim wins", () => {
