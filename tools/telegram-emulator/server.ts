@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import busboy from "busboy";
 import { TelegramEmulator, type TelegramEmulatorOptions } from "./emulator.js";
 import { EmulatorClosedError, EmulatorControlError, EmulatorTimeoutError } from "./errors.js";
+import { readMultipart } from "./multipart.js";
 import { isRecord, type Params } from "./params.js";
 import type { ChatMemberStatus, NewGroup, NewUser, UploadedFile } from "./types.js";
 
@@ -33,32 +33,16 @@ async function readRawBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/**
- * A multipart body (a file upload, as grammY sends `sendDocument`): text fields become params,
- * each file an {@link UploadedFile} under its field name (`attach://name` points at it). busboy
- * reads it: grammY writes headers without a space after the colon and filenames unquoted,
- * which stricter parsers (the Fetch API's `formData()`) refuse.
- */
-function multipartParams(raw: Buffer, contentType: string): Promise<Params> {
-  return new Promise((resolve, reject) => {
-    const params: Params = {};
-    const parser = busboy({ headers: { "content-type": contentType } });
-    parser.on("field", (name, value) => {
-      params[name] = value;
-    });
-    parser.on("file", (name, stream, info) => {
-      let size = 0;
-      stream.on("data", (chunk: Buffer) => {
-        size += chunk.length;
-      });
-      stream.on("end", () => {
-        params[name] = { fileName: info.filename ?? name, size } satisfies UploadedFile;
-      });
-    });
-    parser.on("close", () => resolve(params));
-    parser.on("error", () => reject(new BodyError("malformed multipart body")));
-    parser.end(raw);
+/** A file upload: text fields become params, each file an {@link UploadedFile} by field name. */
+async function multipartParams(raw: Buffer, contentType: string): Promise<Params> {
+  const { fields, files } = await readMultipart(raw, contentType).catch(() => {
+    throw new BodyError("malformed multipart body");
   });
+  const params: Params = { ...fields };
+  for (const [name, file] of Object.entries(files)) {
+    params[name] = { fileName: file.fileName, size: file.content.length } satisfies UploadedFile;
+  }
+  return params;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

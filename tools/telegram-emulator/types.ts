@@ -49,7 +49,6 @@ export interface InlineKeyboardMarkup {
   inline_keyboard: InlineKeyboardButton[][];
 }
 
-/** A message as Telegram returns and delivers it (text messages only). */
 /** A file the bot uploaded (multipart), as the emulator keeps it: its name and size only. */
 export interface UploadedFile {
   fileName: string;
@@ -64,6 +63,7 @@ export interface ApiDocument {
   file_size: number;
 }
 
+/** A message as Telegram returns and delivers it (text, or a document with its caption). */
 export interface ApiMessage {
   message_id: number;
   from: ApiUser;

@@ -8,6 +8,7 @@
  */
 import type { ApiClientOptions } from "grammy";
 import type { Chat, Message, UserFromGetMe } from "grammy/types";
+import { readMultipart } from "../telegram-emulator/multipart.js";
 
 /** One outgoing Bot API call as the bot made it. */
 export interface RecordedCall {
@@ -235,28 +236,18 @@ function isStream(body: unknown): body is AsyncIterable<Uint8Array> {
   return typeof body === "object" && body !== null && Symbol.asyncIterator in body;
 }
 
-/**
- * Reads a multipart/form-data upload as grammY streams it: fields as text, files as text.
- * (undici's parser refuses grammY's compact part headers, so this splits on the boundary.)
- */
+/** An upload as grammY streams it: fields (non-string ones JSON), files as their text. */
 async function multipartPayload(
   body: AsyncIterable<Uint8Array>,
   contentType: string,
 ): Promise<Record<string, unknown>> {
   const chunks: Uint8Array[] = [];
   for await (const chunk of body) chunks.push(chunk);
-  const boundary = /boundary=(\S+)/.exec(contentType)?.[1];
-  if (boundary === undefined) return {};
+  const { fields, files } = await readMultipart(Buffer.concat(chunks), contentType);
   const payload: Record<string, unknown> = {};
-  for (const part of Buffer.concat(chunks).toString("utf8").split(`--${boundary}`)) {
-    const split = part.indexOf("\r\n\r\n");
-    if (split < 0) continue;
-    const headers = part.slice(0, split);
-    const content = part.slice(split + 4).replace(/\r\n$/, "");
-    const name = /name="([^"]*)"/i.exec(headers)?.[1];
-    if (name === undefined) continue;
-    const filename = /filename="?([^";\r\n]*)"?/i.exec(headers)?.[1];
-    payload[name] = filename === undefined ? parseField(content) : { filename, text: content };
+  for (const [name, value] of Object.entries(fields)) payload[name] = parseField(value);
+  for (const [name, file] of Object.entries(files)) {
+    payload[name] = { filename: file.fileName, text: file.content.toString("utf8") };
   }
   return payload;
 }
