@@ -113,8 +113,8 @@ function isAdminUpdate(ctx: BotContext, env: AdminEnv): boolean {
  */
 export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
+  // The low-balance check hears this read itself (it listens to the desk's balance reads).
   const read = await desk.readBalance();
-  if (read.kind === "ok") env.notifier.checkBalance(read.balance);
   const locale = await ctx.i18n.getLocale();
   const usage = env.services.records.usageToday();
   const today = env.services.records.dailyTotals(1).find((d) => d.day === usage.day);
@@ -125,6 +125,7 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
       usage,
       today,
       status: env.services.records.status(),
+      pausedBy: env.services.records.pauseReason()?.source,
     }) +
       fairShareSection(
         ctx.t,

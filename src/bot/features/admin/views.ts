@@ -6,7 +6,12 @@
  */
 import { fromNano } from "@ton/core";
 import type { AllowedEntry } from "../../../access/access-list.js";
-import type { DayTotals, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
+import type {
+  DayTotals,
+  PauseSource,
+  PurchaseIntent,
+  SpendingLimits,
+} from "../../../ledger/types.js";
 import type {
   BalanceRead,
   DailyUsage,
@@ -65,6 +70,8 @@ export function balanceText(
     usage: DailyUsage;
     today: DayTotals | undefined;
     status: DeskStatus;
+    /** Who paused purchases, when they are: the breaker's pause is told apart. */
+    pausedBy: PauseSource | undefined;
   },
 ): string {
   const lines = [t("admin-balance-title"), ""];
@@ -94,14 +101,20 @@ export function balanceText(
       premium: input.usage.premiumBot,
     }),
   );
-  lines.push(...stateLines(t, input.status));
+  lines.push(...stateLines(t, input.status, input.pausedBy));
   return lines.join("\n");
 }
 
 /** Whether purchases are open, paused, frozen (or both). */
-export function stateLines(t: Translate, status: DeskStatus): string[] {
+export function stateLines(
+  t: Translate,
+  status: DeskStatus,
+  pausedBy: PauseSource | undefined,
+): string[] {
   const lines: string[] = [];
-  if (status.paused) lines.push(t("admin-state-paused"));
+  if (status.paused) {
+    lines.push(t(pausedBy === "breaker" ? "admin-state-paused-breaker" : "admin-state-paused"));
+  }
   if (status.unconfirmed > 0) lines.push(t("admin-state-frozen", { count: status.unconfirmed }));
   if (lines.length === 0) lines.push(t("admin-state-open"));
   return lines;
