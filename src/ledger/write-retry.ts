@@ -5,6 +5,7 @@
  * Such failures are usually brief, so the write is tried again with a bounded, growing pause;
  * the caller decides what to do if it still fails (tell the admins, keep trying).
  */
+import { backoffDelay } from "../backoff.js";
 export interface WriteRetryPolicy {
   /** Tries in all, the first included (at least 1). */
   attempts: number;
@@ -24,11 +25,6 @@ export const OUTCOME_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onR
   maxDelayMs: 1_600,
 };
 
-/** The pause before try `attempt + 1` (attempt counts from 1). */
-export function retryDelay(policy: WriteRetryPolicy, attempt: number): number {
-  return Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
-}
-
 /**
  * Runs `write` until it succeeds, throws an error `isTransient` says will not pass (the ledger's
  * `isTransientWriteError`: only the store knows its driver's errors), or `policy.attempts` tries
@@ -47,7 +43,7 @@ export async function retryWrite<T>(
       return write();
     } catch (error) {
       if (attempt >= attempts || !isTransient(error)) throw error;
-      const delayMs = retryDelay(policy, attempt);
+      const delayMs = backoffDelay(policy, attempt);
       policy.onRetry?.(error, attempt, delayMs);
       await sleep(delayMs);
     }

@@ -7,6 +7,7 @@
  * purchases are on hold, not "busy". If the process stops first, the intent is still `sending`
  * in the database and the next start recovers it as unconfirmed: nothing is lost either way.
  */
+import { backoffDelay } from "../backoff.js";
 import type { RecordedOutcome } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
 
@@ -73,7 +74,7 @@ export class UnrecordedOutcomes {
 
   #schedule(intentId: string, held: Held): void {
     if (this.#closed) return;
-    const delay = Math.min(this.#retry.maxDelayMs, this.#retry.firstDelayMs * 2 ** held.attempt);
+    const delay = backoffDelay(this.#retry, held.attempt + 1);
     held.attempt++;
     held.timer = setTimeout(() => {
       held.timer = undefined;

@@ -4,6 +4,7 @@
  * exiting. Each failure reaches the Telegram watch, which says so in the log (at most once a
  * minute). A token Telegram rejects (401/404) cannot get better by waiting: that ends the start.
  */
+import { type Backoff, backoffDelay } from "../backoff.js";
 import type { Bot, Context } from "grammy";
 import { isTokenRejected, telegramCause } from "./telegram-watch.js";
 
@@ -20,8 +21,7 @@ export class TelegramTokenRejectedError extends Error {
 }
 
 /** Backoff between attempts: 1 s, doubling, at most 30 s. */
-const FIRST_WAIT_MS = 1000;
-const LONGEST_WAIT_MS = 30_000;
+const CONNECT_BACKOFF: Backoff = { firstDelayMs: 1000, maxDelayMs: 30_000 };
 
 /**
  * Resolves once `bot.init()` succeeds; rejects with TelegramTokenRejectedError on 401/404, or
@@ -42,7 +42,7 @@ export async function connectToTelegram<C extends Context>(
         );
       }
       if (signal.aborted) throw error;
-      const stopped = await pause(Math.min(LONGEST_WAIT_MS, FIRST_WAIT_MS * 2 ** attempt), signal);
+      const stopped = await pause(backoffDelay(CONNECT_BACKOFF, attempt + 1), signal);
       if (stopped) throw error;
     }
   }

@@ -14,6 +14,7 @@
  * outer retries) is sent again to that admin with a bounded, growing pause while the process
  * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
  */
+import { backoffDelay } from "../../backoff.js";
 import type { NameLookup } from "../people.js";
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
@@ -372,7 +373,7 @@ export class AdminNotifier {
   #retryLater(adminId: number, render: Render, attempt: number, onReached?: () => void): void {
     const policy = this.#options.retry ?? ADMIN_MESSAGE_RETRY;
     if (attempt > policy.retries || this.#closed) return;
-    const delay = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** (attempt - 1));
+    const delay = backoffDelay(policy, attempt);
     const timer = setTimeout(() => {
       this.#retryTimers.delete(timer);
       this.#track(
