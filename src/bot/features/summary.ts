@@ -9,6 +9,7 @@
  * summary turns into "sending" only once the claim has won (a refused claim never shows
  * "sending"), and it is edited into the outcome or the claim's reason.
  */
+import { editQuietly } from "../edit-quietly.js";
 import { Composer, type Filter, GrammyError } from "grammy";
 import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
@@ -97,7 +98,7 @@ async function refuse(
     intent !== undefined &&
     intent.requester.userId === ctx.from.id
   ) {
-    await editQuietly(
+    await editSummary(
       ctx,
       summaryWithStatus(ctx.t, locale, intent, outcomeLine(ctx, locale, refusal)),
     );
@@ -132,7 +133,7 @@ async function confirm(
       text: sentence(refusalText(ctx.t, locale, early, audienceOf(ctx.chat?.type))),
     });
     // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
-    await editQuietly(
+    await editSummary(
       ctx,
       summaryWithStatus(ctx.t, locale, intent, closed, services.records.estimate(intent)),
       summaryKeyboard(ctx.t, intent),
@@ -159,7 +160,7 @@ async function confirm(
     shown = shown
       .then(() => (answer ? ctx.answerCallbackQuery({ text: options.toast }) : undefined))
       .then(() => (options.typing === true ? ctx.replyWithChatAction("typing") : undefined))
-      .then(() => editQuietly(ctx, text))
+      .then(() => editSummary(ctx, text))
       .catch((error: unknown) => ctx.log.debug({ error }, "could not show the summary's status"));
   };
   const userId = ctx.from.id;
@@ -284,7 +285,7 @@ async function cancel(
       ctx.log.debug({ error }, "could not delete a group summary");
     }
   }
-  await editQuietly(ctx, cancelledText(ctx.t, intent));
+  await editSummary(ctx, cancelledText(ctx.t, intent));
 }
 
 async function switchMethod(
@@ -311,25 +312,18 @@ async function switchMethod(
   }
   const locale = await ctx.i18n.getLocale();
   await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
-  await editQuietly(
+  await editSummary(
     ctx,
     summaryText(ctx.t, locale, changed, services.records.estimate(changed)),
     summaryKeyboard(ctx.t, changed),
   );
 }
 
-/**
- * Edits the pressed message. Failing to edit (the message is too old, or unchanged) must not
- * turn a finished purchase into an error for the person, so it is logged and swallowed.
- */
-async function editQuietly(
+/** A summary's look only (its status line, its buttons): a failure is logged, nothing more. */
+function editSummary(
   ctx: BotContext,
   text: string,
   keyboard?: ReturnType<typeof summaryKeyboard>,
 ): Promise<void> {
-  try {
-    await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard });
-  } catch (error) {
-    ctx.log.warn({ error }, "could not edit the summary message");
-  }
+  return editQuietly(ctx, text, keyboard, "could not edit the summary message");
 }

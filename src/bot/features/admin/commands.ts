@@ -8,13 +8,13 @@
  * Each command and button is a named handler taking the context and the {@link AdminEnv};
  * {@link adminCommandsFeature} only routes to them.
  */
+import { editQuietly } from "../../edit-quietly.js";
 import {
   type CallbackQueryContext,
   type ChatTypeContext,
   type CommandContext,
   Composer,
   type Filter,
-  type InlineKeyboard,
 } from "grammy";
 import type { AccessList } from "../../../access/access-list.js";
 import { fairShareSection } from "./fair-share-view.js";
@@ -438,17 +438,4 @@ async function explainTarget(
 
 function withLine(text: string, line: string): string {
   return text === "" ? line : `${text}\n\n${line}`;
-}
-
-/** Edits the pressed message; an old or unchanged message is not worth an error. */
-async function editQuietly(
-  ctx: BotContext,
-  text: string,
-  keyboard: InlineKeyboard | undefined,
-): Promise<void> {
-  try {
-    await ctx.editMessageText(text, keyboard === undefined ? {} : { reply_markup: keyboard });
-  } catch (error) {
-    ctx.log.debug({ err: error }, "could not edit an admin message");
-  }
 }
