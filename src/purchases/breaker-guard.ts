@@ -50,12 +50,6 @@ export class BreakerGuard {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Why purchases are paused by the breaker now, if they are. */
-  get opening(): BreakerOpening | undefined {
-    this.#syncWithPause();
-    return this.#breaker.opening;
-  }
-
   #onSent(result: SentResult): void {
     this.#syncWithPause();
     const input: BreakerInput =

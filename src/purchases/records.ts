@@ -5,6 +5,7 @@
  */
 import type {
   DayTotals,
+  DayUsage,
   PurchaseIntent,
   PurchaseLedger,
   SpendingLimits,
@@ -20,7 +21,7 @@ import {
 } from "../costs/estimate.js";
 import type { DayFigures, PurchaseAccounts } from "../ledger/accounts.js";
 import { purchasesCsv } from "../reports/purchases-csv.js";
-import type { DailyUsage, DeskStatus } from "./types.js";
+import type { DeskStatus } from "./types.js";
 
 export interface PurchaseRecords {
   /**
@@ -51,7 +52,7 @@ export interface PurchaseRecords {
   pauseReason(): PauseReason | undefined;
   limits(): SpendingLimits;
   /** Today's (UTC) spending against the limits, the bot's and (with `userId`) one person's. */
-  usageToday(userId?: number): DailyUsage;
+  usageToday(userId?: number): DayUsage;
   /** Per UTC day totals for the admins, newest first (default 7 days). */
   dailyTotals(days?: number): DayTotals[];
   /** One intent's status moves, oldest first. */

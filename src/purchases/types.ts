@@ -8,7 +8,6 @@ import type { PurchaseCost } from "../costs/types.js";
 import type {
   BalanceSnapshot,
   ClaimRefusal,
-  DayUsage,
   IntentKind,
   NewIntent,
   PauseSource,
@@ -175,9 +174,6 @@ export interface DeskStatus {
   /** Unconfirmed intents waiting for an admin: while > 0, purchases are frozen. */
   unconfirmed: number;
 }
-
-/** Today's spending against the limits, as the ledger counts it. */
-export type DailyUsage = DayUsage;
 
 /** Called once per intent that ends unconfirmed, so admins can be told at once. */
 export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous) => void;

@@ -8,16 +8,12 @@ import { fromNano } from "@ton/core";
 import type { AllowedEntry } from "../../../access/access-list.js";
 import type {
   DayTotals,
+  DayUsage,
   PauseSource,
   PurchaseIntent,
   SpendingLimits,
 } from "../../../ledger/types.js";
-import type {
-  BalanceRead,
-  DailyUsage,
-  DeskStatus,
-  ReconciliationEvidence,
-} from "../../../purchases/types.js";
+import type { BalanceRead, DeskStatus, ReconciliationEvidence } from "../../../purchases/types.js";
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { outcomeDetailText } from "../../outcome-detail.js";
@@ -67,7 +63,7 @@ export function balanceText(
   input: {
     read: BalanceRead;
     wallet: WalletInfo;
-    usage: DailyUsage;
+    usage: DayUsage;
     today: DayTotals | undefined;
     status: DeskStatus;
     /** Who paused purchases, when they are: the breaker's pause is told apart. */
@@ -365,7 +361,7 @@ export function limitsText(
   t: Translate,
   locale: string,
   limits: SpendingLimits,
-  usage: DailyUsage,
+  usage: DayUsage,
 ): string {
   return [
     t("admin-limits-title", { resetsAt: formatDateTime(locale, usage.resetsAt) }),
