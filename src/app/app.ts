@@ -594,7 +594,13 @@ async function begin(
   logger.info(configSummary(config), "giftbot starting");
   // Probes answer from the start: live at once, ready only once updates are taken.
   await run.observability.startServers(probes.ownPorts);
-  await connectToTelegram(giftBot.bot, run.connecting.signal);
+  try {
+    await connectToTelegram(giftBot.bot, run.connecting.signal);
+  } catch (error) {
+    // Connecting ended by a stop is the stop, not a failed start: it ends with its own code.
+    if (run.stopped()) return;
+    throw error;
+  }
   if (run.stopped()) return;
   begun.expiry = await prepareToRun(parts, run.stopped);
   if (run.stopped()) return;

@@ -33,7 +33,9 @@ export async function connectToTelegram<C extends Context>(
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await bot.init();
+      // With the signal: grammY's init retries network failures by itself, and only the
+      // signal ends those retries when a stop comes while Telegram cannot be reached.
+      await bot.init(signal as Parameters<Bot<C>["init"]>[0]);
       return;
     } catch (error) {
       if (isTokenRejected(error)) {
