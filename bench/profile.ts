@@ -2,8 +2,8 @@
  * `npm run bench:profile`: where one bot's CPU goes, step by step of the stars flow. Drives only
  * one bot (BENCH_PROFILE_BOT: `ours`, the default, or `peer`) through the update-cost phase's
  * flow, prints the CPU per update of each step for each round after a warm-up round, and, with
- * BENCH_PROFILE_STEP (`start`, `menu`, `recipient`, `amount` or `confirm`), writes a V8 CPU
- * profile of that step in the last round to BENCH_PROFILE_DIR (default: the working folder),
+ * BENCH_PROFILE_STEP (`start`, `menu`, `recipient`, `amount`, `confirm`, or `all` for the whole
+ * flow), writes a V8 CPU profile of that step in the last round to BENCH_PROFILE_DIR (default: the working folder),
  * to open in Chrome's DevTools. Settings: BENCH_PEOPLE (500), BENCH_ROUNDS (3).
  *
  * One bot per process, so the other's garbage and caches do not land in the figures; the
@@ -71,17 +71,17 @@ try {
     const perStep: string[] = [];
     let total = 0;
     for (const name of STARS_STEPS) {
-      const profiling = round === rounds - 1 && name === step;
-      if (profiling) {
+      const profiling = round === rounds - 1 && (name === step || step === "all");
+      if (profiling && (name === step || name === STARS_STEPS[0])) {
         await inspector.post("Profiler.enable");
         await inspector.post("Profiler.start");
       }
       const ms = await cpuMs(async () => {
         for (const person of crowd) await handle(stepUpdate(name, person, stub, updates));
       });
-      if (profiling) {
+      if (profiling && (name === step || name === STARS_STEPS.at(-1))) {
         const { profile } = await inspector.post("Profiler.stop");
-        const file = join(outDir, `profile-${which}-${name}.cpuprofile`);
+        const file = join(outDir, `profile-${which}-${step}.cpuprofile`);
         writeFileSync(file, JSON.stringify(profile));
         process.stderr.write(`wrote ${file}\n`);
       }

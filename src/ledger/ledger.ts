@@ -445,9 +445,14 @@ export class Ledger implements PurchaseLedger {
   sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[] {
     return this.#sql
       .prepare<{ from: number; to: number; id: string }, IntentRow>(
+        // Two lookups in the index by when each finished (still out, or finished within the
+        // window), not a walk through every purchase sent before `to`.
         `SELECT * FROM purchase_intents
-         WHERE id <> @id AND sent_at IS NOT NULL AND sent_at < @to
-           AND (finished_at IS NULL OR finished_at >= @from) AND status <> 'rejected'
+         WHERE rowid IN (
+             SELECT rowid FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
+             UNION ALL
+             SELECT rowid FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
+           AND id <> @id AND status <> 'rejected'
          ORDER BY sent_at, rowid LIMIT 50`,
       )
       .all({ from, to, id: exceptId })

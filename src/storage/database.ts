@@ -15,7 +15,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import Database from "better-sqlite3";
+import Database, { type Statement } from "better-sqlite3";
 import { migrations } from "./migrations.js";
 
 export type Db = Database.Database;
@@ -50,18 +50,50 @@ export function openDatabase(path: string): Db {
  * is written on every update.
  */
 export function durably<T>(db: Db, commit: () => T): T {
-  const level = db.pragma("synchronous", { simple: true }) as number;
+  const sync = synchronousPragmas(db);
+  const level = sync.read.get() as number;
   if (level >= SYNCHRONOUS_FULL) return commit();
-  db.pragma("synchronous = FULL");
+  sync.set(SYNCHRONOUS_FULL).run();
   try {
     return commit();
   } finally {
-    db.pragma(`synchronous = ${level}`);
+    sync.set(level).run();
   }
 }
 
 /** `PRAGMA synchronous` levels: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA. */
 const SYNCHRONOUS_FULL = 2;
+
+interface SynchronousPragmas {
+  read: Statement;
+  set(level: number): Statement;
+}
+
+/**
+ * Each connection's `PRAGMA synchronous` statements, prepared once: `db.pragma()` prepares its
+ * statement on every call, and `durably` runs three per money commit.
+ */
+const synchronousStatements = new WeakMap<Db, SynchronousPragmas>();
+
+function synchronousPragmas(db: Db): SynchronousPragmas {
+  let known = synchronousStatements.get(db);
+  if (known === undefined) {
+    const setters = new Map<number, Statement>();
+    known = {
+      read: db.prepare("PRAGMA synchronous").pluck(),
+      set: (level) => {
+        let statement = setters.get(level);
+        if (statement === undefined) {
+          statement = db.prepare(`PRAGMA synchronous = ${Math.trunc(level)}`);
+          setters.set(level, statement);
+        }
+        return statement;
+      },
+    };
+    synchronousStatements.set(db, known);
+  }
+  return known;
+}
 
 /**
  * Whether SQLite itself refused a statement (busy or locked beyond the busy timeout, the disk

@@ -472,4 +472,19 @@ describe("Ledger balance before a purchase", () => {
     expect(ids).not.toContain(refused);
     expect(ids).not.toContain(after);
   });
+
+  it("lists an intent still out (no outcome yet), sent before the window, and not one sent after it", () => {
+    const { ledger, clock, draft } = ledgerFixture();
+    const finished = draft({ requester: { userId: 1, chatId: 1, chatType: "private" } });
+    clock.now = NOON + 100;
+    expect(ledger.claim(finished.id, 1).ok).toBe(true);
+    ledger.recordOutcome(finished.id, success, NOON + 200);
+    const stillOut = draft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    clock.now = NOON + 500;
+    expect(ledger.claim(stillOut.id, 2).ok).toBe(true);
+    expect(ledger.sentDuring(NOON + 1_000, NOON + 2_000, finished.id).map((i) => i.id)).toEqual([
+      stillOut.id,
+    ]);
+    expect(ledger.sentDuring(NOON + 1_000, NOON + 400, finished.id)).toEqual([]);
+  });
 });
