@@ -42,9 +42,17 @@ interface UserSettings {
   telegramLanguage?: Locale;
 }
 
-/** Per-person settings in the kv store: the chosen language and the last one Telegram told us. */
+/** People whose settings are remembered in memory; older ones are read again. */
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Per-person settings in the kv store: the chosen language and the last one Telegram told us.
+ * Every update asks for its person's language, so the settings read are remembered in memory
+ * (written through, as the bot's one process is the only writer), most recent last.
+ */
 export class UserSettingsStore {
   readonly #store: KeyValue<UserSettings>;
+  readonly #known = new Map<number, UserSettings>();
   #languageChanges = 0;
 
   /** Bumped whenever someone chooses a language, so a locale remembered earlier is asked again. */
@@ -57,13 +65,13 @@ export class UserSettingsStore {
   }
 
   language(userId: number): Locale | undefined {
-    const saved = this.#store.read(String(userId))?.language;
+    const saved = this.#read(userId).language;
     return LOCALES.find((l) => l === saved);
   }
 
   /** The locale of the person's last seen Telegram `language_code`, when we speak it. */
   telegramLanguage(userId: number): Locale | undefined {
-    const seen = this.#store.read(String(userId))?.telegramLanguage;
+    const seen = this.#read(userId).telegramLanguage;
     return LOCALES.find((l) => l === seen);
   }
 
@@ -82,15 +90,36 @@ export class UserSettingsStore {
   noteTelegramLanguage(userId: number, code: string | undefined): void {
     const locale = localeFromLanguageCode(code);
     if (locale === undefined) return;
-    const current = this.#store.read(String(userId)) ?? {};
+    const current = this.#read(userId);
     if (current.telegramLanguage === locale) return;
-    this.#store.write(String(userId), { ...current, telegramLanguage: locale });
+    this.#write(userId, { ...current, telegramLanguage: locale });
   }
 
   setLanguage(userId: number, language: Locale): void {
-    const current = this.#store.read(String(userId)) ?? {};
-    this.#store.write(String(userId), { ...current, language });
+    this.#write(userId, { ...this.#read(userId), language });
     this.#languageChanges++;
+  }
+
+  #read(userId: number): UserSettings {
+    const known = this.#known.get(userId);
+    if (known !== undefined) return known;
+    const settings = this.#store.read(String(userId)) ?? {};
+    this.#remember(userId, settings);
+    return settings;
+  }
+
+  #write(userId: number, settings: UserSettings): void {
+    this.#store.write(String(userId), settings);
+    this.#remember(userId, settings);
+  }
+
+  #remember(userId: number, settings: UserSettings): void {
+    this.#known.delete(userId);
+    this.#known.set(userId, settings);
+    if (this.#known.size > MAX_REMEMBERED) {
+      const oldest = this.#known.keys().next();
+      if (oldest.done !== true) this.#known.delete(oldest.value);
+    }
   }
 }
 
@@ -118,7 +147,36 @@ export function createI18n(settings: UserSettingsStore): I18n<Context> {
   for (const locale of LOCALES) {
     i18n.loadLocaleSync(locale, { filePath: `${localesDirectory()}/${locale}.ftl` });
   }
+  rememberBundleMatches(i18n);
   return i18n;
+}
+
+/** The part of the plugin's Fluent wrapper (@grammyjs/i18n 1.1) that picks a locale's bundles. */
+interface BundleMatching {
+  matchBundles?: (locales: string[]) => Set<unknown>;
+}
+
+/**
+ * The plugin picks the bundles for a locale with Fluent's language negotiation on every
+ * translation (a dozen per update), though the bundles never change once loaded: the answer
+ * for each locale list is remembered. Should a later version of the plugin no longer have
+ * this method, translations still work, only without the memo.
+ */
+function rememberBundleMatches(i18n: I18n<Context>): void {
+  const fluent = i18n.fluent as unknown as BundleMatching;
+  const match = fluent.matchBundles;
+  if (typeof match !== "function") return;
+  const known = new Map<string, Set<unknown>>();
+  fluent.matchBundles = (locales) => {
+    const key = locales.join("\n");
+    let bundles = known.get(key);
+    if (bundles === undefined) {
+      bundles = match.call(fluent, locales);
+      // Locales come from LOCALES or the default, so a handful; the cap guards against surprise.
+      if (known.size < 32) known.set(key, bundles);
+    }
+    return bundles;
+  };
 }
 
 /** The locale for this update's person. */

@@ -51,6 +51,14 @@ export class SqliteAccounts implements PurchaseAccounts {
   readonly #reportSent;
   readonly #insertOpening;
   readonly #openings;
+  /**
+   * Recent costs by query, until this process records a cost: every summary asks for the same
+   * few estimates, and the costs change only when a purchase is measured, which the bot's one
+   * process does through this object (README "How it spends money safely": one process).
+   */
+  readonly #recentCostsKnown = new Map<string, CostSample[]>();
+  /** The newest balance reading kept, once read or written here. */
+  #lastKept: ReadingRow | undefined;
 
   constructor(db: Db) {
     this.#recordCost = db.prepare(
@@ -121,7 +129,7 @@ export class SqliteAccounts implements PurchaseAccounts {
   }
 
   recordCost(intentId: string, cost: PurchaseCost): boolean {
-    return (
+    const recorded =
       this.#recordCost.run({
         id: intentId,
         amount: cost.measured ? cost.amount : null,
@@ -129,27 +137,34 @@ export class SqliteAccounts implements PurchaseAccounts {
         source: cost.measured ? cost.source : null,
         reason: cost.measured ? null : cost.reason,
         at: cost.at,
-      }).changes === 1
-    );
+      }).changes === 1;
+    if (recorded) this.#recentCostsKnown.clear();
+    return recorded;
   }
 
   recentCosts(query: Parameters<PurchaseAccounts["recentCosts"]>[0]): CostSample[] {
+    const limit = Math.max(1, Math.trunc(query.limit));
+    const key = `${query.kind}|${query.paymentMethod}|${query.quantity ?? ""}|${limit}`;
+    const known = this.#recentCostsKnown.get(key);
+    if (known !== undefined) return known.slice();
     const rows = this.#recentCosts.all({
       kind: query.kind,
       method: query.paymentMethod,
       quantity: query.quantity ?? null,
-      limit: Math.max(1, Math.trunc(query.limit)),
+      limit,
     });
-    return rows.flatMap((row) => {
+    const samples = rows.flatMap((row) => {
       const cost = parseMoney(row.cost_currency, row.cost_amount);
       return cost === undefined
         ? []
         : [{ kind: query.kind, quantity: row.quantity, paymentMethod: query.paymentMethod, cost }];
     });
+    this.#recentCostsKnown.set(key, samples);
+    return samples.slice();
   }
 
   recordBalance(reading: BalanceReading): void {
-    const last = this.#lastReading.get();
+    const last = (this.#lastKept ??= this.#lastReading.get());
     const ton = reading.balance.ton ?? null;
     const usdt = reading.balance.usdt ?? null;
     if (
@@ -161,6 +176,7 @@ export class SqliteAccounts implements PurchaseAccounts {
       return;
     }
     this.#insertReading.run(reading.at, ton, usdt);
+    if (last === undefined || reading.at >= last.at) this.#lastKept = { at: reading.at, ton, usdt };
   }
 
   dayFigures(dayStart: number): DayFigures {

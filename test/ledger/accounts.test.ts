@@ -89,6 +89,20 @@ describe("the books beside the ledger", () => {
     ).toHaveLength(1);
   });
 
+  it("gives a cost recorded after an earlier ask, and forgets none when nothing was recorded", () => {
+    const { accounts, buy } = fixture();
+    const query = { kind: "stars", paymentMethod: "usdt_ton", limit: 10 } as const;
+    const first = buy(success);
+    accounts.recordCost(first.id, measured("0.75", 1));
+    expect(accounts.recentCosts(query)).toHaveLength(1);
+    const second = buy(success);
+    expect(accounts.recordCost(second.id, measured("1.5", 2))).toBe(true);
+    expect(accounts.recentCosts(query).map((s) => s.cost.units)).toEqual([1_500_000n, 750_000n]);
+    // A refused write (already measured) changes nothing, and the answer stays the same.
+    expect(accounts.recordCost(second.id, measured("9", 3))).toBe(false);
+    expect(accounts.recentCosts(query).map((s) => s.cost.units)).toEqual([1_500_000n, 750_000n]);
+  });
+
   it("pages through a date range without holding a cursor, rows with equal times included", () => {
     const { db, accounts, buy, ledger } = fixture();
     const ids = Array.from({ length: 7 }, () => buy(success).id);

@@ -1,0 +1,56 @@
+/**
+ * Languages: the settings each person keeps (kept in SQLite, remembered in memory) and the
+ * translations picked per locale, from the real locale files on a real SQLite file.
+ */
+import { describe, expect, it } from "vitest";
+import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
+import { KeyValueStore } from "../../src/storage/key-value-store.js";
+import type { KeyValueStores } from "../../src/storage/types.js";
+import { ledgerFixture } from "../ledger/helpers.js";
+
+function storesOn(fixture: ReturnType<typeof ledgerFixture>): KeyValueStores {
+  return <T>(namespace: string) => new KeyValueStore<T>(fixture.db, namespace);
+}
+
+describe("each person's language settings", () => {
+  it("keeps a choice and Telegram's language in the database, seen by a store opened later", () => {
+    const fixture = ledgerFixture();
+    const settings = new UserSettingsStore(storesOn(fixture));
+    expect(settings.preferredLanguage(7)).toBeUndefined();
+    settings.noteTelegramLanguage(7, "ru-RU");
+    expect(settings.preferredLanguage(7)).toBe("ru");
+    settings.setLanguage(7, "en");
+    expect(settings.language(7)).toBe("en");
+    expect(settings.telegramLanguage(7)).toBe("ru");
+
+    const reopened = new UserSettingsStore(storesOn(fixture));
+    expect(reopened.language(7)).toBe("en");
+    expect(reopened.telegramLanguage(7)).toBe("ru");
+    expect(reopened.preferredLanguage(8)).toBeUndefined();
+  });
+
+  it("a choice made after the settings were read is the one used", () => {
+    const settings = new UserSettingsStore(storesOn(ledgerFixture()));
+    expect(settings.language(7)).toBeUndefined();
+    const changes = settings.languageChanges;
+    settings.setLanguage(7, "ru");
+    expect(settings.language(7)).toBe("ru");
+    expect(settings.languageChanges).toBe(changes + 1);
+    settings.setLanguage(7, "en");
+    expect(settings.language(7)).toBe("en");
+  });
+});
+
+describe("translations", () => {
+  it("picks each locale's own text however the locales alternate, English for others", () => {
+    const i18n = createI18n(new UserSettingsStore(storesOn(ledgerFixture())));
+    const english = "Cancelled. Nothing was bought.";
+    const russian = "Отменено. Ничего не куплено.";
+    for (let round = 0; round < 3; round++) {
+      expect(i18n.t("en", "cancel-done")).toBe(english);
+      expect(i18n.t("ru", "cancel-done")).toBe(russian);
+      expect(i18n.t("de", "cancel-done")).toBe(english);
+    }
+    expect(i18n.t("ru", "start-greeting", { name: "Bea" })).toMatch(/^Здравствуйте, Bea!/);
+  });
+});
