@@ -101,6 +101,7 @@ WHERE id = @id
   AND (kind <> 'premium' OR @exempt = 1
         OR 1 + ${spent("purchases", "premium", "@userId")} <= @premiumPerUserDay)
   AND (kind <> 'premium' OR 1 + ${spent("purchases", "premium", "0")} <= @premiumPerBotDay)
+RETURNING *
 `;
 
 const USAGE_SQL = `
@@ -148,6 +149,7 @@ export class Ledger implements PurchaseLedger {
   readonly #clock: () => number;
   readonly #get;
   readonly #claim;
+  readonly #status;
   readonly #event;
   readonly #usage;
   readonly #countByStatus;
@@ -165,7 +167,11 @@ export class Ledger implements PurchaseLedger {
     this.draftTtlMs = options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS;
     this.#clock = options.clock ?? Date.now;
     this.#get = db.prepare<[string], IntentRow>("SELECT * FROM purchase_intents WHERE id = ?");
-    this.#claim = db.prepare(CLAIM_SQL);
+    this.#status = db
+      .prepare<[string], IntentStatus>("SELECT status FROM purchase_intents WHERE id = ?")
+      .pluck();
+    // With RETURNING, the claim that wins hands back the claimed row: no second read.
+    this.#claim = db.prepare<Record<string, number | string>, IntentRow>(CLAIM_SQL);
     this.#event = db.prepare<[string, string | null, string, number, number | null]>(
       `INSERT INTO purchase_intent_events (intent_id, from_status, to_status, at, actor)
        VALUES (?, ?, ?, ?, ?)`,
@@ -210,16 +216,17 @@ export class Ledger implements PurchaseLedger {
       throw new InvalidDraftError("A premium duration is 3, 6 or 12 months.");
     }
     const id = newIntentId();
-    this.#db.transaction(() => {
-      this.#sql
-        .prepare(
+    const row = this.#db.transaction(() => {
+      const inserted = this.#sql
+        .prepare<Record<string, string | number | null>, IntentRow>(
           `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
              requester_user_id, requester_chat_id, requester_chat_type, status, created_at,
              expires_at, balance_before, balance_before_at, updated_at)
            VALUES (@id, @kind, @recipient, @quantity, @paymentMethod, @userId, @chatId, @chatType,
-             'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now)`,
+             'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now)
+           RETURNING *`,
         )
-        .run({
+        .get({
           id,
           kind: request.kind,
           recipient,
@@ -236,8 +243,10 @@ export class Ledger implements PurchaseLedger {
             request.balanceBefore === undefined ? null : (request.balanceBeforeAt ?? null),
         });
       this.#event.run(id, null, "draft", now, request.requester.userId);
+      return inserted;
     })();
-    return this.#mustGet(id);
+    if (row === undefined) throw new IntentNotFoundError(id);
+    return rowToIntent(row);
   }
 
   /** One intent by id. */
@@ -262,8 +271,8 @@ export class Ledger implements PurchaseLedger {
     // IMMEDIATE: take the write lock first, so the reads around the UPDATE see the same state
     // it saw. The UPDATE alone decides; the reads only name the move and explain a refusal.
     const outcome = this.#durably((): ClaimResult => {
-      const from = this.#get.get(id)?.status ?? "draft";
-      const changed = this.#claim.run({
+      const from = this.#status.get(id) ?? "draft";
+      const claimed = this.#claim.get({
         id,
         userId,
         now,
@@ -274,11 +283,11 @@ export class Ledger implements PurchaseLedger {
         starsPerBotDay: this.limits.starsPerBotDay,
         premiumPerUserDay: this.limits.premiumPerUserDay,
         premiumPerBotDay: this.limits.premiumPerBotDay,
-      }).changes;
-      if (changed === 1) {
+      });
+      if (claimed !== undefined) {
         assertMove(id, from, "sending");
         this.#event.run(id, from, "sending", now, userId);
-        return { ok: true, intent: this.#mustGet(id) };
+        return { ok: true, intent: rowToIntent(claimed) };
       }
       return { ok: false, ...this.#explainRefusal(id, userId, now, exempt === 1) };
     });
@@ -839,8 +848,8 @@ export class Ledger implements PurchaseLedger {
     actor: number | null,
   ): PurchaseIntent {
     assertMove(current.id, current.status, to);
-    const changed = this.#sql
-      .prepare(
+    const moved = this.#sql
+      .prepare<Record<string, string | number | null>, IntentRow>(
         `UPDATE purchase_intents SET status = @to, updated_at = @now,
            finished_at = COALESCE(@finishedAt, finished_at),
            response = COALESCE(@response, response),
@@ -848,9 +857,10 @@ export class Ledger implements PurchaseLedger {
            outcome_detail = COALESCE(@outcomeDetail, outcome_detail),
            resolved_by = COALESCE(@resolvedBy, resolved_by),
            resolved_at = COALESCE(@resolvedAt, resolved_at)
-         WHERE id = @id AND status = @from`,
+         WHERE id = @id AND status = @from
+         RETURNING *`,
       )
-      .run({
+      .get({
         id: current.id,
         from: current.status,
         to,
@@ -861,15 +871,15 @@ export class Ledger implements PurchaseLedger {
         outcomeDetail: patch.outcomeDetail ?? null,
         resolvedBy: patch.resolvedBy ?? null,
         resolvedAt: patch.resolvedAt ?? null,
-      }).changes;
-    if (changed !== 1) {
+      });
+    if (moved === undefined) {
       // The status changed under us (another connection): judge the move from the new status.
       const fresh = this.#mustGet(current.id);
       assertMove(fresh.id, fresh.status, to);
       return this.#move(fresh, to, now, patch, actor);
     }
     this.#event.run(current.id, current.status, to, now, actor);
-    return this.#mustGet(current.id);
+    return rowToIntent(moved);
   }
 
   /**

@@ -30,6 +30,13 @@ interface DayRow {
   cost_currency: Currency | null;
 }
 
+/** A remembered answer of `recentCosts`, with the newest cost time it holds. */
+interface KnownCosts {
+  query: Parameters<PurchaseAccounts["recentCosts"]>[0];
+  samples: CostSample[];
+  newestAt: number;
+}
+
 interface ReadingRow {
   at: number;
   ton: string | null;
@@ -56,15 +63,19 @@ export class SqliteAccounts implements PurchaseAccounts {
    * few estimates, and the costs change only when a purchase is measured, which the bot's one
    * process does through this object (README "How it spends money safely": one process).
    */
-  readonly #recentCostsKnown = new Map<string, CostSample[]>();
+  readonly #recentCostsKnown = new Map<string, KnownCosts>();
   /** The newest balance reading kept, once read or written here. */
   #lastKept: ReadingRow | undefined;
 
   constructor(db: Db) {
-    this.#recordCost = db.prepare(
+    this.#recordCost = db.prepare<
+      Record<string, string | number | null>,
+      { kind: "stars" | "premium"; quantity: number; payment_method: string }
+    >(
       `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
          cost_source = @source, cost_unmeasured = @reason, cost_at = @at
-       WHERE id = @id AND cost_at IS NULL AND status IN ${DELIVERED_SQL}`,
+       WHERE id = @id AND cost_at IS NULL AND status IN ${DELIVERED_SQL}
+       RETURNING kind, quantity, payment_method`,
     );
     this.#recentCosts = db.prepare<
       { kind: string; method: string; quantity: number | null; limit: number },
@@ -74,9 +85,10 @@ export class SqliteAccounts implements PurchaseAccounts {
         payment_method: string;
         cost_amount: string;
         cost_currency: Currency;
+        cost_at: number;
       }
     >(
-      `SELECT kind, quantity, payment_method, cost_amount, cost_currency FROM purchase_intents
+      `SELECT kind, quantity, payment_method, cost_amount, cost_currency, cost_at FROM purchase_intents
        WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
          AND (@quantity IS NULL OR quantity = @quantity)
        ORDER BY cost_at DESC LIMIT @limit`,
@@ -129,24 +141,24 @@ export class SqliteAccounts implements PurchaseAccounts {
   }
 
   recordCost(intentId: string, cost: PurchaseCost): boolean {
-    const recorded =
-      this.#recordCost.run({
-        id: intentId,
-        amount: cost.measured ? cost.amount : null,
-        currency: cost.currency,
-        source: cost.measured ? cost.source : null,
-        reason: cost.measured ? null : cost.reason,
-        at: cost.at,
-      }).changes === 1;
-    if (recorded) this.#recentCostsKnown.clear();
-    return recorded;
+    const recorded = this.#recordCost.get({
+      id: intentId,
+      amount: cost.measured ? cost.amount : null,
+      currency: cost.currency,
+      source: cost.measured ? cost.source : null,
+      reason: cost.measured ? null : cost.reason,
+      at: cost.at,
+    });
+    if (recorded === undefined) return false;
+    if (cost.measured) this.#addToKnownCosts(recorded, cost);
+    return true;
   }
 
   recentCosts(query: Parameters<PurchaseAccounts["recentCosts"]>[0]): CostSample[] {
     const limit = Math.max(1, Math.trunc(query.limit));
-    const key = `${query.kind}|${query.paymentMethod}|${query.quantity ?? ""}|${limit}`;
+    const key = JSON.stringify([query.kind, query.paymentMethod, query.quantity ?? null, limit]);
     const known = this.#recentCostsKnown.get(key);
-    if (known !== undefined) return known.slice();
+    if (known !== undefined) return known.samples.slice();
     const rows = this.#recentCosts.all({
       kind: query.kind,
       method: query.paymentMethod,
@@ -159,8 +171,37 @@ export class SqliteAccounts implements PurchaseAccounts {
         ? []
         : [{ kind: query.kind, quantity: row.quantity, paymentMethod: query.paymentMethod, cost }];
     });
-    this.#recentCostsKnown.set(key, samples);
+    const newestAt = rows.reduce((newest, row) => Math.max(newest, row.cost_at), -Infinity);
+    this.#recentCostsKnown.set(key, { query: { ...query, limit }, samples, newestAt });
     return samples.slice();
+  }
+
+  /**
+   * Puts a cost just recorded in front of the remembered answers it belongs to (they are newest
+   * first); an answer it would not come first in is forgotten and read again when asked.
+   */
+  #addToKnownCosts(
+    intent: { kind: "stars" | "premium"; quantity: number; payment_method: string },
+    cost: Extract<PurchaseCost, { measured: true }>,
+  ): void {
+    const money = parseMoney(cost.currency, cost.amount);
+    for (const [key, known] of this.#recentCostsKnown) {
+      const { query } = known;
+      if (query.kind !== intent.kind || query.paymentMethod !== intent.payment_method) continue;
+      if (query.quantity !== undefined && query.quantity !== intent.quantity) continue;
+      if (money === undefined || cost.at < known.newestAt) {
+        this.#recentCostsKnown.delete(key);
+        continue;
+      }
+      const sample = {
+        kind: query.kind,
+        quantity: intent.quantity,
+        paymentMethod: query.paymentMethod,
+        cost: money,
+      };
+      known.samples = [sample, ...known.samples].slice(0, query.limit);
+      known.newestAt = cost.at;
+    }
   }
 
   recordBalance(reading: BalanceReading): void {

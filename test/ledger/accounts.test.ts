@@ -103,6 +103,28 @@ describe("the books beside the ledger", () => {
     expect(accounts.recentCosts(query).map((s) => s.cost.units)).toEqual([1_500_000n, 750_000n]);
   });
 
+  it("keeps recent costs right as costs of other kinds, beyond the limit and out of order come", () => {
+    const { accounts, buy } = fixture();
+    const stars = { kind: "stars", paymentMethod: "usdt_ton", limit: 2 } as const;
+    const premium3 = { kind: "premium", paymentMethod: "usdt_ton", quantity: 3, limit: 2 } as const;
+    const premium6 = { ...premium3, quantity: 6 } as const;
+    const units = (query: Parameters<typeof accounts.recentCosts>[0]) =>
+      accounts.recentCosts(query).map((s) => s.cost.units);
+    expect(units(stars)).toEqual([]);
+    expect(units(premium3)).toEqual([]);
+    expect(units(premium6)).toEqual([]);
+    accounts.recordCost(buy(success).id, measured("1", 10));
+    accounts.recordCost(buy(success, { kind: "premium", quantity: 3 }).id, measured("12", 11));
+    accounts.recordCost(buy(success).id, measured("2", 12));
+    accounts.recordCost(buy(success).id, measured("3", 13));
+    expect(units(stars)).toEqual([3_000_000n, 2_000_000n]);
+    expect(units(premium3)).toEqual([12_000_000n]);
+    expect(units(premium6)).toEqual([]);
+    // Measured later but timed earlier (the chain's time): it takes its place by time.
+    accounts.recordCost(buy(success).id, measured("9", 12.5));
+    expect(units(stars)).toEqual([3_000_000n, 9_000_000n]);
+  });
+
   it("pages through a date range without holding a cursor, rows with equal times included", () => {
     const { db, accounts, buy, ledger } = fixture();
     const ids = Array.from({ length: 7 }, () => buy(success).id);
