@@ -62,8 +62,17 @@ export class AccessList {
     return undefined;
   }
 
+  /**
+   * Whether this person may buy: asked on every update (the strangers' cooldown, the purchase
+   * gate), so the stored list is read only when nothing in the configuration already says yes.
+   */
   mayBuy(userId: number): boolean {
-    return this.buyerGrant(userId) !== undefined;
+    return (
+      this.isAdmin(userId) ||
+      this.#config.allowedUserIds.includes(userId) ||
+      this.#config.publicPurchases ||
+      this.#store.hasUser(userId)
+    );
   }
 
   /** Whether a group's administrators may gift premium from this wallet. */
