@@ -225,7 +225,8 @@ export class AdminNotifier {
   checkBalance(balance: BalanceSnapshot): void {
     const alerts = this.#options.alerts;
     if (alerts === undefined) return;
-    const state: LowState = { ...(this.#lowState() ?? {}) };
+    const before = this.#lowState() ?? {};
+    const state: LowState = { ...before };
     const crossed: { currency: Currency; value: string; threshold: string }[] = [];
     const pairs: [Currency, string | undefined, string | undefined][] = [
       ["ton", balance.ton, alerts.lowBalanceTon],
@@ -238,7 +239,10 @@ export class AdminNotifier {
       if (below && state[currency] !== true) crossed.push({ currency, value: current, threshold });
       state[currency] = below;
     }
-    this.#store.write(LOW_STATE_KEY, state);
+    // Written only when a side of a threshold changed: every balance read comes through here.
+    if (state.ton !== before.ton || state.usdt !== before.usdt) {
+      this.#store.write(LOW_STATE_KEY, state);
+    }
     if (crossed.length > 0) {
       this.#track(
         this.#toAdmins((t, locale) => ({
