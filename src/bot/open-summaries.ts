@@ -15,33 +15,62 @@ export interface OpenSummary {
 /** Bounded: a person never has more than a few open; older entries are dropped first. */
 const MAX_OPEN = 10;
 
+/** People and chats whose list is remembered in memory; older ones are read again. */
+const MAX_REMEMBERED = 10_000;
+
+/**
+ * Kept in the kv store, so a restart still finds them. Asked at every flow's start, summary and
+ * Confirm, so each list read is remembered in memory too (written through: the bot's one
+ * process is the only writer), most recent last.
+ */
 export class OpenSummaryStore {
   readonly #store: KeyValue<OpenSummary[]>;
+  readonly #known = new Map<string, readonly OpenSummary[]>();
 
   constructor(stores: KeyValueStores) {
     this.#store = stores<OpenSummary[]>("open-summaries");
   }
 
   list(chatId: number, userId: number): OpenSummary[] {
-    return this.#store.read(key(chatId, userId)) ?? [];
+    const at = key(chatId, userId);
+    let list = this.#known.get(at);
+    if (list === undefined) {
+      list = this.#store.read(at) ?? [];
+      this.#remember(at, list);
+    }
+    return [...list];
   }
 
   add(userId: number, summary: OpenSummary): void {
     const list = this.list(summary.chatId, userId).filter((s) => s.intentId !== summary.intentId);
     list.push(summary);
-    this.#store.write(key(summary.chatId, userId), list.slice(-MAX_OPEN));
+    this.#write(key(summary.chatId, userId), list.slice(-MAX_OPEN));
   }
 
   remove(chatId: number, userId: number, intentId: string): void {
     const list = this.list(chatId, userId);
     const rest = list.filter((s) => s.intentId !== intentId);
     if (rest.length === list.length) return;
-    if (rest.length === 0) this.#store.delete(key(chatId, userId));
-    else this.#store.write(key(chatId, userId), rest);
+    this.#write(key(chatId, userId), rest);
   }
 
   clear(chatId: number, userId: number): void {
-    this.#store.delete(key(chatId, userId));
+    this.#write(key(chatId, userId), []);
+  }
+
+  #write(at: string, list: OpenSummary[]): void {
+    if (list.length === 0) this.#store.delete(at);
+    else this.#store.write(at, list);
+    this.#remember(at, list);
+  }
+
+  #remember(at: string, list: readonly OpenSummary[]): void {
+    this.#known.delete(at);
+    this.#known.set(at, list);
+    if (this.#known.size > MAX_REMEMBERED) {
+      const oldest = this.#known.keys().next();
+      if (oldest.done !== true) this.#known.delete(oldest.value);
+    }
   }
 }
 

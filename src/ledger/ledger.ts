@@ -741,6 +741,22 @@ export class Ledger implements PurchaseLedger {
       .map(rowToIntent);
   }
 
+  /**
+   * A person's drafts still open in one chat, oldest first: looked up in the index of drafts
+   * alone (migration "open drafts by person"), so it costs the same however long their history.
+   */
+  openDrafts(userId: number, chatId: number): PurchaseIntent[] {
+    return this.#sql
+      .prepare<[number, number], IntentRow>(
+        // Named, since without statistics SQLite would pick the index of all their intents.
+        `SELECT * FROM purchase_intents INDEXED BY purchase_intents_open_drafts
+         WHERE requester_user_id = ? AND requester_chat_id = ? AND status = 'draft'
+         ORDER BY created_at, rowid`,
+      )
+      .all(userId, chatId)
+      .map(rowToIntent);
+  }
+
   /** Newest first; all intents, or one person's. */
   recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[] {
     const limitN = Math.max(0, Math.min(Math.trunc(query.limit), 500));

@@ -312,6 +312,8 @@ export interface PurchaseLedger {
   unconfirmedCount(): number;
   /** Unconfirmed intents, oldest first. */
   unconfirmed(): PurchaseIntent[];
+  /** A person's drafts still open in one chat, oldest first. */
+  openDrafts(userId: number, chatId: number): PurchaseIntent[];
   /** Newest first; all intents, or one person's. */
   recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
   /** What today's (UTC) limits have counted so far, and when they reset. */

@@ -44,6 +44,8 @@ export interface PurchaseRecords {
   getIntent(id: string): PurchaseIntent | undefined;
   /** Newest first; all intents, or one person's. */
   recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
+  /** A person's drafts still open in one chat, oldest first. */
+  openDrafts(userId: number, chatId: number): PurchaseIntent[];
   /** Unconfirmed intents waiting for an admin, oldest first. */
   unconfirmed(): PurchaseIntent[];
   /** Whether purchases can be claimed at all right now. */
@@ -95,6 +97,7 @@ export function createPurchaseRecords(
     unmarkReportSent: (day, adminId) => books().unmarkReportSent(day, adminId),
     getIntent: (id) => ledger.get(id),
     recent: (query) => ledger.recent(query),
+    openDrafts: (userId, chatId) => ledger.openDrafts(userId, chatId),
     unconfirmed: () => ledger.unconfirmed(),
     status: () => ({
       paused: ledger.pauseState().paused,

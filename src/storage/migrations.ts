@@ -270,4 +270,13 @@ export const migrations: Migration[] = [
       CREATE INDEX purchase_intents_finished ON purchase_intents (finished_at, sent_at);
     `,
   },
+  {
+    // Every new summary cancels its person's other drafts in the chat; drafts are few at any
+    // moment, while a regular's history grows without end.
+    name: "open drafts by person",
+    sql: `
+      CREATE INDEX purchase_intents_open_drafts
+        ON purchase_intents (requester_user_id, requester_chat_id) WHERE status = 'draft';
+    `,
+  },
 ];

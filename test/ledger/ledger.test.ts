@@ -374,6 +374,24 @@ describe("Ledger spending limits", () => {
 });
 
 describe("Ledger queries", () => {
+  it("lists a person's drafts still open in one chat, not their others, nor other people's", () => {
+    const { ledger, draft } = ledgerFixture();
+    const mine = (chatId: number) => ({
+      requester: { userId: 1, chatId, chatType: "private" as const },
+    });
+    const first = draft(mine(1));
+    const second = draft(mine(1));
+    const elsewhere = draft(mine(2));
+    const cancelled = draft(mine(1));
+    ledger.cancel(cancelled.id, 1);
+    const sent = draft(mine(1));
+    expect(ledger.claim(sent.id, 1).ok).toBe(true);
+    draft({ requester: { userId: 3, chatId: 1, chatType: "group" } });
+    expect(ledger.openDrafts(1, 1).map((i) => i.id)).toEqual([first.id, second.id]);
+    expect(ledger.openDrafts(1, 2).map((i) => i.id)).toEqual([elsewhere.id]);
+    expect(ledger.openDrafts(2, 1)).toEqual([]);
+  });
+
   it("recent (paged, per person), totals per UTC day, usage", () => {
     const { ledger, draft, clock } = ledgerFixture();
     const ids: string[] = [];

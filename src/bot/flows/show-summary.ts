@@ -91,9 +91,7 @@ export async function showSummary(
 }
 
 function cancelOtherDrafts(services: BotServices, userId: number, chatId: number): void {
-  for (const open of services.records.recent({ userId, limit: 20 })) {
-    if (open.status === "draft" && open.requester.chatId === chatId) {
-      services.desk.cancel(open.id, userId);
-    }
+  for (const open of services.records.openDrafts(userId, chatId)) {
+    services.desk.cancel(open.id, userId);
   }
 }

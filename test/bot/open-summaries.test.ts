@@ -1,0 +1,37 @@
+/**
+ * The open summaries a person has in a chat: kept in SQLite (a restart finds them), remembered
+ * in memory, and never changed by what a caller does with a list it was given.
+ */
+import { describe, expect, it } from "vitest";
+import { OpenSummaryStore } from "../../src/bot/open-summaries.js";
+import { KeyValueStore } from "../../src/storage/key-value-store.js";
+import type { KeyValueStores } from "../../src/storage/types.js";
+import { ledgerFixture } from "../ledger/helpers.js";
+
+describe("open summaries", () => {
+  it("are kept per chat and person, seen by a store opened later, and removed one by one", () => {
+    const fixture = ledgerFixture();
+    const stores: KeyValueStores = (namespace) => new KeyValueStore(fixture.db, namespace);
+    const summaries = new OpenSummaryStore(stores);
+    summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
+    summaries.add(7, { intentId: "b", chatId: 1, messageId: 11 });
+    summaries.add(7, { intentId: "c", chatId: 2, messageId: 12 });
+    summaries.remove(1, 7, "a");
+
+    const reopened = new OpenSummaryStore(stores);
+    expect(reopened.list(1, 7).map((s) => s.intentId)).toEqual(["b"]);
+    expect(reopened.list(2, 7).map((s) => s.intentId)).toEqual(["c"]);
+    expect(reopened.list(1, 8)).toEqual([]);
+    reopened.clear(1, 7);
+    expect(new OpenSummaryStore(stores).list(1, 7)).toEqual([]);
+  });
+
+  it("hands out copies: changing a list given out changes nothing kept", () => {
+    const summaries = new OpenSummaryStore(
+      (namespace) => new KeyValueStore(ledgerFixture().db, namespace),
+    );
+    summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
+    summaries.list(1, 7).pop();
+    expect(summaries.list(1, 7).map((s) => s.intentId)).toEqual(["a"]);
+  });
+});
