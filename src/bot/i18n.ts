@@ -43,7 +43,7 @@ interface UserSettings {
 }
 
 /** People whose settings are remembered in memory; older ones are read again. */
-const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED = 2_000;
 
 /**
  * Per-person settings in the kv store: the chosen language and the last one Telegram told us.

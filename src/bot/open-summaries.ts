@@ -16,7 +16,7 @@ export interface OpenSummary {
 const MAX_OPEN = 10;
 
 /** People and chats whose list is remembered in memory; older ones are read again. */
-const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED = 2_000;
 
 /**
  * Kept in the kv store, so a restart still finds them. Asked at every flow's start, summary and
