@@ -45,8 +45,8 @@ export function createGiftServiceClient(
   options: GiftServiceClientOptions,
 ): GiftServiceClientWithQuota {
   const settings = resolveSettings(options);
-  // Read once per request: rotated credentials apply to the next request built, while one
-  // already built keeps its headers; answers are scrubbed of every secret ever held.
+  // Read as each request is sent (after its wait in the quota): rotated credentials apply to
+  // every request not yet sent; answers are scrubbed of every secret ever held.
   const { credentials } = settings;
   const logger = (options.logger ?? silentLogger).child({ component: "gift-service" });
   const scheduler = new QuotaScheduler(settings.quota);
@@ -94,7 +94,7 @@ export function createGiftServiceClient(
     },
 
     async getWalletBalance(callOptions = {}) {
-      const request = walletBalanceRequest(credentials.current());
+      const request = walletBalanceRequest(credentials);
       return readWithRetries(sender, request, callOptions, classifyBalanceAnswer, readSettings);
     },
 
@@ -104,7 +104,7 @@ export function createGiftServiceClient(
         checkAmount(input.amount) ??
         checkPaymentMethod(input.paymentMethod);
       if (invalid) return invalid;
-      const request = starsPurchaseRequest(input, credentials.current());
+      const request = starsPurchaseRequest(input, credentials);
       return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
     },
 
@@ -114,7 +114,7 @@ export function createGiftServiceClient(
         checkDuration(input.duration) ??
         checkPaymentMethod(input.paymentMethod);
       if (invalid) return invalid;
-      const request = premiumPurchaseRequest(input, credentials.current());
+      const request = premiumPurchaseRequest(input, credentials);
       return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
     },
 

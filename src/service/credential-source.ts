@@ -1,7 +1,8 @@
 /**
- * Where the client reads its credentials from, once per request, so a rotated marketplace
- * cookie (or proxy, or provider key) applies to the next request without a restart, while a
- * request already sent finishes with the headers it was sent with.
+ * Where the client reads its credentials from, once per request as it is sent, so a rotated
+ * marketplace cookie (or proxy, or provider key) applies to every request not yet sent (one
+ * waiting in the quota included) without a restart, while a request already sent finishes with
+ * the headers it was sent with.
  *
  * It also remembers every secret value it has held: a late answer to a request sent with the
  * old cookie may echo that cookie, and it must be scrubbed as surely as the new one.

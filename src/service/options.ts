@@ -28,7 +28,7 @@ export interface GiftServiceCredentials {
 export interface GiftServiceClientOptions {
   baseUrl: string;
   /**
-   * Fixed credentials, or a source read once per request (a `CredentialHolder`), so rotated
+   * Fixed credentials, or a source read as each request is sent (a `CredentialHolder`), so rotated
    * credentials apply to the next request while one already sent keeps its headers.
    */
   credentials: GiftServiceCredentials | CredentialSource;

@@ -2,8 +2,14 @@
  * Building the four requests of the service (docs/service-contract.md §3): path, method,
  * query or form, and exactly the headers each endpoint takes. The recipient check carries no
  * credential at all, the balance read only the wallet's, and the purchases the whole set.
+ *
+ * The headers are read when the request is sent, not when it is built: a request can wait in
+ * the quota for minutes (behind a 429's hold), and a marketplace cookie rotated meanwhile must
+ * go with it, or the purchase would leave with a session the marketplace has ended and most
+ * likely come back ambiguous, which freezes purchases until an admin settles it.
  */
 import type { GiftServiceCredentials } from "./options.js";
+import type { CredentialSource } from "./credential-source.js";
 import type { Priority } from "./quota.js";
 import { normaliseMnemonic } from "./secrets.js";
 import type { PremiumPurchase, StarsPurchase } from "./types.js";
@@ -26,9 +32,12 @@ export interface ServiceRequest {
   method: "GET" | "POST";
   path: string;
   query?: Record<string, string>;
-  headers: Record<string, string>;
+  /** Read at the moment the request is sent, after its wait in the quota. */
+  headers: () => Record<string, string>;
   form?: Record<string, string>;
 }
+
+const NO_HEADERS = (): Record<string, string> => ({});
 
 /** `GET /get-user-info/?username=...`, sent as given (the optional `@` included). */
 export function userInfoRequest(username: string): ServiceRequest {
@@ -38,27 +47,31 @@ export function userInfoRequest(username: string): ServiceRequest {
     method: "GET",
     path: SERVICE_PATHS.userInfo,
     query: { username },
-    headers: {},
+    headers: NO_HEADERS,
   };
 }
 
 /** `GET /wallet-balance/` with the wallet phrase and the optional provider key only. */
-export function walletBalanceRequest(credentials: GiftServiceCredentials): ServiceRequest {
-  const headers: Record<string, string> = { Mnemonic: normaliseMnemonic(credentials.mnemonic) };
-  if (credentials.apiKey) headers["Api-Key"] = credentials.apiKey;
+export function walletBalanceRequest(credentials: CredentialSource): ServiceRequest {
   return {
     operation: "wallet_balance",
     priority: "shared_read",
     method: "GET",
     path: SERVICE_PATHS.walletBalance,
-    headers,
+    headers: () => walletHeaders(credentials.current()),
   };
+}
+
+function walletHeaders(credentials: GiftServiceCredentials): Record<string, string> {
+  const headers: Record<string, string> = { Mnemonic: normaliseMnemonic(credentials.mnemonic) };
+  if (credentials.apiKey) headers["Api-Key"] = credentials.apiKey;
+  return headers;
 }
 
 /** `POST /buy-stars/` as a form; the payment method only when chosen. */
 export function starsPurchaseRequest(
   input: StarsPurchase,
-  credentials: GiftServiceCredentials,
+  credentials: CredentialSource,
 ): ServiceRequest {
   const form: Record<string, string> = { username: input.username, amount: String(input.amount) };
   if (input.paymentMethod) form.payment_method = input.paymentMethod;
@@ -68,7 +81,7 @@ export function starsPurchaseRequest(
 /** `POST /buy-premium/` as a form; the duration is sent as chosen, never changed. */
 export function premiumPurchaseRequest(
   input: PremiumPurchase,
-  credentials: GiftServiceCredentials,
+  credentials: CredentialSource,
 ): ServiceRequest {
   const form: Record<string, string> = {
     username: input.username,
@@ -82,14 +95,14 @@ function purchaseRequest(
   operation: "buy_stars" | "buy_premium",
   path: string,
   form: Record<string, string>,
-  credentials: GiftServiceCredentials,
+  credentials: CredentialSource,
 ): ServiceRequest {
   return {
     operation,
     priority: "purchase",
     method: "POST",
     path,
-    headers: purchaseHeaders(credentials),
+    headers: () => purchaseHeaders(credentials.current()),
     form,
   };
 }

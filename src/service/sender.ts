@@ -97,7 +97,8 @@ export class QuotaSender {
         {
           method: request.method,
           url: `${baseUrl}${request.path}${query}`,
-          headers: { Accept: "application/json", ...request.headers },
+          // Read now, after the wait for the quota: credentials rotated meanwhile go with it.
+          headers: { Accept: "application/json", ...request.headers() },
           body: request.form ? new URLSearchParams(request.form).toString() : undefined,
           // The caller never aborts an in-flight purchase: its answer is the only evidence of
           // what happened to the money (docs/service-contract.md §9). Only the deadline ends
