@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { I18n } from "@grammyjs/i18n";
+import { LRUCache } from "lru-cache";
 import type { Context } from "grammy";
 import type { KeyValue, KeyValueStores } from "../storage/types.js";
 import { LOCALES, type Locale } from "./callback-data/lang.js";
@@ -42,17 +43,17 @@ interface UserSettings {
   telegramLanguage?: Locale;
 }
 
-/** People whose settings are remembered in memory; older ones are read again. */
+/** People whose settings are remembered in memory; the least recently seen are read again. */
 const MAX_REMEMBERED = 2_000;
 
 /**
  * Per-person settings in the kv store: the chosen language and the last one Telegram told us.
  * Every update asks for its person's language, so the settings read are remembered in memory
- * (written through, as the bot's one process is the only writer), most recent last.
+ * (written through, as the bot's one process is the only writer).
  */
 export class UserSettingsStore {
   readonly #store: KeyValue<UserSettings>;
-  readonly #known = new Map<number, UserSettings>();
+  readonly #known = new LRUCache<number, UserSettings>({ max: MAX_REMEMBERED });
   #languageChanges = 0;
 
   /** Bumped whenever someone chooses a language, so a locale remembered earlier is asked again. */
@@ -104,22 +105,13 @@ export class UserSettingsStore {
     const known = this.#known.get(userId);
     if (known !== undefined) return known;
     const settings = this.#store.read(String(userId)) ?? {};
-    this.#remember(userId, settings);
+    this.#known.set(userId, settings);
     return settings;
   }
 
   #write(userId: number, settings: UserSettings): void {
     this.#store.write(String(userId), settings);
-    this.#remember(userId, settings);
-  }
-
-  #remember(userId: number, settings: UserSettings): void {
-    this.#known.delete(userId);
     this.#known.set(userId, settings);
-    if (this.#known.size > MAX_REMEMBERED) {
-      const oldest = this.#known.keys().next();
-      if (oldest.done !== true) this.#known.delete(oldest.value);
-    }
   }
 }
 

@@ -4,6 +4,7 @@
  * drafts are cancelled in the ledger and their keyboards removed, so an old summary can never
  * buy anything later.
  */
+import { LRUCache } from "lru-cache";
 import type { KeyValue, KeyValueStores } from "../storage/types.js";
 
 export interface OpenSummary {
@@ -15,17 +16,17 @@ export interface OpenSummary {
 /** Bounded: a person never has more than a few open; older entries are dropped first. */
 const MAX_OPEN = 10;
 
-/** People and chats whose list is remembered in memory; older ones are read again. */
+/** People and chats whose list is remembered in memory; the least recently used are read again. */
 const MAX_REMEMBERED = 2_000;
 
 /**
  * Kept in the kv store, so a restart still finds them. Asked at every flow's start, summary and
  * Confirm, so each list read is remembered in memory too (written through: the bot's one
- * process is the only writer), most recent last.
+ * process is the only writer).
  */
 export class OpenSummaryStore {
   readonly #store: KeyValue<OpenSummary[]>;
-  readonly #known = new Map<string, readonly OpenSummary[]>();
+  readonly #known = new LRUCache<string, readonly OpenSummary[]>({ max: MAX_REMEMBERED });
 
   constructor(stores: KeyValueStores) {
     this.#store = stores<OpenSummary[]>("open-summaries");
@@ -36,7 +37,7 @@ export class OpenSummaryStore {
     let list = this.#known.get(at);
     if (list === undefined) {
       list = this.#store.read(at) ?? [];
-      this.#remember(at, list);
+      this.#known.set(at, list);
     }
     return [...list];
   }
@@ -61,16 +62,7 @@ export class OpenSummaryStore {
   #write(at: string, list: OpenSummary[]): void {
     if (list.length === 0) this.#store.delete(at);
     else this.#store.write(at, list);
-    this.#remember(at, list);
-  }
-
-  #remember(at: string, list: readonly OpenSummary[]): void {
-    this.#known.delete(at);
     this.#known.set(at, list);
-    if (this.#known.size > MAX_REMEMBERED) {
-      const oldest = this.#known.keys().next();
-      if (oldest.done !== true) this.#known.delete(oldest.value);
-    }
   }
 }
 

@@ -5,6 +5,7 @@
  * last written keeps an unchanged name from costing a read or a write on every update.
  */
 import type { User } from "grammy/types";
+import { LRUCache } from "lru-cache";
 import type { KeyValue, KeyValueStores } from "../storage/types.js";
 
 /** A person's name for admins, or undefined when the bot has never seen them. */
@@ -21,7 +22,7 @@ export function displayName(user: Pick<User, "username" | "first_name" | "last_n
 
 export class KnownPeople {
   readonly #names: KeyValue<string>;
-  readonly #written = new Map<number, string>();
+  readonly #written = new LRUCache<number, string>({ max: MAX_REMEMBERED });
 
   constructor(stores: KeyValueStores) {
     this.#names = stores<string>("people");
@@ -34,12 +35,7 @@ export class KnownPeople {
     if (name === "" || this.#written.get(user.id) === name) return;
     const key = String(user.id);
     if (this.#names.read(key) !== name) this.#names.write(key, name);
-    this.#written.delete(user.id);
     this.#written.set(user.id, name);
-    if (this.#written.size > MAX_REMEMBERED) {
-      const oldest = this.#written.keys().next();
-      if (oldest.done !== true) this.#written.delete(oldest.value);
-    }
   }
 
   /** The name last seen for this person, if any. */
