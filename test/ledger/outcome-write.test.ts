@@ -4,12 +4,12 @@
  * write lock, a trigger raising an error while a fault flag is set), and an outcome that could
  * only be written late is kept as unconfirmed with its evidence.
  */
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError } from "../../src/ledger/errors.js";
 import { retryWrite, type WriteRetryPolicy } from "../../src/ledger/write-retry.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { openDatabase } from "../../src/storage/database.js";
+import { installWriteFault } from "../helpers/write-fault.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 
 const success: PurchaseOutcome = {
@@ -17,18 +17,6 @@ const success: PurchaseOutcome = {
   value: { txHash: "abc123", data: {} },
   body: { ok: true, tx_hash: "abc123" },
 };
-
-/** Installs a fault on the real file: while `write_fault.on = 1`, every status change fails. */
-function installWriteFault(db: Database.Database): { set(on: boolean): void } {
-  db.exec(`
-    CREATE TABLE write_fault (on_off INTEGER NOT NULL);
-    INSERT INTO write_fault VALUES (0);
-    CREATE TRIGGER write_fault_raise BEFORE UPDATE OF status ON purchase_intents
-    WHEN (SELECT on_off FROM write_fault) = 1
-    BEGIN SELECT RAISE(ABORT, 'disk I/O error (injected)'); END;
-  `);
-  return { set: (on) => db.prepare("UPDATE write_fault SET on_off = ?").run(on ? 1 : 0) };
-}
 
 describe("Retrying an outcome write the database refuses", () => {
   it("waits out another connection's write lock (SQLITE_BUSY) and records the outcome once", async () => {
@@ -69,10 +57,10 @@ describe("Retrying an outcome write the database refuses", () => {
 
   it("gives up after a bounded number of tries with growing, capped pauses, changing nothing", async () => {
     const { db, ledger, draft } = ledgerFixture();
-    const fault = installWriteFault(db);
+    const setFault = installWriteFault(db);
     const intent = draft();
     expect(ledger.claim(intent.id, 1).ok).toBe(true);
-    fault.set(true);
+    setFault(true);
 
     const delays: number[] = [];
     const tries: number[] = [];
@@ -101,7 +89,7 @@ describe("Retrying an outcome write the database refuses", () => {
     expect(ledger.history(intent.id).map((e) => e.to)).toEqual(["draft", "sending"]);
 
     // Once the database accepts writes, the outcome lands.
-    fault.set(false);
+    setFault(false);
     expect(
       await retryWrite(
         () => ledger.recordOutcome(intent.id, success),

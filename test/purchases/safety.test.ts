@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { username } from "../helpers/username.js";
+import { installWriteFault } from "../helpers/write-fault.js";
 import { deskFixture, NOON } from "./helpers.js";
 
 const STARS = "/buy-stars/";
@@ -22,18 +23,6 @@ function premiumRequest(recipient: string, userId = 1) {
     paymentMethod: "ton" as const,
     requester: { userId, chatId: userId, chatType: "private" as const },
   };
-}
-
-/** While the flag row says so, every status change of an intent fails in SQLite itself. */
-function writeFault(db: import("better-sqlite3").Database): (on: boolean) => void {
-  db.exec(`
-    CREATE TABLE IF NOT EXISTS write_fault (on_off INTEGER NOT NULL);
-    INSERT INTO write_fault VALUES (0);
-    CREATE TRIGGER write_fault_raise BEFORE UPDATE OF status ON purchase_intents
-    WHEN (SELECT on_off FROM write_fault) = 1
-    BEGIN SELECT RAISE(ABORT, 'disk I/O error (injected)'); END;
-  `);
-  return (on) => db.prepare("UPDATE write_fault SET on_off = ?").run(on ? 1 : 0);
 }
 
 describe("a confirmation that waits its turn", () => {
@@ -120,7 +109,7 @@ describe("an outcome the database refuses after the request went out", () => {
         unrecordedRetry: { firstDelayMs: 5, maxDelayMs: 20 },
       },
     });
-    const setFault = writeFault(f.db);
+    const setFault = installWriteFault(f.db);
     const told: { intent: PurchaseIntent; answer: PurchaseOutcome }[] = [];
     f.desk.onOutcomeUnrecorded((intent, answer) => told.push({ intent, answer }));
     const unconfirmed = new Promise<PurchaseIntent>((resolve) => {

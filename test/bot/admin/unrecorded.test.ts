@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
+import { installWriteFault } from "../../helpers/write-fault.js";
 import { answersSince } from "../helpers.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
 
@@ -15,15 +16,7 @@ describe("an outcome that cannot be written", () => {
     const boris = chatPerson(h, ADMIN2);
     await boris.command("language");
     await boris.pressButton("Русский");
-    h.db.exec(`
-      CREATE TABLE write_fault (on_off INTEGER NOT NULL);
-      INSERT INTO write_fault VALUES (0);
-      CREATE TRIGGER write_fault_raise BEFORE UPDATE OF status ON purchase_intents
-      WHEN (SELECT on_off FROM write_fault) = 1
-      BEGIN SELECT RAISE(ABORT, 'disk I/O error (injected)'); END;
-    `);
-    const setFault = (on: boolean) =>
-      h.db.prepare("UPDATE write_fault SET on_off = ?").run(on ? 1 : 0);
+    const setFault = installWriteFault(h.db);
 
     const bea = chatPerson(h, BUYER);
     await bea.command("stars");
