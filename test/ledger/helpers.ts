@@ -1,5 +1,6 @@
 /** Shared setup for ledger tests: a real SQLite file in a temp folder, and a movable clock. */
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
 import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
 import { type Db, openDatabase } from "../../src/storage/database.js";
@@ -21,6 +22,10 @@ export interface LedgerFixture {
 export function ledgerFixture(options: Omit<LedgerOptions, "clock"> = {}): LedgerFixture {
   const path = join(tempDir("giftbot-ledger-"), "bot.sqlite");
   const db = openDatabase(path);
+  // Closed before the folder is removed (hooks run last registered, first); closing twice is fine.
+  onTestFinished(() => {
+    db.close();
+  });
   const clock = { now: NOON };
   const ledger = new Ledger(db, { ...options, clock: () => clock.now });
   return {
