@@ -21,6 +21,7 @@ import type {
   DayUsage,
   IntentStatus,
   NewIntent,
+  OutWindow,
   PauseReason,
   PauseSource,
   PauseState,
@@ -474,6 +475,32 @@ export class Ledger implements PurchaseLedger {
       )
       .all({ from, to, id: exceptId })
       .map(rowToIntent);
+  }
+
+  /**
+   * When each purchase out at some moment between `from` and `to` was sent and finished, without
+   * the rows themselves and without a limit (rejected ones spent nothing and are left out): the
+   * cost meter asks once per balance reading for all the purchases waiting for that reading.
+   */
+  outBetween(from: number, to: number): OutWindow[] {
+    return this.#sql
+      .prepare<
+        { from: number; to: number },
+        { id: string; sent_at: number; finished_at: number | null }
+      >(
+        `SELECT id, sent_at, finished_at FROM purchase_intents
+         WHERE rowid IN (
+             SELECT rowid FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
+             UNION ALL
+             SELECT rowid FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
+           AND status <> 'rejected'`,
+      )
+      .all({ from, to })
+      .map((row) => ({
+        id: row.id,
+        sentAt: row.sent_at,
+        finishedAt: row.finished_at ?? undefined,
+      }));
   }
 
   /**

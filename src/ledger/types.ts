@@ -261,6 +261,8 @@ export interface PurchaseLedger {
   recordBalanceBefore(id: string, balance: BalanceSnapshot, readAt: number, now?: number): boolean;
   /** Other intents whose request was out between `from` and `to` (not rejected), oldest first. */
   sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[];
+  /** When each intent out between `from` and `to` (not rejected) was sent and finished; all. */
+  outBetween(from: number, to: number): OutWindow[];
   /** A response's outcome: sending → succeeded | rejected | unconfirmed. */
   recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): RecordedOutcome;
   /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
@@ -322,4 +324,11 @@ export interface PurchaseLedger {
   dailyTotals(days?: number, now?: number): DayTotals[];
   /** The status history of one intent, oldest first. */
   history(id: string): StatusChange[];
+}
+
+/** When a purchase's request was out: sent, and finished (undefined while still out). */
+export interface OutWindow {
+  id: string;
+  sentAt: number;
+  finishedAt: number | undefined;
 }

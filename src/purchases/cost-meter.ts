@@ -15,14 +15,14 @@ import { currencyOf } from "../costs/money.js";
 import { measureFromBalances, type Reading } from "../costs/measure.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
-import type { PurchaseIntent } from "../ledger/types.js";
+import type { BalanceSnapshot, OutWindow, PurchaseIntent } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
 import { costFromChain, type OnChainEvidence } from "./on-chain.js";
 
 export interface CostMeterDeps {
   ledger: {
-    /** Other intents whose request was out between `from` and `to` (not rejected). */
-    sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[];
+    /** When each intent out between `from` and `to` (not rejected) was sent and finished. */
+    outBetween(from: number, to: number): OutWindow[];
   };
   accounts: PurchaseAccounts;
   onChain?: OnChainEvidence | undefined;
@@ -41,6 +41,21 @@ interface Pending {
   onChain: boolean;
   /** The latest reading after the purchase that came while the chain was asked. */
   held?: Reading | undefined;
+}
+
+/**
+ * How many purchases other than one were out from `from` until the reading this counter was
+ * made for: one read of the ledger serves every purchase judged against that reading.
+ */
+type OthersSent = (id: string, from: number) => number;
+
+/** The reading before a purchase, when its draft or claim had one with its time. */
+function readingBefore(
+  intent: PurchaseIntent,
+): { balance: BalanceSnapshot; at: number } | undefined {
+  return intent.balanceBefore !== undefined && intent.balanceBeforeAt !== undefined
+    ? { balance: intent.balanceBefore, at: intent.balanceBeforeAt }
+    : undefined;
 }
 
 /** At most this many purchases wait for a reading; the oldest gives up first. */
@@ -73,7 +88,7 @@ export class CostMeter {
     });
     if (onChain === undefined) return;
     const othersSent = (from: number, to: number) =>
-      this.#deps.ledger.sentDuring(from, to, intent.id).length;
+      this.#deps.ledger.outBetween(from, to).filter((out) => out.id !== intent.id).length;
     const now = this.#deps.clock();
     const fromChain = costFromChain(onChain, intent, now, othersSent).catch((err: unknown) => {
       this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
@@ -123,6 +138,7 @@ export class CostMeter {
       this.#deps.logger.warn({ err }, "could not record a balance reading");
     }
     const now = this.#deps.clock();
+    const due: [string, Pending][] = [];
     for (const [id, pending] of this.#pending) {
       if (pending.until <= now) {
         this.#giveUp(id, pending);
@@ -131,8 +147,11 @@ export class CostMeter {
       // A read started before the answer may not show this purchase's transfer.
       if (reading.at < (pending.intent.finishedAt ?? now)) continue;
       if (pending.onChain) pending.held = reading;
-      else this.#judge(id, pending, reading, now);
+      else due.push([id, pending]);
     }
+    if (due.length === 0) return;
+    const othersSent = this.#othersSent(reading, due);
+    for (const [id, pending] of due) this.#judge(id, pending, reading, now, othersSent);
   }
 
   /** Resolves when every measurement started so far has finished (tests, shutdown). */
@@ -157,31 +176,47 @@ export class CostMeter {
     pending.onChain = false;
     const held = pending.held;
     pending.held = undefined;
-    if (held !== undefined) this.#judge(id, pending, held, this.#deps.clock());
+    if (held === undefined) return;
+    const due: [string, Pending][] = [[id, pending]];
+    this.#judge(id, pending, held, this.#deps.clock(), this.#othersSent(held, due));
   }
 
-  #judge(id: string, pending: Pending, after: Reading, now: number): void {
-    const { intent } = pending;
-    const before =
-      intent.balanceBefore !== undefined && intent.balanceBeforeAt !== undefined
-        ? { balance: intent.balanceBefore, at: intent.balanceBeforeAt }
-        : undefined;
-    let othersSent: number;
+  /**
+   * One read of the ledger for every purchase judged against `after`: the purchases out from
+   * the earliest of their readings before until the reading after, included (a purchase sent
+   * in the reading's millisecond may have gone out before it). Undefined when the ledger
+   * cannot be read: nothing is judged then, and a later reading tries again.
+   */
+  #othersSent(after: Reading, due: readonly [string, Pending][]): OthersSent | undefined {
+    const froms = due.flatMap(([, pending]) => readingBefore(pending.intent)?.at ?? []);
+    if (froms.length === 0) return () => 0;
+    let out: OutWindow[];
     try {
-      othersSent =
-        // Up to and including the reading's millisecond: a purchase sent in the same
-        // millisecond may have gone out before it.
-        before === undefined ? 0 : this.#deps.ledger.sentDuring(before.at, after.at + 1, id).length;
+      out = this.#deps.ledger.outBetween(Math.min(...froms), after.at + 1);
     } catch (err) {
-      this.#deps.logger.warn({ err, intentId: id }, "could not check purchases sent meanwhile");
-      return;
+      this.#deps.logger.warn({ err }, "could not check purchases sent meanwhile");
+      return undefined;
     }
+    return (id, from) =>
+      out.filter((o) => o.id !== id && (o.finishedAt === undefined || o.finishedAt >= from)).length;
+  }
+
+  #judge(
+    id: string,
+    pending: Pending,
+    after: Reading,
+    now: number,
+    othersSentFor: OthersSent | undefined,
+  ): void {
+    if (othersSentFor === undefined) return;
+    const { intent } = pending;
+    const before = readingBefore(intent);
     const measurement = measureFromBalances({
       currency: currencyOf(intent.paymentMethod),
       before,
       after,
       source: pending.asked ? "balance_after" : "later_balance",
-      othersSent,
+      othersSent: before === undefined ? 0 : othersSentFor(id, before.at),
       now,
     });
     if (measurement.kind === "not_yet") return;

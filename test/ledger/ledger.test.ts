@@ -486,6 +486,15 @@ describe("Ledger balance before a purchase", () => {
     const after = sendAt(NOON + 2_500, 6, success);
     const ids = ledger.sentDuring(NOON + 1_000, NOON + 1_900, self).map((i) => i.id);
     expect(ids).toEqual([spanning, inside]);
+    // The same purchases, as bare windows, for the cost meter; `self` went out at the end.
+    expect(ledger.outBetween(NOON + 1_000, NOON + 1_901)).toEqual(
+      expect.arrayContaining([
+        { id: spanning, sentAt: NOON + 900, finishedAt: NOON + 1_100 },
+        { id: inside, sentAt: NOON + 1_500, finishedAt: NOON + 1_510 },
+        { id: self, sentAt: NOON + 1_900, finishedAt: NOON + 1_910 },
+      ]),
+    );
+    expect(ledger.outBetween(NOON + 1_000, NOON + 1_901)).toHaveLength(3);
     expect(ids).not.toContain(before);
     expect(ids).not.toContain(refused);
     expect(ids).not.toContain(after);

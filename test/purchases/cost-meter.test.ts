@@ -107,6 +107,33 @@ describe("the cost meter", () => {
     expect(ledger.get(second.id)?.cost).toMatchObject({ measured: true, amount: "0.75" });
   });
 
+  it("judges every purchase waiting for one reading by its own window, from one read of the ledger", () => {
+    const { ledger, meter, deliver, reading, clock } = fixture();
+    // Three purchases back to back while no balance was read (the quota was busy): each one's
+    // "before" was read while the previous one was still out, or after it.
+    const first = deliver("1000");
+    clock.now -= 2_000;
+    const second = deliver("999");
+    const third = deliver("998");
+    for (const intent of [first, second, third]) meter.delivered(intent);
+    let reads = 0;
+    const outBetween = ledger.outBetween.bind(ledger);
+    ledger.outBetween = (from, to) => {
+      reads++;
+      return outBetween(from, to);
+    };
+    meter.observe(reading("997"));
+    expect(reads).toBe(1);
+    expect(ledger.get(first.id)?.cost).toMatchObject({ measured: false, reason: "other_purchase" });
+    expect(ledger.get(second.id)?.cost).toMatchObject({
+      measured: false,
+      reason: "other_purchase",
+    });
+    // The third's "before" was read after the second finished: only its own transfer follows.
+    expect(ledger.get(third.id)?.cost).toMatchObject({ measured: true, amount: "1" });
+    expect(meter.pendingCount).toBe(0);
+  });
+
   it("gives up, saying why, when no reading comes in time", () => {
     const { ledger, meter, deliver, reading, clock } = fixture();
     const intent = deliver("1000");
