@@ -24,8 +24,12 @@ export class TelegramTokenRejectedError extends Error {
 const CONNECT_BACKOFF: Backoff = { firstDelayMs: 1000, maxDelayMs: 30_000 };
 
 /**
- * Resolves once `bot.init()` succeeds; rejects with TelegramTokenRejectedError on 401/404, or
- * with the last error once `signal` aborts (shutdown while connecting).
+ * Resolves once getMe succeeds (the bot is then initialised); rejects with
+ * TelegramTokenRejectedError on 401/404, or with the last error once `signal` aborts (shutdown
+ * while connecting). getMe is called directly, not through `bot.init()`: grammY's init retries
+ * network failures itself with a wait that doubles up to 20 minutes, so after a long outage
+ * the bot would reconnect that late; here each attempt fails fast and this backoff (30 s at
+ * most) decides when the next one goes.
  */
 export async function connectToTelegram<C extends Context>(
   bot: Bot<C>,
@@ -33,9 +37,7 @@ export async function connectToTelegram<C extends Context>(
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      // With the signal: grammY's init retries network failures by itself, and only the
-      // signal ends those retries when a stop comes while Telegram cannot be reached.
-      await bot.init(signal as Parameters<Bot<C>["init"]>[0]);
+      bot.botInfo = await bot.api.getMe(signal as Parameters<Bot<C>["api"]["getMe"]>[0]);
       return;
     } catch (error) {
       if (isTokenRejected(error)) {

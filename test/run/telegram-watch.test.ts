@@ -128,6 +128,25 @@ describe("the Telegram watch", () => {
     expect(watch.state()).toEqual({ reachable: true, cause: undefined });
   });
 
+  it("start-up spaces its attempts by its own backoff (1 s first), not grammY's rapid ones", async () => {
+    const asked: number[] = [];
+    const bot = new Bot(TOKEN, {
+      client: {
+        apiRoot: await botApi(() => {
+          asked.push(performance.now());
+          return 502;
+        }),
+      },
+    });
+    const stop = new AbortController();
+    const connecting = connectToTelegram(bot, stop.signal).catch((e: unknown) => e);
+    await expect.poll(() => asked.length, { timeout: 5_000 }).toBeGreaterThanOrEqual(2);
+    stop.abort();
+    expect(await connecting).toBeInstanceOf(Error);
+    // grammY's own init retried after a few milliseconds; a slower machine only widens the gap.
+    expect((asked[1] ?? 0) - (asked[0] ?? 0)).toBeGreaterThanOrEqual(900);
+  });
+
   it("a 401 at start ends the connection attempts with TelegramTokenRejectedError", async () => {
     const { logger } = captureLogs();
     const watch = watchTelegram({ logger });
