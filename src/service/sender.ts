@@ -71,7 +71,7 @@ export class QuotaSender {
     }
     const ms = Math.round(performance.now() - started);
     const status = result.kind === "failure" ? result.cause : result.status;
-    this.deps.onExchange?.({ operation: request.operation, status, ms });
+    this.#tellExchange({ operation: request.operation, status, ms });
     if (result.kind === "failure") {
       this.deps.logger.warn(
         { operation: request.operation, cause: result.cause, code: result.code, ms },
@@ -82,6 +82,18 @@ export class QuotaSender {
     const answer = toAnswer(result, this.deps.scrubber());
     this.holdIfAsked(request, answer, ms);
     return answer;
+  }
+
+  /**
+   * Tells the exchange hook (metrics), never letting it fail the request: a throw here would
+   * turn a purchase the service answered into an ambiguous one, and skip a 429's hold.
+   */
+  #tellExchange(record: ExchangeRecord): void {
+    try {
+      this.deps.onExchange?.(record);
+    } catch (err) {
+      this.deps.logger.warn({ err, operation: record.operation }, "the exchange hook failed");
+    }
   }
 
   private async exchangeOnce(request: ServiceRequest, options: CallOptions): Promise<Exchange> {

@@ -234,3 +234,21 @@ describe("client outcomes: purchases", () => {
     expect(sandbox.purchaseRequests().map((r) => r.path)).toEqual(["/buy-stars/", "/buy-premium/"]);
   });
 });
+
+describe("the exchange hook (metrics)", () => {
+  it("a hook that throws changes nothing: the purchase the service answered is a success", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox, {
+      onExchange: () => {
+        throw new Error("metrics broke");
+      },
+    });
+    const outcome = await client.buyStars({
+      username: "alice_1",
+      amount: 50,
+      paymentMethod: "ton",
+    });
+    expect(outcome.kind).toBe("success");
+    expect(sandbox.purchaseRequests()).toHaveLength(1);
+  });
+});
