@@ -33,7 +33,8 @@ FROM ${NODE_IMAGE} AS runtime
 # Settings come from the environment and *_FILE secrets only (ENV_FILE=none: no .env is read).
 # HOST is every interface inside the container: publish the port on the host's 127.0.0.1
 # (compose.yaml does). HEALTH_PORT serves /livez, /readyz, /healthz and /metrics; in webhook mode
-# it is the webhook's own PORT (8080 both), so one port serves both.
+# it is the webhook's own PORT (8080 both), so one port serves the webhook and the probes, and
+# /metrics only on a METRICS_PORT of its own (the webhook's port faces the internet).
 ENV NODE_ENV=production \
     ENV_FILE=none \
     HOST=0.0.0.0 \

@@ -69,13 +69,13 @@ export class Observability {
   /**
    * The probe paths over `health`, for the probe servers; `{ onWebhookPort: true }` for the
    * webhook server, which faces Telegram and so usually the internet: there `/metrics` (the
-   * wallet's balance, the purchases) is answered only when HEALTH_PORT or METRICS_PORT is PORT,
-   * the operator's own choice. Otherwise the metrics stay on their own port.
+   * wallet's balance, the purchases) is answered only when METRICS_PORT is PORT, the operator's
+   * explicit choice. A HEALTH_PORT equal to PORT (the image's default) brings the probes there,
+   * not the metrics: those stay on a port of their own.
    */
   probes(health: () => HealthReport, where: { onWebhookPort?: boolean } = {}): ProbeHandler {
     const run = this.#run;
-    const metricsHere =
-      where.onWebhookPort !== true || run.healthPort === run.port || run.metricsPort === run.port;
+    const metricsHere = where.onWebhookPort !== true || run.metricsPort === run.port;
     const metrics = metricsHere ? this.metrics : undefined;
     return probeHandler({
       health,
