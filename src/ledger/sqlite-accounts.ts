@@ -112,6 +112,7 @@ export class SqliteAccounts implements PurchaseAccounts {
     this.#refusals = db.prepare<[number, number], { reason: string; count: number }>(
       `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS count FROM purchase_intents
        WHERE status = 'rejected' AND sent_at >= ? AND sent_at < ?
+         AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
        GROUP BY reason ORDER BY count DESC, reason LIMIT 10`,
     );
     this.#page = db.prepare<

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import type { Db } from "../../src/storage/database.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { readCsv } from "../helpers/csv-reader.js";
-import { ADMIN, adminWorld, BUYER, sentTexts } from "./admin/helpers.js";
+import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./admin/helpers.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -147,6 +148,36 @@ describe("the daily report", () => {
     // The next day, the next report.
     h.clock.advance(DAY);
     expect(await h.app.sendDueReports()).toBe(2);
+  });
+
+  it("tries again a minute later when Telegram failed, not for an admin who blocked the bot", async () => {
+    const { h } = await adminWorld({ reports: { reportHourUtc: 7 } });
+    let telegramDown = true;
+    const tries = new Map<number, number>();
+    h.telegram.answer("sendMessage", (payload, _call, fallback): CannedAnswer => {
+      const chat = Number(payload.chat_id);
+      if (!String(payload.text).startsWith("📊")) return fallback();
+      tries.set(chat, (tries.get(chat) ?? 0) + 1);
+      if (chat === ADMIN2.id) {
+        return {
+          ok: false,
+          error_code: 403,
+          description: "Forbidden: bot was blocked by the user",
+        };
+      }
+      if (telegramDown) return { ok: false, error_code: 502, description: "Bad Gateway" };
+      return fallback();
+    });
+    const tomorrow = Math.floor(h.clock() / DAY) * DAY + DAY;
+    h.clock.advance(tomorrow + 7 * HOUR - h.clock());
+    expect(await h.app.sendDueReports()).toBe(0);
+    telegramDown = false;
+    h.clock.advance(60_000);
+    expect(await h.app.sendDueReports()).toBe(1);
+    h.clock.advance(60_000);
+    expect(await h.app.sendDueReports()).toBe(0);
+    expect(tries.get(ADMIN.id)).toBe(2);
+    expect(tries.get(ADMIN2.id)).toBe(1);
   });
 });
 

@@ -152,7 +152,7 @@ describe("the books beside the ledger", () => {
   });
 
   it("sums a day's figures exactly, with balances at its start and end", () => {
-    const { accounts, buy, clock } = fixture();
+    const { accounts, buy, clock, draft, ledger } = fixture();
     const dayStart = Date.UTC(2030, 0, 1);
     accounts.recordBalance({ balance: { ton: "100", usdt: "1000" }, at: dayStart - 60_000 });
     const a = buy(success, { quantity: 50 });
@@ -160,6 +160,10 @@ describe("the books beside the ledger", () => {
     buy(success, { quantity: 100 });
     buy(refused("PRICE_GUARD"));
     buy(refused("PRICE_GUARD"));
+    // Claimed but never sent (the bot's own doing): rejected, yet no refusal of the service.
+    const unsent = draft();
+    expect(ledger.claim(unsent.id, 1).ok).toBe(true);
+    ledger.recordNotSent(unsent.id, "not sent: cancelled before sending");
     accounts.recordCost(a.id, measured("0.1"));
     accounts.recordCost(b.id, measured("0.2"));
     accounts.recordBalance({ balance: { ton: "100", usdt: "999.7" }, at: clock.now });
@@ -173,7 +177,7 @@ describe("the books beside the ledger", () => {
     const figures = accounts.dayFigures(dayStart);
     expect(figures).toMatchObject({
       day: "2030-01-01",
-      byStatus: { succeeded: 3, rejected: 2 },
+      byStatus: { succeeded: 3, rejected: 3 },
       starsBought: 150,
       premiumGifts: 1,
       premiumMonths: 6,

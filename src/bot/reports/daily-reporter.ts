@@ -11,6 +11,7 @@ import { utcDay } from "../../ledger/time.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { Translate } from "../context.js";
+import { isPassingTelegramFailure } from "../admin-notifications/index.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { dailyReportText } from "./daily-report.js";
 
@@ -93,9 +94,15 @@ export class DailyReporter {
         await this.#options.api.sendMessage(adminId, dailyReportText(t, locale, report));
         sent++;
       } catch (error) {
-        // Not sent: the next check tries again (an admin who never opened the bot keeps failing).
-        records.unmarkReportSent(figures.day, adminId);
-        this.#options.logger.warn({ adminId, err: error }, "could not send the daily report");
+        // Telegram unreachable or busy: the next check (a minute later) tries again. An admin
+        // who blocked the bot or never opened it fails the same way every time: that day's
+        // report stays marked, rather than a warning every minute for the rest of the day.
+        const passing = isPassingTelegramFailure(error);
+        if (passing) records.unmarkReportSent(figures.day, adminId);
+        this.#options.logger.warn(
+          { adminId, err: error, willRetry: passing },
+          "could not send the daily report",
+        );
       }
     }
     if (sent > 0)
