@@ -21,6 +21,7 @@ import { parseUsername, type Username } from "../../gifts/username.js";
 import { tellQueued } from "../format.js";
 import {
   flowNotice,
+  limitReachedText,
   personHeadroom,
   purchasesState,
   starsCeiling,
@@ -211,6 +212,16 @@ async function askAmount(
   const userId = ctx.from?.id ?? 0;
   const room = await conversation.external(() => personHeadroom(services, userId, "stars"));
   const max = starsCeiling(room);
+  if (max < MIN_STARS) {
+    // Used up since the flow began (the recipient check may have waited in the queue): no
+    // amount could be accepted, so say which limit and when it resets, and end the flow.
+    const locale = await ctx.i18n.getLocale();
+    const text = await conversation.external(() =>
+      limitReachedText(ctx.t, locale, services, { userId, audience: "private" }, room),
+    );
+    await ctx.reply(text);
+    return conversation.halt();
+  }
   let prompt = await sendPrompt(
     ctx,
     ctx.t(room.daily ? "flow-ask-amount-today" : "flow-ask-amount", { username, max }),

@@ -103,6 +103,17 @@ export function startProblem(
   if (closed !== undefined) return closed;
   const room = personHeadroom(services, who.userId, kind);
   if (room.left >= smallest(kind)) return undefined;
+  return limitReachedText(t, locale, services, who, room);
+}
+
+/** Which limit leaves too little for the smallest gift, and when it resets. */
+export function limitReachedText(
+  t: Translate,
+  locale: string,
+  services: BotServices,
+  who: { userId: number; audience: "private" | "group" },
+  room: Headroom,
+): string {
   const limit = t(`limit-${room.limit}`);
   const resetsAt = formatDateTime(locale, services.records.usageToday(who.userId).resetsAt);
   return who.audience === "group"

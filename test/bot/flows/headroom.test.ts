@@ -52,6 +52,23 @@ describe("the amount is asked within what is left today", () => {
     expect(h.sandbox.requests.length).toBe(mark);
   });
 
+  it("used up while the recipient was asked: the flow ends saying why, never asking 50 to 20", async () => {
+    const h = await harness({ limits: { starsPerBotDay: 120 } });
+    const alice = chatPerson(h, testUser(705));
+    const carl = chatPerson(h, testUser(706));
+    await carl.command("stars");
+    await buyTyped(alice, "bob_gifts", 100);
+    expect(alice.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars/);
+    await carl.say("bob_gifts");
+    expect(carl.lastMessage().text).toMatch(
+      /^Nothing more can be gifted today under the limit .+: 20 of 120 left, less than the smallest gift\. It resets on .+ UTC\.$/,
+    );
+    expect(buttonsOf(carl.lastMessage())).toEqual([]);
+    // The flow is over: a number now is not taken as an amount.
+    await carl.say("50");
+    expect(h.records.recent({ userId: 706, limit: 5 })).toEqual([]);
+  });
+
   it("hides the presets above what is left; in Russian too", async () => {
     const h = await harness({ limits: { starsPerUserDay: 600 } });
     const ira = chatPerson(h, testUser(702, { language_code: "ru" }));
