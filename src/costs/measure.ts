@@ -29,7 +29,7 @@ export interface MeasureInput {
   before: Reading | undefined;
   after: Reading;
   source: Exclude<CostSource, "on_chain">;
-  /** How many other purchases were out between the two readings (the ledger's `sentDuring`). */
+  /** How many other purchases were out between the two readings (the ledger's `outBetween`). */
   othersSent: number;
   /** When the measurement is recorded. */
   now: number;

@@ -105,6 +105,17 @@ WHERE id = @id
 RETURNING *
 `;
 
+/**
+ * The intents whose request was out at some moment between `@from` and `@to` (not rejected:
+ * those spent nothing). Two lookups in the index by when each finished (still out, or finished
+ * within the window), not a walk through every purchase sent before `@to`.
+ */
+const OUT_BETWEEN_SQL = `rowid IN (
+    SELECT rowid FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
+    UNION ALL
+    SELECT rowid FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
+  AND status <> 'rejected'`;
+
 const USAGE_SQL = `
 SELECT
   ${spent("quantity", "stars", "0")} AS starsBot,
@@ -463,14 +474,7 @@ export class Ledger implements PurchaseLedger {
   sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[] {
     return this.#sql
       .prepare<{ from: number; to: number; id: string }, IntentRow>(
-        // Two lookups in the index by when each finished (still out, or finished within the
-        // window), not a walk through every purchase sent before `to`.
-        `SELECT * FROM purchase_intents
-         WHERE rowid IN (
-             SELECT rowid FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
-             UNION ALL
-             SELECT rowid FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
-           AND id <> @id AND status <> 'rejected'
+        `SELECT * FROM purchase_intents WHERE ${OUT_BETWEEN_SQL} AND id <> @id
          ORDER BY sent_at, rowid LIMIT 50`,
       )
       .all({ from, to, id: exceptId })
@@ -487,14 +491,7 @@ export class Ledger implements PurchaseLedger {
       .prepare<
         { from: number; to: number },
         { id: string; sent_at: number; finished_at: number | null }
-      >(
-        `SELECT id, sent_at, finished_at FROM purchase_intents
-         WHERE rowid IN (
-             SELECT rowid FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
-             UNION ALL
-             SELECT rowid FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
-           AND status <> 'rejected'`,
-      )
+      >(`SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${OUT_BETWEEN_SQL}`)
       .all({ from, to })
       .map((row) => ({
         id: row.id,

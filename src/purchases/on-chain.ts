@@ -39,8 +39,8 @@ export interface TonEvidenceOptions {
 export function createTonEvidence(options: TonEvidenceOptions): OnChainEvidence {
   const currentKey = (): string | undefined =>
     typeof options.apiKey === "function" ? options.apiKey() : options.apiKey;
-  // @ton/ton's client (and its axios) is loaded on first use, not at every start: evidence is
-  // read only when a purchase ends unconfirmed.
+  // @ton/ton's client (and its axios) is loaded on first use, not at every start: the chain is
+  // read only for a delivered purchase's cost or an unconfirmed one's evidence.
   let tonModule: Promise<typeof TonModule> | undefined;
   // One client per key: building one is cheap, and a call in progress keeps the key it began with.
   let client: { key: string | undefined; ton: TonClient } | undefined;
