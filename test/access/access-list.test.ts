@@ -18,6 +18,20 @@ function open(path: string, overrides: Partial<AccessConfig> = {}) {
 }
 
 describe("AccessList", () => {
+  it("mayBuy (asked on every update) says yes exactly when buyerGrant names a grant", () => {
+    for (const publicPurchases of [false, true]) {
+      const { db, access } = open(join(tempDir(), "bot.sqlite"), { publicPurchases });
+      access.allowUser(3, 1, "@carol");
+      for (const userId of [1, 2, 3, 4]) {
+        expect(access.mayBuy(userId), `${userId} public=${publicPurchases}`).toBe(
+          access.buyerGrant(userId) !== undefined,
+        );
+      }
+      expect(access.mayBuy(4)).toBe(publicPurchases);
+      db.close();
+    }
+  });
+
   it("grants buying to admins, configured buyers and buyers added in the bot, and no one else", () => {
     const { db, access } = open(join(tempDir(), "bot.sqlite"));
     expect(access.buyerGrant(1)).toBe("admin");

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { onTestFinished } from "vitest";
+import { RUN_MARKER } from "../helpers/leftovers.js";
 import { Ledger } from "../../src/ledger/ledger.js";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
@@ -124,7 +125,8 @@ export function spawnBot(
 ): BotProcess {
   const child = spawn(process.execPath, args, {
     ...(cwd ? { cwd } : {}),
-    env: { PATH: process.env.PATH ?? "", ...env },
+    // The run's marker, so the leftover check finds this process whatever its command line.
+    env: { PATH: process.env.PATH ?? "", [RUN_MARKER]: process.env[RUN_MARKER] ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: Array<Record<string, unknown>> = [];

@@ -107,10 +107,10 @@ describe("the accountant's CSV", () => {
     }
     const stream = purchasesCsv(many());
     // Read the first chunk only, then stop: far fewer rows than the range may be built.
-    for await (const chunk of stream) {
-      expect(String(chunk)).toContain("purchase_id");
-      break;
-    }
+    const first = await stream[Symbol.asyncIterator]().next();
+    expect(first.done).toBe(false);
+    expect(String(first.value)).toContain("purchase_id");
+    stream.destroy();
     expect(pulled).toBeGreaterThan(0);
     expect(pulled).toBeLessThan(5_000);
   });

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { healthReport, monitorService } from "../../src/run/health.js";
 import { probeHandler, type ProbeServer, startProbeServer } from "../../src/run/probes.js";
 import { trackReadiness } from "../../src/run/readiness.js";
@@ -17,6 +17,10 @@ afterEach(async () => {
 /** The probes over a real SQLite file, as the app builds them. */
 async function probesOver(telegram: TelegramState) {
   const db = openDatabase(join(tempDir(), "probe.sqlite"));
+  // Closed before its folder is removed (hooks run last registered, first).
+  onTestFinished(() => {
+    db.close();
+  });
   // The client is never called: health is judged from calls the bot makes anyway.
   const service = monitorService({} as GiftServiceClient);
   const health = () =>

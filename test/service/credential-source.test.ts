@@ -33,11 +33,14 @@ describe("CredentialHolder", () => {
     expect(() => holder.replace(bad)).toThrow(/credential cookie/);
     expect(() => holder.replace({ ...NEW, cookie: " " })).toThrow(/cookie is empty/);
     expect(holder.current().cookie).toBe(OLD.cookie);
+    let refusal: unknown;
     try {
       holder.replace(bad);
     } catch (error) {
-      expect(String(error)).not.toContain("Broken");
+      refusal = error;
     }
+    expect(refusal).toBeInstanceOf(GiftServiceConfigError);
+    expect(String(refusal)).not.toContain("Broken");
   });
 });
 
