@@ -54,12 +54,7 @@ const MAX_REMEMBERED = 2_000;
 export class UserSettingsStore {
   readonly #store: KeyValue<UserSettings>;
   readonly #known = new LRUCache<number, UserSettings>({ max: MAX_REMEMBERED });
-  #languageChanges = 0;
 
-  /** Bumped whenever someone chooses a language, so a locale remembered earlier is asked again. */
-  get languageChanges(): number {
-    return this.#languageChanges;
-  }
 
   constructor(stores: KeyValueStores) {
     this.#store = stores<UserSettings>("user-settings");
@@ -98,7 +93,6 @@ export class UserSettingsStore {
 
   setLanguage(userId: number, language: Locale): void {
     this.#write(userId, { ...this.#read(userId), language });
-    this.#languageChanges++;
   }
 
   #read(userId: number): UserSettings {
@@ -121,20 +115,12 @@ export class UserSettingsStore {
  */
 export function createI18n(settings: UserSettingsStore): I18n<Context> {
   // The plugin negotiates in the global middleware, again in the conversations' copy of it, and
-  // on every getLocale(): each a settings read. One update's answer is remembered for that
-  // update (the update object is shared by all of them) until someone chooses a language.
-  const negotiated = new WeakMap<object, { locale: Locale; changes: number }>();
+  // on every getLocale(): each a lookup in the settings the store remembers in memory.
   const i18n = new I18n<Context>({
     defaultLocale: DEFAULT_LOCALE,
     // Without this every inserted value is wrapped in invisible U+2068/U+2069 marks.
     fluentBundleOptions: { useIsolating: false },
-    localeNegotiator: (ctx) => {
-      const known = negotiated.get(ctx.update);
-      if (known !== undefined && known.changes === settings.languageChanges) return known.locale;
-      const locale = negotiateLocale(ctx, settings);
-      negotiated.set(ctx.update, { locale, changes: settings.languageChanges });
-      return locale;
-    },
+    localeNegotiator: (ctx) => negotiateLocale(ctx, settings),
   });
   for (const locale of LOCALES) {
     i18n.loadLocaleSync(locale, { filePath: `${localesDirectory()}/${locale}.ftl` });
