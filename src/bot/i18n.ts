@@ -55,7 +55,6 @@ export class UserSettingsStore {
   readonly #store: KeyValue<UserSettings>;
   readonly #known = new LRUCache<number, UserSettings>({ max: MAX_REMEMBERED });
 
-
   constructor(stores: KeyValueStores) {
     this.#store = stores<UserSettings>("user-settings");
   }

@@ -209,8 +209,7 @@ export function refusalText(
       return t("refusal-frozen");
     case "paused": {
       // Paused by the breaker: the person learns why, and that nothing was spent.
-      const byBreaker = "source" in refusal && refusal.source === "breaker";
-      return byBreaker ? t("refusal-paused-breaker") : t("refusal-paused");
+      return refusal.source === "breaker" ? t("refusal-paused-breaker") : t("refusal-paused");
     }
     default:
       return t(`refusal-${refusal.reason}`);

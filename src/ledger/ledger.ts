@@ -318,7 +318,9 @@ export class Ledger implements PurchaseLedger {
       now,
     );
     if (byStatus !== undefined) return byStatus;
-    if (this.pauseState().paused) return { reason: "paused" };
+    if (this.pauseState().paused) {
+      return { reason: "paused", source: this.pauseReason()?.source ?? "admin" };
+    }
     const unconfirmed = this.unconfirmedCount();
     if (unconfirmed > 0) return { reason: "frozen", unconfirmed };
     const usage = this.usage(userId, now);

@@ -109,7 +109,8 @@ export type ClaimRefusal =
   | { reason: "already_done"; status: IntentStatus }
   | { reason: "cancelled" }
   | { reason: "expired" }
-  | { reason: "paused" }
+  /** Who paused: an admin, or the breaker after the service's refusals (its text differs). */
+  | { reason: "paused"; source: PauseSource }
   | { reason: "frozen"; unconfirmed: number }
   /** Another purchase is being sent: the wallet pays for one purchase at a time. */
   | { reason: "busy" }

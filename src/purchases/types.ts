@@ -10,7 +10,6 @@ import type {
   ClaimRefusal,
   IntentKind,
   NewIntent,
-  PauseSource,
   PurchaseIntent,
   SpendingLimits,
 } from "../ledger/types.js";
@@ -61,9 +60,7 @@ export type ConfirmRefusal =
   /** The service's answer left `is_premium` unknown, also when asked again. */
   | { reason: "recipient_premium_unknown" }
   /** At start: the person who queued the confirmation may no longer buy there. */
-  | { reason: "no_access" }
-  /** Paused, with who paused (the bot adds it from `pauseReason()` to pick the text). */
-  | { reason: "paused"; source: PauseSource };
+  | { reason: "no_access" };
 
 /** What a person's press of "Confirm" came to. */
 export type ConfirmResult =

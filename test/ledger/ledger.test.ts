@@ -136,7 +136,7 @@ describe("Ledger drafts and claims", () => {
     const intent = draft();
     ledger.setPaused(true, 99);
     expect(ledger.pauseState()).toEqual({ paused: true, by: 99, at: NOON });
-    expect(ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "paused" });
+    expect(ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "paused", source: "admin" });
     clock.now += 1000;
     ledger.setPaused(false, 98);
     expect(ledger.pauseState()).toEqual({ paused: false, by: 98, at: NOON + 1000 });

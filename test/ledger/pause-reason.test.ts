@@ -8,7 +8,7 @@ describe("the pause with its reason", () => {
     const intent = draft();
     const detail = { cause: "session", refusals: [{ intentId: "x", reason: "SESSION_EXPIRED" }] };
     ledger.pauseByBreaker(detail);
-    expect(ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "paused" });
+    expect(ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "paused", source: "breaker" });
     expect(ledger.pauseState()).toEqual({ paused: true, by: undefined, at: NOON });
 
     const restarted = new Ledger(db);

@@ -41,7 +41,10 @@ describe("breaker guard on the desk", () => {
     ]);
 
     expect(firstResult.kind).toBe("rejected");
-    expect(secondResult).toEqual({ kind: "refused", refusal: { reason: "paused" } });
+    expect(secondResult).toEqual({
+      kind: "refused",
+      refusal: { reason: "paused", source: "breaker" },
+    });
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
     expect(openings).toHaveLength(1);
     expect(openings[0]?.cause).toBe("session");

@@ -84,7 +84,7 @@ describe("the premium check at confirmation", () => {
   });
 
   it("a queued confirmation refused for a passing reason may be pressed again", () => {
-    expect(isPassingRefusal({ reason: "paused" })).toBe(true);
+    expect(isPassingRefusal({ reason: "paused", source: "admin" })).toBe(true);
     expect(isPassingRefusal({ reason: "frozen", unconfirmed: 1 })).toBe(true);
     expect(isPassingRefusal({ reason: "expired" })).toBe(false);
     expect(isPassingRefusal({ reason: "no_access" })).toBe(false);
@@ -115,6 +115,6 @@ describe("what a Confirm came to", () => {
       intent: intent({ status: "unconfirmed" }),
     });
     expect(late.kind).toBe("unconfirmed");
-    expect(isSent({ kind: "refused", refusal: { reason: "paused" } })).toBe(false);
+    expect(isSent({ kind: "refused", refusal: { reason: "paused", source: "admin" } })).toBe(false);
   });
 });

@@ -242,7 +242,7 @@ describe("PurchaseDesk.confirm", () => {
     const intent = f.starsDraft();
     expect(await f.desk.confirm(intent.id, 1)).toEqual({
       kind: "refused",
-      refusal: { reason: "paused" },
+      refusal: { reason: "paused", source: "admin" },
     });
     f.desk.resume(99);
     f.clock.now += 60_000;

@@ -105,12 +105,6 @@ async function refuse(
   }
 }
 
-/** A "paused" refusal with who paused, so the person is told the breaker's reason. */
-function withPauseSource(refusal: ConfirmRefusal, services: BotServices): ConfirmRefusal {
-  if (refusal.reason !== "paused") return refusal;
-  return { reason: "paused", source: services.records.pauseReason()?.source ?? "admin" };
-}
-
 function outcomeLine(ctx: BotContext, locale: string, refusal: ConfirmRefusal): string {
   return ctx.t("outcome-refused", {
     reason: refusalText(ctx.t, locale, refusal, audienceOf(ctx.chat?.type)),
@@ -127,7 +121,7 @@ async function confirm(
   const closed = closedText(ctx.t, status, "summary");
   if (closed !== undefined) {
     const early: ConfirmRefusal = status.paused
-      ? withPauseSource({ reason: "paused" }, services)
+      ? { reason: "paused", source: status.pausedBy ?? "admin" }
       : { reason: "frozen", unconfirmed: status.unconfirmed };
     await ctx.answerCallbackQuery({
       text: sentence(refusalText(ctx.t, locale, early, audienceOf(ctx.chat?.type))),
@@ -192,7 +186,7 @@ async function confirm(
     const reason = result.refusal.reason;
     // Another press of the same summary won the claim: its handler shows the outcome.
     if (reason === "already_processing" || reason === "already_done") return;
-    const line = outcomeLine(ctx, locale, withPauseSource(result.refusal, services));
+    const line = outcomeLine(ctx, locale, result.refusal);
     // The desk's own list: a refusal that passes by itself keeps the summary confirmable.
     const retryable = isPassingRefusal(result.refusal);
     const fresh = services.records.getIntent(intent.id) ?? intent;
