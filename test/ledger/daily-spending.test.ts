@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/ledger/ledger.js";
+import { SPENDING_STATUSES } from "../../src/ledger/transitions.js";
 import { DAY_MS } from "../../src/ledger/time.js";
 import type { IntentStatus } from "../../src/ledger/types.js";
 import type { Ambiguous, PurchaseOutcome } from "../../src/service/types.js";
@@ -54,6 +55,32 @@ function usageOf(ledger: Ledger, userId: number, now: number) {
   const { starsBot, premiumBot, starsUser, premiumUser } = ledger.usage(userId, now);
   return { starsBot, premiumBot, starsUser, premiumUser };
 }
+
+describe("the running totals' triggers and the ledger's rule", () => {
+  it("count exactly the statuses the ledger counts as spending (SPENDING_STATUSES)", () => {
+    const { db } = ledgerFixture();
+    const triggers = db
+      .prepare<[], string>(
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'daily_spending%'",
+      )
+      .pluck()
+      .all();
+    expect(triggers).toHaveLength(3);
+    // Every status list in a trigger is the same set as the ledger's: a migration that changed
+    // one without the other would make the claim and the reports disagree.
+    for (const sql of triggers) {
+      const lists = [...sql.matchAll(/status IN \(([^)]*)\)/g)].map((m) =>
+        (m[1] ?? "")
+          .split(",")
+          .map((s) => s.trim().replace(/'/g, ""))
+          .sort(),
+      );
+      expect(lists.length).toBeGreaterThan(0);
+      for (const list of lists) expect(list).toEqual([...SPENDING_STATUSES].sort());
+    }
+    expect([...SPENDING].sort()).toEqual([...SPENDING_STATUSES].sort());
+  });
+});
 
 describe("the running daily totals", () => {
   it("match the intents through every kind of outcome, per person and for the bot, day by day", () => {
