@@ -117,14 +117,7 @@ export class CostMeter {
   /** Resolves when the measurement under way for `id` ends, or after `waitMs` at most. */
   async settled(id: string, waitMs: number): Promise<void> {
     const work = this.#underWay.get(id);
-    if (work === undefined) return;
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-      timer.unref();
-    });
-    await Promise.race([work, timeout]);
-    clearTimeout(timer);
+    if (work !== undefined) await within(work, waitMs);
   }
 
   /**
@@ -154,9 +147,16 @@ export class CostMeter {
     for (const [id, pending] of due) this.#judge(id, pending, reading, now, othersSent);
   }
 
-  /** Resolves when every measurement started so far has finished (tests, shutdown). */
-  async idle(): Promise<void> {
-    while (this.#work.size > 0) await Promise.all([...this.#work]);
+  /**
+   * Resolves when every measurement started so far has finished, or after `waitMs` at most
+   * (a stop: a chain lookup can take a page timeout for each of its pages, and a cost is only
+   * evidence). Resolves to whether everything finished.
+   */
+  async idle(waitMs = Infinity): Promise<boolean> {
+    const all = (async () => {
+      while (this.#work.size > 0) await Promise.all([...this.#work]);
+    })();
+    return within(all, waitMs);
   }
 
   /** How many purchases wait for a reading (for tests and metrics). */
@@ -260,4 +260,20 @@ export class CostMeter {
     this.#work.add(tracked);
     this.#underWay.set(id, tracked);
   }
+}
+
+/** Waits for `work`, at most `waitMs`; whether it finished in time. */
+async function within(work: Promise<unknown>, waitMs: number): Promise<boolean> {
+  if (waitMs === Infinity) {
+    await work;
+    return true;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), waitMs);
+    timer.unref();
+  });
+  const finished = await Promise.race([work.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return finished;
 }

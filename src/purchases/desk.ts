@@ -490,9 +490,9 @@ class Desk implements PurchaseDesk {
     return this.#balanceRead.add(listener);
   }
 
-  async settled(): Promise<void> {
+  async settled(options: { costsWithinMs?: number } = {}): Promise<boolean> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
-    await this.#costs?.idle();
+    return (await this.#costs?.idle(options.costsWithinMs)) ?? true;
   }
 
   onConfirmed(listener: ConfirmedListener): () => void {

@@ -303,9 +303,10 @@ export interface PurchaseDesk {
   onBalanceRead(listener: BalanceReadListener): () => void;
   /**
    * Resolves when the desk's own reads after purchases (and their listeners) are done, and
-   * every cost measurement under way (the chain) has finished (tests, shutdown).
+   * every cost measurement under way (the chain) has finished, or `costsWithinMs` has passed
+   * (a stop); resolves to whether the measurements finished.
    */
-  settled(): Promise<void>;
+  settled(options?: { costsWithinMs?: number }): Promise<boolean>;
   /**
    * A delivered purchase's cost once measured: waits at most `waitMs` for a measurement under
    * way (the desk's own balance read after it, or the chain), never for a later shared read.

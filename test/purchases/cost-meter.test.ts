@@ -174,6 +174,25 @@ describe("the cost meter with the chain", () => {
   });
 });
 
+describe("a stop while the chain is still asked", () => {
+  it("waits at most the time it is given, says the measurement did not finish, and finishes later", async () => {
+    let answerChain: () => void = () => undefined;
+    const chainAsked = new Promise<void>((resolve) => (answerChain = resolve));
+    const onChain: OnChainEvidence = {
+      outgoingTransfersSince: async () => {
+        await chainAsked;
+        return [];
+      },
+    };
+    const { meter, deliver } = fixture({ onChain });
+    meter.delivered(deliver("1000"));
+    expect(await meter.idle(20)).toBe(false);
+    answerChain();
+    expect(await meter.idle(60_000)).toBe(true);
+    expect(await meter.idle()).toBe(true);
+  });
+});
+
 describe("the cost on chain", () => {
   const wallet = Address.parse(`0:${"11".repeat(32)}`);
   const fragment = Address.parse(`0:${"22".repeat(32)}`);
