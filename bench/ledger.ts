@@ -6,7 +6,7 @@
  * fsync) and in /dev/shm (memory, where an fsync costs nothing), so the difference is the price
  * of making those two commits durable. The peer bot of `npm run bench` commits without fsync.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ledger } from "../src/ledger/ledger.js";
@@ -73,7 +73,15 @@ function measure(folder: string): { draft: PerOperation; claimAndOutcome: PerOpe
   }
 }
 
-const places: [string, string][] = [["disk (temporary folder)", tmpdir()]];
+/** statfs's type of a tmpfs (memory) file system. */
+const TMPFS = 0x01021994;
+const onDisk = statfsSync(tmpdir()).type !== TMPFS;
+const places: [string, string][] = [
+  [
+    onDisk ? "disk (temporary folder)" : "temporary folder (tmpfs: memory too, not a disk)",
+    tmpdir(),
+  ],
+];
 if (existsSync("/dev/shm")) places.push(["memory (/dev/shm: fsync is free)", "/dev/shm"]);
 console.log(`The ledger alone, ${purchases} purchases, microseconds per operation (CPU | wall)`);
 for (const [label, folder] of places) {

@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import type { Update } from "grammy/types";
 import { TEST_BOT_INFO } from "../tools/testing/telegram-fake.js";
 import { createUpdateFactory } from "../tools/testing/updates.js";
-import { people, STARS_STEPS, stepUpdate } from "./lib/flow.js";
+import { delivered, people, STARS_STEPS, stepUpdate } from "./lib/flow.js";
 import { createPeerBot } from "./lib/peer.js";
 import { startSandboxProcess } from "./lib/sandbox.js";
 import {
@@ -29,6 +29,9 @@ import { createTelegramStub } from "./lib/telegram-stub.js";
 
 const which = process.env.BENCH_PROFILE_BOT === "peer" ? "peer" : "ours";
 const step = process.env.BENCH_PROFILE_STEP;
+if (step !== undefined && step !== "all" && !(STARS_STEPS as readonly string[]).includes(step)) {
+  throw new Error(`BENCH_PROFILE_STEP must be one of ${STARS_STEPS.join(", ")} or all`);
+}
 const outDir = resolve(process.env.BENCH_PROFILE_DIR ?? ".");
 const rounds = Math.max(2, Number(process.env.BENCH_ROUNDS ?? 3) + 1);
 const count = Math.max(10, Number(process.env.BENCH_PEOPLE ?? 500));
@@ -87,6 +90,11 @@ try {
       }
       total += ms;
       perStep.push(`${name} ${(ms / count).toFixed(3)}`);
+    }
+    // A flow that did not end delivered was not the stars flow: its figures would mislead.
+    const failed = crowd.filter((person) => !delivered(stub, person));
+    if (failed.length > 0) {
+      throw new Error(`${failed.length} of ${crowd.length} flows did not end delivered`);
     }
     const label = round === 0 ? "warm-up" : `round ${round}`;
     console.log(
