@@ -53,6 +53,8 @@ async function oneRun(
   });
   const exited = new Promise<RunOutcome>((resolve) => {
     child.once("exit", (code, signal) => resolve({ exitedWith: signal ?? String(code) }));
+    // A command that cannot be started (no npm on PATH) is a run that never polled, not a crash.
+    child.once("error", (error) => resolve({ exitedWith: `not started: ${error.message}` }));
   });
   const stop = new AbortController();
   // A long poll is recorded as a call only when it is answered; a held one shows as pending.
