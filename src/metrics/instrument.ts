@@ -3,7 +3,7 @@
  * itself: the desk's `onConfirmed` event, the client's balance reads, grammY's `handleUpdate` and
  * its API transformer. Nothing here imports prom-client: `BotMetrics` is only an interface.
  */
-import { GrammyError, type Bot, type Context, type Transformer } from "grammy";
+import type { Bot, Context, Transformer } from "grammy";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { GiftServiceClient } from "../service/types.js";
 import type { BotMetrics } from "./metrics.js";
@@ -67,10 +67,8 @@ export function telegramErrorCounter(metrics: BotMetrics): Transformer {
       if (!result.ok) metrics.telegramError(method, String(result.error_code));
       return result;
     } catch (error) {
-      if (!signal?.aborted) {
-        const code = error instanceof GrammyError ? String(error.error_code) : "network";
-        metrics.telegramError(method, code);
-      }
+      // A throw here is the network's (grammY raises GrammyError after the transformers).
+      if (!signal?.aborted) metrics.telegramError(method, "network");
       throw error;
     }
   };
