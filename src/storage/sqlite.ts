@@ -12,9 +12,11 @@ import type { Storage } from "./types.js";
 /** Opens (creating and migrating it if needed) the database file at `path`. */
 export function openSqliteStorage(path: string): Storage {
   const db = openDatabase(path);
+  // One object for the file: it remembers recent costs until it records one itself.
+  let accounts: SqliteAccounts | undefined;
   return {
     openLedger: (settings) => new Ledger(db, settings),
-    openAccounts: () => new SqliteAccounts(db),
+    openAccounts: () => (accounts ??= new SqliteAccounts(db)),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new SqliteAccessStore(db),
     isUp: () => db.open && db.prepare("SELECT 1 AS one").get() !== undefined,

@@ -51,7 +51,7 @@ export interface LedgerSettings {
 export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
   openLedger(settings: LedgerSettings): PurchaseLedger;
-  /** The books beside the ledger: costs, balance readings, the export, daily reports sent. */
+  /** The books beside the ledger: costs, balance readings, the export, daily reports sent; the same object on every call. */
   openAccounts(): PurchaseAccounts;
   keyValues: KeyValueStores;
   access: AccessStore;
