@@ -147,17 +147,22 @@ describe("the cost meter", () => {
   });
 });
 
+/** A chain that answers (with nothing for the purchase) only when told to. */
+function slowChain(): { onChain: OnChainEvidence; answerChain: () => void } {
+  let answerChain: () => void = () => undefined;
+  const chainAsked = new Promise<void>((resolve) => (answerChain = resolve));
+  const onChain: OnChainEvidence = {
+    outgoingTransfersSince: async () => {
+      await chainAsked;
+      return [];
+    },
+  };
+  return { onChain, answerChain: () => answerChain() };
+}
+
 describe("the cost meter with the chain", () => {
   it("keeps the reading that came while the chain was asked, and judges it when the chain has no figure", async () => {
-    let answerChain: () => void = () => undefined;
-    const chainAsked = new Promise<void>((resolve) => (answerChain = resolve));
-    const onChain: OnChainEvidence = {
-      // Nothing on chain for this purchase, once the chain answers.
-      outgoingTransfersSince: async () => {
-        await chainAsked;
-        return [];
-      },
-    };
+    const { onChain, answerChain } = slowChain();
     const { ledger, meter, deliver, reading } = fixture({ onChain });
     const intent = deliver("1000");
     meter.delivered(intent);
@@ -176,14 +181,7 @@ describe("the cost meter with the chain", () => {
 
 describe("a stop while the chain is still asked", () => {
   it("waits at most the time it is given, says the measurement did not finish, and finishes later", async () => {
-    let answerChain: () => void = () => undefined;
-    const chainAsked = new Promise<void>((resolve) => (answerChain = resolve));
-    const onChain: OnChainEvidence = {
-      outgoingTransfersSince: async () => {
-        await chainAsked;
-        return [];
-      },
-    };
+    const { onChain, answerChain } = slowChain();
     const { meter, deliver } = fixture({ onChain });
     meter.delivered(deliver("1000"));
     expect(await meter.idle(20)).toBe(false);
