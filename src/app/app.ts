@@ -3,8 +3,10 @@
  * nowhere else. Rooms stay unaware of each other's construction (the bot gets a desk, the desk
  * a client and a ledger), and a test can build the whole thing from a Config just as `main` does.
  *
- * Lifecycle: `createApp` builds (no network), `start` talks to Telegram and starts taking
- * updates, and `stop` winds down in this order:
+ * Lifecycle: `createApp` builds (no network), `start` opens the probes (in webhook mode the
+ * webhook server, answering Telegram 503 until the end of the start), talks to Telegram,
+ * recovers what an earlier run left and starts taking updates, and `stop` winds down in this
+ * order:
  * 0. readiness goes false (an orchestrator stops sending work) and a start still connecting
  *    gives up;
  * 1. stop taking updates;
@@ -598,8 +600,11 @@ async function begin(
 ): Promise<void> {
   const { config, logger, probes, giftBot } = parts;
   logger.info(configSummary(config), "giftbot starting");
-  // Probes answer from the start: live at once, ready only once updates are taken.
+  // Probes answer from the start: live at once, ready only once updates are taken. In webhook
+  // mode that includes PORT's: the webhook server listens now and takes updates at the end.
   await run.observability.startServers(probes.ownPorts);
+  const webhook = config.run.mode === "webhook" ? config.run.webhook : undefined;
+  if (webhook !== undefined) begun.webhookServer = await listenForWebhook(parts, webhook);
   try {
     await connectToTelegram(giftBot.bot, run.connecting.signal);
   } catch (error) {
@@ -611,9 +616,7 @@ async function begin(
   begun.expiry = await prepareToRun(parts, run.stopped);
   if (run.stopped()) return;
   run.readOutages.start();
-  const intake = await takeUpdates(parts);
-  begun.runner = intake.runner;
-  begun.webhookServer = intake.webhookServer;
+  begun.runner = await takeUpdates(parts, begun.webhookServer);
   run.observability.readiness.set("taking_updates");
 }
 
@@ -699,27 +702,47 @@ async function resolveQueuedConfirmations(parts: RunParts): Promise<void> {
   );
 }
 
-/** Starts taking updates: the webhook server in webhook mode, else long polling. */
+/**
+ * Webhook mode's server, listening on PORT before Telegram is reached: it answers the probes
+ * from now on and Telegram's POSTs with 503 until `takeUpdates` (see webhook-server.ts).
+ */
+async function listenForWebhook(
+  parts: RunParts,
+  webhook: { url: string; secret: string },
+): Promise<WebhookServer> {
+  const { config, logger, health, probes } = parts;
+  const server = await startWebhookServer({
+    bot: parts.giftBot.bot,
+    host: config.run.host,
+    port: config.run.port,
+    path: new URL(webhook.url).pathname,
+    secretToken: webhook.secret,
+    health,
+    probes: probes.webhook,
+    takingUpdates: false,
+    logger,
+  });
+  logger.info({ listening: server.url }, "webhook server listening; updates wait until started");
+  return server;
+}
+
+/**
+ * Starts taking updates: the webhook server (already listening) in webhook mode, else long
+ * polling, whose runner it returns.
+ */
 async function takeUpdates(
   parts: RunParts,
-): Promise<{ runner?: RunnerHandle; webhookServer?: WebhookServer }> {
-  const { config, logger, health, probes } = parts;
+  webhookServer: WebhookServer | undefined,
+): Promise<RunnerHandle | undefined> {
+  const { config, logger } = parts;
   const bot = parts.giftBot.bot;
   const webhook = config.run.webhook;
-  if (config.run.mode === "webhook" && webhook !== undefined) {
-    const webhookServer = await startWebhookServer({
-      bot,
-      host: config.run.host,
-      port: config.run.port,
-      path: new URL(webhook.url).pathname,
-      secretToken: webhook.secret,
-      health,
-      probes: probes.webhook,
-      logger,
-    });
+  if (webhookServer !== undefined && webhook !== undefined) {
+    // Taking before registering: Telegram may post the moment the webhook is set.
+    webhookServer.takeUpdates();
     await bot.api.setWebhook(webhook.url, { secret_token: webhook.secret });
     logger.info({ listening: webhookServer.url }, "taking updates by webhook");
-    return { webhookServer };
+    return undefined;
   }
   // A webhook left by an earlier run would make every getUpdates fail with 409.
   await bot.api.deleteWebhook();
@@ -729,5 +752,5 @@ async function takeUpdates(
     parts.overrides.onFatal?.(error);
   });
   logger.info("taking updates by long polling");
-  return { runner };
+  return runner;
 }

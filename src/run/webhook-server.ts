@@ -2,6 +2,13 @@
  * Webhook mode: an HTTP server that hands Telegram's POSTs to grammY and answers the probes
  * (`/livez`, `/readyz`, `/healthz`, `/metrics`: see probes.ts).
  *
+ * It can listen before the bot may take updates (`takingUpdates: false`): the app starts it
+ * first, so the probes on PORT answer while Telegram is still being reached and an earlier
+ * run's purchases recovered, and an orchestrator does not restart a bot that is only waiting
+ * for Telegram. Until {@link WebhookServer.takeUpdates}, Telegram's POSTs get 503: Telegram
+ * keeps an update it could not deliver and sends it again later, and no update is handled
+ * before the recovery that must come first.
+ *
  * grammY's own `webhookCallback` checks `X-Telegram-Bot-Api-Secret-Token` (401 without it), so
  * nobody who guesses the URL can feed the bot forged updates. The server counts the updates in
  * flight so a graceful shutdown can wait for a purchase that is being sent.
@@ -23,6 +30,8 @@ export interface WebhookServerOptions<C extends Context> {
   health: () => HealthReport;
   /** The probe paths (/livez, /readyz, /healthz, /metrics); default: those `health` answers. */
   probes?: ProbeHandler;
+  /** False: updates are answered 503 until `takeUpdates()` (default: taken at once). */
+  takingUpdates?: boolean;
   logger: Logger;
 }
 
@@ -32,6 +41,8 @@ export interface WebhookServer {
   url: string;
   /** Updates whose handling has not finished yet. */
   inFlight(): number;
+  /** From now on, Telegram's POSTs are handed to the bot. */
+  takeUpdates(): void;
   /** Stops accepting connections and resolves once the updates in flight have finished. */
   close(): Promise<void>;
 }
@@ -47,6 +58,7 @@ export async function startWebhookServer<C extends Context>(
     timeoutMilliseconds: 50_000,
   });
   let inFlight = 0;
+  let takingUpdates = options.takingUpdates ?? true;
   let drained: (() => void) | undefined;
   const probes = options.probes ?? probeHandler({ health: options.health });
 
@@ -55,6 +67,10 @@ export async function startWebhookServer<C extends Context>(
     if (probes(request, response)) return;
     if (request.method !== "POST" || url.pathname !== options.path) {
       response.writeHead(404).end();
+      return;
+    }
+    if (!takingUpdates) {
+      response.writeHead(503, { "Retry-After": "10" }).end();
       return;
     }
     inFlight++;
@@ -81,6 +97,9 @@ export async function startWebhookServer<C extends Context>(
     server,
     url: `http://${address.address}:${address.port}`,
     inFlight: () => inFlight,
+    takeUpdates: () => {
+      takingUpdates = true;
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();

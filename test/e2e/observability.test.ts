@@ -239,6 +239,45 @@ describe("the bot process when Telegram cannot be reached", () => {
     expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
 
+  it("webhook mode: PORT answers /livez while Telegram is unreachable, and Telegram's POSTs get 503 until the bot has started", async () => {
+    const world = await startWorld();
+    await world.emulator.close();
+    const bot = spawnBot(
+      await world.env({
+        BOT_MODE: "webhook",
+        HOST: "127.0.0.1",
+        PORT: "0",
+        WEBHOOK_URL: "https://bot.example.org/telegram/hook",
+        WEBHOOK_SECRET: "e2e-webhook-secret",
+      }),
+    );
+    const base = String(
+      (
+        await bot.waitForLog(
+          (line) => line.msg === "webhook server listening; updates wait until started",
+          START_MS,
+        )
+      ).listening,
+    );
+    await bot.waitForLog((line) => line.msg === "getMe failed; retrying", START_MS);
+    expect((await fetch(`${base}/livez`)).status).toBe(200);
+    const ready = await fetch(`${base}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, phase: "starting" });
+    const update = await fetch(`${base}/telegram/hook`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-telegram-bot-api-secret-token": "e2e-webhook-secret",
+      },
+      body: JSON.stringify({ update_id: 1 }),
+    });
+    expect(update.status).toBe(503);
+    bot.child.kill("SIGTERM");
+    expect(await bot.exited).toEqual({ code: 0, signal: null });
+    expect(secretsIn(bot.output(), bot.env)).toEqual([]);
+  });
+
   it("a 401 for the token at start: one line saying so, no stack trace, exit 1", async () => {
     const world = await startWorld();
     world.emulator.injectApiError("getMe", { errorCode: 401, description: "Unauthorized" });

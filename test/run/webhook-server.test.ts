@@ -22,7 +22,11 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(health: HealthReport, onText: (text: string) => Promise<void> | void) {
+async function start(
+  health: HealthReport,
+  onText: (text: string) => Promise<void> | void,
+  options: { takingUpdates?: boolean } = {},
+) {
   const bot = new Bot("123:TEST", { botInfo: TEST_BOT_INFO });
   bot.on("message:text", (ctx) => onText(ctx.message.text));
   server = await startWebhookServer({
@@ -33,6 +37,7 @@ async function start(health: HealthReport, onText: (text: string) => Promise<voi
     secretToken: "s3cret-token",
     health: () => health,
     logger: silentLogger,
+    ...options,
   });
   return server;
 }
@@ -70,6 +75,23 @@ describe("webhook server", () => {
     expect(seen).toEqual(["real"]);
 
     expect((await post(`${url}/elsewhere`, update(4, "x"), "s3cret-token")).status).toBe(404);
+  });
+
+  it("started before the bot may take updates: probes answer, Telegram's POSTs get 503 and are not handled until takeUpdates", async () => {
+    const seen: string[] = [];
+    const listening = await start(up, (text) => void seen.push(text), { takingUpdates: false });
+    const { url } = listening;
+
+    expect((await fetch(`${url}/livez`)).status).toBe(200);
+    const early = await post(`${url}/telegram`, update(6, "too early"), "s3cret-token");
+    expect(early.status).toBe(503);
+    expect(early.headers.get("retry-after")).toBe("10");
+    expect(listening.inFlight()).toBe(0);
+
+    listening.takeUpdates();
+    const resent = await post(`${url}/telegram`, update(6, "too early"), "s3cret-token");
+    expect(resent.status).toBe(200);
+    expect(seen).toEqual(["too early"]);
   });
 
   it("reports health as JSON, 503 when the database is down", async () => {
