@@ -62,7 +62,7 @@ function costFigure(
 }
 
 /** "cost: 0.75 USDT" when the intent's cost was measured; undefined otherwise. */
-export function costLine(t: Translate, locale: string, intent: PurchaseIntent): string | undefined {
+function costLine(t: Translate, locale: string, intent: PurchaseIntent): string | undefined {
   return intent.cost?.measured === true
     ? t("cost-line", costFigure(locale, intent.cost))
     : undefined;

@@ -17,7 +17,7 @@ export interface Money {
 }
 
 /** Decimal places of each currency's smallest unit. */
-export const DECIMALS: Readonly<Record<Currency, number>> = { ton: 9, usdt: 6 };
+const DECIMALS: Readonly<Record<Currency, number>> = { ton: 9, usdt: 6 };
 
 const PLAIN_DECIMAL = /^-?\d+(?:\.\d+)?$/;
 

@@ -12,7 +12,6 @@
  */
 import { createRequire } from "node:module";
 import type * as PromClient from "prom-client";
-import type { Registry } from "prom-client";
 import type { QuotaSnapshot } from "../service/quota.js";
 
 /** What the gauges read at scrape time. */
@@ -28,7 +27,6 @@ export interface MetricSources {
 }
 
 export interface BotMetrics {
-  readonly registry: Registry;
   /** The exposition text, for GET /metrics. */
   expose(): Promise<{ contentType: string; body: string }>;
   /** A press of Confirm came to `outcome` (the desk's result kind) for a gift of `kind`. */
@@ -172,7 +170,6 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
   });
 
   return {
-    registry,
     expose: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
     purchase: (kind, outcome) => purchases.inc({ kind, outcome }),
     serviceExchange: (operation, status, ms) => {

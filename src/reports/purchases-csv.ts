@@ -54,7 +54,7 @@ function utc(at: number | undefined): string | undefined {
 }
 
 /** The export row of one intent, in {@link PURCHASE_CSV_COLUMNS} order. */
-export function purchaseCsvRow(intent: PurchaseIntent): Cell[] {
+function purchaseCsvRow(intent: PurchaseIntent): Cell[] {
   const cost = intent.cost;
   return [
     intent.id,

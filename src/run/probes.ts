@@ -7,7 +7,7 @@
  * - `GET /healthz`: the combined report (database, service), as before.
  * - `GET /metrics`: Prometheus text, when metrics are on.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HealthReport } from "./health.js";
 import type { ReadinessReport } from "./readiness.js";
@@ -72,7 +72,6 @@ function json(response: ServerResponse, status: number, body: unknown): void {
 }
 
 export interface ProbeServer {
-  server: Server;
   /** The address actually bound (the port is the system's choice when 0 was asked). */
   url: string;
   close(): Promise<void>;
@@ -94,7 +93,6 @@ export async function startProbeServer(options: {
   const address = server.address() as AddressInfo;
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
-    server,
     url: `http://${host}:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {

@@ -169,7 +169,7 @@ export function watchTelegram(options: {
 }
 
 /** The operator's reading of a cause. */
-export function describeCause(cause: TelegramCause): string {
+function describeCause(cause: TelegramCause): string {
   switch (cause) {
     case "dns":
       return "the API host name does not resolve (DNS)";
