@@ -33,6 +33,17 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** The built bot: `npm test` builds it first (pretest). */
 export const MAIN_JS = join(ROOT, "dist/src/main.js");
 
+/** Webhook mode on a free local port; its secret is `secret`. */
+export function webhookEnv(secret: string): Record<string, string> {
+  return {
+    BOT_MODE: "webhook",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    WEBHOOK_URL: "https://bot.example.org/telegram/hook",
+    WEBHOOK_SECRET: secret,
+  };
+}
+
 /** Bounds for every wait in these tests. */
 export const WAIT_MS = 8_000;
 

@@ -14,6 +14,7 @@ import {
   starsSummary,
   startBot,
   startWorld,
+  webhookEnv,
 } from "./helpers.js";
 
 /** A start on a busy 2-core machine can take several seconds before the first log line. */
@@ -190,15 +191,7 @@ describe("health and metrics of the bot process", () => {
 
   it("webhook mode: the webhook server answers the probes; metrics stay off without HEALTH_PORT or METRICS_PORT", async () => {
     const world = await startWorld();
-    const bot = spawnBot(
-      await world.env({
-        BOT_MODE: "webhook",
-        HOST: "127.0.0.1",
-        PORT: "0",
-        WEBHOOK_URL: "https://bot.example.org/telegram/hook",
-        WEBHOOK_SECRET: "e2e-webhook-secret",
-      }),
-    );
+    const bot = spawnBot(await world.env(webhookEnv("e2e-webhook-secret")));
     const base = String(
       (await bot.waitForLog((line) => line.msg === "taking updates by webhook", START_MS))
         .listening,
@@ -242,15 +235,7 @@ describe("the bot process when Telegram cannot be reached", () => {
   it("webhook mode: PORT answers /livez while Telegram is unreachable, and Telegram's POSTs get 503 until the bot has started", async () => {
     const world = await startWorld();
     await world.emulator.close();
-    const bot = spawnBot(
-      await world.env({
-        BOT_MODE: "webhook",
-        HOST: "127.0.0.1",
-        PORT: "0",
-        WEBHOOK_URL: "https://bot.example.org/telegram/hook",
-        WEBHOOK_SECRET: "e2e-webhook-secret",
-      }),
-    );
+    const bot = spawnBot(await world.env(webhookEnv("e2e-webhook-secret")));
     const base = String(
       (
         await bot.waitForLog(

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ApiUpdate } from "../../tools/telegram-emulator/types.js";
-import { DEMO_USER, secretsIn, spawnBot, startWorld, WAIT_MS } from "./helpers.js";
+import { DEMO_USER, secretsIn, spawnBot, startWorld, WAIT_MS, webhookEnv } from "./helpers.js";
 
 const SECRET = "e2e-webhook-secret_0123456789";
 
@@ -23,15 +23,7 @@ function post(url: string, update: ApiUpdate, secret?: string): Promise<Response
 describe("the bot process in webhook mode", () => {
   it("takes updates only with the secret, and /healthz reports the database and the service", async () => {
     const world = await startWorld();
-    const bot = spawnBot(
-      await world.env({
-        BOT_MODE: "webhook",
-        HOST: "127.0.0.1",
-        PORT: "0",
-        WEBHOOK_URL: "https://bot.example.org/telegram/hook",
-        WEBHOOK_SECRET: SECRET,
-      }),
-    );
+    const bot = spawnBot(await world.env(webhookEnv(SECRET)));
     const ready = await bot.waitForLog((line) => line.msg === "taking updates by webhook");
     const base = String(ready.listening);
     const hook = `${base}/telegram/hook`;
