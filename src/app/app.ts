@@ -65,10 +65,10 @@ import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
 
-/** Outgoing Telegram calls: retry 429 and 5xx a few times, never wait longer than a minute. */
 /** How long a stop waits for costs still being looked up on chain (evidence only). */
 const COSTS_WAIT_AT_STOP_MS = 5_000;
 
+/** Outgoing Telegram calls: retry 429 and 5xx a few times, never wait longer than a minute. */
 const TELEGRAM_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 60 } as const;
 
 /**
@@ -582,7 +582,6 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   logger.info("stopped: database closed");
 }
 
-/** What starting the app works with. */
 /**
  * Starts: the probes, Telegram, what an earlier run left (see prepareToRun), then the intake.
  * Records what it began in `begun` as it goes, for the stop to undo; a stop that comes
@@ -620,6 +619,7 @@ async function begin(
   run.observability.readiness.set("taking_updates");
 }
 
+/** What starting the app works with. */
 interface RunParts {
   config: Config;
   overrides: AppOverrides;
