@@ -381,8 +381,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
   });
   const observability = new Observability(config.run, logger, {
-    deskStatus: () =>
-      storage.isUp() ? { ...records.status(), pausedBy: records.pauseReason()?.source } : undefined,
+    deskStatus: () => (storage.isUp() ? records.status() : undefined),
     quota: () => client.quotaSnapshot(0),
   });
   const accounts = storage.openAccounts();

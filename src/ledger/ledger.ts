@@ -318,9 +318,8 @@ export class Ledger implements PurchaseLedger {
       now,
     );
     if (byStatus !== undefined) return byStatus;
-    if (this.pauseState().paused) {
-      return { reason: "paused", source: this.pauseReason()?.source ?? "admin" };
-    }
+    const pause = this.pauseReason();
+    if (pause !== undefined) return { reason: "paused", source: pause.source };
     const unconfirmed = this.unconfirmedCount();
     if (unconfirmed > 0) return { reason: "frozen", unconfirmed };
     const usage = this.usage(userId, now);

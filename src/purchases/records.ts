@@ -99,10 +99,15 @@ export function createPurchaseRecords(
     recent: (query) => ledger.recent(query),
     openDrafts: (userId, chatId) => ledger.openDrafts(userId, chatId),
     unconfirmed: () => ledger.unconfirmed(),
-    status: () => ({
-      paused: ledger.pauseState().paused,
-      unconfirmed: ledger.unconfirmedCount() + heldOutcomes(),
-    }),
+    status: () => {
+      // Undefined exactly while purchases are open (a pause without a reason is an admin's).
+      const pausedBy = ledger.pauseReason()?.source;
+      return {
+        paused: pausedBy !== undefined,
+        pausedBy,
+        unconfirmed: ledger.unconfirmedCount() + heldOutcomes(),
+      };
+    },
     pauseReason: () => ledger.pauseReason(),
     limits: () => ({ ...ledger.limits }),
     usageToday: (userId) => ledger.usage(userId, clock()),

@@ -10,6 +10,7 @@ import type {
   ClaimRefusal,
   IntentKind,
   NewIntent,
+  PauseSource,
   PurchaseIntent,
   SpendingLimits,
 } from "../ledger/types.js";
@@ -168,6 +169,8 @@ export type ResolveResult =
 /** Whether purchases can be claimed at all right now. */
 export interface DeskStatus {
   paused: boolean;
+  /** Who paused purchases (an admin, or the breaker after the service's refusals), if paused. */
+  pausedBy: PauseSource | undefined;
   /** Unconfirmed intents waiting for an admin: while > 0, purchases are frozen. */
   unconfirmed: number;
 }

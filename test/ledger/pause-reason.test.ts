@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/ledger/ledger.js";
+import { createPurchaseRecords } from "../../src/purchases/records.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 
 describe("the pause with its reason", () => {
@@ -32,6 +33,20 @@ describe("the pause with its reason", () => {
       "INSERT INTO ledger_settings (key, value, updated_by, updated_at) VALUES ('purchases_paused', 'true', 5, 1)",
     ).run();
     expect(ledger.pauseReason()).toEqual({ source: "admin", detail: undefined });
+  });
+});
+
+describe("the status the bot and the metrics read", () => {
+  it("says who paused: the breaker, an admin, or nobody once purchases reopen", () => {
+    const { ledger } = ledgerFixture();
+    const records = createPurchaseRecords(ledger);
+    expect(records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
+    ledger.pauseByBreaker({ cause: "session" });
+    expect(records.status()).toEqual({ paused: true, pausedBy: "breaker", unconfirmed: 0 });
+    ledger.setPaused(true, 7);
+    expect(records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
+    ledger.setPaused(false, 7);
+    expect(records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
 import { type Headroom, headroom } from "../../ledger/limits.js";
-import type { IntentKind, PauseSource } from "../../ledger/types.js";
+import type { IntentKind } from "../../ledger/types.js";
 import type { DeskStatus } from "../../purchases/types.js";
 import type { Translate } from "../context.js";
 import { formatDateTime } from "../format.js";
@@ -30,21 +30,14 @@ function smallest(kind: IntentKind): number {
 }
 
 /** Whether purchases are open now, and who paused them: what {@link closedText} says. */
-export interface PurchasesState extends DeskStatus {
-  /** Who paused purchases (an admin, or the breaker after the service's refusals). */
-  pausedBy: PauseSource | undefined;
-}
+export type PurchasesState = DeskStatus;
 
 /**
  * Whether purchases are open, read from the ledger. Plain data, so a conversation can keep it
  * in its replay log.
  */
 export function purchasesState(services: BotServices): PurchasesState {
-  const status = services.records.status();
-  return {
-    ...status,
-    pausedBy: status.paused ? (services.records.pauseReason()?.source ?? "admin") : undefined,
-  };
+  return services.records.status();
 }
 
 /**

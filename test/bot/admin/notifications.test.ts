@@ -171,7 +171,7 @@ describe("unconfirmed purchases", () => {
     expect(ada.lastMessage().text).toBe(
       "Every unknown outcome is settled, but purchases are paused: /resume to reopen them.",
     );
-    expect(h.records.status()).toEqual({ paused: true, unconfirmed: 0 });
+    expect(h.records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
     await ada.command("resume");
     expect(ada.lastMessage().text).toBe("▶ Purchases are open again.");
   });

@@ -125,7 +125,6 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
       usage,
       today,
       status: env.services.records.status(),
-      pausedBy: env.services.records.pauseReason()?.source,
     }) +
       fairShareSection(
         ctx.t,

@@ -6,13 +6,7 @@
  */
 import { fromNano } from "@ton/core";
 import type { AllowedEntry } from "../../../access/access-list.js";
-import type {
-  DayTotals,
-  DayUsage,
-  PauseSource,
-  PurchaseIntent,
-  SpendingLimits,
-} from "../../../ledger/types.js";
+import type { DayTotals, DayUsage, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
 import type { BalanceRead, DeskStatus, ReconciliationEvidence } from "../../../purchases/types.js";
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
@@ -66,8 +60,6 @@ export function balanceText(
     usage: DayUsage;
     today: DayTotals | undefined;
     status: DeskStatus;
-    /** Who paused purchases, when they are: the breaker's pause is told apart. */
-    pausedBy: PauseSource | undefined;
   },
 ): string {
   const lines = [t("admin-balance-title"), ""];
@@ -97,19 +89,17 @@ export function balanceText(
       premium: input.usage.premiumBot,
     }),
   );
-  lines.push(...stateLines(t, input.status, input.pausedBy));
+  lines.push(...stateLines(t, input.status));
   return lines.join("\n");
 }
 
 /** Whether purchases are open, paused, frozen (or both). */
-export function stateLines(
-  t: Translate,
-  status: DeskStatus,
-  pausedBy: PauseSource | undefined,
-): string[] {
+export function stateLines(t: Translate, status: DeskStatus): string[] {
   const lines: string[] = [];
   if (status.paused) {
-    lines.push(t(pausedBy === "breaker" ? "admin-state-paused-breaker" : "admin-state-paused"));
+    lines.push(
+      t(status.pausedBy === "breaker" ? "admin-state-paused-breaker" : "admin-state-paused"),
+    );
   }
   if (status.unconfirmed > 0) lines.push(t("admin-state-frozen", { count: status.unconfirmed }));
   if (lines.length === 0) lines.push(t("admin-state-open"));
