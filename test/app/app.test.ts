@@ -46,8 +46,11 @@ async function world(overrides: Record<string, string> = {}) {
   return { sandbox, emulator, config, databasePath };
 }
 
-/** What a process that died mid-purchase leaves behind: an intent in `sending`. */
-function leaveSending(databasePath: string, recipient: string): string {
+/**
+ * What an earlier process left behind: an intent in `sending` (it died mid-purchase, `claim`)
+ * or in `queued` (it promised to send it in its turn, `queue`).
+ */
+function leaveIntent(databasePath: string, recipient: string, step: "claim" | "queue"): string {
   const db = openDatabase(databasePath);
   try {
     const ledger = new Ledger(db);
@@ -59,9 +62,22 @@ function leaveSending(databasePath: string, recipient: string): string {
       requester: { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" },
       balanceBefore: undefined,
     });
-    const claim = ledger.claim(draft.id, DEMO_USER.id);
-    if (!claim.ok) throw new Error(`claim refused: ${claim.reason}`);
+    const left =
+      step === "claim"
+        ? ledger.claim(draft.id, DEMO_USER.id)
+        : ledger.queue(draft.id, DEMO_USER.id);
+    if (!left.ok) throw new Error(`${step} refused: ${left.reason}`);
     return draft.id;
+  } finally {
+    db.close();
+  }
+}
+
+/** The intent's status in the file, read on a connection of its own. */
+function statusIn(databasePath: string, id: string): string | undefined {
+  const db = openDatabase(databasePath);
+  try {
+    return new Ledger(db).get(id)?.status;
   } finally {
     db.close();
   }
@@ -70,7 +86,7 @@ function leaveSending(databasePath: string, recipient: string): string {
 describe("createApp", () => {
   it("at start, an interrupted purchase becomes unconfirmed; its requester and the admins are told", async () => {
     const { emulator, sandbox, config, databasePath } = await world();
-    const id = leaveSending(databasePath, "lost_gift");
+    const id = leaveIntent(databasePath, "lost_gift", "claim");
     const app = createApp(config, { logger: silentLogger });
     onTestFinished(() => app.stop());
     await app.start();
@@ -90,20 +106,9 @@ describe("createApp", () => {
     expect(app.health()).toMatchObject({ database: "up" });
   });
 
-  it("a stop that comes while starting keeps what an earlier run queued, sends nothing, and leaves nothing running", async () => {
+  it("a stop that comes while connecting keeps what an earlier run queued, sends nothing, and leaves nothing running", async () => {
     const { sandbox, config, databasePath } = await world();
-    const db = openDatabase(databasePath);
-    const ledger = new Ledger(db);
-    const draft = ledger.createDraft({
-      kind: "stars",
-      recipient: "queued_gift",
-      quantity: 50,
-      paymentMethod: "ton",
-      requester: { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" },
-      balanceBefore: undefined,
-    });
-    expect(ledger.queue(draft.id, DEMO_USER.id).ok).toBe(true);
-    db.close();
+    const queued = leaveIntent(databasePath, "queued_gift", "queue");
 
     const app = createApp(config, { logger: silentLogger });
     const started = app.start();
@@ -113,9 +118,27 @@ describe("createApp", () => {
     expect(sandbox.purchaseRequests()).toHaveLength(0);
     expect(app.storage.isOpen()).toBe(false);
     expect(app.webhookServer).toBeUndefined();
-    const after = openDatabase(databasePath);
-    expect(new Ledger(after).get(draft.id)?.status).toBe("queued");
-    after.close();
+    expect(statusIn(databasePath, queued)).toBe("queued");
+  });
+
+  it("a stop that comes while the interrupted purchases are told of keeps the queued confirmation for the next start", async () => {
+    const { emulator, sandbox, config, databasePath } = await world();
+    const queued = leaveIntent(databasePath, "queued_gift", "queue");
+    const interrupted = leaveIntent(databasePath, "lost_gift", "claim");
+
+    const app = createApp(config, { logger: silentLogger });
+    const started = app.start();
+    // The recovery is telling the requester; the queued confirmation is next in line.
+    await emulator.waitFor((e) =>
+      e.chat(DEMO_USER.id).find((m) => m.fromBot && /outcome is unknown/.test(m.text)),
+    );
+    await app.stop();
+    await started;
+    expect(statusIn(databasePath, interrupted)).toBe("unconfirmed");
+    // Not closed as refused (purchases are frozen now): the next start decides it.
+    expect(statusIn(databasePath, queued)).toBe("queued");
+    expect(sandbox.purchaseRequests()).toHaveLength(0);
+    expect(app.storage.isOpen()).toBe(false);
   });
 
   it("stop waits for an update in flight, then closes the database; a second stop is the same", async () => {
