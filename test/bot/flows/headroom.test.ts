@@ -64,8 +64,11 @@ describe("the amount is asked within what is left today", () => {
       /^Nothing more can be gifted today under the limit .+: 20 of 120 left, less than the smallest gift\. It resets on .+ UTC\.$/,
     );
     expect(buttonsOf(carl.lastMessage())).toEqual([]);
-    // The flow is over: a number now is not taken as an amount.
+    // The flow is over: a number now is not an amount (a live flow would ask again for one).
     await carl.say("50");
+    expect(carl.lastMessage().text).toBe(
+      "I did not understand: start with /stars or /premium, or see /help.",
+    );
     expect(h.records.recent({ userId: 706, limit: 5 })).toEqual([]);
   });
 
