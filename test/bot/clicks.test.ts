@@ -7,10 +7,7 @@ import { answersSince, harness } from "./helpers.js";
 
 /** Runs a stars flow up to the summary; returns the summary's message id and intent id. */
 async function toSummary(person: ChatPerson, recipient = "bob_gifts") {
-  await person.command("stars");
-  await person.say(recipient);
-  await person.pressButton("⭐ 100");
-  const summary = person.lastMessage();
+  const summary = await person.starsSummary(recipient, "⭐ 100");
   const { data } = person.findButton("✅ Confirm");
   return { messageId: summary.message_id, intentId: data.split(":")[2] ?? "", confirm: data };
 }

@@ -131,9 +131,7 @@ describe("commands", () => {
 
     // Allowed to start, refused at confirmation (e.g. access revoked meanwhile).
     const buyer = chatPerson(h, testUser(809));
-    await buyer.command("stars");
-    await buyer.say("bob_gifts");
-    await buyer.pressButton("⭐ 50");
+    await buyer.starsSummary("bob_gifts", "⭐ 50");
     const before = h.telegram.mark();
     await buyer.pressButton("✅ Confirm");
     expect(answersSince(h, before)).toEqual([

@@ -8,10 +8,7 @@ describe("one slow purchase does not hold up anyone else", () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(501));
     const carol = chatPerson(h, testUser(502, { first_name: "Carol" }));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 100");
-    const summary = alice.lastMessage();
+    const summary = await alice.starsSummary("bob_gifts", "⭐ 100");
     const confirm = alice.findButton("✅ Confirm");
 
     h.sandbox.injectFault({ type: "delay", ms: 5_000 }, { path: "/buy-stars/" });
@@ -44,10 +41,7 @@ describe("one slow purchase does not hold up anyone else", () => {
     // purchase has to wait for the window to move on.
     const h = await harness({ clientQuota: { limit: 2, windowMs: 1_500 } });
     const alice = chatPerson(h, testUser(503));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 100");
-    const summary = alice.lastMessage();
+    const summary = await alice.starsSummary("bob_gifts", "⭐ 100");
     const before = h.telegram.mark();
     await alice.pressButton("✅ Confirm");
     const calls = alice.callsSince(before);

@@ -17,9 +17,7 @@ describe("the measured cost", () => {
   it("records the exact price the sandbox charged and shows it on the receipt and to admins", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 50");
+    await bea.starsSummary("bob_gifts", "⭐ 50");
     // No history yet: no estimate.
     expect(bea.lastMessage().text).not.toContain("Estimated cost");
     await bea.pressButton("✅ Confirm");
@@ -53,9 +51,7 @@ describe("the measured cost", () => {
       [bea, "bob_gifts"],
       [ada, "carl_gifts"],
     ] as const) {
-      await person.command("stars");
-      await person.say(recipient);
-      await person.pressButton("⭐ 50");
+      await person.starsSummary(recipient, "⭐ 50");
     }
     // Both confirm at once: the second goes out before the first's reading after.
     await Promise.all([bea.pressButton("✅ Confirm"), ada.pressButton("✅ Confirm")]);
@@ -83,9 +79,7 @@ describe("the estimate before Confirm", () => {
     h.clock.advance(60_000);
 
     const requestsBefore = h.sandbox.requests.length;
-    await bea.command("stars");
-    await bea.say("dan_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("dan_gifts", "⭐ 100");
     const summary = bea.lastMessage().text ?? "";
     // 100 stars at the measured 0.015 USDT a star: the sandbox's price exactly.
     expect(summary).toContain("Estimated cost: about 1.5 USDT (from one recent purchase)");
@@ -101,9 +95,7 @@ describe("the estimate before Confirm", () => {
     await bea.command("cancel");
     h.sandbox.setBalance({ ton: "100", usdt: "1" });
     h.clock.advance(60_000);
-    await bea.command("stars");
-    await bea.say("erin_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("erin_gifts", "⭐ 100");
     expect(bea.lastMessage().text).toContain(
       "⚠️ The estimate is more than the wallet holds in USDT",
     );

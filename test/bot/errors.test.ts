@@ -59,9 +59,7 @@ describe("a handler that fails", () => {
     const { logger, lines } = captureLogs();
     const h = await harness({ logger });
     const alice = chatPerson(h, testUser(702));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 100");
+    await alice.starsSummary("bob_gifts", "⭐ 100");
     const confirm = alice.findButton("✅ Confirm");
     h.telegram.answer("editMessageText", () => {
       // node-fetch puts the URL, with the bot token in it, into its error messages.

@@ -14,10 +14,7 @@ describe("an outcome the summary cannot show", () => {
   it("is sent as a new message when the summary's edit fails", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(611));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 100");
-    const summary = alice.lastMessage();
+    const summary = await alice.starsSummary("bob_gifts", "⭐ 100");
     // The summary was deleted once "Sending…" was shown: only that first edit works.
     let edits = 0;
     h.telegram.answer("editMessageText", (_payload, _call, fallback): CannedAnswer => {
@@ -44,9 +41,7 @@ describe("an outcome the summary cannot show", () => {
   it("a refusal is sent as a new message, Confirm kept, when the summary's edit fails", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(612));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 100");
+    await alice.starsSummary("bob_gifts", "⭐ 100");
     // The limit changed while the summary was open; the summary itself can no longer be edited.
     h.desk.setLimits({ ...DEFAULT_LIMITS, starsPerUserDay: 60 });
     h.telegram.answer("editMessageText", (): CannedAnswer => ({

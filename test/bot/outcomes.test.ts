@@ -3,11 +3,8 @@ import { buttonsOf, type ChatPerson, chatPerson } from "../../tools/testing/chat
 import { testUser } from "../../tools/testing/updates.js";
 import { answersSince, harness } from "./helpers.js";
 
-async function toSummary(person: ChatPerson, amountLabel = "⭐ 100") {
-  await person.command("stars");
-  await person.say("bob_gifts");
-  await person.pressButton(amountLabel);
-  return person.lastMessage();
+function toSummary(person: ChatPerson, amountLabel = "⭐ 100") {
+  return person.starsSummary("bob_gifts", amountLabel);
 }
 
 describe("what a person sees for each outcome", () => {

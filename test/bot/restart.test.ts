@@ -58,10 +58,7 @@ describe("a restart in the middle of a flow resumes it", () => {
   it("at the summary: Confirm after a restart buys once", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(405));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 250");
-    const summary = alice.lastMessage();
+    const summary = await alice.starsSummary("bob_gifts", "⭐ 250");
     await h.restart();
     await alice.pressButton("Pay with TON");
     await h.restart();
@@ -84,10 +81,7 @@ describe("a restart in the middle of a flow resumes it", () => {
   it("/cancel after a restart still leaves the flow and cancels the open summary", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(406));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 50");
-    const summary = alice.lastMessage();
+    const summary = await alice.starsSummary("bob_gifts", "⭐ 50");
     const confirm = alice.findButton("✅ Confirm");
     await h.restart();
     await alice.command("cancel");

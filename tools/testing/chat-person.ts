@@ -23,7 +23,9 @@ export interface ChatPerson {
   press(data: string, messageId: number): Promise<void>;
   /** Presses the button labelled `label` on the newest bot message in this chat that has it. */
   pressButton(label: string): Promise<void>;
-  /** A whole stars gift: /stars, the recipient, an amount button (e.g. "⭐ 50"), Confirm. */
+  /** A stars flow up to its summary: /stars, the recipient, an amount button (e.g. "⭐ 50"). */
+  starsSummary(recipient: string, amountButton: string): Promise<Message>;
+  /** A whole stars gift: {@link starsSummary}, then Confirm. */
   giftStars(recipient: string, amountButton: string): Promise<void>;
   /** Finds the newest message with that button: its id and the button's data. */
   findButton(label: string): { messageId: number; data: string };
@@ -69,31 +71,39 @@ export function chatPerson(world: ChatWorld, user: User): ChatPerson {
     await world.send(update);
   }
 
+  async function pressButton(label: string): Promise<void> {
+    const { messageId, data } = findButton(label);
+    await press(data, messageId);
+  }
+
+  function lastMessage(): Message {
+    const last = world.telegram.messagesIn(chatId).at(-1);
+    if (last === undefined) throw new Error(`The bot sent nothing to chat ${chatId}`);
+    return last;
+  }
+
+  async function starsSummary(recipient: string, amountButton: string): Promise<Message> {
+    await world.send(world.updates.command(user, "stars"));
+    await world.send(world.updates.text(user, recipient));
+    await pressButton(amountButton);
+    return lastMessage();
+  }
+
   return {
     user,
     chatId,
     command: (name, args) => world.send(world.updates.command(user, name, args)),
     say: (text) => world.send(world.updates.text(user, text)),
     press,
-    async pressButton(label) {
-      const { messageId, data } = findButton(label);
-      await press(data, messageId);
-    },
+    pressButton,
+    starsSummary,
     async giftStars(recipient, amountButton) {
-      await world.send(world.updates.command(user, "stars"));
-      await world.send(world.updates.text(user, recipient));
-      for (const label of [amountButton, "✅ Confirm"]) {
-        const { messageId, data } = findButton(label);
-        await press(data, messageId);
-      }
+      await starsSummary(recipient, amountButton);
+      await pressButton("✅ Confirm");
     },
     findButton,
     messages: () => world.telegram.messagesIn(chatId),
-    lastMessage() {
-      const last = world.telegram.messagesIn(chatId).at(-1);
-      if (last === undefined) throw new Error(`The bot sent nothing to chat ${chatId}`);
-      return last;
-    },
+    lastMessage,
     callsSince: (since) =>
       world.telegram
         .callsSince(since)

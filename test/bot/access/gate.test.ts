@@ -81,9 +81,7 @@ describe("who may buy in a private chat", () => {
     const { h, access } = await adminWorld();
     const carol = chatPerson(h, testUser(2002));
     access.allowUser(carol.user.id, ADMIN.id);
-    await carol.command("stars");
-    await carol.say("bob_gifts");
-    await carol.pressButton("⭐ 50");
+    await carol.starsSummary("bob_gifts", "⭐ 50");
     const summary = carol.findButton("✅ Confirm");
 
     access.denyUser(carol.user.id);

@@ -30,14 +30,6 @@ const ADMIN_COMMANDS = [
   "denychat",
 ];
 
-/** Buys `amount` stars for `recipient` as `person`, through the whole private flow. */
-async function buyStars(person: ReturnType<typeof chatPerson>, recipient: string, amount = 100) {
-  await person.command("stars");
-  await person.say(recipient);
-  await person.pressButton(`⭐ ${amount}`);
-  await person.pressButton("✅ Confirm");
-}
-
 describe("admin commands are refused to everyone else", () => {
   it("a stranger and a buyer get exactly what an unknown command gets, and nothing changes", async () => {
     const { h, access } = await adminWorld();
@@ -80,7 +72,7 @@ describe("/balance and /limits", () => {
   it("shows the balances, the paying wallet, today's purchases and whether buying is open", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    await buyStars(bea, "bob_gifts", 100);
+    await bea.giftStars("bob_gifts", "⭐ 100");
     const ada = chatPerson(h, ADMIN);
     await ada.command("balance");
     expect(ada.lastMessage().text).toBe(
@@ -105,7 +97,7 @@ describe("/balance and /limits", () => {
     const { h } = await adminWorld({
       limits: { starsPerPurchase: 5000, starsPerBotDay: 20000, premiumPerBotDay: 3 },
     });
-    await buyStars(chatPerson(h, BUYER), "bob_gifts", 250);
+    await chatPerson(h, BUYER).giftStars("bob_gifts", "⭐ 250");
     const ada = chatPerson(h, ADMIN);
     await ada.command("limits");
     const text = ada.lastMessage().text ?? "";
@@ -120,7 +112,7 @@ describe("/purchases", () => {
   it("lists recent intents in pages with buttons, and shows one by id", async () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
-    for (let i = 0; i < 6; i++) await buyStars(bea, `bob_gifts${i}`, 50);
+    for (let i = 0; i < 6; i++) await bea.giftStars(`bob_gifts${i}`, "⭐ 50");
     const ada = chatPerson(h, ADMIN);
     await ada.command("purchases");
     const first = ada.lastMessage();
@@ -163,9 +155,7 @@ describe("the kill switch", () => {
     const { h } = await adminWorld();
     const ada = chatPerson(h, ADMIN);
     const bea = chatPerson(h, BUYER);
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 50");
+    await bea.starsSummary("bob_gifts", "⭐ 50");
     const confirm = bea.findButton("✅ Confirm");
 
     await ada.command("pause");

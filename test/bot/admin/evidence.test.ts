@@ -17,9 +17,7 @@ describe("reconciliation evidence", () => {
 
     // Bea reads her summary (and with it the balance) ...
     const bea = chatPerson(h, BUYER);
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("bob_gifts", "⭐ 100");
     const summaryAt = h.clock();
 
     // ... Ada buys in between, and it succeeds ...

@@ -4,13 +4,6 @@ import { answersSince } from "../helpers.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
 import { username } from "../../helpers/username.js";
 
-async function confirmStars(person: ReturnType<typeof chatPerson>, recipient: string) {
-  await person.command("stars");
-  await person.say(recipient);
-  await person.pressButton("⭐ 100");
-  await person.pressButton("✅ Confirm");
-}
-
 describe("unconfirmed purchases", () => {
   it("every admin is told once, with the evidence and working resolve buttons; settling resumes purchases", async () => {
     const { h, features } = await adminWorld();
@@ -20,7 +13,7 @@ describe("unconfirmed purchases", () => {
     await boris.pressButton("Русский");
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await confirmStars(bea, "bob_gifts");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
     expect(h.records.status().unconfirmed).toBe(1);
 
@@ -49,7 +42,7 @@ describe("unconfirmed purchases", () => {
 
     // A second unconfirmed purchase cannot happen while frozen; the first is not re-announced
     // by anything the bot does later.
-    await confirmStars(bea, "carl_gifts");
+    await bea.giftStars("carl_gifts", "⭐ 100");
     await features.idle();
     expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
 
@@ -78,7 +71,7 @@ describe("unconfirmed purchases", () => {
 
     // Purchases are open again.
     const purchases = h.sandbox.purchaseRequests().length;
-    await confirmStars(bea, "dana_gifts");
+    await bea.giftStars("dana_gifts", "⭐ 100");
     expect(h.sandbox.purchaseRequests()).toHaveLength(purchases + 1);
     expect(bea.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @dana_gifts\./);
   });
@@ -101,7 +94,7 @@ describe("unconfirmed purchases", () => {
         : fallback(),
     );
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await confirmStars(chatPerson(h, BUYER), "bob_gifts");
+    await chatPerson(h, BUYER).giftStars("bob_gifts", "⭐ 100");
     await world.features.idle();
     expect(h.records.status().unconfirmed).toBe(1);
     expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
@@ -129,7 +122,7 @@ describe("unconfirmed purchases", () => {
     // earlier version (which let several be in flight) could hold it.
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await confirmStars(bea, "bob_gifts");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     const draft = h.ledger.createDraft({
       kind: "premium",
       recipient: username("carol_p"),
@@ -186,7 +179,7 @@ describe("the language of admin notifications", () => {
     await chatPerson(h, ADMIN).command("start");
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await confirmStars(bea, "bob_gifts");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await world.features.idle();
     expect(sentTexts(h, ADMIN2.id).filter((t) => t.startsWith("⚠️"))).toEqual([
       expect.stringMatching(/^⚠️ Исход покупки неизвестен: 100 Telegram Stars для @bob_gifts\./),
@@ -203,7 +196,7 @@ describe("the language of admin notifications", () => {
     const ada = chatPerson(h, ADMIN);
     await ada.pressButton("✅ Delivered");
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
-    await confirmStars(bea, "carl_gifts");
+    await bea.giftStars("carl_gifts", "⭐ 100");
     await world.features.idle();
     expect(
       sentTexts(h, ADMIN2.id)
@@ -229,10 +222,10 @@ describe("low balance", () => {
 
     // 1,000 − 1.5 = 998.5: not below 998.5. One more purchase crosses it.
     const bea = chatPerson(h, BUYER);
-    await confirmStars(bea, "bob_gifts");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
     expect(lowTexts()).toHaveLength(0);
-    await confirmStars(bea, "carl_gifts");
+    await bea.giftStars("carl_gifts", "⭐ 100");
     await features.idle();
     expect(lowTexts()).toEqual([
       "⚠️ The wallet is running low on USDT: 997 USDT (alert below 998.5 USDT).",
@@ -243,7 +236,7 @@ describe("low balance", () => {
 
     // Still low: no repeat, on /balance or after another purchase.
     await ada.command("balance");
-    await confirmStars(bea, "dana_gifts");
+    await bea.giftStars("dana_gifts", "⭐ 100");
     await features.idle();
     expect(lowTexts()).toHaveLength(1);
 
@@ -274,16 +267,14 @@ describe("low balance", () => {
     const balanceReads = () => h.sandbox.requests.filter((r) => r.path === "/wallet-balance/");
     const lowTexts = () => sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"));
     const bea = chatPerson(h, BUYER);
-    await confirmStars(bea, "bob_gifts");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
     expect(bea.lastMessage().text).toMatch(/^✅/);
     expect(balanceReads()).toHaveLength(1);
     expect(lowTexts()).toEqual([]);
 
     // The next summary reads the balance anyway (the purchase made the cached one stale).
-    await bea.command("stars");
-    await bea.say("carl_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("carl_gifts", "⭐ 100");
     await features.idle();
     expect(balanceReads()).toHaveLength(2);
     expect(lowTexts()).toEqual([
@@ -296,7 +287,7 @@ describe("low balance", () => {
     const balanceReads = () => h.sandbox.requests.filter((r) => r.path === "/wallet-balance/");
     const lowTexts = () => sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"));
     const bea = chatPerson(h, BUYER);
-    await confirmStars(bea, "bob_gifts");
+    await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
     // The summary's read, and the desk's one read after the purchase, which the cost of what
     // was bought listens to (the quota is idle): the check adds none, and says nothing.
@@ -304,7 +295,7 @@ describe("low balance", () => {
     expect(lowTexts()).toEqual([]);
 
     h.app.notifier.setAlerts({ lowBalanceUsdt: "998" });
-    await confirmStars(bea, "carl_gifts");
+    await bea.giftStars("carl_gifts", "⭐ 100");
     await features.idle();
     // The summary reuses that read after the last purchase; then the one read after this
     // purchase, shared by the check and the cost: still one per purchase, never two.
@@ -317,9 +308,7 @@ describe("low balance", () => {
   it("a purchase that was not sent (stopped at shutdown) spent nothing: no balance check", async () => {
     const { h, features } = await adminWorld({ alerts: { lowBalanceUsdt: "998.5" } });
     const bea = chatPerson(h, BUYER);
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("bob_gifts", "⭐ 100");
     // Low already, and the cached balance is stale: a check after the purchase would read it.
     h.sandbox.setBalance({ ton: "0", usdt: "5" });
     h.clock.advance(20_000);

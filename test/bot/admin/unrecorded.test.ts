@@ -19,9 +19,7 @@ describe("an outcome that cannot be written", () => {
     const setFault = installWriteFault(h.db);
 
     const bea = chatPerson(h, BUYER);
-    await bea.command("stars");
-    await bea.say("bob_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("bob_gifts", "⭐ 100");
     // The claim commits, then every later status write fails until the flag is cleared.
     h.sandbox.injectFault({ type: "delay", ms: 100 }, { path: "/buy-stars/" });
     const pressed = bea.pressButton("✅ Confirm");
@@ -41,9 +39,7 @@ describe("an outcome that cannot be written", () => {
     expect(toBoris).toContain("Ответ сервиса: доставлено.");
 
     // Another person's Confirm meanwhile: on hold, not "busy, press again".
-    await bea.command("stars");
-    await bea.say("carl_gifts");
-    await bea.pressButton("⭐ 100");
+    await bea.starsSummary("carl_gifts", "⭐ 100");
     const before = h.telegram.mark();
     await bea.pressButton("✅ Confirm");
     expect(answersSince(h, before)).toEqual([

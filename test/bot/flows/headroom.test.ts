@@ -97,9 +97,7 @@ describe("the amount is asked within what is left today", () => {
     const alice = chatPerson(h, testUser(703));
     const carl = chatPerson(h, testUser(704));
     for (const person of [alice, carl]) {
-      await person.command("stars");
-      await person.say("bob_gifts");
-      await person.pressButton("⭐ 100");
+      await person.starsSummary("bob_gifts", "⭐ 100");
     }
     await alice.pressButton("✅ Confirm");
     const summary = carl.lastMessage();
@@ -129,9 +127,7 @@ describe("the amount is asked within what is left today", () => {
   it("an allowed claim says 'sending' once it has won, then the outcome", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(705));
-    await alice.command("stars");
-    await alice.say("bob_gifts");
-    await alice.pressButton("⭐ 50");
+    await alice.starsSummary("bob_gifts", "⭐ 50");
     const before = h.telegram.mark();
     await alice.pressButton("✅ Confirm");
     expect(answersSince(h, before)).toEqual(["⏳ Sending your gift…"]);

@@ -68,9 +68,7 @@ describe("the group Premium flow says early what stops it", () => {
     );
     const bea = chatPerson(h, BUYER);
     for (const recipient of ["alice_friend", "bob_friend", "carol_friend"]) {
-      await bea.command("stars");
-      await bea.say(recipient);
-      await bea.pressButton("⭐ 50");
+      await bea.starsSummary(recipient, "⭐ 50");
       await bea.pressButton("✅ Confirm");
     }
     expect(h.records.pauseReason()?.source).toBe("breaker");
