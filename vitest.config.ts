@@ -4,9 +4,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     environment: "node",
-    // Above every wait inside a test (the end-to-end tests wait up to 30 s for one log line),
-    // so a test that fails says what it waited for instead of a bare "timed out".
-    testTimeout: 60_000,
+    // A file whose waits are longer sets its own (test/e2e/observability.test.ts).
+    testTimeout: 20_000,
     hookTimeout: 20_000,
     // Tests open real sockets and SQLite files; two workers match the 2-core CI machine.
     maxWorkers: 2,

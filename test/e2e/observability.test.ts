@@ -19,6 +19,8 @@ import {
 
 /** A start on a busy 2-core machine can take several seconds before the first log line. */
 const START_MS = 30_000;
+/** Above every wait in these tests, so a failing one says what it waited for, not "timed out". */
+const TEST_MS = 60_000;
 
 /** One sample of the Prometheus text format: name, labels, value. */
 interface Sample {
@@ -74,7 +76,7 @@ async function scrape(base: string): Promise<Sample[] & { families: Set<string> 
   return Object.assign(parseExposition(text), { families });
 }
 
-describe("health and metrics of the bot process", () => {
+describe("health and metrics of the bot process", { timeout: TEST_MS }, () => {
   it("polling mode with HEALTH_PORT: probes answer, and /metrics counts a delivered, a refused and an ambiguous purchase", async () => {
     const world = await startWorld();
     const bot = await startBot(world, { HEALTH_PORT: "0" });
@@ -207,7 +209,7 @@ describe("health and metrics of the bot process", () => {
   });
 });
 
-describe("the bot process when Telegram cannot be reached", () => {
+describe("the bot process when Telegram cannot be reached", { timeout: TEST_MS }, () => {
   it("the API root on a closed port: a warning with the reason within seconds, not ready, still live, and SIGTERM stops it", async () => {
     const world = await startWorld();
     // The emulator's port, closed: nothing listens there any more.
