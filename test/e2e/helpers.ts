@@ -33,8 +33,11 @@ const ROOT = resolve(import.meta.dirname, "../..");
 /** The built bot: `npm test` builds it first (pretest). */
 export const MAIN_JS = join(ROOT, "dist/src/main.js");
 
-/** Webhook mode on a free local port; its secret is `secret`. */
-export function webhookEnv(secret: string): Record<string, string> {
+/** The webhook secret of the e2e tests (never a real one). */
+export const WEBHOOK_SECRET = "e2e-webhook-secret_0123456789";
+
+/** Webhook mode on a free local port, at `https://bot.example.org/telegram/hook`. */
+export function webhookEnv(secret: string = WEBHOOK_SECRET): Record<string, string> {
   return {
     BOT_MODE: "webhook",
     HOST: "127.0.0.1",
@@ -42,6 +45,18 @@ export function webhookEnv(secret: string): Record<string, string> {
     WEBHOOK_URL: "https://bot.example.org/telegram/hook",
     WEBHOOK_SECRET: secret,
   };
+}
+
+/** POSTs `update` to the webhook at `url` as Telegram would, with `secret` when given. */
+export function postUpdate(url: string, update: unknown, secret?: string): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
+    },
+    body: JSON.stringify(update),
+  });
 }
 
 /** Bounds for every wait in these tests. */

@@ -14,6 +14,8 @@ import {
   starsSummary,
   startBot,
   startWorld,
+  postUpdate,
+  WEBHOOK_SECRET,
   webhookEnv,
 } from "./helpers.js";
 
@@ -193,7 +195,7 @@ describe("health and metrics of the bot process", { timeout: TEST_MS }, () => {
 
   it("webhook mode: the webhook server answers the probes; metrics stay off without HEALTH_PORT or METRICS_PORT", async () => {
     const world = await startWorld();
-    const bot = spawnBot(await world.env(webhookEnv("e2e-webhook-secret")));
+    const bot = spawnBot(await world.env(webhookEnv()));
     const base = String(
       (await bot.waitForLog((line) => line.msg === "taking updates by webhook", START_MS))
         .listening,
@@ -237,7 +239,7 @@ describe("the bot process when Telegram cannot be reached", { timeout: TEST_MS }
   it("webhook mode: PORT answers /livez while Telegram is unreachable, and Telegram's POSTs get 503 until the bot has started", async () => {
     const world = await startWorld();
     await world.emulator.close();
-    const bot = spawnBot(await world.env(webhookEnv("e2e-webhook-secret")));
+    const bot = spawnBot(await world.env(webhookEnv()));
     const base = String(
       (
         await bot.waitForLog(
@@ -251,14 +253,7 @@ describe("the bot process when Telegram cannot be reached", { timeout: TEST_MS }
     const ready = await fetch(`${base}/readyz`);
     expect(ready.status).toBe(503);
     expect(await ready.json()).toMatchObject({ ready: false, phase: "starting" });
-    const update = await fetch(`${base}/telegram/hook`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-telegram-bot-api-secret-token": "e2e-webhook-secret",
-      },
-      body: JSON.stringify({ update_id: 1 }),
-    });
+    const update = await postUpdate(`${base}/telegram/hook`, { update_id: 1 }, WEBHOOK_SECRET);
     expect(update.status).toBe(503);
     bot.child.kill("SIGTERM");
     expect(await bot.exited).toEqual({ code: 0, signal: null });

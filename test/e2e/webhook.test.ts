@@ -5,20 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ApiUpdate } from "../../tools/telegram-emulator/types.js";
-import { DEMO_USER, secretsIn, spawnBot, startWorld, WAIT_MS, webhookEnv } from "./helpers.js";
-
-const SECRET = "e2e-webhook-secret_0123456789";
-
-function post(url: string, update: ApiUpdate, secret?: string): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
-    },
-    body: JSON.stringify(update),
-  });
-}
+import {
+  DEMO_USER,
+  postUpdate as post,
+  secretsIn,
+  spawnBot,
+  startWorld,
+  WAIT_MS,
+  WEBHOOK_SECRET as SECRET,
+  webhookEnv,
+} from "./helpers.js";
 
 describe("the bot process in webhook mode", () => {
   it("takes updates only with the secret, and /healthz reports the database and the service", async () => {
