@@ -1,21 +1,8 @@
-import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
-import type { Translate } from "../../src/bot/context.js";
-import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
+import { describe, expect, it } from "vitest";
 import { outcomeText } from "../../src/bot/views.js";
 import type { ConfirmRefusal } from "../../src/purchases/types.js";
-import { openSqliteStorage } from "../../src/storage/sqlite.js";
 import { testIntent } from "../helpers/intent.js";
-import { tempDir } from "../helpers/temp-dir.js";
-
-function english(): Translate {
-  const storage = openSqliteStorage(join(tempDir(), "db.sqlite"));
-  onTestFinished(() => {
-    storage.close();
-  });
-  const i18n = createI18n(new UserSettingsStore(storage.keyValues));
-  return (key, variables) => i18n.t("en", key, variables);
-}
+import { translators } from "../helpers/translators.js";
 
 const limit: ConfirmRefusal = {
   reason: "limit",
@@ -27,7 +14,7 @@ const limit: ConfirmRefusal = {
 
 describe("a queued confirmation closed for a limit", () => {
   it("says the figures in a private chat, and only the limit's name and reset in a group", () => {
-    const t = english();
+    const t = translators().en;
     const closed = (chatType: "private" | "supergroup") =>
       outcomeText(
         t,

@@ -1,30 +1,13 @@
-import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   breakerOpenedText,
   readHealthText,
   reloadRefusedText,
 } from "../../../src/bot/admin-notifications/breaker-views.js";
-import type { Translate } from "../../../src/bot/context.js";
-import { createI18n, UserSettingsStore } from "../../../src/bot/i18n.js";
 import type { BreakerOpening } from "../../../src/purchases/breaker.js";
-import { openSqliteStorage } from "../../../src/storage/sqlite.js";
-import { tempDir } from "../../helpers/temp-dir.js";
+import { translators } from "../../helpers/translators.js";
 
 const T0 = Date.UTC(2030, 0, 1, 12, 5);
-
-function translators(): Record<"en" | "ru", Translate> {
-  const storage = openSqliteStorage(join(tempDir(), "db.sqlite"));
-  onTestFinished(() => {
-    storage.close();
-  });
-  const i18n = createI18n(new UserSettingsStore(storage.keyValues));
-  const t =
-    (locale: string): Translate =>
-    (key, variables) =>
-      i18n.t(locale, key, variables);
-  return { en: t("en"), ru: t("ru") };
-}
 
 const opening = (cause: BreakerOpening["cause"], count = 3): BreakerOpening => ({
   cause,

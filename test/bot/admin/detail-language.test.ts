@@ -4,20 +4,11 @@
  * Intents come from a real ledger on a SQLite file, texts from the real locale files.
  */
 import { describe, expect, it } from "vitest";
-import type { Translate } from "../../../src/bot/context.js";
 import { evidenceText, purchaseDetails } from "../../../src/bot/features/admin/views.js";
-import { createI18n, UserSettingsStore } from "../../../src/bot/i18n.js";
 import type { PurchaseIntent } from "../../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../../src/service/types.js";
-import { KeyValueStore } from "../../../src/storage/key-value-store.js";
 import { ledgerFixture } from "../../ledger/helpers.js";
-
-function translator(locale: "en" | "ru"): Translate {
-  const fixture = ledgerFixture();
-  const stores = <T>(namespace: string) => new KeyValueStore<T>(fixture.db, namespace);
-  const i18n = createI18n(new UserSettingsStore(stores));
-  return (key, variables) => i18n.t(locale, key, variables);
-}
+import { translators } from "../../helpers/translators.js";
 
 /** One intent per way a purchase can end with a detail, written by the real ledger. */
 function intents(): Record<string, PurchaseIntent> {
@@ -59,7 +50,7 @@ function intents(): Record<string, PurchaseIntent> {
 
 describe("outcome details in the admin's language", () => {
   it("Russian: every detail line is Russian, the service's reason quoted as it came", () => {
-    const t = translator("ru");
+    const t = translators().ru;
     const all = intents();
     const detailLine = (intent: PurchaseIntent): string | undefined =>
       purchaseDetails(t, "ru", intent, undefined)
@@ -86,7 +77,7 @@ describe("outcome details in the admin's language", () => {
   });
 
   it("English keeps the same words the admins read before", () => {
-    const t = translator("en");
+    const t = translators().en;
     const all = intents();
     expect(purchaseDetails(t, "en", all.notSent!, undefined)).toContain(
       "Detail: not sent: cancelled at shutdown",
