@@ -88,7 +88,8 @@ export class SqliteAccounts implements PurchaseAccounts {
         cost_at: number;
       }
     >(
-      `SELECT kind, quantity, payment_method, cost_amount, cost_currency, cost_at FROM purchase_intents
+      `SELECT kind, quantity, payment_method, cost_amount, cost_currency, cost_at
+       FROM purchase_intents
        WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
          AND (@quantity IS NULL OR quantity = @quantity)
        ORDER BY cost_at DESC LIMIT @limit`,

@@ -1,8 +1,9 @@
 /**
  * What came back from one request, in the shape the classifiers read: the status, the one
- * header they read (`Retry-After`), the body as (scrubbed) text and, when it parsed, as (scrubbed) JSON. Also the small readings
- * every classifier shares: the wait the service asks for, the human detail of a failure body,
- * and a definite refusal (docs/service-contract.md §4, §5).
+ * header they read (`Retry-After`), the body as (scrubbed) text and, when it parsed, as
+ * (scrubbed) JSON. Also the small readings every classifier shares: the wait the service asks
+ * for, the human detail of a failure body, and a definite refusal (docs/service-contract.md
+ * §4, §5).
  */
 import { CLIENT_DEFAULTS } from "./options.js";
 import { failureBodySchema } from "./schemas.js";

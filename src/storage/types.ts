@@ -51,7 +51,10 @@ export interface LedgerSettings {
 export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
   openLedger(settings: LedgerSettings): PurchaseLedger;
-  /** The books beside the ledger: costs, balance readings, the export, daily reports sent; the same object on every call. */
+  /**
+   * The books beside the ledger: costs, balance readings, the export, daily reports sent. The
+   * same object on every call (it remembers recent costs until it records one itself).
+   */
   openAccounts(): PurchaseAccounts;
   keyValues: KeyValueStores;
   access: AccessStore;
