@@ -107,6 +107,8 @@ export interface AppOverrides {
   purchaseGate?: PurchaseGate;
   /** How admin messages Telegram did not take are sent again (tests shorten the pauses). */
   adminMessageRetry?: AdminMessageRetry;
+  /** Opens the store at the configured path (default: SQLite; tests reach its connection). */
+  openStorage?: (path: string) => Storage;
 }
 
 /** The running bot's parts, for `main`, the health endpoint and tests. */
@@ -365,7 +367,7 @@ function createGiftBot(
 export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const logger =
     overrides.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
-  const storage = openSqliteStorage(config.ledger.databasePath);
+  const storage = (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
   const ledger = storage.openLedger({
     limits: config.ledger.limits,
     draftTtlMs: config.ledger.draftTtlSeconds * 1000,

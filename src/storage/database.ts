@@ -1,9 +1,11 @@
 /**
  * The one SQLite file the bot keeps: the purchase ledger, conversation state, settings.
  *
- * WAL lets readers go on while a purchase claim writes; `busy_timeout` makes a second
- * connection wait for the write lock instead of failing, which is what several processes
- * (or a test with several connections) confirming at once need. The commits that decide or
+ * WAL lets readers go on while a purchase claim writes. A second connection that wants the write
+ * lock while another holds it waits at most {@link BUSY_TIMEOUT_MS}, and that wait is short on
+ * purpose: better-sqlite3 is synchronous, so SQLite's busy wait blocks the whole event loop (no
+ * update, probe or timer runs meanwhile). A write that must land is tried again asynchronously,
+ * with a growing pause, by its caller (src/ledger/write-retry.ts). The commits that decide or
  * record money are made durable across a power loss with {@link durably}.
  *
  * The page cache is capped at {@link PAGE_CACHE_KIB} per connection on purpose (better-sqlite3's
@@ -23,13 +25,20 @@ export type Db = Database.Database;
 /** SQLite page cache per connection, in KiB (see above for why this size). */
 export const PAGE_CACHE_KIB = 8192;
 
+/**
+ * How long one statement waits for another connection's lock before SQLite answers
+ * SQLITE_BUSY. The event loop stands still for that long, so it stays well under the 100 ms a
+ * probe or a person would notice; waiting longer is the callers' asynchronous retry's job.
+ */
+export const BUSY_TIMEOUT_MS = 25;
+
 /** Opens (creating it and its folder if needed) and migrates the database at `path`. */
 export function openDatabase(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
-  db.pragma("busy_timeout = 5000");
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // NORMAL for the many cheap commits (conversation state, drafts): in WAL mode they survive a
   // process crash, and losing the last ones at a power loss costs a person one step. The
   // ledger's money commits run at FULL through `durably`.
@@ -96,12 +105,33 @@ function synchronousPragmas(db: Db): SynchronousPragmas {
 }
 
 /**
- * Whether SQLite itself refused a statement (busy or locked beyond the busy timeout, the disk
- * full, an I/O error, a trigger's RAISE): such a refusal may pass if tried again, and retrying
- * a write that never passes only keeps its outcome held, which admins are told of. Anything
- * else (a ledger refusal, a closed connection, a bug) fails the same way every time.
+ * Whether SQLite refused a statement for a reason that passes by itself: another connection
+ * holds the lock (BUSY, LOCKED), the disk is full (FULL: space may be freed) or an I/O error
+ * (IOERR). Retrying such a write is worth it. Everything else fails the same way every time
+ * and is not retried: the file read-only (READONLY), a constraint or trigger (CONSTRAINT),
+ * a damaged file (CORRUPT, NOTADB), a closed connection, a ledger refusal, a bug. Extended
+ * codes (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_IOERR_WRITE`) are judged by their primary code.
  */
 export function isTransientSqliteError(error: unknown): boolean {
+  if (!(error instanceof Database.SqliteError)) return false;
+  return TRANSIENT_SQLITE_CODES.has(primaryCode(error.code));
+}
+
+const TRANSIENT_SQLITE_CODES: ReadonlySet<string> = new Set([
+  "SQLITE_BUSY",
+  "SQLITE_LOCKED",
+  "SQLITE_FULL",
+  "SQLITE_IOERR",
+]);
+
+/** `SQLITE_IOERR_WRITE` → `SQLITE_IOERR`. */
+function primaryCode(code: string): string {
+  const second = code.indexOf("_", "SQLITE_".length);
+  return second === -1 ? code : code.slice(0, second);
+}
+
+/** Whether SQLite itself raised `error` (as opposed to the ledger's own refusals or a bug). */
+export function isSqliteError(error: unknown): error is Database.SqliteError {
   return error instanceof Database.SqliteError;
 }
 

@@ -5,13 +5,17 @@
 import { Ledger } from "../ledger/ledger.js";
 import { SqliteAccounts } from "../ledger/sqlite-accounts.js";
 import { SqliteAccessStore } from "./access-store.js";
-import { openDatabase } from "./database.js";
+import { type Db, openDatabase } from "./database.js";
 import { KeyValueStore } from "./key-value-store.js";
 import type { Storage } from "./types.js";
 
-/** Opens (creating and migrating it if needed) the database file at `path`. */
-export function openSqliteStorage(path: string): Storage {
+/**
+ * Opens (creating and migrating it if needed) the database file at `path`. `onOpen` is handed
+ * the connection first: the tests' fault injection needs the very connection the bot writes on.
+ */
+export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Storage {
   const db = openDatabase(path);
+  onOpen?.(db);
   // One object for the file: it remembers recent costs until it records one itself.
   let accounts: SqliteAccounts | undefined;
   return {

@@ -1,18 +1,41 @@
 /**
- * A fault injected into a real SQLite file, for the tests of outcomes the database refuses:
- * while switched on, every status change of an intent fails inside SQLite itself (a trigger's
- * RAISE, reported like a disk I/O error), so the ledger's own code meets a real SqliteError.
+ * A fault injected into a real SQLite file, for the tests of writes the database refuses:
+ * while switched on, every status change of an intent fails inside SQLite itself. A trigger
+ * calls a function of this connection that raises a real `SqliteError` with the code asked for
+ * (by default `SQLITE_IOERR`, a disk I/O error, which passes by itself; `SQLITE_READONLY` or
+ * `SQLITE_CORRUPT` never do), so the ledger's own code meets the error the driver would give.
+ * Only the connection passed in knows the function: use it on a file no other connection writes.
  */
-import type { Database } from "better-sqlite3";
+import Database from "better-sqlite3";
 
-/** Installs the fault, switched off; returns the switch. */
-export function installWriteFault(db: Database): (on: boolean) => void {
+export type FaultCode = "SQLITE_IOERR" | "SQLITE_BUSY" | "SQLITE_FULL" | "SQLITE_READONLY";
+
+const MESSAGES: Record<FaultCode, string> = {
+  SQLITE_IOERR: "disk I/O error (injected)",
+  SQLITE_BUSY: "database is locked (injected)",
+  SQLITE_FULL: "database or disk is full (injected)",
+  SQLITE_READONLY: "attempt to write a readonly database (injected)",
+};
+
+/** Installs the fault, switched off; returns the switch (and the code to raise while on). */
+export function installWriteFault(
+  db: Database.Database,
+  code: FaultCode = "SQLITE_IOERR",
+): (on: boolean, code?: FaultCode) => void {
+  let raising = code;
+  db.function("giftbot_write_fault", () => {
+    throw new Database.SqliteError(MESSAGES[raising], raising);
+  });
   db.exec(`
     CREATE TABLE IF NOT EXISTS write_fault (on_off INTEGER NOT NULL);
     INSERT INTO write_fault VALUES (0);
     CREATE TRIGGER write_fault_raise BEFORE UPDATE OF status ON purchase_intents
     WHEN (SELECT on_off FROM write_fault) = 1
-    BEGIN SELECT RAISE(ABORT, 'disk I/O error (injected)'); END;
+    BEGIN SELECT giftbot_write_fault(); END;
   `);
-  return (on) => db.prepare("UPDATE write_fault SET on_off = ?").run(on ? 1 : 0);
+  const set = db.prepare("UPDATE write_fault SET on_off = ?");
+  return (on, next?: FaultCode) => {
+    if (next !== undefined) raising = next;
+    set.run(on ? 1 : 0);
+  };
 }

@@ -20,6 +20,7 @@ import type { PurchaseRecords } from "../../src/purchases/records.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
 import { type Db, openDatabase } from "../../src/storage/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 import { createTestClock, type TestClock } from "./clock.js";
@@ -73,6 +74,11 @@ export interface BotHarness {
    * (rows as an older version left them). Opened on first use, closed at restart and close.
    */
   readonly db: Db;
+  /**
+   * The app's own connection (the one the ledger writes on), for injecting faults that only a
+   * function registered on that connection can raise (test/helpers/write-fault.ts).
+   */
+  readonly appDb: Db;
   readonly sandbox: Sandbox;
   readonly telegram: TelegramFake;
   readonly updates: UpdateFactory;
@@ -112,8 +118,11 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     ...(options.reports ? { reports: options.reports } : {}),
   });
 
+  let appDb: Db | undefined;
+
   function build(): App {
     const app = createApp(config, {
+      openStorage: (path) => openSqliteStorage(path, (db) => (appDb = db)),
       logger: options.logger ?? silentLogger,
       telegram: { fetch: telegram.fetch, botInfo: TEST_BOT_INFO, autoRetry: false },
       clock,
@@ -160,6 +169,10 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     get db() {
       sql ??= openDatabase(dbPath);
       return sql;
+    },
+    get appDb() {
+      if (appDb === undefined) throw new Error("the app has not opened its database");
+      return appDb;
     },
     sandbox,
     telegram,

@@ -16,7 +16,7 @@ describe("an outcome that cannot be written", () => {
     const boris = chatPerson(h, ADMIN2);
     await boris.command("language");
     await boris.pressButton("Русский");
-    const setFault = installWriteFault(h.db);
+    const setFault = installWriteFault(h.appDb);
 
     const bea = chatPerson(h, BUYER);
     await bea.starsSummary("bob_gifts", "⭐ 100");
