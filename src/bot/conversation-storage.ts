@@ -35,8 +35,9 @@ export function createConversationStorage(
     getStorageKey: conversationKey,
     adapter: {
       read: (key) => store.read(key),
-      write: (key, state) => store.write(key, state),
-      delete: (key) => store.delete(key),
+      // Written at the end of every update: a lock held elsewhere is waited out asynchronously.
+      write: (key, state) => store.writeRetrying(key, state),
+      delete: (key) => store.deleteRetrying(key),
     },
   };
 }

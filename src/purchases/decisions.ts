@@ -155,6 +155,7 @@ const PASSING_REFUSALS: ReadonlySet<ConfirmRefusal["reason"]> = new Set([
   "busy",
   "recipient_unverified",
   "recipient_premium_unknown",
+  "storage",
 ]);
 
 /**

@@ -17,12 +17,14 @@ import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type {
   PurchaseIntent,
   PurchaseLedger,
+  QueueResult,
   RecordedOutcome,
   SpendingLimits,
 } from "../ledger/types.js";
 import { parseUsername } from "../gifts/username.js";
 import { type Logger, silentLogger } from "../logger.js";
-import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../ledger/write-retry.js";
+import { backoffDelay } from "../backoff.js";
+import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import type {
   Ambiguous,
   GiftServiceClient,
@@ -74,6 +76,7 @@ import type {
   ResolveQueuedOptions,
   ResolveResult,
   SentResult,
+  StorageFailure,
   UnconfirmedListener,
   UnrecordedListener,
 } from "./types.js";
@@ -99,6 +102,11 @@ export interface PurchaseDeskDeps {
   outcomeWriteRetry?: Partial<WriteRetryPolicy>;
   /** How an outcome still refused after that is written in the background (tests). */
   unrecordedRetry?: UnrecordedRetry;
+  /**
+   * How a refused claim, queue or close write is tried again (default STORAGE_WRITE_RETRY;
+   * tests pass a `sleep` that changes the fault between tries).
+   */
+  storageRetry?: Partial<WriteRetryPolicy>;
   /**
    * Whether a request now would take no one's turn in the service's quota (`quotaIsIdle` in
    * src/app). The desk reads the balance after a purchase only then; default: never, so only
@@ -133,7 +141,24 @@ interface SendOptions {
   onClaimed?: () => void;
   /** At start, resolving a queued confirmation of a process that died: nobody can press again. */
   atStart?: boolean;
+  /** Asked before the claim of a queued confirmation (see ClaimOptions.mayBuy). */
+  mayBuy?: () => boolean | Promise<boolean>;
+  /** The intent was recorded as queued: its person holds a promise the desk must keep. */
+  queued?: boolean;
 }
+
+/**
+ * A claim, queue or close write the database refuses is tried again for about 3 s (6 tries,
+ * 100 ms doubling to 1.6 s); the pauses are asynchronous, so the bot answers meanwhile.
+ */
+export const STORAGE_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onRetry">> = {
+  attempts: 6,
+  firstDelayMs: 100,
+  maxDelayMs: 1_600,
+};
+
+/** The longest pause between tries to close a queued promise the database keeps refusing. */
+const CLOSE_RETRY_MAX_DELAY_MS = 5_000;
 
 /** The service's answer to a request that went out, and when it came. */
 interface Answer {
@@ -287,6 +312,8 @@ class Desk implements PurchaseDesk {
   /** Intents waiting in the lane or being sent by it, so a second press is not queued again. */
   readonly #inLane = new Set<string>();
   readonly #costs: CostMeter | undefined;
+  readonly #storageRetry: WriteRetryPolicy;
+  readonly #storageFailures: Listeners<[StorageFailure]>;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -304,6 +331,7 @@ class Desk implements PurchaseDesk {
       retry: deps.unrecordedRetry,
       logger: this.#logger,
       isTransient: deps.ledger.isTransientWriteError,
+      onGiveUp: (err) => this.#reportStorageFailure("outcome", err),
     });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
@@ -312,6 +340,8 @@ class Desk implements PurchaseDesk {
     );
     this.#costs = this.#costMeter(deps);
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
+    this.#storageRetry = { ...STORAGE_WRITE_RETRY, ...deps.storageRetry };
+    this.#storageFailures = new Listeners(this.#logger, "storage-failure listener failed");
   }
 
   /**
@@ -378,12 +408,24 @@ class Desk implements PurchaseDesk {
     if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
-    if (this.#lane.busy) {
+    const queued = this.#lane.busy;
+    if (queued) {
       // Written down before the person is told it is queued: a crash while it waits cannot
-      // lose the promise (the next start resolves it). The claim still decides later.
-      const queued = this.#ledger.queue(id, userId, this.#clock());
-      if (!queued.ok) {
-        const { ok: _ok, ...refusal } = queued;
+      // lose the promise (the next start resolves it). The claim still decides later. A
+      // refused write changed nothing: the summary stays a draft, to be pressed again.
+      this.#inLane.add(id);
+      let written: QueueResult;
+      try {
+        written = await this.#storageWrite("queue", () =>
+          this.#ledger.queue(id, userId, this.#clock()),
+        );
+      } catch {
+        return { kind: "refused", refusal: { reason: "storage" } };
+      } finally {
+        this.#inLane.delete(id);
+      }
+      if (!written.ok) {
+        const { ok: _ok, ...refusal } = written;
         return { kind: "refused", refusal };
       }
       options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
@@ -391,8 +433,9 @@ class Desk implements PurchaseDesk {
     this.#inLane.add(id);
     let result: ConfirmResult;
     try {
+      const send: SendOptions = { ...options, queued };
       result = await this.#lane.run(async () =>
-        this.#told(await this.#claimAndSend(id, userId, options)),
+        this.#told(await this.#claimAndSend(id, userId, send)),
       );
     } finally {
       this.#inLane.delete(id);
@@ -406,12 +449,15 @@ class Desk implements PurchaseDesk {
     const resolved: QueuedResolution[] = [];
     for (const intent of this.#ledger.queued()) {
       const userId = intent.requester.userId;
-      const send = { isAdmin: options.isAdmin(userId), atStart: true };
-      const result = (await options.mayBuy(intent))
-        ? await this.#lane.run(async () =>
-            this.#told(await this.#claimAndSend(intent.id, userId, send)),
-          )
-        : this.#refuse(intent, { reason: "no_access" }, true);
+      const send: SendOptions = {
+        isAdmin: options.isAdmin(userId),
+        atStart: true,
+        queued: true,
+        mayBuy: () => options.mayBuy(intent),
+      };
+      const result = await this.#lane.run(async () =>
+        this.#told(await this.#claimAndSend(intent.id, userId, send)),
+      );
       this.#confirmed.emit(intent.id, result, intent.kind);
       resolved.push({ intent, result });
     }
@@ -426,6 +472,10 @@ class Desk implements PurchaseDesk {
 
   onOutcomeUnrecorded(listener: UnrecordedListener): () => void {
     return this.#unrecordedListeners.add(listener);
+  }
+
+  onStorageFailure(listener: (failure: StorageFailure) => void): () => void {
+    return this.#storageFailures.add(listener);
   }
 
   close(): void {
@@ -551,25 +601,149 @@ class Desk implements PurchaseDesk {
    * claim, a premium recipient's `is_premium` must be known and fresh.
    */
   async #claimAndSend(id: string, userId: number, options: SendOptions): Promise<ConfirmResult> {
+    let claimed: PurchaseIntent | ConfirmResult;
+    try {
+      claimed = await this.#claimStep(id, userId, options);
+    } catch (err) {
+      return this.#afterRefusedWrite(id, err, options);
+    }
+    return "status" in claimed ? this.#send(claimed, options) : claimed;
+  }
+
+  /**
+   * Everything before the request: the checks of a queued confirmation's turn, a premium
+   * recipient's fresh `is_premium`, and the claim itself. The claimed intent, or what the
+   * confirmation came to instead. Throws when the database refused a write past its retries.
+   */
+  async #claimStep(
+    id: string,
+    userId: number,
+    options: SendOptions,
+  ): Promise<PurchaseIntent | ConfirmResult> {
     const close = options.atStart === true;
     const before = this.#ledger.get(id);
     if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
     if (this.#held.size > 0) return this.#refuse(before, this.#onHold(), close);
+    if (before.status === "queued" && options.mayBuy !== undefined && !(await options.mayBuy())) {
+      // Access may have been taken away while it waited: closed, never reopened.
+      return this.#refuse(before, { reason: "no_access" }, true);
+    }
     if (needsPremiumCheck(before, userId, this.#clock())) {
       const blocked = await this.#premiumBlock(before, userId, options.onQueued, close);
       if (blocked !== undefined) return blocked;
     }
-    const claim = this.#ledger.claim(id, userId, this.#clock(), {
-      isAdmin: options.isAdmin === true,
+    const claim = await this.#storageWrite("claim", () =>
+      this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
+    );
+    if (claim.ok) return claim.intent;
+    const { ok: _ok, ...refusal } = claim;
+    const now = this.#ledger.get(id);
+    return now?.status === "queued"
+      ? this.#refuse(now, refusal, close)
+      : { kind: "refused", refusal };
+  }
+
+  /**
+   * A write of the money path, tried again with asynchronous pauses while the database's
+   * refusal may pass by itself (see {@link STORAGE_WRITE_RETRY}). Throws the last error when it
+   * still fails, after telling the storage-failure listeners (a refusal that passed is only
+   * logged: nobody needs waking for a lock that lasted a second).
+   */
+  async #storageWrite<T>(operation: StorageFailure["operation"], write: () => T): Promise<T> {
+    return retryWrite(
+      write,
+      {
+        ...this.#storageRetry,
+        onRetry: (err, attempt) =>
+          this.#logger.warn({ err, operation, attempt }, "the database refused a write; retrying"),
+      },
+      this.#ledger.isTransientWriteError,
+    ).catch((err: unknown) => {
+      this.#logger.error({ err, operation }, "the database refused a write");
+      this.#reportStorageFailure(operation, err);
+      throw err;
     });
-    if (!claim.ok) {
-      const { ok: _ok, ...refusal } = claim;
-      const now = this.#ledger.get(id);
-      return now?.status === "queued"
-        ? this.#refuse(now, refusal, close)
-        : { kind: "refused", refusal };
+  }
+
+  #reportStorageFailure(operation: StorageFailure["operation"], err: unknown): void {
+    const code = (err as { code?: unknown } | undefined)?.code;
+    this.#storageFailures.emit(undefined, {
+      operation,
+      code: typeof code === "string" ? code : "unknown",
+      transient: this.#ledger.isTransientWriteError(err),
+    });
+  }
+
+  /**
+   * The database refused a write before the request could go (the claim, or closing or
+   * reopening a queued confirmation), past its retries: nothing was sent. A draft stays a
+   * draft, to be pressed again. A queued confirmation is a promise that a restart would keep
+   * by sending it, so it is closed as not sent before its person hears so ({@link
+   * #closeAfterRefusedWrite}): never "try again" while a queued row of theirs remains.
+   */
+  async #afterRefusedWrite(id: string, err: unknown, options: SendOptions): Promise<ConfirmResult> {
+    const refusal: ConfirmRefusal = { reason: "storage" };
+    let current: PurchaseIntent | undefined;
+    try {
+      current = this.#ledger.get(id);
+    } catch (readErr) {
+      this.#logger.error({ err: readErr, intentId: id }, "could not read an intent back");
     }
-    // The claim has committed (the ledger answers synchronously): only now may the request go.
+    this.#logger.error({ err, intentId: id, status: current?.status }, "a confirmation failed");
+    if (current?.status === "queued" || (current === undefined && options.queued === true)) {
+      return this.#closeAfterRefusedWrite(id, current);
+    }
+    return { kind: "refused", refusal };
+  }
+
+  /**
+   * Closes a queued confirmation as not sent after the database refused its claim: tried again
+   * with growing pauses (up to {@link CLOSE_RETRY_MAX_DELAY_MS}) until the close is written, or
+   * until the confirmation's own expiry has passed, after which no claim (in this process or
+   * after a restart) can send it any more. Its person waits as "queued" meanwhile.
+   */
+  async #closeAfterRefusedWrite(
+    id: string,
+    known: PurchaseIntent | undefined,
+  ): Promise<ConfirmResult> {
+    const refusal: ConfirmRefusal = { reason: "storage" };
+    const sleep = this.#storageRetry.sleep ?? defaultSleep;
+    for (let attempt = 1; ; attempt++) {
+      let intent = known;
+      try {
+        intent = this.#ledger.get(id) ?? known;
+        if (intent === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
+        // Claimed or closed by another process meanwhile: its outcome reaches its person there.
+        if (intent.status !== "queued") {
+          return { kind: "refused", refusal: { reason: "already_processing" } };
+        }
+        const closed = this.#ledger.closeQueued(id, "storage", this.#clock());
+        if (closed !== undefined) return { kind: "closed", intent: closed, refusal };
+      } catch (err) {
+        this.#reportStorageFailure("close", err);
+        if (intent !== undefined && this.#clock() >= intent.expiresAt) {
+          this.#logger.error(
+            { err, intentId: id },
+            "a queued confirmation could not be closed; it has expired, so nothing can send it",
+          );
+          return { kind: "closed", intent, refusal };
+        }
+      }
+      const delayMs = backoffDelay(
+        { firstDelayMs: this.#storageRetry.firstDelayMs, maxDelayMs: CLOSE_RETRY_MAX_DELAY_MS },
+        attempt,
+      );
+      await sleep(delayMs);
+    }
+  }
+
+  /**
+   * Sends a claimed intent's one request and records the outcome. The claim has committed
+   * (the ledger answers synchronously): only now may the request go.
+   */
+  async #send(claimed: PurchaseIntent, options: SendOptions): Promise<ConfirmResult> {
+    const id = claimed.id;
+    const claim = { intent: claimed };
     this.#refreshBalanceBefore(claim.intent);
     try {
       options.onClaimed?.();
@@ -697,7 +871,7 @@ class Desk implements PurchaseDesk {
 
   /**
    * Writes an outcome, trying again briefly when the database refuses (see
-   * src/ledger/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
+   * src/storage/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
    * its headers or the service's body). Undefined when the write still failed: the outcome is
    * then held and written in the background ({@link holdUnrecorded}).
    */
@@ -773,4 +947,8 @@ class Desk implements PurchaseDesk {
     );
     this.#unrecordedListeners.emit(claimed.id, claimed, answer.outcome);
   }
+}
+
+function defaultSleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -60,8 +60,13 @@ export type ConfirmRefusal =
   | { reason: "recipient_unverified" }
   /** The service's answer left `is_premium` unknown, also when asked again. */
   | { reason: "recipient_premium_unknown" }
-  /** At start: the person who queued the confirmation may no longer buy there. */
-  | { reason: "no_access" };
+  /** The person who queued the confirmation may no longer buy there (checked at its turn). */
+  | { reason: "no_access" }
+  /**
+   * The bot's own database refused the write that would claim, queue or close the intent
+   * (locked by another connection past every retry, full, read-only). Nothing was sent.
+   */
+  | { reason: "storage" };
 
 /** What a person's press of "Confirm" came to. */
 export type ConfirmResult =
@@ -121,6 +126,24 @@ export interface ClaimOptions extends ConfirmOptions {
    * refuses.
    */
   onClaimed?: () => void;
+  /**
+   * Asked right before the claim of a confirmation that waited in the queue: whether its
+   * person may still buy in its chat (an admin's /deny, or a group administrator's demotion,
+   * may have come while it waited). Not asked for a press claimed at once.
+   */
+  mayBuy?: () => boolean | Promise<boolean>;
+}
+
+/**
+ * A write of the money path the database refused (see the desk's `onStorageFailure`): the
+ * admins are told, since purchases cannot go on while it lasts. `transient`: it may pass by
+ * itself (locked, full, an I/O error) and is being retried; otherwise (read-only, damaged)
+ * only an operator can mend it.
+ */
+export interface StorageFailure {
+  operation: "claim" | "queue" | "close" | "outcome";
+  code: string;
+  transient: boolean;
 }
 
 /** Evidence for an admin reconciling an unconfirmed intent. */
@@ -293,6 +316,11 @@ export interface PurchaseDesk {
   unrecordedCount(): number;
   /** Listens to outcomes that could not be recorded; returns a function that stops it. */
   onOutcomeUnrecorded(listener: UnrecordedListener): () => void;
+  /**
+   * Listens to writes of the money path the database refused (a claim, a queued promise, its
+   * closing, an outcome): told at every failure; the listener decides how often to tell.
+   */
+  onStorageFailure(listener: (failure: StorageFailure) => void): () => void;
   /** Tries once more to write every held outcome (shutdown), and stops retrying. */
   close(): void;
   /**

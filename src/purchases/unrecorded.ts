@@ -1,6 +1,6 @@
 /**
  * Outcomes the ledger could not record after their request went out. The desk first retries
- * the write briefly (src/ledger/write-retry.ts); when the database still refuses, the outcome is
+ * the write briefly (src/storage/write-retry.ts); when the database still refuses, the outcome is
  * held here, in memory, and written again in the background with a growing pause (bounded by
  * `maxDelayMs`) for as long as the process runs, until the database takes it. Meanwhile the
  * desk lets no purchase out and counts each held outcome as unconfirmed, so people are told
@@ -35,6 +35,7 @@ export class UnrecordedOutcomes {
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
   readonly #isTransient: (error: unknown) => boolean;
+  readonly #onGiveUp: (error: unknown) => void;
   #closed = false;
 
   constructor(options: {
@@ -42,7 +43,10 @@ export class UnrecordedOutcomes {
     logger: Logger;
     /** The ledger's `isTransientWriteError`. */
     isTransient: (error: unknown) => boolean;
+    /** Told when a write is refused for good and no longer retried (the admins must know). */
+    onGiveUp?: (error: unknown) => void;
   }) {
+    this.#onGiveUp = options.onGiveUp ?? (() => undefined);
     this.#retry = options.retry ?? UNRECORDED_RETRY;
     this.#logger = options.logger;
     this.#isTransient = options.isTransient;
@@ -98,6 +102,7 @@ export class UnrecordedOutcomes {
           { err, intentId },
           "a held outcome cannot be recorded; left to the next start",
         );
+        this.#onGiveUp(err);
         return true;
       }
       this.#logger.warn(

@@ -3,8 +3,12 @@
  * plugin's storage (so a restart mid-flow resumes where the person was) and grammY sessions.
  * Values are JSON; a row is deleted when its conversation ends.
  */
-import type { Db } from "./database.js";
+import { retryWrite, type WriteRetryPolicy } from "./write-retry.js";
+import { type Db, isTransientSqliteError } from "./database.js";
 import type { KeyValue } from "./types.js";
+
+/** About 3 s in all: 8 tries, 25 ms doubling to 800 ms. */
+const STORE_WRITE_RETRY: WriteRetryPolicy = { attempts: 8, firstDelayMs: 25, maxDelayMs: 800 };
 
 export class KeyValueStore<T> implements KeyValue<T> {
   readonly #read;
@@ -36,5 +40,13 @@ export class KeyValueStore<T> implements KeyValue<T> {
 
   delete(key: string): void {
     this.#delete.run(this.namespace, key);
+  }
+
+  async writeRetrying(key: string, value: T): Promise<void> {
+    await retryWrite(() => this.write(key, value), STORE_WRITE_RETRY, isTransientSqliteError);
+  }
+
+  async deleteRetrying(key: string): Promise<void> {
+    await retryWrite(() => this.delete(key), STORE_WRITE_RETRY, isTransientSqliteError);
   }
 }

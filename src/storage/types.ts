@@ -11,6 +11,15 @@ export interface KeyValue<T> {
   read(key: string): T | undefined;
   write(key: string, value: T): void;
   delete(key: string): void;
+  /**
+   * As {@link write}, but a write the store refuses for a passing reason (another connection
+   * holding its lock) is tried again after asynchronous pauses, for about 3 s, instead of
+   * failing at once. For the writes every update makes (conversation state): waiting inside
+   * the store would stall every chat, failing at once would fail the person's step.
+   */
+  writeRetrying(key: string, value: T): Promise<void>;
+  /** As {@link delete}, retried like {@link writeRetrying}. */
+  deleteRetrying(key: string): Promise<void>;
 }
 
 /** Opens a namespace of the key-value store; namespaces never see each other's keys. */

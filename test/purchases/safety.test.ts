@@ -33,11 +33,12 @@ describe("a confirmation that waits its turn", () => {
     f.sandbox.injectFault({ type: "delay", ms: 300 }, { path: STARS });
     const firstResult = f.desk.confirm(first.id, 1);
     await f.sandbox.waitForRequests(1, STARS);
-    const statusWhenTold: (string | undefined)[] = [];
+    let told!: (status: string | undefined) => void;
+    const statusWhenTold = new Promise<string | undefined>((resolve) => (told = resolve));
     const secondResult = f.desk.confirm(second.id, 2, {
-      onQueued: () => statusWhenTold.push(f.ledger.get(second.id)?.status),
+      onQueued: () => told(f.ledger.get(second.id)?.status),
     });
-    expect(statusWhenTold).toEqual(["queued"]);
+    expect(await statusWhenTold).toBe("queued");
     expect((await firstResult).kind).toBe("succeeded");
     expect((await secondResult).kind).toBe("succeeded");
     expect(f.ledger.history(second.id).map((e) => e.to)).toEqual([

@@ -21,7 +21,7 @@ import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } f
 import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
-import type { PurchaseDesk } from "../../purchases/types.js";
+import type { PurchaseDesk, StorageFailure } from "../../purchases/types.js";
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
@@ -97,6 +97,9 @@ type LowState = Partial<Record<Currency, boolean>>;
 
 const LOW_STATE_KEY = "low-balance";
 
+/** How soon the same kind of storage failure is told again: 30 minutes. */
+const STORAGE_ALERT_REPEAT_MS = 30 * 60_000;
+
 export class AdminNotifier {
   #options: AdminNotifierOptions;
   readonly #store: KeyValue<LowState | true>;
@@ -109,6 +112,8 @@ export class AdminNotifier {
   /** Set while listening to the desk's balance reads (only with thresholds and admins). */
   #stopBalanceReads: (() => void) | undefined;
   #listening = false;
+  /** When each kind of storage failure was last told (see {@link storageFailure}). */
+  readonly #storageAlerts = new Map<string, number>();
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
@@ -128,11 +133,13 @@ export class AdminNotifier {
     const stopUnrecorded = desk.onOutcomeUnrecorded((intent, answer) =>
       this.unrecorded(intent, answer),
     );
+    const stopStorage = desk.onStorageFailure((failure) => this.storageFailure(failure));
     this.#listening = true;
     this.#followBalanceReads();
     return () => {
       stopUnconfirmed();
       stopUnrecorded();
+      stopStorage();
       this.#listening = false;
       this.#followBalanceReads();
     };
@@ -206,6 +213,26 @@ export class AdminNotifier {
             : []),
           t("admin-unrecorded-hold"),
         ].join("\n"),
+      })),
+    );
+  }
+
+  /**
+   * The database refused a write of the money path past its retries (see the desk's
+   * `onStorageFailure`). Told once per kind of refusal (its SQLite code, passing or not) every
+   * {@link STORAGE_ALERT_REPEAT_MS}: a locked or read-only file refuses every write, and one
+   * message says so as well as fifty.
+   */
+  storageFailure(failure: StorageFailure): void {
+    const key = `${failure.code}:${String(failure.transient)}`;
+    const now = Date.now();
+    const last = this.#storageAlerts.get(key);
+    if (last !== undefined && now - last < STORAGE_ALERT_REPEAT_MS) return;
+    this.#storageAlerts.set(key, now);
+    const id = failure.transient ? "admin-storage-transient" : "admin-storage-permanent";
+    this.#track(
+      this.#toAdmins((t) => ({
+        text: t(id, { operation: failure.operation, code: failure.code }),
       })),
     );
   }

@@ -163,6 +163,9 @@ async function confirm(
       show(ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }), { typing: true }),
     onClaimed: () => show(ctx.t("summary-sending"), { toast: ctx.t("summary-sending") }),
     isAdmin: services.admins.has(userId),
+    // Asked again when a queued confirmation's turn comes: access may have gone meanwhile.
+    mayBuy: async () =>
+      (await services.canBuy(ctx, { kind: intent.kind, stage: "confirm" })).allowed,
   });
   await shown;
   ctx.log.info(
