@@ -55,7 +55,8 @@ import type { OnChainEvidence } from "./on-chain.js";
 import { PurchaseLane } from "./purchase-lane.js";
 import { sendPurchase } from "./send.js";
 import { SharedReads } from "./shared-reads.js";
-import { type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
+import { HeldPause } from "./held-pause.js";
+import { UNRECORDED_RETRY, type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
 import type {
   BalanceRead,
   BalanceReading,
@@ -156,6 +157,9 @@ export const STORAGE_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onR
   firstDelayMs: 100,
   maxDelayMs: 1_600,
 };
+
+/** What a confirmation meets while the breaker's pause is held in memory. */
+const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
 
 /** The longest pause between tries to close a queued promise the database keeps refusing. */
 const CLOSE_RETRY_MAX_DELAY_MS = 5_000;
@@ -314,6 +318,8 @@ class Desk implements PurchaseDesk {
   readonly #costs: CostMeter | undefined;
   readonly #storageRetry: WriteRetryPolicy;
   readonly #storageFailures: Listeners<[StorageFailure]>;
+  /** The breaker's pause when the database refused it: purchases stay closed meanwhile. */
+  readonly #heldPause: HeldPause;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -342,6 +348,11 @@ class Desk implements PurchaseDesk {
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
     this.#storageRetry = { ...STORAGE_WRITE_RETRY, ...deps.storageRetry };
     this.#storageFailures = new Listeners(this.#logger, "storage-failure listener failed");
+    this.#heldPause = new HeldPause({
+      retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
+      logger: this.#logger,
+      isTransient: deps.ledger.isTransientWriteError,
+    });
   }
 
   /**
@@ -406,6 +417,7 @@ class Desk implements PurchaseDesk {
   /** `confirm` of an intent that exists, without its onConfirmed event. */
   async #confirmIntent(id: string, userId: number, options: ClaimOptions): Promise<ConfirmResult> {
     if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
+    if (this.#heldPause.active) return { kind: "refused", refusal: BREAKER_PAUSE };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
     const queued = this.#lane.busy;
@@ -480,6 +492,7 @@ class Desk implements PurchaseDesk {
 
   close(): void {
     this.#held.close();
+    this.#heldPause.drop();
   }
 
   evidence(id: string): Promise<ReconciliationEvidence | undefined> {
@@ -513,10 +526,17 @@ class Desk implements PurchaseDesk {
 
   resume(adminId: number): void {
     this.#ledger.setPaused(false, adminId, this.#clock());
+    this.#heldPause.drop();
   }
 
   pauseByBreaker(detail: unknown): void {
-    this.#ledger.pauseByBreaker(detail, this.#clock());
+    try {
+      this.#ledger.pauseByBreaker(detail, this.#clock());
+    } catch (err) {
+      this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");
+      this.#reportStorageFailure("pause", err);
+      this.#heldPause.hold(() => this.#ledger.pauseByBreaker(detail, this.#clock()));
+    }
   }
 
   setLimits(limits: SpendingLimits): void {
@@ -624,6 +644,7 @@ class Desk implements PurchaseDesk {
     const before = this.#ledger.get(id);
     if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
     if (this.#held.size > 0) return this.#refuse(before, this.#onHold(), close);
+    if (this.#heldPause.active) return this.#refuse(before, BREAKER_PAUSE, close);
     if (before.status === "queued" && options.mayBuy !== undefined && !(await options.mayBuy())) {
       // Access may have been taken away while it waited: closed, never reopened.
       return this.#refuse(before, { reason: "no_access" }, true);
@@ -830,16 +851,23 @@ class Desk implements PurchaseDesk {
    * checkable just now) and the person is there to press again; otherwise, and always at the
    * start after a crash (`close`), it is closed unsent with an answer to give.
    */
-  #refuse(intent: PurchaseIntent, refusal: ConfirmRefusal, close: boolean): ConfirmResult {
+  async #refuse(
+    intent: PurchaseIntent,
+    refusal: ConfirmRefusal,
+    close: boolean,
+  ): Promise<ConfirmResult> {
     if (intent.status !== "queued") return { kind: "refused", refusal };
+    const now = this.#clock();
     if (
       !close &&
       isPassingRefusal(refusal) &&
-      this.#ledger.reopenQueued(intent.id, this.#clock())
+      (await this.#storageWrite("close", () => this.#ledger.reopenQueued(intent.id, now)))
     ) {
       return { kind: "refused", refusal };
     }
-    const closed = this.#ledger.closeQueued(intent.id, refusal.reason, this.#clock());
+    const closed = await this.#storageWrite("close", () =>
+      this.#ledger.closeQueued(intent.id, refusal.reason, now),
+    );
     return closed === undefined
       ? { kind: "refused", refusal: { reason: "already_processing" } }
       : { kind: "closed", intent: closed, refusal };

@@ -141,7 +141,7 @@ export interface ClaimOptions extends ConfirmOptions {
  * only an operator can mend it.
  */
 export interface StorageFailure {
-  operation: "claim" | "queue" | "close" | "outcome";
+  operation: "claim" | "queue" | "close" | "outcome" | "pause";
   code: string;
   transient: boolean;
 }
@@ -291,7 +291,12 @@ export interface PurchaseDesk {
   resolve(id: string, adminId: number, delivered: boolean): ResolveResult;
   pause(adminId: number): void;
   resume(adminId: number): void;
-  /** The purchase breaker pauses purchases, keeping why (JSON) so a restart stays paused. */
+  /**
+   * The purchase breaker pauses purchases, keeping why (JSON) so a restart stays paused. Never
+   * throws: a pause the database refuses is held in this process (every confirmation refused
+   * as paused by the breaker) and written again in the background until it lands, or until an
+   * admin resumes.
+   */
   pauseByBreaker(detail: unknown): void;
   /** New spending limits from the next claim on (settings reloaded while running). */
   setLimits(limits: SpendingLimits): void;

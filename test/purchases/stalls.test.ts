@@ -5,7 +5,10 @@
  * retried and sent, or the queued row is closed as not sent before the person hears so, and a
  * later start never sends it. The event loop is never held while the lock lasts.
  */
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { silentLogger } from "../../src/logger.js";
+import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
+import type { BreakerOpening } from "../../src/purchases/breaker.js";
 import type { PurchaseDesk, StorageFailure } from "../../src/purchases/types.js";
 import { type Db, openDatabase } from "../../src/storage/database.js";
 import { installWriteFault } from "../helpers/write-fault.js";
@@ -224,6 +227,55 @@ describe("a locked database does not stall the process", () => {
 
     expect(result.kind).toBe("succeeded");
     expect(worstLagMs).toBeLessThan(100);
+    expect(f.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+});
+
+describe("the breaker's pause when the database refuses it", () => {
+  it("is held in memory: the confirmation behind it is refused, admins are told, and the pause lands once the lock goes", async () => {
+    const f = await deskFixture({ desk: { unrecordedRetry: { firstDelayMs: 5, maxDelayMs: 20 } } });
+    const holder = secondConnection(f.path);
+    // Registered before the guard: the lock is taken right before the breaker writes its pause.
+    f.desk.onPurchaseSent(() => {
+      if (!holder.inTransaction) holder.exec("BEGIN IMMEDIATE");
+    });
+    const failures: StorageFailure[] = [];
+    f.desk.onStorageFailure((failure) => failures.push(failure));
+    const guard = new BreakerGuard({
+      desk: f.desk,
+      records: f.records,
+      threshold: 3,
+      clock: () => f.clock.now,
+      logger: silentLogger,
+    });
+    guard.listen();
+    const openings: BreakerOpening[] = [];
+    guard.onOpened((opening) => {
+      openings.push(opening);
+      // The other connection lets go a moment after the pause was refused.
+      setImmediate(() => holder.exec("COMMIT"));
+    });
+    f.sandbox.expireSession();
+    const first = f.starsDraft();
+    const second = f.starsDraft({ requester: BEA });
+
+    const [firstResult, secondResult] = await Promise.all([
+      f.desk.confirm(first.id, 1),
+      f.desk.confirm(second.id, BEA.userId),
+    ]);
+
+    expect(firstResult.kind).toBe("rejected");
+    expect(secondResult).toEqual({
+      kind: "refused",
+      refusal: { reason: "paused", source: "breaker" },
+    });
+    expect(openings).toHaveLength(1);
+    expect(failures[0]).toEqual({ operation: "pause", code: "SQLITE_BUSY", transient: true });
+    // Reopened as a draft (the pause passes when an admin resumes), not closed.
+    expect(f.records.getIntent(second.id)?.status).toBe("draft");
+    await vi.waitFor(() => expect(f.records.pauseReason()?.source).toBe("breaker"), {
+      timeout: 5_000,
+    });
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 });

@@ -1,0 +1,74 @@
+/**
+ * The breaker's pause when the database refused to write it. The breaker has opened: believing
+ * purchases paused while the database says they are open would let the next confirmation out
+ * against the service that just refused several in a row. So the pause is held here, in memory
+ * (the desk refuses every confirmation as paused by the breaker while it is), and written again
+ * in the background with a growing pause until the database takes it. An admin's resume drops
+ * it. A refusal that will never pass (read-only file) stops the retries but keeps the pause held
+ * for as long as the process runs; admins are told through the desk's storage failures.
+ */
+import { backoffDelay } from "../backoff.js";
+import type { Logger } from "../logger.js";
+import type { UnrecordedRetry } from "./unrecorded.js";
+
+export class HeldPause {
+  readonly #retry: UnrecordedRetry;
+  readonly #logger: Logger;
+  readonly #isTransient: (error: unknown) => boolean;
+  #write: (() => void) | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: {
+    retry: UnrecordedRetry;
+    logger: Logger;
+    isTransient: (error: unknown) => boolean;
+  }) {
+    this.#retry = options.retry;
+    this.#logger = options.logger;
+    this.#isTransient = options.isTransient;
+  }
+
+  /** Whether a pause waits to be written: purchases are closed meanwhile. */
+  get active(): boolean {
+    return this.#write !== undefined;
+  }
+
+  /** Holds the pause and starts writing it again in the background. */
+  hold(write: () => void): void {
+    this.drop();
+    this.#write = write;
+    this.#schedule(1);
+  }
+
+  /** Forgets the held pause (written, an admin resumed, or the process stops). */
+  drop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#write = undefined;
+  }
+
+  #schedule(attempt: number): void {
+    this.#timer = setTimeout(() => this.#tryWrite(attempt), backoffDelay(this.#retry, attempt));
+    // Never keeps the process alive by itself.
+    this.#timer.unref();
+  }
+
+  #tryWrite(attempt: number): void {
+    this.#timer = undefined;
+    const write = this.#write;
+    if (write === undefined) return;
+    try {
+      write();
+    } catch (err) {
+      if (!this.#isTransient(err)) {
+        this.#logger.error({ err }, "the breaker's pause cannot be written; held until restart");
+        return;
+      }
+      this.#logger.warn({ err, attempt }, "the breaker's pause still cannot be written");
+      this.#schedule(attempt + 1);
+      return;
+    }
+    this.#write = undefined;
+    this.#logger.warn("the breaker's pause held in memory is written");
+  }
+}
