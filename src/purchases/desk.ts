@@ -809,7 +809,10 @@ class Desk implements PurchaseDesk {
     const recorded = await this.#record(claimed, reason, undefined, () =>
       this.#ledger.recordNotSent(claimed.id, detail, this.#clock()),
     );
-    if (recorded === undefined) return unrecorded(claimed);
+    // Nothing left, whatever the database says: the person hears "not sent", and the admins
+    // hear of the write that is held (purchases wait until it lands; a restart would make the
+    // intent unknown, to be settled as not delivered).
+    if (recorded === undefined) return { kind: "not_sent", intent: claimed, reason };
     return recorded.recorded
       ? { kind: "not_sent", intent: recorded.intent, reason }
       : lateAfterRecovery(recorded.intent);
@@ -929,6 +932,9 @@ class Desk implements PurchaseDesk {
         { err, intentId: id, outcome: outcomeKind },
         "could not record a purchase outcome",
       );
+      // An answer that went unrecorded has its own alert (onOutcomeUnrecorded); a request that
+      // never left has none, so its refused write is reported here.
+      if (answer === undefined) this.#reportStorageFailure("outcome", err);
       this.#holdUnrecorded(claimed, write, answer);
       return undefined;
     }

@@ -279,3 +279,30 @@ describe("the breaker's pause when the database refuses it", () => {
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 });
+
+describe("a 'not sent' the database refuses to record", () => {
+  it("still tells the person nothing was sent, tells the admins, and lands once the database takes writes", async () => {
+    const f = await deskFixture({
+      desk: {
+        outcomeWriteRetry: { attempts: 2, firstDelayMs: 1, maxDelayMs: 1 },
+        unrecordedRetry: { firstDelayMs: 5, maxDelayMs: 20 },
+      },
+    });
+    const setFault = installWriteFault(f.db);
+    const failures: StorageFailure[] = [];
+    f.desk.onStorageFailure((failure) => failures.push(failure));
+    f.client.stopPurchases(); // the client refuses the request before it leaves
+    const intent = f.starsDraft();
+
+    const result = await f.desk.confirm(intent.id, 1, { onClaimed: () => setFault(true) });
+
+    expect(result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
+    expect(failures).toEqual([{ operation: "outcome", code: "SQLITE_IOERR", transient: true }]);
+    expect(f.records.getIntent(intent.id)?.status).toBe("sending");
+    setFault(false);
+    await vi.waitFor(() => expect(f.records.getIntent(intent.id)?.status).toBe("rejected"), {
+      timeout: 5_000,
+    });
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});
