@@ -474,6 +474,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         desk,
         connecting,
         reporter: giftBot.reporter,
+        background: giftBot.services.background,
         starting,
       },
       () => begun,
@@ -519,6 +520,8 @@ interface StopParts {
   desk: PurchaseDesk;
   /** The daily report: one being sent is finished before the database closes. */
   reporter: { idle(): Promise<void> };
+  /** What update handlers left running (receipts' cost edits). */
+  background: { idle(): Promise<void> };
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
   /**
@@ -566,6 +569,8 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
   await parts.reporter.idle();
+  // Receipts still waiting for their cost (3 s at most) get it before the client closes.
+  await parts.background.idle();
   // The desk's read after the last purchase is finished and recorded, and a cost asked of the
   // chain for a few seconds at most: it is evidence, and a slow chain API must not use up the
   // grace period a purchase in flight may need.

@@ -50,6 +50,7 @@ import { OpenSummaryStore } from "./open-summaries.js";
 import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
+import { BackgroundWork } from "./background.js";
 import type { BotServices } from "./services.js";
 
 export type { AdminMessageRetry, BalanceAlerts } from "./admin-notifications/index.js";
@@ -153,6 +154,7 @@ export function createBot(deps: BotDeps): GiftBot {
     now,
     logger: deps.logger,
     people: new KnownPeople(deps.stores),
+    background: new BackgroundWork(),
   };
   const notifier = new AdminNotifier({
     api: bot.api,

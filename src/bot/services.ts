@@ -14,6 +14,8 @@ import type { OpenSummaryStore } from "./open-summaries.js";
 import type { KnownPeople } from "./people.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 
+import type { BackgroundWork } from "./background.js";
+
 export interface BotServices {
   /** The only door to buying (and to every other change of an intent). */
   desk: PurchaseDesk;
@@ -36,4 +38,6 @@ export interface BotServices {
   logger: Logger;
   /** Names of the people the bot has seen, shown to admins next to their ids. */
   people: KnownPeople;
+  /** What handlers leave running (a receipt's cost edit); the app's stop waits for it. */
+  background: BackgroundWork;
 }

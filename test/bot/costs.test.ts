@@ -72,6 +72,30 @@ describe("the measured cost", () => {
   });
 });
 
+describe("the receipt and its cost", () => {
+  it("goes out at once; the cost is added by an edit, without holding the chat while it is measured", async () => {
+    const { h } = await adminWorld();
+    const bea = chatPerson(h, BUYER);
+    const summary = await bea.starsSummary("bob_gifts", "⭐ 50");
+    // The balance read after the purchase (the cost's measurement) is held by the service.
+    h.sandbox.injectFault({ type: "delay", ms: 1_500 }, { path: "/wallet-balance/" });
+    const { data } = bea.findButton("✅ Confirm");
+    const update = h.updates.callback(BUYER, data, summary.message_id, bea.chatId);
+
+    // The press's handler, as the runner sees it: done before the measurement is.
+    await h.bot.handleUpdate(update);
+    expect(bea.lastMessage().text).toMatch(
+      /^✅ Delivered: 50 Telegram Stars to @bob_gifts\.\nTransaction: /,
+    );
+    expect(h.records.recent({ limit: 1 })[0]?.cost).toBeUndefined();
+
+    await h.app.services.background.idle();
+    expect(bea.lastMessage().text).toMatch(
+      /^✅ Delivered: 50 Telegram Stars to @bob_gifts\.\nCost: 0\.75 USDT\nTransaction: /,
+    );
+  });
+});
+
 describe("the estimate before Confirm", () => {
   it("shows the sandbox's price for the second purchase of the same kind, and warns when it is more than the wallet holds", async () => {
     const { h } = await adminWorld();

@@ -17,7 +17,8 @@ describe("an outcome the summary cannot show", () => {
     const summary = await alice.starsSummary("bob_gifts", "⭐ 100");
     // The summary was deleted once "Sending…" was shown: only that first edit works.
     let edits = 0;
-    h.telegram.answer("editMessageText", (_payload, _call, fallback): CannedAnswer => {
+    h.telegram.answer("editMessageText", (payload, _call, fallback): CannedAnswer => {
+      if (payload.message_id !== summary.message_id) return fallback();
       edits++;
       return edits === 1
         ? fallback()
@@ -31,7 +32,9 @@ describe("an outcome the summary cannot show", () => {
       .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === alice.chatId)
       .map((c) => String(c.payload.text));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(
+    expect(sent[0]).toMatch(/^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nTransaction: /);
+    // The cost is added to the message that was sent in the summary's place.
+    expect(alice.lastMessage().text).toMatch(
       /^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nCost: 1\.5 USDT\nTransaction: /,
     );
     expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/Sending your gift/);

@@ -83,14 +83,19 @@ describe("stars flow against the sandbox", () => {
       payment_method: "ton",
     });
     const calls = alice.callsSince(before);
+    // The receipt goes at once; its measured cost is added by a last edit.
     expect(calls.map((c) => c.method)).toEqual([
       "answerCallbackQuery",
+      "editMessageText",
       "editMessageText",
       "editMessageText",
     ]);
     expect(calls[0]?.payload.text).toBe("⏳ Sending your gift…");
     expect(calls[1]?.payload.text).toMatch(/Payment: TON\n.*\n\n⏳ Sending your gift…$/);
     expect(calls[1]?.payload.reply_markup).toBeUndefined();
+    expect(calls[2]?.payload.text).toMatch(
+      /^✅ Delivered: 1,500 Telegram Stars to @bob_gifts\.\nTransaction: /,
+    );
     const outcome = h.telegram.message(alice.chatId, summary.message_id);
     expect(outcome?.text).toMatch(
       /^✅ Delivered: 1,500 Telegram Stars to @bob_gifts\.\nCost: 5\.625 TON\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,

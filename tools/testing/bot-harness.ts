@@ -179,7 +179,11 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     updates,
     clock,
     dbPath,
-    send: (update) => app.bot.handleUpdate(update),
+    // As a person sees it: the update, then what its handler left running (a receipt's cost).
+    send: async (update) => {
+      await app.bot.handleUpdate(update);
+      await app.services.background.idle();
+    },
     async restart() {
       await stopApp();
       app = build();

@@ -206,55 +206,80 @@ async function confirm(
   // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
   // is done and its buttons go.
   services.summaries.remove(intent.requester.chatId, userId, intent.id);
-  await showOutcome(
-    ctx,
-    outcomeText(ctx.t, locale, await withCost(result, services), services.explorerUrl),
-  );
+  const receipt = await showOutcome(ctx, outcomeText(ctx.t, locale, result, services.explorerUrl));
+  // The receipt goes at once; its cost is added by an edit when measured, without holding the
+  // chat's next updates (sequentialize) while the measurement waits for its balance read.
+  if (result.kind === "succeeded" && receipt !== undefined) {
+    addCostLater(ctx, receipt, locale, result, services);
+  }
+}
+
+/** Where an outcome was shown: the summary itself, or the message sent in its place. */
+interface ShownAt {
+  chatId: number;
+  messageId: number;
 }
 
 /**
  * Puts a confirmation's outcome on its summary or, when that message cannot be edited any more
  * (deleted, too old, Telegram failing after its own retries), sends it as a new message to the
- * chat: a person always learns the outcome of their Confirm.
+ * chat: a person always learns the outcome of their Confirm. True when it is on the summary.
  */
 async function showOutcome(
   ctx: BotContext,
   text: string,
   keyboard?: ReturnType<typeof summaryKeyboard>,
-): Promise<void> {
+): Promise<ShownAt | undefined> {
   const markup = keyboard === undefined ? {} : { reply_markup: keyboard };
+  const summary = ctx.callbackQuery?.message;
+  const onSummary = summary && { chatId: summary.chat.id, messageId: summary.message_id };
   try {
     await ctx.editMessageText(text, markup);
-    return;
+    return onSummary;
   } catch (error) {
     // Already showing exactly this outcome (another press's handler wrote it): nothing to add.
-    if (error instanceof GrammyError && /message is not modified/i.test(error.description)) return;
+    if (error instanceof GrammyError && /message is not modified/i.test(error.description)) {
+      return onSummary;
+    }
     ctx.log.warn({ error }, "could not edit the summary into its outcome; sending it anew");
   }
   try {
-    await ctx.reply(text, markup);
+    const sent = await ctx.reply(text, markup);
+    return { chatId: sent.chat.id, messageId: sent.message_id };
   } catch (error) {
     ctx.log.error({ error }, "could not tell the person the outcome of their confirmation");
+    return undefined;
   }
 }
 
-/** How long the delivered message waits for the cost measured right after the purchase. */
+/** How long the receipt waits for the cost measured right after the purchase. */
 const COST_WAIT_MS = 3_000;
 
 /**
- * A delivered purchase with its cost, when the measurement under way (one balance read the
- * quota had room for) ends within {@link COST_WAIT_MS}; otherwise as it is (no cost shown).
+ * Edits a delivered receipt to add its cost, when the measurement under way (one balance read
+ * the quota had room for) ends within {@link COST_WAIT_MS}; otherwise it stays as it is. A
+ * nicety: a failure is logged, nothing more. Not awaited by the press's handler (the app's
+ * stop and the tests wait for it through `services.background`).
  */
-async function withCost(result: ConfirmResult, services: BotServices): Promise<ConfirmResult> {
-  if (result.kind !== "succeeded") return result;
-  // The cost is a nicety on the receipt: if it cannot be had, the outcome goes out without it.
-  const cost = await services.desk
+function addCostLater(
+  ctx: BotContext,
+  receipt: ShownAt,
+  locale: string,
+  result: Extract<ConfirmResult, { kind: "succeeded" }>,
+  services: BotServices,
+): void {
+  const adding = services.desk
     .measuredCost(result.intent.id, COST_WAIT_MS)
+    .then(async (cost) => {
+      if (cost === undefined) return;
+      const withCost = { ...result, intent: { ...result.intent, cost } };
+      const text = outcomeText(ctx.t, locale, withCost, services.explorerUrl);
+      await ctx.api.editMessageText(receipt.chatId, receipt.messageId, text);
+    })
     .catch((error: unknown) => {
-      services.logger.warn({ err: error }, "could not read the measured cost for the receipt");
-      return undefined;
+      services.logger.warn({ err: error }, "could not add the measured cost to the receipt");
     });
-  return cost === undefined ? result : { ...result, intent: { ...result.intent, cost } };
+  services.background.track(adding);
 }
 
 async function cancel(
