@@ -285,8 +285,12 @@ function installMiddleware(
     if (from !== undefined && services.admins.has(from.id)) {
       settings.noteTelegramLanguage(from.id, from.language_code);
     }
-    // Who this is, for the admins' lists (written only when the name changed).
-    if (from !== undefined) services.people.note(from);
+    // Who this is, for the admins' lists (written only when the name changed): only people
+    // who may use the bot where they write. A stranger's name is not kept (their first
+    // message is answered with their id, which is all an admin needs to /allow them).
+    if (from !== undefined && mayUseHere(deps.access, from.id, ctx.chat)) {
+      services.people.note(from);
+    }
     await next();
   });
   safe.use(i18n.middleware());
@@ -342,4 +346,14 @@ async function sweepGroups(
     services.logger.warn({ error }, "could not sweep group messages");
     return 0;
   }
+}
+
+/** Whether this person may use the bot in this chat: an admin, a buyer, or an allowed group. */
+function mayUseHere(
+  access: Pick<AccessList, "mayBuy" | "isChatAllowed">,
+  userId: number,
+  chat: { id: number; type: string } | undefined,
+): boolean {
+  if (access.mayBuy(userId)) return true;
+  return chat !== undefined && chat.type !== "private" && access.isChatAllowed(chat.id);
 }

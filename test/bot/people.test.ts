@@ -32,4 +32,22 @@ describe("names in the admins' lists", () => {
     await chatPerson(h, ADMIN).command("purchases");
     expect(chatPerson(h, ADMIN).lastMessage().text).toContain(", by @kim_l (4301), id ");
   });
+
+  it("keeps no name of a stranger, even the one whose first message is answered", async () => {
+    const { h } = await adminWorld();
+    const stan = chatPerson(h, testUser(4401, { first_name: "Stan", username: "stan_x" }));
+    await stan.command("start");
+    expect(stan.lastMessage().text).toContain("4401");
+
+    const ada = chatPerson(h, ADMIN);
+    await ada.command("allow", "4401");
+    await ada.command("allowed");
+    expect(ada.lastMessage().text).toMatch(/\n• 4401 \(added by admin 1001 on /);
+    expect(ada.lastMessage().text).not.toContain("stan_x");
+
+    // Allowed now: the next message is a buyer's, and the name is kept from then on.
+    await stan.command("history");
+    await ada.command("allowed");
+    expect(ada.lastMessage().text).toContain("@stan_x (4401)");
+  });
 });
