@@ -450,3 +450,5 @@ export-usage = Send /export for this month so far, or /export 2026-11-01 2026-11
 export-bad-dates = I could not read those dates. Write them as YYYY-MM-DD, the first not after the second, for example /export 2026-11-01 2026-11-30.
 export-caption = Purchases sent from { $from } to { $to } (UTC), one row each.
 export-failed = The export could not be sent. Please try again.
+export-failed-too-large = The file is too large for Telegram. Export a shorter range of days.
+export-failed-permanent = The export could not be made, and trying again will not help until the cause is fixed: the bot's log says why.

@@ -282,6 +282,29 @@ function clearOfTheCopies(clock: TestClock): void {
   if (intoDay < 60 * 60_000) clock.advance(60 * 60_000);
 }
 
+describe("/export that Telegram does not take", () => {
+  it("says 'try again' only when trying again may work", async () => {
+    const { h } = await adminWorld();
+    const ada = chatPerson(h, ADMIN);
+    const refusals: CannedAnswer[] = [
+      { ok: false, error_code: 502, description: "Bad Gateway" },
+      { ok: false, error_code: 413, description: "Request Entity Too Large" },
+      { ok: false, error_code: 400, description: "Bad Request: wrong file identifier" },
+    ];
+    const said: string[] = [];
+    for (const refusal of refusals) {
+      h.telegram.answer("sendDocument", () => refusal);
+      await ada.command("export");
+      said.push(ada.lastMessage().text ?? "");
+    }
+    expect(said).toEqual([
+      "The export could not be sent. Please try again.",
+      "The file is too large for Telegram. Export a shorter range of days.",
+      "The export could not be made, and trying again will not help until the cause is fixed: the bot's log says why.",
+    ]);
+  });
+});
+
 describe("/export of a large range", () => {
   it("sends every purchase of the range, read back row for row in order", async () => {
     const { h } = await adminWorld();

@@ -3,7 +3,7 @@
  * accountant's CSV document (src/reports/purchases-csv.ts). The file is streamed from the
  * ledger to Telegram a page of rows at a time, so a long range is never built in memory.
  */
-import { InputFile } from "grammy";
+import { GrammyError, HttpError, InputFile } from "grammy";
 import type { CommandContext } from "grammy";
 import type { ChatTypeContext } from "grammy";
 import type { BotContext } from "../../context.js";
@@ -73,6 +73,23 @@ export async function exportPurchases(ctx: PrivateCommand, services: BotServices
   } catch (error) {
     csv.destroy();
     ctx.log.warn({ err: error }, "could not send an export");
-    await ctx.reply(ctx.t("export-failed"));
+    await ctx.reply(ctx.t(exportFailureText(error)));
   }
+}
+
+/**
+ * What to tell the admin when the file could not be sent: "try again" only when trying again
+ * may work (Telegram unreachable, failing or busy); a file Telegram refuses as too large needs
+ * a shorter range; anything else (the database could not be read, Telegram refusing the
+ * request) fails the same way again, so the admin is sent to the log.
+ */
+function exportFailureText(error: unknown): string {
+  if (error instanceof HttpError) return "export-failed";
+  if (error instanceof GrammyError) {
+    if (error.error_code === 429 || error.error_code >= 500) return "export-failed";
+    if (error.error_code === 413 || /too (big|large)/i.test(error.description)) {
+      return "export-failed-too-large";
+    }
+  }
+  return "export-failed-permanent";
 }
