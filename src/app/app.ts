@@ -37,6 +37,7 @@ import { configSummary, serviceCredentials } from "../config/index.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
+import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
 import { createPurchaseDesk } from "../purchases/desk.js";
@@ -445,14 +446,35 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     ownPorts: observability.probes(health),
     webhook: observability.probes(health, { onWebhookPort: true }),
   };
-  // Aborted by stop(): ends the retries of a start that is still connecting.
+  // Aborted by stop(): ends the retries of a start that is still connecting, or on standby.
   const connecting = new AbortController();
+  const lease = new LeaseKeeper({
+    lease: storage.senderLease,
+    timing: leaseTiming(config.run.leaseSeconds),
+    logger,
+    onStandby: () => observability.readiness.set("standby"),
+    onLost: (reason) => {
+      logger.fatal({ reason }, "this process no longer holds the sender lease: stopping");
+      overrides.onFatal?.(new Error(reason));
+    },
+  });
 
   const begun: Started = { runner: undefined, webhookServer: undefined, expiry: undefined };
   let stopping: Promise<void> | undefined;
   let starting: Promise<void> | undefined;
 
-  const parts: RunParts = { config, overrides, logger, desk, access, giftBot, health, probes };
+  const parts: RunParts = {
+    config,
+    overrides,
+    logger,
+    ledger,
+    lease,
+    desk,
+    access,
+    giftBot,
+    health,
+    probes,
+  };
   const start = (): Promise<void> =>
     (starting ??= begin(parts, begun, {
       observability,
@@ -475,6 +497,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         connecting,
         reporter: giftBot.reporter,
         background: giftBot.services.background,
+        lease,
         starting,
       },
       () => begun,
@@ -522,6 +545,8 @@ interface StopParts {
   reporter: { idle(): Promise<void> };
   /** What update handlers left running (receipts' cost edits). */
   background: { idle(): Promise<void> };
+  /** Released as soon as no purchase can be sent any more. */
+  lease: LeaseKeeper;
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
   /**
@@ -565,6 +590,9 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   // The updates in flight finish: a purchase sent is answered and recorded, one cancelled
   // above is recorded as not sent and its person told so.
   await updates.drained();
+  // Nothing more will be sent from here: the next process (a rolling deploy's new one, on
+  // standby) takes over now rather than at the lease's expiry.
+  parts.lease.release();
   // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
@@ -618,6 +646,12 @@ async function begin(
     throw error;
   }
   if (run.stopped()) return;
+  // One sender at a time: on standby until the lease is ours (another process may be finishing
+  // its purchase in flight); from here on every claim checks it in the database.
+  if ((await parts.lease.acquire(run.connecting.signal)) === undefined) return;
+  parts.ledger.fenceWith(parts.lease.fence);
+  if (run.stopped()) return;
+  run.observability.readiness.set("starting");
   begun.expiry = await prepareToRun(parts, run.stopped);
   if (run.stopped()) return;
   run.readOutages.start();
@@ -630,6 +664,8 @@ interface RunParts {
   config: Config;
   overrides: AppOverrides;
   logger: Logger;
+  ledger: PurchaseLedger;
+  lease: LeaseKeeper;
   desk: PurchaseDesk;
   access: AccessList;
   giftBot: GiftBot;

@@ -223,6 +223,7 @@ const fields = {
     )
     .optional(),
   SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(40),
+  LEASE_SECONDS: integer(2, 600).default(30),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: () => "must be fatal, error, warn, info, debug, trace or silent",
@@ -258,6 +259,21 @@ export const configSchema = z
       }
     },
     whenClean("BOT_MODE", "WEBHOOK_URL"),
+  )
+  .superRefine(
+    (env, ctx) => {
+      // A purchase in flight at a stop is waited for: the grace must cover its longest answer.
+      if (env.SERVICE_TIMEOUT_MS > env.SHUTDOWN_GRACE_SECONDS * 1000) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["SHUTDOWN_GRACE_SECONDS"],
+          message:
+            `must be at least SERVICE_TIMEOUT_MS (${env.SERVICE_TIMEOUT_MS} ms): a stop waits for ` +
+            "the purchase in flight, and one cut short would end with an unknown outcome",
+        });
+      }
+    },
+    whenClean("SERVICE_TIMEOUT_MS", "SHUTDOWN_GRACE_SECONDS"),
   )
   .superRefine(
     (env, ctx) => {
@@ -372,6 +388,7 @@ export const configSchema = z
             ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET }
             : undefined,
         shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+        leaseSeconds: env.LEASE_SECONDS,
       },
       log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
     };

@@ -145,6 +145,11 @@ export interface RunConfig {
   webhook: WebhookConfig | undefined;
   /** How long a shutdown waits for a purchase in flight before exiting anyway. */
   shutdownGraceSeconds: number;
+  /**
+   * How long the sender lease lasts without renewal (LEASE_SECONDS): after a crash, a process
+   * on standby takes over within this time.
+   */
+  leaseSeconds: number;
 }
 
 export interface LogConfig {

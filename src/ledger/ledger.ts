@@ -20,6 +20,7 @@ import type {
   DayTotals,
   DayUsage,
   IntentStatus,
+  LeaseFence,
   NewIntent,
   OutWindow,
   PauseReason,
@@ -95,6 +96,8 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM ledger_settings WHERE key = '${PAUSED_KEY}' AND value = 'true')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
+  AND (@fenceOwner IS NULL OR EXISTS (SELECT 1 FROM sender_lease l WHERE l.name = 'sender'
+        AND l.owner = @fenceOwner AND l.epoch = @fenceEpoch AND l.expires_at > @fenceNow))
   AND (kind <> 'stars' OR quantity <= @starsPerPurchase)
   AND (kind <> 'stars' OR @exempt = 1
         OR quantity + ${spent("quantity", "stars", "@userId")} <= @starsPerUserDay)
@@ -158,6 +161,8 @@ export class Ledger implements PurchaseLedger {
   #limits: Readonly<SpendingLimits>;
   readonly draftTtlMs: number;
   readonly #db: Db;
+  /** This process's hold on the sender lease, checked by every claim once set. */
+  #fence: LeaseFence | undefined;
   readonly #clock: () => number;
   readonly #get;
   readonly #claim;
@@ -183,7 +188,7 @@ export class Ledger implements PurchaseLedger {
       .prepare<[string], IntentStatus>("SELECT status FROM purchase_intents WHERE id = ?")
       .pluck();
     // With RETURNING, the claim that wins hands back the claimed row: no second read.
-    this.#claim = db.prepare<Record<string, number | string>, IntentRow>(CLAIM_SQL);
+    this.#claim = db.prepare<Record<string, number | string | null>, IntentRow>(CLAIM_SQL);
     this.#event = db.prepare<[string, string | null, string, number, number | null]>(
       `INSERT INTO purchase_intent_events (intent_id, from_status, to_status, at, actor)
        VALUES (?, ?, ?, ?, ?)`,
@@ -204,6 +209,37 @@ export class Ledger implements PurchaseLedger {
       { userId: number | null; day: number },
       { starsBot: number; premiumBot: number; starsUser: number; premiumUser: number }
     >(USAGE_SQL);
+  }
+
+  fenceWith(fence: LeaseFence | undefined): void {
+    this.#fence = fence;
+  }
+
+  /** The claim's fencing parameters: all null (no check) without a fence. */
+  #fenceParameters(): {
+    fenceOwner: string | null;
+    fenceEpoch: number | null;
+    fenceNow: number | null;
+  } {
+    const fence = this.#fence;
+    return fence === undefined
+      ? { fenceOwner: null, fenceEpoch: null, fenceNow: null }
+      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch, fenceNow: fence.now() };
+  }
+
+  /** Whether the fence, if any, still holds (read-only: to explain a refused claim). */
+  #holdsLease(): boolean {
+    const { fenceOwner, fenceEpoch, fenceNow } = this.#fenceParameters();
+    if (fenceOwner === null) return true;
+    return (
+      this.#sql
+        .prepare<{ owner: string; epoch: number | null; now: number | null }, number>(
+          `SELECT 1 FROM sender_lease WHERE name = 'sender' AND owner = @owner
+             AND epoch = @epoch AND expires_at > @now`,
+        )
+        .pluck()
+        .get({ owner: fenceOwner, epoch: fenceEpoch, now: fenceNow }) !== undefined
+    );
   }
 
   /** The ledger's clock, so callers and the ledger agree on "now". */
@@ -295,6 +331,7 @@ export class Ledger implements PurchaseLedger {
         starsPerBotDay: this.limits.starsPerBotDay,
         premiumPerUserDay: this.limits.premiumPerUserDay,
         premiumPerBotDay: this.limits.premiumPerBotDay,
+        ...this.#fenceParameters(),
       });
       if (claimed !== undefined) {
         assertMove(id, from, "sending");
@@ -346,8 +383,9 @@ export class Ledger implements PurchaseLedger {
         return limit("premium_per_bot_day", l.premiumPerBotDay, usage.premiumBot, resetsAt);
       }
     }
-    // Last, because it passes by itself in a moment: another purchase is in flight.
-    if (this.sendingCount() > 0) return { reason: "busy" };
+    // Last, because it passes by itself in a moment: another purchase is in flight, or this
+    // process no longer holds the sender lease (another has taken over: it sends from now on).
+    if (this.sendingCount() > 0 || !this.#holdsLease()) return { reason: "busy" };
     // Inside the IMMEDIATE transaction nothing can change between the UPDATE and these reads,
     // so reaching here means a condition above disagrees with the SQL: refuse, never allow.
     return { reason: "already_processing" };

@@ -221,6 +221,38 @@ export interface StatusChange {
  * status only moves along the transition table (src/ledger/transitions.ts). Every `now`
  * defaults to the ledger's clock.
  */
+/**
+ * The sender lease: at most one process at a time takes updates and sends purchases. One row,
+ * with an owner, an expiry and an epoch that grows at every takeover; the ledger's claim checks
+ * owner and epoch in its own statement (see {@link LeaseFence}). Times are wall-clock ms.
+ */
+export interface SenderLease {
+  /** Takes the lease when it is free or expired; its new epoch, or undefined when held. */
+  acquire(owner: string, now: number, ttlMs: number): number | undefined;
+  /** Extends the lease; false when this owner and epoch no longer hold it (lost). */
+  renew(owner: string, epoch: number, now: number, ttlMs: number): boolean;
+  /** Gives it up at once (a clean stop), so a waiting process takes over without the expiry. */
+  release(owner: string, epoch: number): void;
+  /** Who holds it now, if anyone (an expired lease is held by nobody). */
+  holder(now: number): LeaseHolder | undefined;
+}
+
+export interface LeaseHolder {
+  owner: string;
+  epoch: number;
+  expiresAt: number;
+}
+
+/**
+ * What the claim checks besides its own rules, when set: that `owner` still holds the lease at
+ * `epoch`, unexpired at `now()` (wall-clock). Unset (tests, tools), claims are not fenced.
+ */
+export interface LeaseFence {
+  owner: string;
+  epoch: number;
+  now: () => number;
+}
+
 export interface PurchaseLedger {
   readonly limits: Readonly<SpendingLimits>;
   readonly draftTtlMs: number;
@@ -232,6 +264,11 @@ export interface PurchaseLedger {
    * implementation knows its driver's errors, so callers ask it rather than test error types.
    */
   readonly isTransientWriteError: (error: unknown) => boolean;
+  /**
+   * From now on, every claim also checks this process's hold on the sender lease in its own
+   * statement (undefined: no check). Set once the lease is acquired, before the first claim.
+   */
+  fenceWith(fence: LeaseFence | undefined): void;
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
   createDraft(request: NewIntent, now?: number): PurchaseIntent;
   get(id: string): PurchaseIntent | undefined;

@@ -5,7 +5,12 @@
  */
 import type { TelegramState } from "./telegram-watch.js";
 
-export type Phase = "starting" | "taking_updates" | "stopping";
+/**
+ * `standby`: another process holds the sender lease (a rolling deploy's old one); this one takes
+ * over when it is released or expires. Reported ready (200), so an orchestrator goes on with the
+ * rollout and stops the old process, which is what hands the lease over.
+ */
+export type Phase = "starting" | "standby" | "taking_updates" | "stopping";
 
 export interface ReadinessReport {
   ready: boolean;
@@ -29,7 +34,8 @@ export function trackReadiness(telegram: () => TelegramState): Readiness {
     report: () => {
       const { reachable } = telegram();
       const link = reachable === undefined ? "unknown" : reachable ? "reachable" : "unreachable";
-      return { ready: phase === "taking_updates" && reachable !== false, phase, telegram: link };
+      const serving = phase === "taking_updates" || phase === "standby";
+      return { ready: serving && reachable !== false, phase, telegram: link };
     },
   };
 }

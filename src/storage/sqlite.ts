@@ -4,6 +4,7 @@
  */
 import { Ledger } from "../ledger/ledger.js";
 import { SqliteAccounts } from "../ledger/sqlite-accounts.js";
+import { SqliteSenderLease } from "../ledger/sender-lease.js";
 import { SqliteAccessStore } from "./access-store.js";
 import { type Db, openDatabase } from "./database.js";
 import { KeyValueStore } from "./key-value-store.js";
@@ -23,6 +24,7 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Stor
     openAccounts: () => (accounts ??= new SqliteAccounts(db)),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new SqliteAccessStore(db),
+    senderLease: new SqliteSenderLease(db),
     isUp: () => db.open && db.prepare("SELECT 1 AS one").get() !== undefined,
     isOpen: () => db.open,
     close: () => db.close(),

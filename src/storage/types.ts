@@ -4,7 +4,7 @@
  * provide them. The SQLite ones are in this folder (src/storage/sqlite.ts) and src/ledger.
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
-import type { PurchaseLedger } from "../ledger/types.js";
+import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
 export interface KeyValue<T> {
@@ -67,6 +67,8 @@ export interface Storage {
   openAccounts(): PurchaseAccounts;
   keyValues: KeyValueStores;
   access: AccessStore;
+  /** The sender lease: one process at a time takes updates and sends purchases. */
+  senderLease: SenderLease;
   /** Whether the store answers (the health report's "database"); false once closed. */
   isUp(): boolean;
   isOpen(): boolean;

@@ -94,7 +94,8 @@ describe("loadConfig: a valid environment", () => {
         PORT: "3000",
         WEBHOOK_URL: "https://bot.example/hook",
         WEBHOOK_SECRET: "s3cr3t_-X",
-        SHUTDOWN_GRACE_SECONDS: "10",
+        SHUTDOWN_GRACE_SECONDS: "20",
+        LEASE_SECONDS: "20",
         LOG_LEVEL: "debug",
         LOG_PRETTY: "TRUE",
       }),
@@ -160,7 +161,8 @@ describe("loadConfig: a valid environment", () => {
         host: "0.0.0.0",
         port: 3000,
         webhook: { url: "https://bot.example/hook", secret: "s3cr3t_-X" },
-        shutdownGraceSeconds: 10,
+        shutdownGraceSeconds: 20,
+        leaseSeconds: 20,
       },
       log: { level: "debug", pretty: true },
     });
@@ -216,6 +218,7 @@ describe("loadConfig: a valid environment", () => {
       port: 8080,
       webhook: undefined,
       shutdownGraceSeconds: 40,
+      leaseSeconds: 30,
     });
     expect(config.log).toEqual({ level: "info", pretty: false });
     expect(config.fairShare).toEqual({
@@ -338,6 +341,19 @@ describe("loadConfig: bad and missing variables", () => {
   it("requires WEBHOOK_URL and WEBHOOK_SECRET in webhook mode, alongside other problems", async () => {
     const error = await problemsOf(validEnv({ BOT_MODE: "webhook", BOT_TOKEN: undefined }));
     expect(variablesOf(error)).toEqual(["BOT_TOKEN", "WEBHOOK_URL", "WEBHOOK_SECRET"]);
+  });
+
+  it("refuses a shutdown grace shorter than the service's timeout, and reads LEASE_SECONDS", async () => {
+    const error = await problemsOf(
+      validEnv({ SERVICE_TIMEOUT_MS: "60000", SHUTDOWN_GRACE_SECONDS: "40" }),
+    );
+    expect(variablesOf(error)).toEqual(["SHUTDOWN_GRACE_SECONDS"]);
+    expect(error.message).toContain("must be at least SERVICE_TIMEOUT_MS (60000 ms)");
+    const config = await loadConfig(validEnv({ LEASE_SECONDS: "10" }), { envFile: false });
+    expect(config.run.leaseSeconds).toBe(10);
+    expect((await problemsOf(validEnv({ LEASE_SECONDS: "1" }))).problems[0]?.variable).toBe(
+      "LEASE_SECONDS",
+    );
   });
 
   it("takes ADMIN_CONTACT up to 100 characters on one line, and refuses more or several lines", async () => {

@@ -115,6 +115,7 @@ export function testConfig(options: TestConfigOptions): Config {
       metricsPort: undefined,
       webhook: undefined,
       shutdownGraceSeconds: 40,
+      leaseSeconds: 30,
     },
     log: { level: "silent", pretty: false },
   };

@@ -1,0 +1,136 @@
+/**
+ * A rolling deploy, done to real processes: two built bots on one SQLite file, with the
+ * emulator answering a second long poll the way Telegram does (409 for the one it ends). One
+ * sender at a time: the process that holds the sender lease takes updates and sends purchases;
+ * the other waits on standby and takes over when the lease is released (a SIGTERM) or expires
+ * (a SIGKILL, or a holder paused past its expiry).
+ */
+import { describe, expect, it } from "vitest";
+import {
+  type BotProcess,
+  DEMO_ADMIN,
+  DEMO_USER,
+  Person,
+  spawnBot,
+  starsSummary,
+  startBot,
+  startWorld,
+  type World,
+  WAIT_MS,
+} from "./helpers.js";
+
+const STARS = "/buy-stars/";
+
+/** A second process on the same file; resolves once it says it is on standby. */
+async function standby(world: World, env: Record<string, string> = {}): Promise<BotProcess> {
+  const bot = spawnBot(await world.env(env));
+  await bot.waitForLog(
+    (line) => line.msg === "another process holds the sender lease: standing by",
+  );
+  return bot;
+}
+
+function conflicts(bot: BotProcess): string[] {
+  return bot.output().match(/409|Conflict/g) ?? [];
+}
+
+describe("one sender at a time", { timeout: 60_000 }, () => {
+  it("SIGTERM hands over: the purchase in flight ends delivered, no freeze, no 409, the new process takes updates within 2 s", async () => {
+    const world = await startWorld();
+    const old = await startBot(world);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "alice_friend");
+    world.sandbox.injectFault({ type: "delay", ms: 1_500 }, { path: STARS });
+    await uma.press(summary, "✅ Confirm");
+    await world.sandbox.waitForRequests(1, STARS);
+
+    const next = await standby(world, { HEALTH_PORT: "0" });
+    // On standby: alive, and ready (200) so that a rolling update goes on to stop the old one.
+    const serving = await next.waitForLog((line) => line.msg === "serving health and metrics");
+    const ready = await fetch(`${String(serving.listening)}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, phase: "standby" });
+    expect((await fetch(`${String(serving.listening)}/livez`)).status).toBe(200);
+    old.child.kill("SIGTERM");
+    await uma.waitForText(summary.id, /Delivered: 50 Telegram Stars to @alice_friend/);
+    expect(await old.exited).toEqual({ code: 0, signal: null });
+    const exitedAt = Date.now();
+    const taking = await next.waitForLog((line) => line.msg === "taking updates by long polling");
+    const handoverMs = Number(taking.time) - exitedAt;
+    expect(handoverMs).toBeLessThan(2_000);
+
+    // Nothing froze: no unknown outcome, no admin alert; and a new gift goes through once.
+    expect(world.intents().map((i) => i.status)).toEqual(["succeeded"]);
+    const second = await starsSummary(uma, "bob_friend");
+    await uma.press(second, "✅ Confirm");
+    await uma.waitForText(second.id, /Delivered: 50 Telegram Stars to @bob_friend/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(2);
+    const ada = new Person(world.emulator, DEMO_ADMIN.id);
+    expect(world.emulator.chat(ada.chatId).filter((m) => /unknown outcome/.test(m.text))).toEqual(
+      [],
+    );
+    expect([...conflicts(old), ...conflicts(next)]).toEqual([]);
+    expect(
+      next.logs.some(
+        (line) => line.msg === "purchases interrupted by the last stop are now unconfirmed",
+      ),
+    ).toBe(false);
+  });
+
+  it("SIGKILL: the standby takes over within the lease's expiry; the crashed purchase is unknown and never resent", async () => {
+    const world = await startWorld();
+    const lease = { LEASE_SECONDS: "3" };
+    const old = await startBot(world, lease);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "alice_friend");
+    world.sandbox.injectFault({ type: "delay", ms: 2_000 }, { path: STARS });
+    await uma.press(summary, "✅ Confirm");
+    await world.sandbox.waitForRequests(1, STARS);
+    const next = await standby(world, lease);
+
+    old.child.kill("SIGKILL");
+    await old.exited;
+    const killedAt = Date.now();
+    const taking = await next.waitForLog((line) => line.msg === "taking updates by long polling");
+    expect(Number(taking.time) - killedAt).toBeLessThan(3_000 + 1_000);
+
+    // Recovered as unknown: its person and the admins are told; it is never sent again.
+    await uma.waitForText(summary.id, /outcome is unknown/);
+    const ada = new Person(world.emulator, DEMO_ADMIN.id);
+    await ada.waitForMessage(/unknown outcome: 50 Telegram Stars to @alice_friend/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+    const held = await starsSummary(uma, "bob_friend");
+    const answer = await uma.press(held, "✅ Confirm");
+    expect(answer.text).toMatch(/on hold while the admins check/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("a holder paused past its expiry (SIGSTOP, SIGCONT) loses the lease and stops; it sends nothing", async () => {
+    const world = await startWorld();
+    const lease = { LEASE_SECONDS: "2" };
+    const old = await startBot(world, lease);
+    const next = await standby(world, lease);
+    old.child.kill("SIGSTOP");
+    const taking = await next.waitForLog(
+      (line) => line.msg === "taking updates by long polling",
+      WAIT_MS,
+    );
+    expect(taking).toBeDefined();
+    old.child.kill("SIGCONT");
+    // Its next renewal finds the lease taken: it stops taking updates and exits for a restart.
+    expect((await old.exited).code).not.toBe(0);
+    expect(
+      old.logs.some(
+        (line) =>
+          line.msg === "lost the sender lease" || line.msg === "long polling stopped with an error",
+      ),
+    ).toBe(true);
+
+    // The new holder serves; the old one sent nothing.
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "alice_friend");
+    await uma.press(summary, "✅ Confirm");
+    await uma.waitForText(summary.id, /Delivered: 50 Telegram Stars to @alice_friend/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+});
