@@ -6,7 +6,7 @@
  * Everything runs on 127.0.0.1 in child processes and temporary files it removes. Settings:
  * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
  * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3), BENCH_FLOOD_OTHERS (10),
- * BENCH_FLOOD_MESSAGES (200).
+ * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatTable, type Row } from "./lib/table.js";
 import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
+import { runHandover } from "./phases/handover.js";
 import { runMemory } from "./phases/memory.js";
 import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
 import { runStartup } from "./phases/startup.js";
@@ -40,6 +41,7 @@ const settings = {
   startupRuns: setting("BENCH_STARTUP_RUNS", 3, 1, 20),
   floodOthers: setting("BENCH_FLOOD_OTHERS", 10, 1, 1000),
   floodMessages: setting("BENCH_FLOOD_MESSAGES", 200, 1, 10_000),
+  handoverRuns: setting("BENCH_HANDOVER_RUNS", 3, 1, 20),
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -85,7 +87,7 @@ const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
 const started = performance.now();
 try {
   log(
-    `1/5 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
+    `1/6 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
   const cost = await runUpdateCost({
     dir,
@@ -93,18 +95,18 @@ try {
     rounds: settings.rounds,
     warmupPeople: 100,
   });
-  log(`2/5 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
+  log(`2/6 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
     people: settings.quotaPeople,
     windowMs: settings.quotaWindowMs,
   });
-  log(`3/5 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
+  log(`3/6 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
   const memory = await runMemory({ dir, count: settings.parked, resumes: settings.resumes });
-  log(`4/5 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
+  log(`4/6 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
   const startup = await runStartup({ dir, runs: settings.startupRuns });
   log(
-    `5/5 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
+    `5/6 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
   );
   const flood = await runFlood({
     dir,
@@ -112,6 +114,8 @@ try {
     floodMessages: settings.floodMessages,
     windowMs: settings.quotaWindowMs,
   });
+  log(`6/6 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
+  const handover = await runHandover({ dir, runs: settings.handoverRuns });
   const nodeMs = nodeBaselineMs();
   const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
 
@@ -162,7 +166,8 @@ try {
     alone_others_flow_p50_s: flood.runs.alone.others_flow_p50_s,
     alone_others_flow_p99_s: flood.runs.alone.others_flow_p99_s,
     flooder_requests: flood.runs.flooded.flooder_requests,
-    details: { update_cost: cost, quota, memory, startup, flood },
+    handover_s: handover.handover_s,
+    details: { update_cost: cost, quota, memory, startup, flood, handover },
     settings,
     machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" },
     bench_seconds: Math.round((performance.now() - started) / 1000),
@@ -259,6 +264,13 @@ try {
       section: `5. Flood (${flood.others} people's flows, one person sending ${flood.flood_messages} usernames; ${scaleNote})`,
     },
     ...floodRows(flood),
+    { section: "6. Handover (old holder's exit to the standby's first getUpdates)" },
+    [
+      "handover s: median (runs)",
+      handover.handover_s === null
+        ? `none: ${handover.note ?? "?"}`
+        : `${handover.handover_s} (${handover.runs_s.join(", ")})`,
+    ],
   ];
   process.stdout.write(`${formatTable(rows)}\n`);
   const out = fileURLToPath(new URL("./results.json", import.meta.url));
