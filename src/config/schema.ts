@@ -245,6 +245,9 @@ function whenClean(...names: string[]): z.core.$ZodSuperRefineParams {
   };
 }
 
+/** Each variable's own schema (its default, its range), before the checks across variables. */
+export const configFields = fields;
+
 /** The whole schema: flat environment strings in, `Config` out. Parse it with `parseAsync`. */
 export const configSchema = z
   .object(fields)

@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { configFields } from "../../src/config/schema.js";
 import { spawnBot, startWorld } from "../e2e/helpers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -86,6 +87,18 @@ describe("the container image's commands", () => {
     expect(compose).toMatch(/^ {6}BOT_TOKEN_FILE: \/run\/secrets\/bot_token$/m);
     expect(compose).toMatch(/^ {4}restart: unless-stopped$/m);
     expect(compose).not.toMatch(/BOT_TOKEN: |WALLET_MNEMONIC: |MARKETPLACE_COOKIE: /);
+  });
+
+  it("compose's stop grace covers the bot's shutdown grace, which covers the service's timeout", async () => {
+    const compose = readFileSync(join(ROOT, "compose.yaml"), "utf8");
+    const stopGrace = Number(/^ {4}stop_grace_period: (\d+)s$/m.exec(compose)?.[1]);
+    const defaults = configFields;
+    const shutdownGrace = await defaults.SHUTDOWN_GRACE_SECONDS.parseAsync(undefined);
+    const serviceTimeoutMs = await defaults.SERVICE_TIMEOUT_MS.parseAsync(undefined);
+    // The environment compose passes may raise them: it passes neither.
+    expect(compose).not.toMatch(/^\s+-?\s*(SHUTDOWN_GRACE_SECONDS|SERVICE_TIMEOUT_MS)[:=]/m);
+    expect(stopGrace).toBeGreaterThanOrEqual(shutdownGrace + 5);
+    expect(shutdownGrace * 1000).toBeGreaterThanOrEqual(serviceTimeoutMs);
   });
 
   it(".dockerignore keeps settings, databases and the host's node_modules out of the image", () => {
