@@ -63,7 +63,10 @@ async function main(): Promise<number | undefined> {
     apply: (next) => app.applySettings(next),
     onRefused: (refused) => app.notifier.reloadRefused(refused.map((problem) => problem.variable)),
   });
-  stopReloads = reloadOnSignalAndSecretFiles(reloader, { logger: app.logger });
+  stopReloads = reloadOnSignalAndSecretFiles(reloader, {
+    logger: app.logger,
+    pollMs: app.config.run.secretPollSeconds * 1000,
+  });
   try {
     await app.start();
   } catch (error) {

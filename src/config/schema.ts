@@ -224,6 +224,7 @@ const fields = {
     .optional(),
   SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(40),
   LEASE_SECONDS: integer(2, 600).default(30),
+  SECRET_POLL_SECONDS: integer(0, 3600).default(2),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: () => "must be fatal, error, warn, info, debug, trace or silent",
@@ -392,6 +393,7 @@ export const configSchema = z
             : undefined,
         shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
         leaseSeconds: env.LEASE_SECONDS,
+        secretPollSeconds: env.SECRET_POLL_SECONDS,
       },
       log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
     };

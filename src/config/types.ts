@@ -150,6 +150,11 @@ export interface RunConfig {
    * on standby takes over within this time.
    */
   leaseSeconds: number;
+  /**
+   * How often each `NAME_FILE` secret file's status is read for a change (SECRET_POLL_SECONDS;
+   * 0: never): what sees a compose secret overwritten in place on the host.
+   */
+  secretPollSeconds: number;
 }
 
 export interface LogConfig {

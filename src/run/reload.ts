@@ -9,7 +9,12 @@
  */
 import type { Config, ConfigProblem, LoadConfigOptions, LoadedSettings } from "../config/index.js";
 import { reloadSettings } from "../config/index.js";
-import { type SecretFileWatch, secretFileFolders, watchSecretFiles } from "../config/watch.js";
+import {
+  type SecretFileWatch,
+  secretFileFolders,
+  secretFilePaths,
+  watchSecretFiles,
+} from "../config/watch.js";
 import type { Logger } from "../logger.js";
 
 export interface ReloadOutcome {
@@ -117,17 +122,27 @@ export class SettingsReloader {
  */
 export function reloadOnSignalAndSecretFiles(
   reloader: SettingsReloader,
-  options: { env?: NodeJS.ProcessEnv; logger: Logger; watchFiles?: boolean; debounceMs?: number },
+  options: {
+    env?: NodeJS.ProcessEnv;
+    logger: Logger;
+    watchFiles?: boolean;
+    debounceMs?: number;
+    /** How often each secret file's status is read (SECRET_POLL_SECONDS); 0: never. */
+    pollMs?: number;
+  },
 ): () => void {
   const onSignal = (): void => {
     void reloader.reload("SIGHUP");
   };
   process.on("SIGHUP", onSignal);
   let watch: SecretFileWatch | undefined;
-  const folders = secretFileFolders(options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const folders = secretFileFolders(env);
   if (options.watchFiles !== false && folders.length > 0) {
     watch = watchSecretFiles(folders, () => void reloader.reload("secret file changed"), {
       logger: options.logger,
+      files: secretFilePaths(env),
+      ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
       ...(options.debounceMs === undefined ? {} : { debounceMs: options.debounceMs }),
     });
   }

@@ -163,6 +163,7 @@ describe("loadConfig: a valid environment", () => {
         webhook: { url: "https://bot.example/hook", secret: "s3cr3t_-X" },
         shutdownGraceSeconds: 20,
         leaseSeconds: 20,
+        secretPollSeconds: 2,
       },
       log: { level: "debug", pretty: true },
     });
@@ -219,6 +220,7 @@ describe("loadConfig: a valid environment", () => {
       webhook: undefined,
       shutdownGraceSeconds: 40,
       leaseSeconds: 30,
+      secretPollSeconds: 2,
     });
     expect(config.log).toEqual({ level: "info", pretty: false });
     expect(config.fairShare).toEqual({

@@ -1,11 +1,15 @@
-import { mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, renameSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { secretFileFolders, watchSecretFiles } from "../../src/config/watch.js";
+import { secretFileFolders, secretFilePaths, watchSecretFiles } from "../../src/config/watch.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 /** Resolves on the next `onChange`; the watch is closed when the test ends. */
-function watching(folders: string[], debounceMs = 50) {
+function watching(
+  folders: string[],
+  debounceMs = 50,
+  poll: { files: string[]; pollMs: number } = { files: [], pollMs: 0 },
+) {
   let calls = 0;
   let waiter: (() => void) | undefined;
   const watch = watchSecretFiles(
@@ -14,7 +18,7 @@ function watching(folders: string[], debounceMs = 50) {
       calls++;
       waiter?.();
     },
-    { debounceMs },
+    { debounceMs, ...poll },
   );
   onTestFinished(() => watch.close());
   return {
@@ -40,6 +44,9 @@ describe("secretFileFolders", () => {
       }).sort(),
     ).toEqual(["/etc/giftbot", "/run/secrets"]);
     expect(secretFileFolders({})).toEqual([]);
+    expect(
+      secretFilePaths({ MARKETPLACE_COOKIE_FILE: "/run/secrets/cookie", BOT_TOKEN_FILE: " " }),
+    ).toEqual(["/run/secrets/cookie"]);
   });
 });
 
@@ -73,6 +80,22 @@ describe("watchSecretFiles", () => {
     const changed = watch.next();
     symlinkSync("v2", join(dir, "..data_tmp"));
     renameSync(join(dir, "..data_tmp"), join(dir, "..data"));
+    await changed;
+    expect(watch.calls).toBe(1);
+  });
+
+  it("notices a compose file secret overwritten in place on the host (the container's folder sees no event)", async () => {
+    // compose bind-mounts the host's file onto /run/secrets/NAME: one inode, two folders. A
+    // hard link in another folder is the same arrangement without a mount.
+    const host = tempDir("giftbot-host-");
+    const container = tempDir("giftbot-run-secrets-");
+    writeFileSync(join(host, "cookie.txt"), "stel_ssid=one");
+    const mounted = join(container, "marketplace_cookie");
+    linkSync(join(host, "cookie.txt"), mounted);
+    const watch = watching([container], 50, { files: [mounted], pollMs: 50 });
+    const changed = watch.next();
+    // The operator edits the host file in place (same inode, as a bind mount requires).
+    writeFileSync(join(host, "cookie.txt"), "stel_ssid=two-longer");
     await changed;
     expect(watch.calls).toBe(1);
   });

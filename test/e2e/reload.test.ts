@@ -3,7 +3,7 @@
  * does: MARKETPLACE_COOKIE_FILE, a new file, SIGHUP (or nothing at all: the folder watch). The
  * sandbox records the headers each purchase carried.
  */
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -54,6 +54,8 @@ describe("rotating the marketplace cookie without a restart", () => {
     const bot = await startBot(world, {
       MARKETPLACE_COOKIE: "",
       MARKETPLACE_COOKIE_FILE: join(secrets, "marketplace_cookie"),
+      // The files' status is not read either: only the signal can make the bot take it.
+      SECRET_POLL_SECONDS: "0",
     });
     const uma = new Person(world.emulator, DEMO_USER.id);
 
@@ -106,6 +108,35 @@ describe("rotating the marketplace cookie without a restart", () => {
     expect((await buy(world, uma, "alice_friend")).cookie).toBe(OLD_COOKIE);
 
     replace(cookieFile, NEW_COOKIE);
+    await bot.waitForLog(
+      (entry) =>
+        entry.msg === "settings reloaded" &&
+        entry.reason === "secret file changed" &&
+        Array.isArray(entry.changed) &&
+        entry.changed.includes("MARKETPLACE_COOKIE"),
+    );
+    expect((await buy(world, uma, "bob_friend")).cookie).toBe(NEW_COOKIE);
+  });
+
+  it("a compose file secret overwritten in place on the host is taken without any signal", async () => {
+    const world = await startWorld();
+    // The bind mount of compose's file secrets: the host's file and /run/secrets/NAME are one
+    // inode in two folders (a hard link here), and the operator writes the host's in place.
+    const host = join(world.dir, "host");
+    const runSecrets = join(world.dir, "run-secrets");
+    mkdirSync(host);
+    mkdirSync(runSecrets);
+    writeFileSync(join(host, "marketplace_cookie.txt"), OLD_COOKIE);
+    linkSync(join(host, "marketplace_cookie.txt"), join(runSecrets, "marketplace_cookie"));
+    const bot = await startBot(world, {
+      MARKETPLACE_COOKIE: "",
+      MARKETPLACE_COOKIE_FILE: join(runSecrets, "marketplace_cookie"),
+      SECRET_POLL_SECONDS: "1",
+    });
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    expect((await buy(world, uma, "alice_friend")).cookie).toBe(OLD_COOKIE);
+
+    writeFileSync(join(host, "marketplace_cookie.txt"), NEW_COOKIE);
     await bot.waitForLog(
       (entry) =>
         entry.msg === "settings reloaded" &&

@@ -116,6 +116,7 @@ export function testConfig(options: TestConfigOptions): Config {
       webhook: undefined,
       shutdownGraceSeconds: 40,
       leaseSeconds: 30,
+      secretPollSeconds: 0,
     },
     log: { level: "silent", pretty: false },
   };
