@@ -14,6 +14,7 @@ interface LeaseRow {
 
 export class SqliteSenderLease implements SenderLease {
   readonly #acquire;
+  readonly #takeOver;
   readonly #renew;
   readonly #release;
   readonly #read;
@@ -24,6 +25,14 @@ export class SqliteSenderLease implements SenderLease {
         `UPDATE sender_lease SET owner = @owner, epoch = epoch + 1, expires_at = @now + @ttl,
            renewed_at = @now
          WHERE name = 'sender' AND (owner IS NULL OR expires_at <= @now)
+         RETURNING epoch`,
+      )
+      .pluck();
+    this.#takeOver = db
+      .prepare<{ owner: string; from: string; epoch: number; now: number; ttl: number }, number>(
+        `UPDATE sender_lease SET owner = @owner, epoch = epoch + 1, expires_at = @now + @ttl,
+           renewed_at = @now
+         WHERE name = 'sender' AND owner = @from AND epoch = @epoch
          RETURNING epoch`,
       )
       .pluck();
@@ -42,6 +51,15 @@ export class SqliteSenderLease implements SenderLease {
 
   acquire(owner: string, now: number, ttlMs: number): number | undefined {
     return this.#acquire.get({ owner, now, ttl: ttlMs });
+  }
+
+  takeOver(
+    owner: string,
+    from: { owner: string; epoch: number },
+    now: number,
+    ttlMs: number,
+  ): number | undefined {
+    return this.#takeOver.get({ owner, from: from.owner, epoch: from.epoch, now, ttl: ttlMs });
   }
 
   renew(owner: string, epoch: number, now: number, ttlMs: number): boolean {

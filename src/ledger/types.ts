@@ -229,6 +229,16 @@ export interface StatusChange {
 export interface SenderLease {
   /** Takes the lease when it is free or expired; its new epoch, or undefined when held. */
   acquire(owner: string, now: number, ttlMs: number): number | undefined;
+  /**
+   * Takes the lease from a holder known to be dead (its process is gone), before its expiry:
+   * only while `from` still holds it at `fromEpoch`. The new epoch, or undefined.
+   */
+  takeOver(
+    owner: string,
+    from: { owner: string; epoch: number },
+    now: number,
+    ttlMs: number,
+  ): number | undefined;
   /** Extends the lease; false when this owner and epoch no longer hold it (lost). */
   renew(owner: string, epoch: number, now: number, ttlMs: number): boolean;
   /** Gives it up at once (a clean stop), so a waiting process takes over without the expiry. */

@@ -78,7 +78,7 @@ export class LeaseKeeper {
     const { lease, timing, logger } = this.#options;
     let waiting = false;
     while (!signal.aborted) {
-      const epoch = this.#tryAcquire();
+      const epoch = this.#tryAcquire() ?? this.#takeOverFromTheDead();
       if (epoch !== undefined) {
         this.#epoch = epoch;
         this.#startHeartbeat();
@@ -124,6 +124,35 @@ export class LeaseKeeper {
     }
   }
 
+  /**
+   * A holder on this host whose process is gone (a crash, a SIGKILL, the container restarted
+   * with the same hostname) cannot renew: its lease is taken now rather than at its expiry, so
+   * a restart after a crash takes updates at once. Only on this host can that be known; a
+   * holder elsewhere is waited out. Wrong only if the pid was reused, and then it waits.
+   */
+  #takeOverFromTheDead(): number | undefined {
+    const holder = this.#holder(this.#options.lease);
+    if (holder === undefined || !isDeadHereOwner(holder.owner)) return undefined;
+    try {
+      const epoch = this.#options.lease.takeOver(
+        this.owner,
+        { owner: holder.owner, epoch: holder.epoch },
+        this.#clock(),
+        this.#options.timing.ttlMs,
+      );
+      if (epoch !== undefined) {
+        this.#options.logger.warn(
+          { from: holder.owner, epoch },
+          "took the sender lease over from a process that is gone",
+        );
+      }
+      return epoch;
+    } catch (err) {
+      this.#options.logger.warn({ err }, "could not take the sender lease over");
+      return undefined;
+    }
+  }
+
   #holder(lease: SenderLease): ReturnType<SenderLease["holder"]> {
     try {
       return lease.holder(this.#clock());
@@ -164,6 +193,25 @@ export class LeaseKeeper {
     this.#stopHeartbeat();
     this.#options.logger.error({ owner: this.owner, epoch }, "lost the sender lease");
     this.#options.onLost("another process holds the sender lease now");
+  }
+}
+
+/**
+ * Whether `owner` (see {@link leaseOwnerId}) names a process on this host that no longer runs:
+ * its pid is this very process's (which does not hold the lease, so that one is gone: a
+ * container restarted as PID 1 again), or no process has it.
+ */
+export function isDeadHereOwner(owner: string): boolean {
+  const [host, pidText] = owner.split(":");
+  const pid = Number(pidText);
+  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 

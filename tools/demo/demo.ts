@@ -49,6 +49,9 @@ export function demoEnvironment(options: {
     ALLOWED_CHAT_IDS: String(DEMO_GROUP.id),
     DATABASE_PATH: options.databasePath,
     BOT_MODE: "polling",
+    // A quick stop on :quit: the sandbox answers at once, so a 10 s timeout is plenty, and the
+    // grace must cover it (the bot refuses a grace shorter than the service's timeout).
+    SERVICE_TIMEOUT_MS: "10000",
     SHUTDOWN_GRACE_SECONDS: "10",
     LOG_LEVEL: "info",
   };
