@@ -21,9 +21,7 @@ import type {
   RecordedOutcome,
   SpendingLimits,
 } from "../ledger/types.js";
-import { parseUsername } from "../gifts/username.js";
 import { type Logger, silentLogger } from "../logger.js";
-import { backoffDelay } from "../backoff.js";
 import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import type {
   Ambiguous,
@@ -43,18 +41,16 @@ import {
   lateAfterRecovery,
   needsPremiumCheck,
   premiumVerdict,
-  toBalanceRead,
-  toRecipientCheck,
   unrecorded,
 } from "./decisions.js";
 import { gatherEvidence } from "./evidence.js";
-import { CheckAllowance } from "./check-allowance.js";
 import { CostMeter } from "./cost-meter.js";
 import { Listeners } from "./listeners.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import { PurchaseLane } from "./purchase-lane.js";
+import { RefusedWrites } from "./refused-writes.js";
 import { sendPurchase } from "./send.js";
-import { SharedReads } from "./shared-reads.js";
+import { ServiceReads } from "./service-reads.js";
 import { HeldPause } from "./held-pause.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
 import type {
@@ -148,21 +144,8 @@ interface SendOptions {
   queued?: boolean;
 }
 
-/**
- * A claim, queue or close write the database refuses is tried again for about 3 s (6 tries,
- * 100 ms doubling to 1.6 s); the pauses are asynchronous, so the bot answers meanwhile.
- */
-export const STORAGE_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onRetry">> = {
-  attempts: 6,
-  firstDelayMs: 100,
-  maxDelayMs: 1_600,
-};
-
 /** What a confirmation meets while the breaker's pause is held in memory. */
 const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
-
-/** The longest pause between tries to close a queued promise the database keeps refusing. */
-const CLOSE_RETRY_MAX_DELAY_MS = 5_000;
 
 /** The service's answer to a request that went out, and when it came. */
 interface Answer {
@@ -173,121 +156,6 @@ interface Answer {
 /** Builds the desk; the bot's only door to buying. */
 export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   return new Desk(deps);
-}
-
-/**
- * The service's shared, briefly cached reads: recipient checks and the wallet balance.
- *
- * Recipient checks are the one thing a person can cause at will, so they are charged to a
- * person (see check-allowance.ts). A check is charged to the person whose check starts a
- * request, and queued as theirs (`owner`), replacing their older check still queued (`replace`:
- * one queued check per person, docs/service-contract.md §6). Others asking for the same name
- * meanwhile share that request for nothing; should its owner's newer check supersede it
- * before it is sent, they ask again, as owners of their own request.
- */
-class ServiceReads {
-  readonly recipients: SharedReads<string, RecipientCheck>;
-  readonly balances: SharedReads<"wallet", BalanceRead>;
-  readonly allowance: CheckAllowance | undefined;
-  readonly #exemptAdmins: boolean;
-
-  constructor(
-    deps: PurchaseDeskDeps,
-    clock: () => number,
-    logger: Logger,
-    onBalance: (reading: BalanceReading) => void,
-  ) {
-    const { client } = deps;
-    this.allowance =
-      deps.checksPerUserMinute === undefined
-        ? undefined
-        : new CheckAllowance({
-            perMinute: deps.checksPerUserMinute,
-            clock,
-            ...(deps.checkWindowMs !== undefined ? { windowMs: deps.checkWindowMs } : {}),
-          });
-    this.#exemptAdmins = deps.checksExemptAdmins ?? true;
-    // The client promises typed outcomes; should it throw anyway, a read is merely unavailable.
-    this.recipients = new SharedReads<string, RecipientCheck>(
-      (username, onQueued, owner) =>
-        client
-          .getUserInfo(username, {
-            onQueued,
-            ...(owner === undefined ? {} : { owner, replace: true }),
-          })
-          .then(
-            (outcome) => toRecipientCheck(username, outcome),
-            (err: unknown): RecipientCheck => {
-              logger.error({ err }, "recipient check failed unexpectedly");
-              return { kind: "unavailable" };
-            },
-          ),
-      {
-        ttlMs: deps.recipientCacheMs ?? 60_000,
-        clock,
-        cacheable: (check) => check.kind === "ok" || check.kind === "not_found",
-      },
-    );
-    this.balances = new SharedReads<"wallet", BalanceRead>(
-      (_key, onQueued) => {
-        const at = clock();
-        return client.getWalletBalance({ onQueued }).then(
-          (outcome) => {
-            const read = toBalanceRead(outcome);
-            const reading = knownBalance({ value: read, at });
-            if (reading !== undefined) onBalance(reading);
-            return read;
-          },
-          (err: unknown): BalanceRead => {
-            logger.error({ err }, "balance read failed unexpectedly");
-            return { kind: "unavailable" };
-          },
-        );
-      },
-      { ttlMs: deps.balanceCacheMs ?? 15_000, clock, cacheable: (read) => read.kind === "ok" },
-    );
-  }
-
-  /**
-   * Parses the username, then checks it; one cache entry per name (case-insensitive). With a
-   * `userId`, a check that would reach the service is charged to that person first.
-   */
-  async recipient(
-    input: string,
-    options: RecipientCheckRequest & { fresh?: boolean } = {},
-  ): Promise<RecipientCheck> {
-    const username = parseUsername(input);
-    if (username === undefined) return { kind: "invalid_username" };
-    const { userId } = options;
-    // At most twice: a second time only when a read this caller merely joined was superseded.
-    for (let attempt = 0; ; attempt++) {
-      const charged = { started: false };
-      const check = await this.recipients.read(username.toLowerCase(), {
-        ...(options.onQueued !== undefined ? { onQueued: options.onQueued } : {}),
-        ...(options.fresh === true ? { fresh: true } : {}),
-        ...(userId !== undefined ? { owner: userId } : {}),
-        admit: () => {
-          charged.started = true;
-          return this.#charge(options);
-        },
-      });
-      if (check.kind !== "superseded" || charged.started || attempt > 0) return check;
-    }
-  }
-
-  /** Charges a check about to be sent to its person; their refusal when over the allowance. */
-  #charge(options: RecipientCheckRequest): RecipientCheck | undefined {
-    const { userId } = options;
-    if (this.allowance === undefined || userId === undefined) return undefined;
-    if (options.isAdmin === true && this.#exemptAdmins) return undefined;
-    const refusal = this.allowance.charge(userId);
-    if (refusal === undefined) return undefined;
-    return { kind: "throttled", retryAfterSeconds: Math.ceil(refusal.retryAfterMs / 1000) };
-  }
-
-  balance(options: { onQueued?: OnQueued; fresh?: boolean } = {}): Promise<BalanceRead> {
-    return this.balances.read("wallet", options);
-  }
 }
 
 class Desk implements PurchaseDesk {
@@ -316,8 +184,8 @@ class Desk implements PurchaseDesk {
   /** Intents waiting in the lane or being sent by it, so a second press is not queued again. */
   readonly #inLane = new Set<string>();
   readonly #costs: CostMeter | undefined;
-  readonly #storageRetry: WriteRetryPolicy;
-  readonly #storageFailures: Listeners<[StorageFailure]>;
+  /** The money path's writes, retried when the database refuses them. */
+  readonly #writes: RefusedWrites;
   /** The breaker's pause when the database refused it: purchases stay closed meanwhile. */
   readonly #heldPause: HeldPause;
 
@@ -337,7 +205,7 @@ class Desk implements PurchaseDesk {
       retry: deps.unrecordedRetry,
       logger: this.#logger,
       isTransient: deps.ledger.isTransientWriteError,
-      onGiveUp: (err) => this.#reportStorageFailure("outcome", err),
+      onGiveUp: (err) => this.#writes.report("outcome", err),
     });
     this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
@@ -346,8 +214,12 @@ class Desk implements PurchaseDesk {
     );
     this.#costs = this.#costMeter(deps);
     this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
-    this.#storageRetry = { ...STORAGE_WRITE_RETRY, ...deps.storageRetry };
-    this.#storageFailures = new Listeners(this.#logger, "storage-failure listener failed");
+    this.#writes = new RefusedWrites({
+      ledger: deps.ledger,
+      retry: deps.storageRetry,
+      logger: this.#logger,
+      clock: this.#clock,
+    });
     this.#heldPause = new HeldPause({
       retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
       logger: this.#logger,
@@ -428,7 +300,7 @@ class Desk implements PurchaseDesk {
       this.#inLane.add(id);
       let written: QueueResult;
       try {
-        written = await this.#storageWrite("queue", () =>
+        written = await this.#writes.write("queue", () =>
           this.#ledger.queue(id, userId, this.#clock()),
         );
       } catch {
@@ -487,7 +359,7 @@ class Desk implements PurchaseDesk {
   }
 
   onStorageFailure(listener: (failure: StorageFailure) => void): () => void {
-    return this.#storageFailures.add(listener);
+    return this.#writes.onFailure(listener);
   }
 
   close(): void {
@@ -534,7 +406,7 @@ class Desk implements PurchaseDesk {
       this.#ledger.pauseByBreaker(detail, this.#clock());
     } catch (err) {
       this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");
-      this.#reportStorageFailure("pause", err);
+      this.#writes.report("pause", err);
       this.#heldPause.hold(() => this.#ledger.pauseByBreaker(detail, this.#clock()));
     }
   }
@@ -625,7 +497,7 @@ class Desk implements PurchaseDesk {
     try {
       claimed = await this.#claimStep(id, userId, options);
     } catch (err) {
-      return this.#afterRefusedWrite(id, err, options);
+      return this.#writes.afterRefusedClaim(id, err, options.queued === true);
     }
     return "status" in claimed ? this.#send(claimed, options) : claimed;
   }
@@ -653,7 +525,7 @@ class Desk implements PurchaseDesk {
       const blocked = await this.#premiumBlock(before, userId, options.onQueued, close);
       if (blocked !== undefined) return blocked;
     }
-    const claim = await this.#storageWrite("claim", () =>
+    const claim = await this.#writes.write("claim", () =>
       this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
     );
     if (claim.ok) return claim.intent;
@@ -662,100 +534,6 @@ class Desk implements PurchaseDesk {
     return now?.status === "queued"
       ? this.#refuse(now, refusal, close)
       : { kind: "refused", refusal };
-  }
-
-  /**
-   * A write of the money path, tried again with asynchronous pauses while the database's
-   * refusal may pass by itself (see {@link STORAGE_WRITE_RETRY}). Throws the last error when it
-   * still fails, after telling the storage-failure listeners (a refusal that passed is only
-   * logged: nobody needs waking for a lock that lasted a second).
-   */
-  async #storageWrite<T>(operation: StorageFailure["operation"], write: () => T): Promise<T> {
-    return retryWrite(
-      write,
-      {
-        ...this.#storageRetry,
-        onRetry: (err, attempt) =>
-          this.#logger.warn({ err, operation, attempt }, "the database refused a write; retrying"),
-      },
-      this.#ledger.isTransientWriteError,
-    ).catch((err: unknown) => {
-      this.#logger.error({ err, operation }, "the database refused a write");
-      this.#reportStorageFailure(operation, err);
-      throw err;
-    });
-  }
-
-  #reportStorageFailure(operation: StorageFailure["operation"], err: unknown): void {
-    const code = (err as { code?: unknown } | undefined)?.code;
-    this.#storageFailures.emit(undefined, {
-      operation,
-      code: typeof code === "string" ? code : "unknown",
-      transient: this.#ledger.isTransientWriteError(err),
-    });
-  }
-
-  /**
-   * The database refused a write before the request could go (the claim, or closing or
-   * reopening a queued confirmation), past its retries: nothing was sent. A draft stays a
-   * draft, to be pressed again. A queued confirmation is a promise that a restart would keep
-   * by sending it, so it is closed as not sent before its person hears so ({@link
-   * #closeAfterRefusedWrite}): never "try again" while a queued row of theirs remains.
-   */
-  async #afterRefusedWrite(id: string, err: unknown, options: SendOptions): Promise<ConfirmResult> {
-    const refusal: ConfirmRefusal = { reason: "storage" };
-    let current: PurchaseIntent | undefined;
-    try {
-      current = this.#ledger.get(id);
-    } catch (readErr) {
-      this.#logger.error({ err: readErr, intentId: id }, "could not read an intent back");
-    }
-    this.#logger.error({ err, intentId: id, status: current?.status }, "a confirmation failed");
-    if (current?.status === "queued" || (current === undefined && options.queued === true)) {
-      return this.#closeAfterRefusedWrite(id, current);
-    }
-    return { kind: "refused", refusal };
-  }
-
-  /**
-   * Closes a queued confirmation as not sent after the database refused its claim: tried again
-   * with growing pauses (up to {@link CLOSE_RETRY_MAX_DELAY_MS}) until the close is written, or
-   * until the confirmation's own expiry has passed, after which no claim (in this process or
-   * after a restart) can send it any more. Its person waits as "queued" meanwhile.
-   */
-  async #closeAfterRefusedWrite(
-    id: string,
-    known: PurchaseIntent | undefined,
-  ): Promise<ConfirmResult> {
-    const refusal: ConfirmRefusal = { reason: "storage" };
-    const sleep = this.#storageRetry.sleep ?? defaultSleep;
-    for (let attempt = 1; ; attempt++) {
-      let intent = known;
-      try {
-        intent = this.#ledger.get(id) ?? known;
-        if (intent === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
-        // Claimed or closed by another process meanwhile: its outcome reaches its person there.
-        if (intent.status !== "queued") {
-          return { kind: "refused", refusal: { reason: "already_processing" } };
-        }
-        const closed = this.#ledger.closeQueued(id, "storage", this.#clock());
-        if (closed !== undefined) return { kind: "closed", intent: closed, refusal };
-      } catch (err) {
-        this.#reportStorageFailure("close", err);
-        if (intent !== undefined && this.#clock() >= intent.expiresAt) {
-          this.#logger.error(
-            { err, intentId: id },
-            "a queued confirmation could not be closed; it has expired, so nothing can send it",
-          );
-          return { kind: "closed", intent, refusal };
-        }
-      }
-      const delayMs = backoffDelay(
-        { firstDelayMs: this.#storageRetry.firstDelayMs, maxDelayMs: CLOSE_RETRY_MAX_DELAY_MS },
-        attempt,
-      );
-      await sleep(delayMs);
-    }
   }
 
   /**
@@ -864,11 +642,11 @@ class Desk implements PurchaseDesk {
     if (
       !close &&
       isPassingRefusal(refusal) &&
-      (await this.#storageWrite("close", () => this.#ledger.reopenQueued(intent.id, now)))
+      (await this.#writes.write("close", () => this.#ledger.reopenQueued(intent.id, now)))
     ) {
       return { kind: "refused", refusal };
     }
-    const closed = await this.#storageWrite("close", () =>
+    const closed = await this.#writes.write("close", () =>
       this.#ledger.closeQueued(intent.id, refusal.reason, now),
     );
     return closed === undefined
@@ -934,7 +712,7 @@ class Desk implements PurchaseDesk {
       );
       // An answer that went unrecorded has its own alert (onOutcomeUnrecorded); a request that
       // never left has none, so its refused write is reported here.
-      if (answer === undefined) this.#reportStorageFailure("outcome", err);
+      if (answer === undefined) this.#writes.report("outcome", err);
       this.#holdUnrecorded(claimed, write, answer);
       return undefined;
     }
@@ -981,8 +759,4 @@ class Desk implements PurchaseDesk {
     );
     this.#unrecordedListeners.emit(claimed.id, claimed, answer.outcome);
   }
-}
-
-function defaultSleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
