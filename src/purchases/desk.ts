@@ -18,17 +18,11 @@ import type {
   PurchaseIntent,
   PurchaseLedger,
   QueueResult,
-  RecordedOutcome,
   SpendingLimits,
 } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../logger.js";
-import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
-import type {
-  Ambiguous,
-  GiftServiceClient,
-  PaymentMethod,
-  PurchaseOutcome,
-} from "../service/types.js";
+import type { WriteRetryPolicy } from "../storage/write-retry.js";
+import type { Ambiguous, GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
 import {
   balanceReadAt,
@@ -38,7 +32,6 @@ import {
   isPassingRefusal,
   isSent,
   knownBalance,
-  lateAfterRecovery,
   needsPremiumCheck,
   premiumVerdict,
   unrecorded,
@@ -47,12 +40,13 @@ import { gatherEvidence } from "./evidence.js";
 import { CostMeter } from "./cost-meter.js";
 import { Listeners } from "./listeners.js";
 import type { OnChainEvidence } from "./on-chain.js";
+import { type Answer, OutcomeRecorder } from "./outcome-recorder.js";
 import { PurchaseLane } from "./purchase-lane.js";
 import { RefusedWrites } from "./refused-writes.js";
 import { sendPurchase } from "./send.js";
 import { ServiceReads } from "./service-reads.js";
 import { HeldPause } from "./held-pause.js";
-import { UNRECORDED_RETRY, type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
+import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
   BalanceRead,
   BalanceReading,
@@ -147,12 +141,6 @@ interface SendOptions {
 /** What a confirmation meets while the breaker's pause is held in memory. */
 const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
 
-/** The service's answer to a request that went out, and when it came. */
-interface Answer {
-  outcome: PurchaseOutcome;
-  answeredAt: number;
-}
-
 /** Builds the desk; the bot's only door to buying. */
 export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
   return new Desk(deps);
@@ -169,10 +157,8 @@ class Desk implements PurchaseDesk {
   readonly #quotaSnapshot: (() => QuotaSnapshot) | undefined;
   readonly #unconfirmed: Listeners<[PurchaseIntent, Ambiguous]>;
   readonly #sent: Listeners<[SentResult]>;
-  readonly #unrecordedListeners: Listeners<[PurchaseIntent, PurchaseOutcome]>;
-  /** Outcomes the database refused, written again in the background. */
-  readonly #held: UnrecordedOutcomes;
-  readonly #outcomeWriteRetry: WriteRetryPolicy;
+  /** Outcomes written, or held in memory while the database refuses them. */
+  readonly #outcomes: OutcomeRecorder;
   readonly #balanceRead: Listeners<[BalanceReading]>;
   readonly #quotaIdle: () => boolean;
   /** The desk's own balance reads after purchases, until they and their listeners are done. */
@@ -200,14 +186,15 @@ class Desk implements PurchaseDesk {
     this.#quotaSnapshot = deps.quotaSnapshot;
     this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
     this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
-    this.#unrecordedListeners = new Listeners(this.#logger, "unrecorded-outcome listener failed");
-    this.#held = new UnrecordedOutcomes({
-      retry: deps.unrecordedRetry,
+    this.#outcomes = new OutcomeRecorder({
+      ledger: deps.ledger,
       logger: this.#logger,
-      isTransient: deps.ledger.isTransientWriteError,
-      onGiveUp: (err) => this.#writes.report("outcome", err),
+      clock: this.#clock,
+      retry: deps.outcomeWriteRetry,
+      unrecordedRetry: deps.unrecordedRetry,
+      onUnconfirmed: (intent, ambiguity) => this.#unconfirmed.emit(intent.id, intent, ambiguity),
+      onRefused: (err) => this.#writes.report("outcome", err),
     });
-    this.#outcomeWriteRetry = { ...OUTCOME_WRITE_RETRY, ...deps.outcomeWriteRetry };
     this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
       this.#balanceRead.emit(undefined, reading),
@@ -288,7 +275,7 @@ class Desk implements PurchaseDesk {
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
   async #confirmIntent(id: string, userId: number, options: ClaimOptions): Promise<ConfirmResult> {
-    if (this.#held.size > 0) return { kind: "refused", refusal: this.#onHold() };
+    if (this.#outcomes.heldCount > 0) return { kind: "refused", refusal: this.#onHold() };
     if (this.#heldPause.active) return { kind: "refused", refusal: BREAKER_PAUSE };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
@@ -351,11 +338,11 @@ class Desk implements PurchaseDesk {
   }
 
   unrecordedCount(): number {
-    return this.#held.size;
+    return this.#outcomes.heldCount;
   }
 
   onOutcomeUnrecorded(listener: UnrecordedListener): () => void {
-    return this.#unrecordedListeners.add(listener);
+    return this.#outcomes.onUnrecorded(listener);
   }
 
   onStorageFailure(listener: (failure: StorageFailure) => void): () => void {
@@ -363,7 +350,7 @@ class Desk implements PurchaseDesk {
   }
 
   close(): void {
-    this.#held.close();
+    this.#outcomes.close();
     this.#heldPause.drop();
   }
 
@@ -515,7 +502,7 @@ class Desk implements PurchaseDesk {
     const close = options.atStart === true;
     const before = this.#ledger.get(id);
     if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
-    if (this.#held.size > 0) return this.#refuse(before, this.#onHold(), close);
+    if (this.#outcomes.heldCount > 0) return this.#refuse(before, this.#onHold(), close);
     if (this.#heldPause.active) return this.#refuse(before, BREAKER_PAUSE, close);
     if (before.status === "queued" && options.mayBuy !== undefined && !(await options.mayBuy())) {
       // Access may have been taken away while it waited: closed, never reopened.
@@ -551,10 +538,10 @@ class Desk implements PurchaseDesk {
     }
     const outcome = await sendPurchase(this.#client, claim.intent, options.onQueued);
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
-      return this.#recordNotSent(claim.intent, outcome);
+      return this.#outcomes.recordNotSent(claim.intent, outcome);
     }
     const answer: Answer = { outcome, answeredAt: this.#clock() };
-    const recorded = await this.#record(claim.intent, outcome.kind, answer, () =>
+    const recorded = await this.#outcomes.record(claim.intent, outcome.kind, answer, () =>
       this.#ledger.recordOutcome(id, outcome, this.#clock()),
     );
     if (recorded === undefined) return unrecorded(claim.intent);
@@ -569,31 +556,6 @@ class Desk implements PurchaseDesk {
       this.#unconfirmed.emit(intent.id, intent, outcome);
     }
     return confirmResultOf(outcome, recorded);
-  }
-
-  /**
-   * The request never left: cancelled while queued, or refused by the client's own checks.
-   * Nothing was spent, so the cached balance still holds.
-   */
-  async #recordNotSent(
-    claimed: PurchaseIntent,
-    outcome: Extract<PurchaseOutcome, { kind: "invalid" }> | { kind: "not_sent"; detail: string },
-  ): Promise<ConfirmResult> {
-    const reason = outcome.kind === "not_sent" ? "cancelled" : "invalid";
-    const detail =
-      outcome.kind === "not_sent"
-        ? outcome.detail
-        : `not sent: refused by the client before sending (invalid ${outcome.field})`;
-    const recorded = await this.#record(claimed, reason, undefined, () =>
-      this.#ledger.recordNotSent(claimed.id, detail, this.#clock()),
-    );
-    // Nothing left, whatever the database says: the person hears "not sent", and the admins
-    // hear of the write that is held (purchases wait until it lands; a restart would make the
-    // intent unknown, to be settled as not delivered).
-    if (recorded === undefined) return { kind: "not_sent", intent: claimed, reason };
-    return recorded.recorded
-      ? { kind: "not_sent", intent: recorded.intent, reason }
-      : lateAfterRecovery(recorded.intent);
   }
 
   /**
@@ -656,7 +618,10 @@ class Desk implements PurchaseDesk {
 
   /** Purchases on hold: unconfirmed intents, and outcomes not yet recorded, count alike. */
   #onHold(): ConfirmRefusal {
-    return { reason: "frozen", unconfirmed: this.#ledger.unconfirmedCount() + this.#held.size };
+    return {
+      reason: "frozen",
+      unconfirmed: this.#ledger.unconfirmedCount() + this.#outcomes.heldCount,
+    };
   }
 
   /**
@@ -676,87 +641,5 @@ class Desk implements PurchaseDesk {
         "could not record the balance before a purchase",
       );
     }
-  }
-
-  /**
-   * Writes an outcome, trying again briefly when the database refuses (see
-   * src/storage/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
-   * its headers or the service's body). Undefined when the write still failed: the outcome is
-   * then held and written in the background ({@link holdUnrecorded}).
-   */
-  async #record(
-    claimed: PurchaseIntent,
-    outcomeKind: string,
-    answer: Answer | undefined,
-    write: () => RecordedOutcome,
-  ): Promise<RecordedOutcome | undefined> {
-    const id = claimed.id;
-    let recorded: RecordedOutcome;
-    try {
-      recorded = await retryWrite(
-        write,
-        {
-          ...this.#outcomeWriteRetry,
-          onRetry: (err, attempt) =>
-            this.#logger.warn(
-              { err, intentId: id, attempt },
-              "could not record an outcome; retrying",
-            ),
-        },
-        this.#ledger.isTransientWriteError,
-      );
-    } catch (err) {
-      this.#logger.error(
-        { err, intentId: id, outcome: outcomeKind },
-        "could not record a purchase outcome",
-      );
-      // An answer that went unrecorded has its own alert (onOutcomeUnrecorded); a request that
-      // never left has none, so its refused write is reported here.
-      if (answer === undefined) this.#writes.report("outcome", err);
-      this.#holdUnrecorded(claimed, write, answer);
-      return undefined;
-    }
-    const intent = recorded.intent;
-    this.#logger[intent.status === "unconfirmed" ? "warn" : "info"](
-      { intentId: id, kind: intent.kind, status: intent.status, outcome: outcomeKind },
-      "purchase outcome recorded",
-    );
-    return recorded;
-  }
-
-  /**
-   * Holds an outcome the database refused (see ./unrecorded.ts). A request that went out is
-   * written as unconfirmed once the database takes it, the admins told at once meanwhile; a
-   * "not sent" write is simply tried again, since nothing needs settling.
-   */
-  #holdUnrecorded(
-    claimed: PurchaseIntent,
-    write: () => RecordedOutcome,
-    answer: Answer | undefined,
-  ): void {
-    if (answer === undefined) {
-      this.#held.hold(claimed.id, write, () => undefined);
-      return;
-    }
-    this.#held.hold(
-      claimed.id,
-      () =>
-        this.#ledger.recordUnwrittenOutcome(
-          claimed.id,
-          answer.outcome,
-          answer.answeredAt,
-          this.#clock(),
-        ),
-      (recorded) => {
-        if (recorded.recorded && recorded.intent.status === "unconfirmed") {
-          this.#unconfirmed.emit(recorded.intent.id, recorded.intent, {
-            kind: "ambiguous",
-            cause: "transport",
-            detail: "the outcome could not be recorded at once",
-          });
-        }
-      },
-    );
-    this.#unrecordedListeners.emit(claimed.id, claimed, answer.outcome);
   }
 }
