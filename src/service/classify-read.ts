@@ -107,10 +107,21 @@ function holdDecision<T>(answer: Answer, status: 429 | 503, attempt: ReadAttempt
  * A user-info answer (HTTP 200, a JSON object): `ok` says whether the account exists,
  * `is_premium` whether it already has premium (undefined when the service did not say).
  */
-export function classifyUserInfoAnswer(answer: Answer): ReadOutcome<UserInfo> {
+export function classifyUserInfoAnswer(asked: string, answer: Answer): ReadOutcome<UserInfo> {
   const parsed = userInfoSchema.safeParse(answer.json);
   if (!parsed.success) {
     return { kind: "unavailable", cause: "malformed", status: 200, detail: "not a user-info body" };
+  }
+  // The service may spell the name its own way (case), never name someone else: an answer
+  // about another account would make the summary, and the purchase, for that account.
+  const named = parsed.data.username;
+  if (named !== undefined && !sameUsername(named, asked)) {
+    return {
+      kind: "unavailable",
+      cause: "malformed",
+      status: 200,
+      detail: "the answer names another account than the one asked about",
+    };
   }
   return {
     kind: "success",
@@ -121,4 +132,10 @@ export function classifyUserInfoAnswer(answer: Answer): ReadOutcome<UserInfo> {
     },
     body: answer.json as RawBody,
   };
+}
+
+/** Whether two spellings name one account: Telegram usernames ignore case and the `@`. */
+function sameUsername(a: string, b: string): boolean {
+  const plain = (name: string) => name.trim().replace(/^@/, "").toLowerCase();
+  return plain(a) === plain(b);
 }

@@ -82,7 +82,7 @@ export function createGiftServiceClient(
           sender,
           request,
           callOptions,
-          classifyUserInfoAnswer,
+          (answer) => classifyUserInfoAnswer(username, answer),
           readSettings,
           { isSuperseded: () => ticket !== undefined && latestChecks.isSuperseded(ticket) },
         );

@@ -189,3 +189,28 @@ describe("premium is bought only on a fresh, known is_premium", () => {
     expect(f.sandbox.requests.filter((r) => r.path === PREMIUM)).toHaveLength(1);
   });
 });
+
+describe("a recipient check answered about another account", () => {
+  it("is refused as unavailable (malformed): no summary, no purchase for the account the service named", async () => {
+    const f = await deskFixture({ client: { readRetries: 0 } });
+    f.sandbox.injectFault(
+      { type: "status", status: 200, body: { ok: true, username: "mallory_x", is_premium: false } },
+      { path: "/get-user-info/" },
+    );
+    expect(await f.desk.checkRecipient("alice_friend")).toEqual({ kind: "unavailable" });
+    // The same service spelling the asked name its own way is fine.
+    f.sandbox.injectFault(
+      {
+        type: "status",
+        status: 200,
+        body: { ok: true, username: "Alice_Friend", is_premium: false },
+      },
+      { path: "/get-user-info/" },
+    );
+    expect(await f.desk.checkRecipient("alice_friend")).toMatchObject({
+      kind: "ok",
+      username: "Alice_Friend",
+    });
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});

@@ -88,13 +88,13 @@ describe("classifyPurchaseAnswer", () => {
 describe("classifyUserInfoAnswer", () => {
   it("reads found, username and premium; a missing is_premium stays unknown", () => {
     expect(
-      classifyUserInfoAnswer(answer(200, { ok: true, username: "a", is_premium: true })),
+      classifyUserInfoAnswer("a", answer(200, { ok: true, username: "a", is_premium: true })),
     ).toEqual({
       kind: "success",
       value: { found: true, username: "a", isPremium: true },
       body: { ok: true, username: "a", is_premium: true },
     });
-    expect(classifyUserInfoAnswer(answer(200, { ok: false }))).toMatchObject({
+    expect(classifyUserInfoAnswer("a", answer(200, { ok: false }))).toMatchObject({
       kind: "success",
       value: { found: false, username: undefined, isPremium: undefined },
     });
@@ -102,9 +102,29 @@ describe("classifyUserInfoAnswer", () => {
 
   it("a body that is not user info is unavailable (malformed), not a guess", () => {
     for (const body of [{ ok: "yes" }, { ok: true, is_premium: "no" }, {}]) {
-      expect(classifyUserInfoAnswer(answer(200, body))).toMatchObject({
+      expect(classifyUserInfoAnswer("a", answer(200, body))).toMatchObject({
         kind: "unavailable",
         cause: "malformed",
+      });
+    }
+  });
+});
+
+describe("classifyUserInfoAnswer: whose account", () => {
+  it("takes the service's spelling of the asked name (case, @), never another account", () => {
+    const about = (asked: string, username: string) =>
+      classifyUserInfoAnswer(asked, answer(200, { ok: true, username, is_premium: false }));
+    expect(about("alice_friend", "Alice_Friend")).toMatchObject({
+      kind: "success",
+      value: { username: "Alice_Friend" },
+    });
+    expect(about("@alice_friend", "alice_friend")).toMatchObject({ kind: "success" });
+    for (const other of ["mallory_x", "alice_friend2", "alice"]) {
+      expect(about("alice_friend", other)).toEqual({
+        kind: "unavailable",
+        cause: "malformed",
+        status: 200,
+        detail: "the answer names another account than the one asked about",
       });
     }
   });
@@ -128,7 +148,8 @@ describe("classifyBalanceAnswer", () => {
 
 describe("classifyReadAnswer", () => {
   const attempt = { attempt: 0, readRetries: 2, maxRetryWaitSeconds: 60, maxBodyBytes: 1024 };
-  const read = (a: Answer, at = attempt) => classifyReadAnswer(a, at, classifyUserInfoAnswer);
+  const read = (a: Answer, at = attempt) =>
+    classifyReadAnswer(a, at, (answered) => classifyUserInfoAnswer("a", answered));
 
   it("retries a 429/503 within the retries and the longest wait, then reports rate limited", () => {
     const flood = answer(429, { ok: false, retry_after: 3 });
