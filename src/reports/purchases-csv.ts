@@ -1,8 +1,8 @@
 /**
  * The accountant's export: one CSV row per purchase, streamed. Rows are pulled from an
  * iterator one at a time as the reader takes them (csv-stringify's backpressure), so a year of
- * purchases is never held in memory. Quoting is csv-stringify's; what this module adds is the
- * columns and the neutralising of text that a spreadsheet would run as a formula.
+ * purchases is never held in memory. Quoting and formula escaping are csv-stringify's (see
+ * {@link purchasesCsv}); what this module adds is the columns.
  *
  * Nothing secret is a column: the service's raw response is left out (its `tx_hash` and reason
  * are kept, already cleared of secrets by the client), and so is everything about the wallet
@@ -38,15 +38,6 @@ export const PURCHASE_CSV_COLUMNS = [
 ] as const;
 
 type Cell = string | number | undefined;
-
-/**
- * A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a leading tab or
- * carriage return, which some programs skip) gets a leading apostrophe, so it shows as text.
- * Usernames and the service's reasons come from outside; a number cell is never a formula.
- */
-export function neutraliseCell(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
 
 /** A time as ISO 8601 in UTC, with its zone (`Z`), e.g. `2026-11-23T12:38:39.000Z`. */
 function utc(at: number | undefined): string | undefined {
@@ -92,7 +83,12 @@ export function purchasesCsv(intents: Iterable<PurchaseIntent>): Readable {
   const csv = stringify({
     header: true,
     columns: [...PURCHASE_CSV_COLUMNS],
-    cast: { string: neutraliseCell },
+    // Usernames and the service's reasons and hashes come from outside. Every text cell is
+    // quoted, so a spreadsheet that splits on `;` (many locales) or `,` never cuts one into a
+    // new cell; one that starts like a formula (= + - @, their full-width forms, a tab or a
+    // carriage return) gets a leading apostrophe and shows as text. Numbers stay numbers.
+    quoted_string: true,
+    escape_formulas: true,
   });
   rows.on("error", (err) => csv.destroy(err));
   // A reader that stops early (a failed upload) stops the rows too: no more pages are read.

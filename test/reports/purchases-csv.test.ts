@@ -1,11 +1,7 @@
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
-import {
-  neutraliseCell,
-  PURCHASE_CSV_COLUMNS,
-  purchasesCsv,
-} from "../../src/reports/purchases-csv.js";
+import { PURCHASE_CSV_COLUMNS, purchasesCsv } from "../../src/reports/purchases-csv.js";
 import { readCsv } from "../helpers/csv-reader.js";
 import { testIntent } from "../helpers/intent.js";
 
@@ -86,15 +82,41 @@ describe("the accountant's CSV", () => {
     expect(column(second, "settled_at_utc")).toBe("2026-11-03T09:31:00.000Z");
   });
 
-  it("neutralises text a spreadsheet would run as a formula", async () => {
-    for (const hostile of ['=HYPERLINK("http://x")', "+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]) {
-      expect(neutraliseCell(hostile)).toBe(`'${hostile}`);
+  it("neutralises text a spreadsheet would run as a formula, full-width forms included", async () => {
+    const hostile = [
+      '=HYPERLINK("http://x")',
+      "+1+2",
+      "-2+3",
+      "@SUM(A1)",
+      "\t=1",
+      "\r=1",
+      "＝1+1",
+      "＋1",
+      "－1",
+      "＠SUM(A1)",
+    ];
+    for (const detail of hostile) {
+      const csv = await text(purchasesCsv([intent({ status: "rejected", outcomeDetail: detail })]));
+      expect(column(readCsv(csv)[1], "outcome_detail")).toBe(`'${detail}`);
     }
-    expect(neutraliseCell("plain reason")).toBe("plain reason");
+    const plain = await text(purchasesCsv([intent({ outcomeDetail: "plain reason" })]));
+    expect(column(readCsv(plain)[1], "outcome_detail")).toBe("plain reason");
+  });
+
+  it("quotes every text cell, so a ';' in the service's words never starts a new cell", async () => {
     const csv = await text(
-      purchasesCsv([intent({ status: "rejected", outcomeDetail: "=cmd|' /C calc'!A0" })]),
+      purchasesCsv([
+        intent({ status: "rejected", outcomeDetail: "refused;=1+1", txHash: "ab;=c" }),
+      ]),
     );
-    expect(column(readCsv(csv)[1], "outcome_detail")).toBe("'=cmd|' /C calc'!A0");
+    const row = csv.split("\n")[1] ?? "";
+    expect(row).toContain('"refused;=1+1"');
+    expect(row).toContain('"ab;=c"');
+    // Split the way a ';'-separated spreadsheet would: no cell starts with '='.
+    const cells = row.split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
+    expect(cells.some((cell) => cell.startsWith("="))).toBe(false);
+    // Numbers stay numbers (unquoted), so a spreadsheet sums them.
+    expect(row).toMatch(/,50,/);
   });
 
   it("pulls rows from the iterator as they are read, not all at once", async () => {
