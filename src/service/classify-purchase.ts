@@ -44,6 +44,10 @@ export function classifyPurchaseAnswer(
   const json = answer.json as RawBody;
   const doubt = doubtIn(json, answer.status);
   if (doubt) return ambiguous("unconfirmed", doubt.detail, { txHash: doubt.txHash });
+  // What the parse may have lost (a duplicate key keeps its last value; nesting deeper than
+  // the markers are looked for): a doubt marker anywhere in the text is a doubt.
+  const written = doubtWrittenIn(answer.text, answer.status);
+  if (written !== undefined) return ambiguous("unconfirmed", written);
   if (answer.status === 200) {
     const success = purchaseSuccessSchema.safeParse(json);
     if (!success.success) return ambiguous("malformed", "HTTP 200 without ok: true");
@@ -189,3 +193,25 @@ function topLevelTxHash(value: unknown): string | undefined {
   const hash = (value as Record<string, unknown>).tx_hash;
   return typeof hash === "string" ? hash : undefined;
 }
+
+/**
+ * A truthy `unconfirmed`, or (on anything but a 200, whose own hash is expected) a non-empty
+ * transaction hash under any of its names, written anywhere in the body's text, whatever the
+ * parse kept. Conservative on purpose: a false alarm costs an admin's look, a missed one a
+ * purchase bought twice.
+ */
+export function doubtWrittenIn(text: string, status: number): string | undefined {
+  const keys = ["unconfirmed", ...(status === 200 ? [] : TX_HASH_KEYS)].join("|");
+  const pattern = new RegExp(`"(${keys})"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|[^,}\\]\\s]+)`, "g");
+  for (const [, key = "", value = ""] of text.matchAll(pattern)) {
+    if (NOTHING_WRITTEN.has(value.trim())) continue;
+    if (key !== "unconfirmed" && value.trim() === '"0"') continue;
+    return key === "unconfirmed"
+      ? "the body says unconfirmed where its parse does not (a duplicate key, or deep nesting)"
+      : `the body carries a ${key} where its parse does not (a duplicate key, or deep nesting)`;
+  }
+  return undefined;
+}
+
+/** Values that say nothing happened, as written in JSON. */
+const NOTHING_WRITTEN: ReadonlySet<string> = new Set(["false", "null", "0", '""', "[]", "{}"]);

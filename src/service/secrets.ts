@@ -91,7 +91,14 @@ export class SecretScrubber {
     if (typeof value === "object" && value !== null) {
       const copy: Record<string, unknown> = {};
       for (const [key, item] of Object.entries(value)) {
-        copy[this.#text(key, echoed)] = this.#deep(item, echoed);
+        // Defined, not assigned: an assignment to "__proto__" would set the copy's prototype
+        // and hide the key (and any doubt marker under it) from every reader.
+        Object.defineProperty(copy, this.#text(key, echoed), {
+          value: this.#deep(item, echoed),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       return copy as T;
     }

@@ -97,6 +97,101 @@ describe("doubtful purchase answers are ambiguous (through the sandbox over HTTP
   });
 });
 
+/**
+ * JSON oddities a hostile or broken service may send, as raw text: what the parse keeps is not
+ * all there is. Each doubt marker written anywhere must still make the answer ambiguous.
+ */
+const deeplyNested = (depth: number, inner: string) =>
+  `{"ok":true,"data":${'{"a":'.repeat(depth)}${inner}${"}".repeat(depth)}}`;
+const ODD_DOUBTFUL: [string, number, string][] = [
+  [
+    "a refusal hiding its doubt under __proto__",
+    400,
+    '{"ok":false,"error":"BAD","__proto__":{"unconfirmed":true,"tx_hash":"h11"}}',
+  ],
+  [
+    "a success hiding unconfirmed under __proto__",
+    200,
+    '{"ok":true,"__proto__":{"unconfirmed":true}}',
+  ],
+  [
+    "a duplicate unconfirmed whose last value is false",
+    200,
+    '{"ok":true,"unconfirmed":true,"unconfirmed":false}',
+  ],
+  [
+    "a duplicate tx_hash whose last value is empty",
+    400,
+    '{"ok":false,"error":"BAD","tx_hash":"h12","tx_hash":""}',
+  ],
+  ["unconfirmed under constructor", 200, '{"ok":true,"constructor":{"unconfirmed":1}}'],
+  [
+    "unconfirmed nested deeper than the markers are looked for",
+    200,
+    deeplyNested(20, '{"unconfirmed":true}'),
+  ],
+];
+
+describe("JSON oddities in a purchase answer (through the sandbox over HTTP)", () => {
+  it.each(ODD_DOUBTFUL)("%s: ambiguous (unconfirmed), sent once", async (_name, status, text) => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox);
+    sandbox.injectFault({ type: "status", status, body: text });
+    const outcome = await client.buyStars({ username: "alice", amount: 50 });
+    expect(outcome).toMatchObject({ kind: "ambiguous", cause: "unconfirmed" });
+    expect(sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("nesting too deep to read is ambiguous (malformed), never a crash or a refusal", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox);
+    const depth = 200_000;
+    sandbox.injectFault({
+      type: "status",
+      status: 400,
+      body: `{"ok":false,"error":"BAD","d":${"[".repeat(depth)}${"]".repeat(depth)}}`,
+    });
+    const outcome = await client.buyStars({ username: "alice", amount: 50 });
+    expect(outcome.kind).toBe("ambiguous");
+  });
+
+  it("huge numbers change nothing: a plain refusal stays one, a success stays one", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox);
+    sandbox.injectFault({
+      type: "status",
+      status: 400,
+      body: '{"ok":false,"error":"BAD","amount":1e400,"id":123456789012345678901234567890}',
+    });
+    expect(await client.buyStars({ username: "alice", amount: 50 })).toMatchObject({
+      kind: "rejected",
+      detail: "BAD",
+    });
+    sandbox.injectFault({
+      type: "status",
+      status: 200,
+      body: '{"ok":true,"tx_hash":"h13","data":{"price":1e400,"unconfirmed":false}}',
+    });
+    expect(await client.buyStars({ username: "alice", amount: 50 })).toMatchObject({
+      kind: "success",
+    });
+  });
+
+  it("a copy of the answer keeps a __proto__ key as a key, never as a prototype", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox);
+    sandbox.injectFault({
+      type: "status",
+      status: 400,
+      body: '{"ok":false,"error":"BAD","__proto__":{"unconfirmed":true}}',
+    });
+    const outcome = await client.buyStars({ username: "alice", amount: 50 });
+    const body = (outcome as { body?: object }).body ?? {};
+    expect(Object.getPrototypeOf(body)).toBe(Object.prototype);
+    expect(Object.keys(body)).toContain("__proto__");
+  });
+});
+
 describe("doubtful purchase answers are ambiguous (the pure classifier)", () => {
   const classify = (status: number, body: object) =>
     classifyPurchaseAnswer(
