@@ -7,6 +7,7 @@
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { PurchaseOutcome } from "../service/types.js";
 import type { Translate } from "./context.js";
+import { serviceWords } from "./format.js";
 
 /** What the ledger keeps in `response`, as far as this text needs it (see src/ledger/ledger.ts). */
 interface StoredResponse {
@@ -39,7 +40,7 @@ export function outcomeDetailText(t: Translate, intent: PurchaseIntent): string 
   if (detail === undefined) return undefined;
   const stored = asRecord(intent.response) as StoredResponse | undefined;
   if (detail.startsWith("interrupted:")) return t("detail-interrupted");
-  if (stored === undefined) return t("detail-other", { detail });
+  if (stored === undefined) return t("detail-other", { detail: serviceWords(detail) });
   const unrecorded = oneOf(stored.unrecordedOutcome, OUTCOMES);
   if (unrecorded !== undefined) {
     return withReason(t, t("detail-unrecorded", { outcome: t(`status-${unrecorded}`) }), stored);
@@ -52,7 +53,7 @@ export function outcomeDetailText(t: Translate, intent: PurchaseIntent): string 
   if (typeof stored.invalid === "string") {
     return t("detail-not-sent-invalid", { field: stored.invalid });
   }
-  return detailOfResponse(t, stored) ?? t("detail-other", { detail });
+  return detailOfResponse(t, stored) ?? t("detail-other", { detail: serviceWords(detail) });
 }
 
 /** An ambiguous answer's cause, or a refusal's status and reason; undefined for neither. */
@@ -100,7 +101,7 @@ function notSentText(t: Translate, stored: StoredResponse): string {
       reason: t(`detail-queued-${queuedReason(stored.reason)}`),
     });
   }
-  return t("detail-other", { detail: String(stored.notSent) });
+  return t("detail-other", { detail: serviceWords(String(stored.notSent)) });
 }
 
 /** Why a queued confirmation was closed, in the few words its locale key names. */
@@ -131,7 +132,7 @@ function serviceReason(body: unknown): string | undefined {
   if (record === undefined) return undefined;
   for (const key of ["error", "reason", "info"]) {
     const value = record[key];
-    if (typeof value === "string" && value.trim() !== "") return value.trim().slice(0, 300);
+    if (typeof value === "string" && value.trim() !== "") return serviceWords(value);
   }
   return undefined;
 }

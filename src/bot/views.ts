@@ -9,7 +9,7 @@ import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
 import type { Translate } from "./context.js";
-import { formatDateTime, formatDecimal } from "./format.js";
+import { formatDateTime, formatDecimal, serviceWords } from "./format.js";
 
 /**
  * Where a person can look a transaction up: TON_EXPLORER_URL followed by the hash; undefined
@@ -247,7 +247,9 @@ export function outcomeText(
       return withGift(
         t,
         result.intent,
-        t("outcome-rejected", { reason: reason ?? t("outcome-no-reason") }),
+        t("outcome-rejected", {
+          reason: reason === undefined ? t("outcome-no-reason") : serviceWords(reason),
+        }),
       );
     }
     case "unconfirmed": {

@@ -28,6 +28,25 @@ describe("what a person sees for each outcome", () => {
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
+  it("refused with a 5,000-character reason: the person is still told, the reason cut short", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(603));
+    const summary = await toSummary(alice);
+    const reason = `Refused: ${"very long words ".repeat(320)}`;
+    h.sandbox.injectFault(
+      { type: "status", status: 400, body: { ok: false, error: reason } },
+      { path: "/buy-stars/" },
+    );
+    await alice.pressButton("✅ Confirm");
+    const text = h.telegram.message(alice.chatId, summary.message_id)?.text ?? "";
+    expect(text).toMatch(/^Recipient: @bob_gifts\n/);
+    expect(text).toMatch(
+      /❌ The service refused the purchase: Refused: very long words .+…\. Nothing was spent\.$/,
+    );
+    expect(text.length).toBeLessThan(600);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
   it("unconfirmed: do not try again, the admins are checking; a second press buys nothing", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(602, { language_code: "ru" }));

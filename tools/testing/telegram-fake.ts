@@ -85,6 +85,9 @@ export const TEST_BOT_INFO: UserFromGetMe = {
   allows_users_to_create_topics: false,
 } as UserFromGetMe;
 
+/** Telegram's longest message text. */
+const MAX_TEXT_LENGTH = 4096;
+
 export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramFake {
   const botInfo = options.botInfo ?? TEST_BOT_INFO;
   const calls: RecordedCall[] = [];
@@ -122,6 +125,13 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     return message;
   }
 
+  /** Telegram's refusal of a text over 4,096 characters (UTF-16 units, as Telegram counts). */
+  function tooLong(payload: Record<string, unknown>): CannedAnswer | undefined {
+    if (typeof payload.text !== "string" || payload.text.length <= MAX_TEXT_LENGTH)
+      return undefined;
+    return { ok: false, error_code: 400, description: "Bad Request: message is too long" };
+  }
+
   function edited(payload: Record<string, unknown>): CannedAnswer {
     if (payload.inline_message_id !== undefined) return { ok: true, result: true };
     const key = `${Number(payload.chat_id)}:${Number(payload.message_id)}`;
@@ -142,8 +152,9 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
       case "getMe":
         return { ok: true, result: botInfo };
       case "sendMessage":
-        return { ok: true, result: sent(payload) };
+        return tooLong(payload) ?? { ok: true, result: sent(payload) };
       case "editMessageText":
+        return tooLong(payload) ?? edited(payload);
       case "editMessageReplyMarkup":
         return edited(payload);
       case "getChatMember":
