@@ -47,6 +47,21 @@ function singleLine(schema: z.ZodString) {
   return schema.refine((value) => !/[\r\n]/.test(value), "must be a single line");
 }
 
+/**
+ * A value sent as (or in) an HTTP header: only visible ASCII and spaces. undici refuses a
+ * header with a control character or one above U+00FF (a zero-width space or a "…" pasted
+ * with the cookie) before sending it; refusing it here, at start and at a rotation, names the
+ * setting instead of leaving the purchase it would have gone with to fail. Latin-1 letters,
+ * which undici would pass, are refused too: none belongs in a cookie, a key, a proxy URL or a
+ * user agent. The message never quotes the value: these are secrets.
+ */
+function headerSafe<T extends z.ZodType<string>>(schema: T) {
+  return schema.refine(
+    (value) => /^[\x20-\x7e\r\n]*$/.test(value),
+    "contains a character that cannot go in an HTTP header (only visible ASCII letters, digits, signs and spaces can; look for a pasted zero-width space, a typographic quote or an ellipsis)",
+  );
+}
+
 function integer(min: number, max: number) {
   return z
     .string()
@@ -142,8 +157,8 @@ const fields = {
 
   // The paying wallet and the marketplace session
   WALLET_MNEMONIC: mnemonic,
-  MARKETPLACE_COOKIE: singleLine(
-    required("the whole marketplace Cookie header, containing stel_ssid=..."),
+  MARKETPLACE_COOKIE: headerSafe(
+    singleLine(required("the whole marketplace Cookie header, containing stel_ssid=...")),
   ).refine(hasStelSsid, "must be the whole Cookie header and contain a stel_ssid=... cookie"),
   WALLET_VERSION: z
     .enum(["auto", "v5r1", "v4r2", "v3r2"], { error: () => "must be auto, v5r1, v4r2 or v3r2" })
@@ -152,9 +167,9 @@ const fields = {
     .string()
     .refine((value) => parseWalletAddress(value) !== undefined, "is not a TON address")
     .optional(),
-  PROVIDER_API_KEY: singleLine(z.string()).optional(),
-  UPSTREAM_PROXY: singleLine(z.string()).optional(),
-  UPSTREAM_USER_AGENT: singleLine(z.string()).optional(),
+  PROVIDER_API_KEY: headerSafe(singleLine(z.string())).optional(),
+  UPSTREAM_PROXY: headerSafe(singleLine(z.string())).optional(),
+  UPSTREAM_USER_AGENT: headerSafe(singleLine(z.string())).optional(),
   PAYMENT_METHOD: z
     .enum(["usdt_ton", "ton"], { error: () => "must be usdt_ton or ton" })
     .default("usdt_ton"),

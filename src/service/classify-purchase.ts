@@ -15,9 +15,9 @@ import {
   waitHintSeconds,
 } from "./answer.js";
 import { objectBodySchema, purchaseSuccessSchema } from "./schemas.js";
-import type { Ambiguous, PurchaseResult, RawBody, Rejected, Success } from "./types.js";
+import type { Ambiguous, Invalid, PurchaseResult, RawBody, Rejected, Success } from "./types.js";
 
-export type PurchaseAnswerOutcome = Success<PurchaseResult> | Rejected | Ambiguous;
+export type PurchaseAnswerOutcome = Success<PurchaseResult> | Rejected | Ambiguous | Invalid;
 
 /** What the classifier needs besides the answer. */
 export interface PurchaseClassifyContext {
@@ -61,8 +61,21 @@ export function classifyPurchaseAnswer(
   return ambiguous("unexpected_status", `unexpected HTTP status ${answer.status}`);
 }
 
-/** A timeout, a dropped connection or an unread body: the request may have been carried out. */
-function noAnswerOutcome(failure: NoAnswer, context: PurchaseClassifyContext): Ambiguous {
+/**
+ * A timeout, a dropped connection or an unread body: the request may have been carried out.
+ * Except a request the HTTP client refused before sending any of it: nothing left.
+ */
+function noAnswerOutcome(
+  failure: NoAnswer,
+  context: PurchaseClassifyContext,
+): Ambiguous | Invalid {
+  if (failure.cause === "not_sent") {
+    return {
+      kind: "invalid",
+      field: "request",
+      detail: `the HTTP client refused the request before sending it (${failure.code})`,
+    };
+  }
   if (failure.cause === "too_large") {
     return {
       kind: "ambiguous",

@@ -49,7 +49,9 @@ export function classifyReadAnswer<T>(
     }
     const detail =
       result.cause === "timeout" ? "the gift service did not answer in time" : result.code;
-    return done({ kind: "unavailable", cause: result.cause, detail });
+    // A read the HTTP client refused to send fails like a connection that failed.
+    const cause = result.cause === "not_sent" ? "transport" : result.cause;
+    return done({ kind: "unavailable", cause, detail });
   }
   const answer = result;
   if (isHoldStatus(answer.status)) return holdDecision(answer, answer.status, attempt);

@@ -30,7 +30,7 @@ export interface ExchangeLimits {
 
 export type Exchange =
   | { kind: "response"; status: number; headers: Record<string, string>; text: string }
-  | { kind: "failure"; cause: "timeout" | "transport" | "too_large"; code: string };
+  | { kind: "failure"; cause: "timeout" | "transport" | "too_large" | "not_sent"; code: string };
 
 export interface ExchangeRequest {
   method: "GET" | "POST";
@@ -44,6 +44,15 @@ export interface ExchangeRequest {
 export const DEADLINE_CODE = "DEADLINE_EXCEEDED";
 /** The `code` of a failure whose body exceeded `maxBodyBytes`. */
 export const BODY_TOO_LARGE_CODE = "BODY_TOO_LARGE";
+
+/**
+ * Failures raised before any byte of the request left: undici validates a request's method,
+ * URL and headers (a header value with a character it refuses) when the request is made, and
+ * throws InvalidArgumentError then, before it connects or writes. Nothing was sent, so a
+ * purchase that meets one is "not sent", not unknown. Only this code: every other failure may
+ * come after the request went out.
+ */
+const NOT_SENT_CODES: ReadonlySet<string> = new Set(["UND_ERR_INVALID_ARG"]);
 
 const TIMEOUT_CODES: ReadonlySet<string> = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
@@ -128,6 +137,7 @@ export async function exchange(
     }
     if (deadline.passed) return { kind: "failure", cause: "timeout", code: DEADLINE_CODE };
     const code = errorCode(error);
+    if (NOT_SENT_CODES.has(code)) return { kind: "failure", cause: "not_sent", code };
     return { kind: "failure", cause: TIMEOUT_CODES.has(code) ? "timeout" : "transport", code };
   } finally {
     clearTimeout(timer);

@@ -100,7 +100,8 @@ export interface Ambiguous {
 /** Input refused by the client before any request was sent (bad username, amount, duration...). */
 export interface Invalid {
   kind: "invalid";
-  field: "username" | "amount" | "duration" | "payment_method";
+  /** `request`: the HTTP client refused the request itself (a header it cannot send). */
+  field: "username" | "amount" | "duration" | "payment_method" | "request";
   detail: string;
 }
 

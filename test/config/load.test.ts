@@ -358,6 +358,23 @@ describe("loadConfig: bad and missing variables", () => {
     );
   });
 
+  it("refuses a header setting with a character undici cannot send, naming it and never its value", async () => {
+    const settings = {
+      MARKETPLACE_COOKIE: (x: string) => `stel_ssid=Secret555${x}`,
+      PROVIDER_API_KEY: (x: string) => `Secret555${x}`,
+      UPSTREAM_PROXY: (x: string) => `http://user:Secret555${x}@127.0.0.1:3128`,
+      UPSTREAM_USER_AGENT: (x: string) => `giftbot/1.0 Secret555${x}`,
+    };
+    for (const [variable, value] of Object.entries(settings)) {
+      for (const pasted of ["\u200b", "\u2026", "\u00e9", "\u0007"]) {
+        const error = await problemsOf(validEnv({ [variable]: value(pasted) }));
+        expect(variablesOf(error)).toEqual([variable]);
+        expect(error.message).toContain("cannot go in an HTTP header");
+        expect(error.message).not.toContain("Secret555");
+      }
+    }
+  });
+
   it("takes ADMIN_CONTACT up to 100 characters on one line, and refuses more or several lines", async () => {
     const url = `https://t.me/${"a".repeat(100 - "https://t.me/".length)}`;
     const config = await loadConfig(validEnv({ ADMIN_CONTACT: url }), { envFile: false });

@@ -94,6 +94,24 @@ describe("reloadSettings", () => {
     expect(result.settings.config.wallet.cookie).toBe(OLD_COOKIE);
   });
 
+  it("refuses a rotated cookie with a character no HTTP header can carry, keeping the old one", async () => {
+    const { env, options, cookieFile } = setup();
+    const current = await loadSettings(env, options);
+    for (const pasted of ["\u200b", "\u2026", "\u007f"]) {
+      replaceAtomically(cookieFile, `stel_ssid=Rotated444${pasted}; stel_token=Rotated444`);
+      const result = await reloadSettings(current, env, options);
+      expect(result.applied).toEqual([]);
+      expect(result.refused).toEqual([
+        {
+          variable: "MARKETPLACE_COOKIE",
+          reason: expect.stringContaining("cannot go in an HTTP header") as string,
+        },
+      ]);
+      expect(JSON.stringify(result.refused)).not.toContain("Rotated444");
+      expect(result.settings.config.wallet.cookie).toBe(OLD_COOKIE);
+    }
+  });
+
   it("keeps the old cookie when its file is gone, and still applies the other changes", async () => {
     const { env, options, cookieFile, envFile } = setup();
     const current = await loadSettings(env, options);

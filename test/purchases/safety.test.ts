@@ -9,7 +9,7 @@ import type { PurchaseIntent } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { username } from "../helpers/username.js";
 import { installWriteFault } from "../helpers/write-fault.js";
-import { deskFixture, NOON } from "./helpers.js";
+import { CANARY, deskFixture, NOON } from "./helpers.js";
 
 const STARS = "/buy-stars/";
 const PREMIUM = "/buy-premium/";
@@ -211,6 +211,26 @@ describe("a recipient check answered about another account", () => {
       kind: "ok",
       username: "Alice_Friend",
     });
+    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
+  });
+});
+
+describe("a request the HTTP client refuses before sending any of it", () => {
+  it("is 'not sent' (nothing spent, nothing frozen), not an unknown outcome", async () => {
+    // A credential with a character undici refuses, past the config's check (defence in depth).
+    const f = await deskFixture({
+      client: { credentials: { ...CANARY, cookie: "stel_ssid=Pasted\u200bValue" } },
+    });
+    const intent = f.starsDraft();
+    expect(await f.desk.confirm(intent.id, 1)).toMatchObject({
+      kind: "not_sent",
+      reason: "invalid",
+    });
+    expect(f.records.getIntent(intent.id)).toMatchObject({
+      status: "rejected",
+      outcomeDetail: "not sent: refused by the client before sending (invalid request)",
+    });
+    expect(f.records.status().unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });
