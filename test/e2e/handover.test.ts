@@ -84,7 +84,9 @@ describe("one sender at a time", { timeout: 60_000 }, () => {
     const old = await startBot(world, lease);
     const uma = new Person(world.emulator, DEMO_USER.id);
     const summary = await starsSummary(uma, "alice_friend");
-    world.sandbox.injectFault({ type: "delay", ms: 2_000 }, { path: STARS });
+    // Held until the test ends: the process is killed with its request still in flight, however
+    // slowly the standby starts on a busy machine.
+    world.sandbox.injectFault({ type: "delay", ms: 60_000 }, { path: STARS });
     await uma.press(summary, "✅ Confirm");
     await world.sandbox.waitForRequests(1, STARS);
     const next = await standby(world, lease);
