@@ -15,8 +15,11 @@ import {
   starsSummary,
   startBot,
   startWorld,
+  postUpdate,
   type World,
   WAIT_MS,
+  WEBHOOK_SECRET,
+  webhookEnv,
 } from "./helpers.js";
 
 const STARS = "/buy-stars/";
@@ -135,5 +138,34 @@ describe("one sender at a time", { timeout: 60_000 }, () => {
     await uma.press(summary, "✅ Confirm");
     await uma.waitForText(summary.id, /Delivered: 50 Telegram Stars to @alice_friend/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+  });
+
+  it("webhook mode: the standby answers Telegram 503 (Telegram retries), the holder answers; after the handover the new one does", async () => {
+    const world = await startWorld();
+    const old = spawnBot(await world.env(webhookEnv()));
+    await old.waitForLog((line) => line.msg === "taking updates by webhook");
+    const next = spawnBot(await world.env(webhookEnv()));
+    const listening = await next.waitForLog(
+      (line) => line.msg === "webhook server listening; updates wait until started",
+    );
+    await next.waitForLog(
+      (line) => line.msg === "another process holds the sender lease: standing by",
+    );
+    const hook = `${String(listening.listening)}/telegram/hook`;
+
+    const hello = world.emulator.sendText(DEMO_USER.id, DEMO_USER.id, "/start");
+    const update = world.emulator.pendingUpdates().find((u) => u.update_id === hello.updateId);
+    expect((await postUpdate(hook, update, WEBHOOK_SECRET)).status).toBe(503);
+    expect(world.emulator.chat(DEMO_USER.id).filter((m) => m.fromBot)).toEqual([]);
+
+    old.child.kill("SIGTERM");
+    expect((await old.exited).code).toBe(0);
+    await next.waitForLog((line) => line.msg === "taking updates by webhook");
+    expect((await postUpdate(hook, update, WEBHOOK_SECRET)).status).toBe(200);
+    const greeting = await world.emulator.nextBotMessage(DEMO_USER.id, {
+      after: 0,
+      timeoutMs: WAIT_MS,
+    });
+    expect(greeting.text).toMatch(/^Hi, Uma!/);
   });
 });
