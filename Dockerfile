@@ -47,7 +47,7 @@ COPY --from=build /app/dist/src ./dist/src
 COPY locales ./locales
 # The database lives on a volume; its folder belongs to the user the bot runs as, so a new named
 # volume (which copies this folder's owner) is writable without root.
-RUN mkdir -p /app/data && chown node:node /app/data
+RUN mkdir -p /app/data/backups && chown -R node:node /app/data
 VOLUME ["/app/data"]
 USER node
 EXPOSE 8080

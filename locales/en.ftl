@@ -37,6 +37,7 @@ help-admin =
     /allowed: who may buy
     /limits: the spending limits and today's use
     /export: the purchases of a date range as a CSV file (/export 2026-11-01 2026-11-30; none: this month so far)
+    /backup: back the database up now (the file stays on the server)
     /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
 
 ## Language
@@ -203,6 +204,7 @@ admin-storage-transient = ⚠️ The bot's database refused a purchase write ({ 
 admin-storage-permanent = ⚠️ The bot's database refuses writes ({ $operation }, { $code }) and will not recover by itself: the file may be read-only or damaged. Purchases cannot go on until it is mended: check the disk, the file's permissions and the bot's log.
 detail-answer-success = delivered.
 detail-interrupted = interrupted: the process stopped while the purchase request was in flight
+detail-restored = restored from a backup: it was in flight or waiting in the backup, and whether it was sent after the backup was taken is unknown.
 detail-unrecorded = the service answered ({ $outcome }), but the database could not record the answer at once; check it against the evidence.
 detail-late-answer = an answer ({ $outcome }) came after a restart had already marked this purchase unknown.
 detail-not-sent-shutdown = not sent: cancelled at shutdown
@@ -386,6 +388,11 @@ command-allowed = Who may buy
 command-limits = Spending limits and today's use
 command-group-premium = Gift Telegram Premium to a member
 command-export = Purchases of a date range as a CSV file
+command-backup = Back up the database now
+admin-backup-done = 💾 Backed up: { $path } ({ $size }). The file stays on the server: it holds people's ids and names.
+admin-backup-failed = ❌ The backup into { $dir } failed: { $reason }
+admin-backup-unavailable = This bot keeps its data in PostgreSQL: back it up with pg_dump or your database service's own backups.
+admin-backup-failing = ⚠️ The database backup into { $dir } failed: { $reason }. The bot tries again every 15 minutes; purchases are not affected. You are told again only after a backup has worked.
 
 # ---- What each gift cost (issue 13) ----
 

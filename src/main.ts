@@ -35,20 +35,34 @@ async function main(): Promise<number | undefined> {
     throw error;
   }
   const { config } = settings;
-  const { createApp } = await appModule;
+  const { createApp, DatabaseDamagedError, DatabaseTooNewError } = await appModule;
   // Every stop first ends the reloads: a SIGHUP must not apply settings to closed parts.
   let stopReloads = (): void => undefined;
   const stop = (): Promise<void> => {
     stopReloads();
     return app.stop();
   };
-  const app = createApp(config, {
-    onFatal: () => {
-      // Telegram will not give this process updates any more: let a supervisor restart it.
-      const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
-      stop().then(exit, exit);
-    },
-  });
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = createApp(config, {
+      onFatal: () => {
+        // Telegram will not give this process updates any more: let a supervisor restart it.
+        const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
+        stop().then(exit, exit);
+      },
+    });
+  } catch (error) {
+    // A damaged or too-new database: one line naming the file and what to do, its own code.
+    if (error instanceof DatabaseDamagedError || error instanceof DatabaseTooNewError) {
+      process.stderr.write(
+        `giftbot cannot start: ${error.message}. To restore a backup: npm run restore -- <backup file>\n`,
+      );
+      return error instanceof DatabaseDamagedError
+        ? DatabaseDamagedError.exitCode
+        : DatabaseTooNewError.exitCode;
+    }
+    throw error;
+  }
   // Installed before start: a signal while connecting still closes the database cleanly.
   handleShutdownSignals({
     stop,

@@ -37,6 +37,7 @@ import { configSummary, serviceCredentials } from "../config/index.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../logger.js";
+import { BackupSchedule } from "../run/backups.js";
 import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
@@ -336,6 +337,7 @@ function createGiftBot(
     storage: Storage;
     access: AccessList;
     logger: Logger;
+    backups: BackupSchedule | undefined;
   },
 ): GiftBot {
   return createBot({
@@ -358,6 +360,7 @@ function createGiftBot(
     now: overrides.clock,
     adminMessageRetry: overrides.adminMessageRetry,
     fairShare: config.fairShare,
+    backups: parts.backups,
   });
 }
 
@@ -383,9 +386,13 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     clock,
     logger,
   });
+  // Set once the bot exists: a failing backup is told to its admins.
+  let tellBackupFailing = (_error: unknown): void => undefined;
+  const backups = scheduleBackups(config, storage, logger, (error) => tellBackupFailing(error));
   const observability = new Observability(config.run, logger, {
     deskStatus: () => (storage.isUp() ? records.status() : undefined),
     quota: () => client.quotaSnapshot(0),
+    lastBackupAt: () => backups?.lastGoodAt,
   });
   const accounts = storage.openAccounts();
   const {
@@ -416,7 +423,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     accounts,
   );
   const access = new AccessList(storage.access, config.access);
-  const giftBot = createGiftBot(config, overrides, { desk, records, storage, access, logger });
+  const giftBot = createGiftBot(config, overrides, {
+    desk,
+    records,
+    storage,
+    access,
+    logger,
+    backups,
+  });
+  tellBackupFailing = (error) => giftBot.notifier.backupFailing(config.backups.dir, error);
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);
   guardPurchases({
@@ -469,6 +484,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     logger,
     ledger,
     lease,
+    backups,
     desk,
     access,
     giftBot,
@@ -498,6 +514,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         reporter: giftBot.reporter,
         background: giftBot.services.background,
         lease,
+        backups,
         starting,
       },
       () => begun,
@@ -547,6 +564,8 @@ interface StopParts {
   background: { idle(): Promise<void> };
   /** Released as soon as no purchase can be sent any more. */
   lease: LeaseKeeper;
+  /** Stopped, and a backup under way finished, before the database closes. */
+  backups: BackupSchedule | undefined;
   /** Aborted here: ends the retries of a start that is still connecting. */
   connecting: AbortController;
   /**
@@ -599,6 +618,8 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   await parts.reporter.idle();
   // Receipts still waiting for their cost (3 s at most) get it before the client closes.
   await parts.background.idle();
+  parts.backups?.stop();
+  await parts.backups?.idle();
   // The desk's read after the last purchase is finished and recorded, and a cost asked of the
   // chain for a few seconds at most: it is evidence, and a slow chain API must not use up the
   // grace period a purchase in flight may need.
@@ -657,6 +678,8 @@ async function begin(
   run.readOutages.start();
   begun.runner = await takeUpdates(parts, begun.webhookServer);
   run.observability.readiness.set("taking_updates");
+  // The lease holder backs the database up (a standby would only copy the same file twice).
+  parts.backups?.start();
 }
 
 /** What starting the app works with. */
@@ -666,6 +689,7 @@ interface RunParts {
   logger: Logger;
   ledger: PurchaseLedger;
   lease: LeaseKeeper;
+  backups: BackupSchedule | undefined;
   desk: PurchaseDesk;
   access: AccessList;
   giftBot: GiftBot;
@@ -795,4 +819,16 @@ async function takeUpdates(
   });
   logger.info("taking updates by long polling");
   return runner;
+}
+
+/** The backups of a store that takes them (SQLite), on the configured schedule. */
+function scheduleBackups(
+  config: Config,
+  storage: Storage,
+  logger: Logger,
+  onFailing: (error: unknown) => void,
+): BackupSchedule | undefined {
+  const take = storage.backup;
+  if (take === undefined) return undefined;
+  return new BackupSchedule({ settings: config.backups, take, logger, onFailing });
 }

@@ -94,3 +94,16 @@ export function serviceWords(text: string): string {
   const flat = text.replace(/\s+/g, " ").trim();
   return flat.length > MAX_SERVICE_WORDS ? `${flat.slice(0, MAX_SERVICE_WORDS - 1)}…` : flat;
 }
+
+/** A file size for people: "812 KB", "3.4 MB", in the locale's digits. */
+export function formatBytes(locale: string, bytes: number): string {
+  const units = ["B", "KB", "MB", "GB"];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const digits = unit === 0 || value >= 10 ? 0 : 1;
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)} ${units[unit] ?? "B"}`;
+}

@@ -51,7 +51,7 @@ import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 import { BackgroundWork } from "./background.js";
-import type { BotServices } from "./services.js";
+import type { BackupTaker, BotServices } from "./services.js";
 
 export type { AdminMessageRetry, BalanceAlerts } from "./admin-notifications/index.js";
 export { commandsFor, registerCommands } from "./commands.js";
@@ -108,6 +108,8 @@ export interface BotDeps {
   adminMessageRetry?: AdminMessageRetry | undefined;
   /** Update floods and strangers' answers (README "Fair share"); default FAIR_SHARE_DEFAULTS. */
   fairShare?: FairShareConfig | undefined;
+  /** Online backups for /backup (undefined: /backup says there are none here). */
+  backups?: BackupTaker | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -155,6 +157,7 @@ export function createBot(deps: BotDeps): GiftBot {
     logger: deps.logger,
     people: new KnownPeople(deps.stores),
     background: new BackgroundWork(),
+    backups: deps.backups,
   };
   const notifier = new AdminNotifier({
     api: bot.api,

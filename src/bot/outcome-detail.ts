@@ -40,6 +40,7 @@ export function outcomeDetailText(t: Translate, intent: PurchaseIntent): string 
   if (detail === undefined) return undefined;
   const stored = asRecord(intent.response) as StoredResponse | undefined;
   if (detail.startsWith("interrupted:")) return t("detail-interrupted");
+  if (detail.startsWith("restored:")) return t("detail-restored");
   if (stored === undefined) return t("detail-other", { detail: serviceWords(detail) });
   const unrecorded = oneOf(stored.unrecordedOutcome, OUTCOMES);
   if (unrecorded !== undefined) {

@@ -40,4 +40,12 @@ export interface BotServices {
   people: KnownPeople;
   /** What handlers leave running (a receipt's cost edit); the app's stop waits for it. */
   background: BackgroundWork;
+  /** Online backups of the database, for /backup; undefined where the store has none. */
+  backups: BackupTaker | undefined;
+}
+
+/** Takes a backup now (src/run/backups.ts); `dir` is where they go. */
+export interface BackupTaker {
+  readonly dir: string;
+  takeNow(): Promise<{ path: string; bytes: number }>;
 }

@@ -5,6 +5,7 @@
  *
  * Messages say why a value is wrong and never repeat a secret's value.
  */
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_LIMITS } from "../ledger/limits.js";
 import { DEFAULT_BREAKER_REFUSALS } from "../purchases/breaker.js";
@@ -240,6 +241,9 @@ const fields = {
   SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(40),
   LEASE_SECONDS: integer(2, 600).default(30),
   SECRET_POLL_SECONDS: integer(0, 3600).default(2),
+  BACKUP_INTERVAL_HOURS: integer(0, 8760).default(24),
+  BACKUP_DIR: singleLine(z.string()).optional(),
+  BACKUP_KEEP: integer(1, 1000).default(14),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
       error: () => "must be fatal, error, warn, info, debug, trace or silent",
@@ -409,6 +413,11 @@ export const configSchema = z
         shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
         leaseSeconds: env.LEASE_SECONDS,
         secretPollSeconds: env.SECRET_POLL_SECONDS,
+      },
+      backups: {
+        intervalHours: env.BACKUP_INTERVAL_HOURS,
+        dir: env.BACKUP_DIR ?? join(dirname(env.DATABASE_PATH), "backups"),
+        keep: env.BACKUP_KEEP,
       },
       log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
     };

@@ -199,5 +199,16 @@ export interface Config {
   fairShare: FairShareConfig;
   reports: ReportsConfig;
   run: RunConfig;
+  backups: BackupsConfig;
   log: LogConfig;
+}
+
+/** Online backups of the database (see src/run/backups.ts). */
+export interface BackupsConfig {
+  /** BACKUP_INTERVAL_HOURS; 0: no scheduled backups. */
+  intervalHours: number;
+  /** BACKUP_DIR; default a `backups` folder beside the database. */
+  dir: string;
+  /** BACKUP_KEEP: how many backups are kept. */
+  keep: number;
 }

@@ -652,6 +652,39 @@ export class Ledger implements PurchaseLedger {
   }
 
   /**
+   * After a restore from a backup: every purchase the backup shows in flight (`sending`) or
+   * promised (`queued`) may have been sent after the backup was taken, so each becomes
+   * unconfirmed, for an admin to settle, never sent again. The sender lease is cleared, with
+   * its epoch moved far past any a process of before the restore could still hold.
+   */
+  markRestored(backupTakenAt: string, now: number = this.#clock()): PurchaseIntent[] {
+    return this.#durably(() => {
+      this.#sql
+        .prepare(
+          "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
+        )
+        .run();
+      const rows = this.#sql
+        .prepare<[], { id: string }>(
+          "SELECT id FROM purchase_intents WHERE status IN ('sending', 'queued') ORDER BY rowid",
+        )
+        .all();
+      return rows.map(({ id }) =>
+        this.#move(
+          this.#mustGet(id),
+          "unconfirmed",
+          now,
+          {
+            finishedAt: now,
+            outcomeDetail: `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
+          },
+          null,
+        ),
+      );
+    });
+  }
+
+  /**
    * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and
    * when. Purchases resume when no unconfirmed intent is left.
    */

@@ -10,7 +10,9 @@ export const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>
   draft: ["queued", "sending", "cancelled", "expired"],
   // A queued confirmation leaves by the claim, back to an open draft when its claim is refused
   // for a reason that passes (the person may press again), or closed as never sent.
-  queued: ["sending", "draft", "rejected", "expired"],
+  // unconfirmed: only after a restore from a backup, which cannot know whether the promise was
+  // kept (sent) after the backup was taken.
+  queued: ["sending", "draft", "rejected", "expired", "unconfirmed"],
   sending: ["succeeded", "rejected", "unconfirmed"],
   unconfirmed: ["delivered", "not_delivered"],
   succeeded: [],

@@ -24,6 +24,8 @@ export interface MetricSources {
     | { paused: boolean; pausedBy?: "admin" | "breaker" | undefined; unconfirmed: number }
     | undefined;
   quota?: () => QuotaSnapshot | undefined;
+  /** When the last good backup was taken (ms since the epoch), if one was this run. */
+  lastBackupAt?: () => number | undefined;
 }
 
 export interface BotMetrics {
@@ -72,6 +74,15 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
     help: "Confirm presses by gift kind and outcome (succeeded, rejected, unconfirmed, not_sent, refused, recipient_has_premium).",
     labelNames: ["kind", "outcome"] as const,
     registers,
+  });
+  new Gauge({
+    name: `${PREFIX}backup_last_success_timestamp_seconds`,
+    help: "When the last good backup of the database was taken (Unix seconds); absent until one was taken by this process.",
+    registers,
+    collect() {
+      const at = sources.lastBackupAt?.();
+      if (at !== undefined) this.set(Math.floor(at / 1000));
+    },
   });
   new Gauge({
     name: `${PREFIX}purchases_unconfirmed_open`,

@@ -65,10 +65,7 @@ export function classifyPurchaseAnswer(
  * A timeout, a dropped connection or an unread body: the request may have been carried out.
  * Except a request the HTTP client refused before sending any of it: nothing left.
  */
-function noAnswerOutcome(
-  failure: NoAnswer,
-  context: PurchaseClassifyContext,
-): Ambiguous | Invalid {
+function noAnswerOutcome(failure: NoAnswer, context: PurchaseClassifyContext): Ambiguous | Invalid {
   if (failure.cause === "not_sent") {
     return {
       kind: "invalid",

@@ -18,6 +18,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database, { type Statement } from "better-sqlite3";
+import { DatabaseDamagedError, DatabaseTooNewError } from "./errors.js";
 import { migrations } from "./migrations.js";
 
 export type Db = Database.Database;
@@ -32,10 +33,20 @@ export const PAGE_CACHE_KIB = 8192;
  */
 export const BUSY_TIMEOUT_MS = 25;
 
-/** Opens (creating it and its folder if needed) and migrates the database at `path`. */
+/**
+ * Opens (creating it and its folder if needed), checks and migrates the database at `path`.
+ * Throws {@link DatabaseDamagedError} when the file is not a database or SQLite's quick check
+ * finds it damaged, and {@link DatabaseTooNewError} when a newer bot wrote it.
+ */
 export function openDatabase(path: string): Db {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
+  try {
+    checkIntact(db, path);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
   db.pragma("journal_mode = WAL");
   db.pragma("foreign_keys = ON");
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -142,9 +153,7 @@ export function isSqliteError(error: unknown): error is Database.SqliteError {
 export function migrate(db: Db, upTo: number = migrations.length): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > migrations.length) {
-    throw new Error(
-      `The database schema is version ${current}, newer than this bot knows (${migrations.length}).`,
-    );
+    throw new DatabaseTooNewError(db.name, current, migrations.length);
   }
   for (let version = current + 1; version <= upTo; version++) {
     const migration = migrations[version - 1];
@@ -169,6 +178,25 @@ function assertForeignKeys(db: Db, name: string): void {
   const broken = db.pragma("foreign_key_check") as unknown[];
   if (broken.length > 0) {
     throw new Error(`Migration "${name}" would break ${broken.length} foreign key references.`);
+  }
+}
+
+/**
+ * SQLite's quick check (the structure of every page and index, without the slower index
+ * contents check): a damaged file stops the bot before it reads or writes money. A file that
+ * is not a database at all fails the first statement with SQLITE_NOTADB.
+ */
+function checkIntact(db: Db, path: string): void {
+  let rows: { quick_check: string }[];
+  try {
+    rows = db.pragma("quick_check") as { quick_check: string }[];
+  } catch (error) {
+    if (error instanceof Database.SqliteError) throw new DatabaseDamagedError(path, error.code);
+    throw error;
+  }
+  const problems = rows.map((row) => row.quick_check).filter((line) => line !== "ok");
+  if (problems.length > 0) {
+    throw new DatabaseDamagedError(path, `quick_check: ${problems.slice(0, 3).join("; ")}`);
   }
 }
 

@@ -6,6 +6,7 @@ import { Ledger } from "../ledger/ledger.js";
 import { SqliteAccounts } from "../ledger/sqlite-accounts.js";
 import { SqliteSenderLease } from "../ledger/sender-lease.js";
 import { SqliteAccessStore } from "./access-store.js";
+import { backupDatabase } from "./backup.js";
 import { type Db, openDatabase } from "./database.js";
 import { KeyValueStore } from "./key-value-store.js";
 import type { Storage } from "./types.js";
@@ -25,6 +26,7 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Stor
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new SqliteAccessStore(db),
     senderLease: new SqliteSenderLease(db),
+    backup: (dir, options) => backupDatabase(db, dir, options),
     isUp: () => db.open && db.prepare("SELECT 1 AS one").get() !== undefined,
     isOpen: () => db.open,
     close: () => db.close(),

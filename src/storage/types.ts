@@ -5,6 +5,7 @@
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
+import type { BackupResult } from "./backup.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
 export interface KeyValue<T> {
@@ -69,6 +70,12 @@ export interface Storage {
   access: AccessStore;
   /** The sender lease: one process at a time takes updates and sends purchases. */
   senderLease: SenderLease;
+  /**
+   * An online backup into `dir`, checked, keeping the newest `keep` (SQLite); undefined where
+   * the store is backed up by other means (PostgreSQL: pg_dump, the service's own backups).
+   */
+  backup:
+    ((dir: string, options: { keep: number; now: number }) => Promise<BackupResult>) | undefined;
   /** Whether the store answers (the health report's "database"); false once closed. */
   isUp(): boolean;
   isOpen(): boolean;

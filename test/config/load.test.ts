@@ -165,6 +165,7 @@ describe("loadConfig: a valid environment", () => {
         leaseSeconds: 20,
         secretPollSeconds: 2,
       },
+      backups: { intervalHours: 24, dir: "/var/lib/giftbot/backups", keep: 14 },
       log: { level: "debug", pretty: true },
     });
   });
@@ -223,6 +224,7 @@ describe("loadConfig: a valid environment", () => {
       secretPollSeconds: 2,
     });
     expect(config.log).toEqual({ level: "info", pretty: false });
+    expect(config.backups).toEqual({ intervalHours: 24, dir: "data/backups", keep: 14 });
     expect(config.fairShare).toEqual({
       checksPerUserMinute: 5,
       checksExemptAdmins: true,

@@ -259,7 +259,7 @@ describe("Ledger outcomes and reconciliation", () => {
     // or sending except by the claim, and settled statuses go nowhere.
     const allowed: Record<IntentStatus, IntentStatus[]> = {
       draft: ["queued", "sending", "cancelled", "expired"],
-      queued: ["sending", "draft", "rejected", "expired"],
+      queued: ["sending", "draft", "rejected", "expired", "unconfirmed"],
       sending: ["succeeded", "rejected", "unconfirmed"],
       unconfirmed: ["delivered", "not_delivered"],
       succeeded: [],

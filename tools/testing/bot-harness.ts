@@ -13,7 +13,12 @@ import type { Update } from "grammy/types";
 import { type App, createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
 import type { AdminMessageRetry, BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
-import type { AccessConfig, FairShareConfig, ReportsConfig } from "../../src/config/index.js";
+import type {
+  AccessConfig,
+  BackupsConfig,
+  FairShareConfig,
+  ReportsConfig,
+} from "../../src/config/index.js";
 import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
 import { type Logger, silentLogger } from "../../src/logger.js";
 import type { PurchaseRecords } from "../../src/purchases/records.js";
@@ -49,6 +54,7 @@ export interface BotHarnessOptions {
   alerts?: BalanceAlerts;
   /** REPORT_HOUR_UTC and TON_EXPLORER_URL. */
   reports?: Partial<ReportsConfig>;
+  backups?: Partial<BackupsConfig>;
   /** The paying wallet shown to admins. */
   wallet?: { address?: string; version?: "v5r1" | "v4r2" | "v3r2" };
   /** CHECKS_PER_USER_MINUTE and the other fair-share settings (default: production's). */
@@ -116,6 +122,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     ...(options.wallet ? { wallet: options.wallet } : {}),
     ...(options.fairShare ? { fairShare: options.fairShare } : {}),
     ...(options.reports ? { reports: options.reports } : {}),
+    ...(options.backups ? { backups: options.backups } : {}),
   });
 
   let appDb: Db | undefined;

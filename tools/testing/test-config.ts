@@ -4,6 +4,7 @@
  * test names. The app is then built from it by the one composition root (`createApp`), exactly
  * as `main` builds the production bot.
  */
+import { dirname, join } from "node:path";
 import {
   type AccessConfig,
   type AlertsConfig,
@@ -12,7 +13,7 @@ import {
   type FairShareConfig,
   type ReportsConfig,
 } from "../../src/config/index.js";
-import { DEFAULT_EXPLORER_URL } from "../../src/config/types.js";
+import { type BackupsConfig, DEFAULT_EXPLORER_URL } from "../../src/config/types.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../src/ledger/limits.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import type { PaymentMethod } from "../../src/service/types.js";
@@ -40,6 +41,8 @@ export interface TestConfigOptions {
   fairShare?: Partial<FairShareConfig>;
   /** REPORT_HOUR_UTC and TON_EXPLORER_URL (default: no report, the default explorer). */
   reports?: Partial<ReportsConfig>;
+  /** Where and how often backups go (default: beside the database, none scheduled). */
+  backups?: Partial<BackupsConfig>;
   /** The paying wallet shown to admins (WALLET_ADDRESS and its version). */
   wallet?: { address?: string | undefined; version?: "v5r1" | "v4r2" | "v3r2" };
 }
@@ -117,6 +120,12 @@ export function testConfig(options: TestConfigOptions): Config {
       shutdownGraceSeconds: 40,
       leaseSeconds: 30,
       secretPollSeconds: 0,
+    },
+    backups: {
+      intervalHours: 0,
+      dir: join(dirname(options.databasePath), "backups"),
+      keep: 14,
+      ...options.backups,
     },
     log: { level: "silent", pretty: false },
   };

@@ -32,7 +32,7 @@ import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
 import { answerText } from "../outcome-detail.js";
 import { transactionLine } from "../views.js";
-import { formatDecimal } from "../format.js";
+import { formatDecimal, serviceWords } from "../format.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { isBelow } from "./decimal.js";
 
@@ -233,6 +233,16 @@ export class AdminNotifier {
     this.#track(
       this.#toAdmins((t) => ({
         text: t(id, { operation: failure.operation, code: failure.code }),
+      })),
+    );
+  }
+
+  /** Scheduled backups have started failing (told once until one works again). */
+  backupFailing(dir: string, error: unknown): void {
+    const reason = error instanceof Error ? error.message : String(error);
+    this.#track(
+      this.#toAdmins((t) => ({
+        text: t("admin-backup-failing", { dir, reason: serviceWords(reason) }),
       })),
     );
   }

@@ -43,6 +43,7 @@ describe("command menus", () => {
       "allowed",
       "limits",
       "export",
+      "backup",
     ]);
     expect(english.find((c) => c.command === "pending")?.description).toBe(
       "Purchases with an unknown outcome",

@@ -22,6 +22,7 @@ export const ADMIN_COMMANDS = [
   "allowed",
   "limits",
   "export",
+  "backup",
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */

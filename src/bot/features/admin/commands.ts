@@ -31,6 +31,7 @@ import type { BotContext } from "../../context.js";
 import { purchasesKeyboard, resolveKeyboard, whoKeyboard } from "../../keyboards/admin.js";
 import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
+import { formatBytes, serviceWords } from "../../format.js";
 import { sentence } from "../../views.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
 import {
@@ -85,6 +86,7 @@ export function adminCommandsFeature(
   admin.command("allowed", (ctx) => showAllowed(ctx, env));
   admin.command("limits", (ctx) => showLimits(ctx, env));
   admin.command("export", (ctx) => exportPurchases(ctx, env.services));
+  admin.command("backup", (ctx) => backupNow(ctx, env.services));
   admin.command(["allowchat", "denychat"], (ctx) => ctx.reply(ctx.t("admin-chat-only-in-group")));
   // A message an admin forwards to the bot (outside a flow): offer to allow or deny its sender.
   admin.on("message").filter(
@@ -437,4 +439,28 @@ async function explainTarget(
 
 function withLine(text: string, line: string): string {
   return text === "" ? line : `${text}\n\n${line}`;
+}
+
+/**
+ * /backup: an online backup of the database now, and where it went and how large it is. The
+ * file is never sent through Telegram: it holds people's ids and names.
+ */
+export async function backupNow(ctx: PrivateCommand, services: BotServices): Promise<void> {
+  const backups = services.backups;
+  if (backups === undefined) {
+    await ctx.reply(ctx.t("admin-backup-unavailable"));
+    return;
+  }
+  try {
+    const result = await backups.takeNow();
+    const locale = await ctx.i18n.getLocale();
+    await ctx.reply(
+      ctx.t("admin-backup-done", { path: result.path, size: formatBytes(locale, result.bytes) }),
+    );
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    await ctx.reply(
+      ctx.t("admin-backup-failed", { dir: backups.dir, reason: serviceWords(reason) }),
+    );
+  }
 }

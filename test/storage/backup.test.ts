@@ -1,0 +1,99 @@
+/**
+ * Online backups of a live SQLite file (better-sqlite3's backup API) while another connection
+ * keeps writing: each copy checked, owner-only, the newest kept; a backup that cannot be made
+ * changes nothing; the schedule tells the admins once per run of failures.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { silentLogger } from "../../src/logger.js";
+import { BackupSchedule } from "../../src/run/backups.js";
+import { backupDatabase, backupProblem, listBackups } from "../../src/storage/backup.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { ledgerFixture } from "../ledger/helpers.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+const HOUR = 3_600_000;
+
+describe("backupDatabase", () => {
+  it("copies a live database while another connection writes, checked, owner-only, newest kept", async () => {
+    const { path, db, draft } = ledgerFixture();
+    for (let i = 0; i < 50; i++) draft();
+    const writer = openDatabase(path);
+    onTestFinished(() => {
+      writer.close();
+    });
+    const dir = join(tempDir("giftbot-backups-"), "backups");
+    const taken: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      // Another connection commits while the copy runs: the copy is consistent all the same.
+      const copying = backupDatabase(db, dir, { keep: 2, now: Date.UTC(2030, 0, 1, i) });
+      writer
+        .prepare("INSERT INTO kv (namespace, key, value, updated_at) VALUES ('t', ?, '1', 0)")
+        .run(`k${i}`);
+      const result = await copying;
+      taken.push(result.path);
+      expect(result.bytes).toBe(statSync(result.path).size);
+      expect(statSync(result.path).mode & 0o777).toBe(0o600);
+      expect(backupProblem(result.path)).toBeUndefined();
+    }
+    expect(listBackups(dir)).toEqual(taken.slice(1));
+    expect(taken[0]).toMatch(/giftbot-20300101T000000Z\.sqlite$/);
+    const copy = openDatabase(taken[2] ?? "");
+    onTestFinished(() => {
+      copy.close();
+    });
+    expect(copy.prepare("SELECT COUNT(*) FROM purchase_intents").pluck().get()).toBe(50);
+  });
+
+  it("into a folder that cannot be made: throws, leaves no partial file and keeps the older backups", async () => {
+    const { db } = ledgerFixture();
+    const root = tempDir("giftbot-backups-");
+    const dir = join(root, "backups");
+    await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 1) });
+    // As root a read-only mode stops nothing: a path through a regular file fails for anyone.
+    const blocked = join(root, "not-a-folder");
+    writeFileSync(blocked, "");
+    await expect(
+      backupDatabase(db, join(blocked, "backups"), { keep: 5, now: Date.UTC(2030, 0, 2) }),
+    ).rejects.toThrow(/ENOTDIR/);
+    expect(listBackups(dir)).toHaveLength(1);
+    expect(readFileSync(blocked, "utf8")).toBe("");
+  });
+
+  it("a copy that does not check out is named: damaged, not a giftbot database, too new", () => {
+    const dir = tempDir("giftbot-backups-");
+    const garbage = join(dir, "garbage.sqlite");
+    writeFileSync(garbage, "this is not a database at all, just some bytes ".repeat(100));
+    expect(backupProblem(garbage)).toMatch(/not a database|malformed/);
+    const empty = join(dir, "empty.sqlite");
+    writeFileSync(empty, "");
+    expect(backupProblem(empty)).toBe("not a giftbot database");
+  });
+});
+
+describe("BackupSchedule", () => {
+  it("tells the admins once per run of failures, and again after a backup worked", async () => {
+    let fail = true;
+    const told: unknown[] = [];
+    const schedule = new BackupSchedule({
+      settings: { intervalHours: 0, dir: "/nowhere", keep: 3 },
+      take: () =>
+        fail
+          ? Promise.reject(new Error("ENOSPC: no space left on device"))
+          : Promise.resolve({ path: "/nowhere/b.sqlite", bytes: 1, at: 5 * HOUR }),
+      logger: silentLogger,
+      onFailing: (error) => told.push(error),
+    });
+    await expect(schedule.takeNow()).rejects.toThrow(/ENOSPC/);
+    await expect(schedule.takeNow()).rejects.toThrow(/ENOSPC/);
+    expect(told).toHaveLength(1);
+    expect(schedule.lastGoodAt).toBeUndefined();
+    fail = false;
+    expect((await schedule.takeNow()).path).toBe("/nowhere/b.sqlite");
+    expect(schedule.lastGoodAt).toBe(5 * HOUR);
+    fail = true;
+    await expect(schedule.takeNow()).rejects.toThrow(/ENOSPC/);
+    expect(told).toHaveLength(2);
+  });
+});
