@@ -144,7 +144,7 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
     const otherLedger = new Ledger(other);
     const promised = otherLedger.createDraft({
       kind: "stars",
-      recipient: "erin_friend" as never,
+      recipient: "erin_friend",
       quantity: 50,
       paymentMethod: "usdt_ton",
       requester: { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" },
