@@ -317,6 +317,10 @@ admin-breaker-opened = ⛔ Purchases are paused by themselves: the service refus
         [one] a purchase
        *[other] { $count } purchases in a row
     } for a reason that is not the buyer's input.
+admin-breaker-refusals-earlier = • { $count ->
+        [one] one earlier refusal
+       *[other] { $count } earlier refusals
+    } (see /purchases), then:
 admin-breaker-refusal = • { $date }, purchase { $id }: "{ $reason }"
 admin-breaker-cause-session = Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header into MARKETPLACE_COOKIE (or the file MARKETPLACE_COOKIE_FILE points at) and send the bot SIGHUP, no restart needed. Then press Resume.
 admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the wallet { $address }, then press Resume.

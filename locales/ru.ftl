@@ -310,6 +310,11 @@ admin-breaker-opened = ⛔ Покупки приостановлены авто�
         [one] покупку
        *[other] { $count } покупки подряд
     } по причине, не связанной с данными покупателя.
+admin-breaker-refusals-earlier = • { $count ->
+        [one] { $count } отказ раньше
+        [few] { $count } отказа раньше
+       *[many] { $count } отказов раньше
+    } (см. /purchases), затем:
 admin-breaker-refusal = • { $date }, покупка { $id }: «{ $reason }»
 admin-breaker-cause-session = Вероятнее всего, истекла сессия маркетплейса (или аккаунт снова требует проверки). Войдите в маркетплейс, запишите новый заголовок Cookie в MARKETPLACE_COOKIE (или в файл, на который указывает MARKETPLACE_COOKIE_FILE) и отправьте боту SIGHUP, перезапуск не нужен. Затем нажмите «Возобновить».
 admin-breaker-cause-wallet = Вероятнее всего, на кошельке не хватает средств. Пополните кошелёк { $address }, затем нажмите «Возобновить».

@@ -47,6 +47,7 @@ import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
+import { fitToTelegram } from "./telegram-limits.js";
 import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
@@ -223,6 +224,7 @@ function newGrammyBot(deps: BotDeps): Bot<BotContext> {
   // Answering a press is a courtesy toast; what the press does must not depend on it. Telegram
   // refuses answers to presses older than about 15 s ("query is too old"), e.g. a Confirm that
   // waited behind a slow purchase in the same chat: that refusal is logged, not thrown.
+  bot.api.config.use(fitToTelegram);
   bot.api.config.use(async (prev, method, payload, signal) => {
     const response = await prev(method, payload, signal);
     if (method !== "answerCallbackQuery" || response.ok) return response;
@@ -299,7 +301,15 @@ function installMiddleware(
   safe.use(
     conversations<BotContext, FlowContext>({
       storage: createConversationStorage(deps.stores),
-      plugins: [i18n.middleware()],
+      // Calls made inside a conversation go through an Api of its own (stack facts): the
+      // length guard is installed on each.
+      plugins: [
+        i18n.middleware(),
+        async (ctx, next) => {
+          ctx.api.config.use(fitToTelegram);
+          await next();
+        },
+      ],
     }),
   );
   return safe;

@@ -8,6 +8,7 @@ import { balanceIn, formatMoney } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
+import { quoteServiceText } from "../service/quote.js";
 import type { Translate } from "./context.js";
 import { formatDateTime, formatDecimal } from "./format.js";
 
@@ -247,7 +248,9 @@ export function outcomeText(
       return withGift(
         t,
         result.intent,
-        t("outcome-rejected", { reason: reason ?? t("outcome-no-reason") }),
+        t("outcome-rejected", {
+          reason: reason === undefined ? t("outcome-no-reason") : quoteServiceText(reason),
+        }),
       );
     }
     case "unconfirmed": {

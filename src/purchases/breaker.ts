@@ -14,6 +14,7 @@
  * This module decides only; it keeps no timers and does no I/O. Whoever feeds it outcomes
  * persists the opening (the ledger's pause, with the reasons) and tells the admins.
  */
+import { quoteServiceText } from "../service/quote.js";
 import type { FailureBody, PurchaseOutcome, Rejected } from "../service/types.js";
 
 /** What the breaker reads of an outcome: any purchase outcome, or just its kind. */
@@ -247,7 +248,7 @@ export class PurchaseBreaker {
 
 function quote(text: string): string {
   if (text === "") return "(no reason given)";
-  return text.length > MAX_QUOTED_REASON ? `${text.slice(0, MAX_QUOTED_REASON - 1)}…` : text;
+  return quoteServiceText(text, MAX_QUOTED_REASON);
 }
 
 function isSet(value: unknown): boolean {
