@@ -1,11 +1,7 @@
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
-import {
-  neutraliseCell,
-  PURCHASE_CSV_COLUMNS,
-  purchasesCsv,
-} from "../../src/reports/purchases-csv.js";
+import { PURCHASE_CSV_COLUMNS, purchasesCsv } from "../../src/reports/purchases-csv.js";
 import { readCsv } from "../helpers/csv-reader.js";
 import { testIntent } from "../helpers/intent.js";
 
@@ -86,15 +82,58 @@ describe("the accountant's CSV", () => {
     expect(column(second, "settled_at_utc")).toBe("2026-11-03T09:31:00.000Z");
   });
 
-  it("neutralises text a spreadsheet would run as a formula", async () => {
-    for (const hostile of ['=HYPERLINK("http://x")', "+1+2", "-2+3", "@SUM(A1)", "\t=1", "\r=1"]) {
-      expect(neutraliseCell(hostile)).toBe(`'${hostile}`);
-    }
-    expect(neutraliseCell("plain reason")).toBe("plain reason");
+  it("neutralises text a spreadsheet would run as a formula, full-width signs too", async () => {
+    const hostile = [
+      '=HYPERLINK("http://x")',
+      "+1+2",
+      "-2+3",
+      "@SUM(A1)",
+      "\t=1",
+      "\r=1",
+      "\uFF1D1+1",
+      "\uFF0B1",
+      "\uFF0D1",
+      "\uFF20SUM(A1)",
+    ];
     const csv = await text(
-      purchasesCsv([intent({ status: "rejected", outcomeDetail: "=cmd|' /C calc'!A0" })]),
+      purchasesCsv(
+        hostile.map((detail, i) =>
+          intent({ id: `intent_${i}`, status: "rejected", outcomeDetail: detail, txHash: detail }),
+        ),
+      ),
     );
-    expect(column(readCsv(csv)[1], "outcome_detail")).toBe("'=cmd|' /C calc'!A0");
+    const records = readCsv(csv).slice(1);
+    expect(records.map((row) => column(row, "outcome_detail"))).toEqual(
+      hostile.map((detail) => `'${detail}`),
+    );
+    expect(records.map((row) => column(row, "transaction_hash"))).toEqual(
+      hostile.map((detail) => `'${detail}`),
+    );
+    const plain = await text(
+      purchasesCsv([intent({ outcomeDetail: "plain reason" }), intent({ outcomeDetail: "  =1" })]),
+    );
+    expect(column(readCsv(plain)[1], "outcome_detail")).toBe("plain reason");
+    expect(column(readCsv(plain)[2], "outcome_detail")).toBe("'  =1");
+  });
+
+  it("a spreadsheet that splits on ';' finds no formula inside the service's cells", async () => {
+    const detail = 'UPSTREAM; =HYPERLINK("http://x");+1;-1;@A1;\uFF1D1;\uFF20A1';
+    const csv = await text(
+      purchasesCsv([intent({ status: "rejected", outcomeDetail: detail, txHash: "ab;=1+1" })]),
+    );
+    // Read as the accountant's tool reads it: every text cell quoted, the words kept.
+    const row = readCsv(csv)[1];
+    expect(column(row, "outcome_detail")).toBe(
+      "UPSTREAM; '=HYPERLINK(\"http://x\");'+1;'-1;'@A1;'\uFF1D1;'\uFF20A1",
+    );
+    expect(column(row, "transaction_hash")).toBe("ab;'=1+1");
+    expect(csv).toContain(`"${"intent_aaaaaaaaaaaaaaaaaa"}"`);
+    // Read as a ';'-separated locale would: no field it finds starts a formula.
+    for (const line of csv.split(/\r?\n/)) {
+      for (const field of line.split(";").slice(1)) {
+        expect(field).not.toMatch(/^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/);
+      }
+    }
   });
 
   it("pulls rows from the iterator as they are read, not all at once", async () => {
