@@ -8,7 +8,8 @@ import { balanceIn, formatMoney } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
-import { quoteServiceText } from "../service/quote.js";
+import { buyerRefusal } from "../purchases/breaker.js";
+import type { Rejected } from "../service/types.js";
 import type { Translate } from "./context.js";
 import { formatDateTime, formatDecimal } from "./format.js";
 
@@ -243,16 +244,8 @@ export function outcomeText(
       // The request never left (cancelled while queued at shutdown, or refused by the client's
       // own checks): there is no service reason to show, and nothing was spent.
       return withGift(t, result.intent, t("outcome-not-sent"));
-    case "rejected": {
-      const reason = result.rejection.detail ?? result.intent.outcomeDetail;
-      return withGift(
-        t,
-        result.intent,
-        t("outcome-rejected", {
-          reason: reason === undefined ? t("outcome-no-reason") : quoteServiceText(reason),
-        }),
-      );
-    }
+    case "rejected":
+      return withGift(t, result.intent, rejectedText(t, result.intent, result.rejection));
     case "unconfirmed": {
       const wait = result.ambiguity.retryAfterSeconds;
       const lines = [t("outcome-unknown")];
@@ -283,6 +276,19 @@ export function outcomeText(
       // No intent says where this is shown: said as in a group, without the limit figures.
       return t("outcome-refused", { reason: refusalText(t, locale, result.refusal, "group") });
   }
+}
+
+/**
+ * What a buyer is told of a definite refusal: one sentence per kind of refusal, in their
+ * language. Never the service's own words: they carry codes and instructions for the operator
+ * (a cookie's name, the wallet's state), which admins read in /purchases, the alerts and the
+ * export. A refusal about the session or the wallet has opened the breaker, so the admins are
+ * told; the sentence says so only then.
+ */
+function rejectedText(t: Translate, intent: PurchaseIntent, rejection: Rejected): string {
+  const about = buyerRefusal(rejection.body, rejection.detail);
+  const key = about === "session" || about === "wallet" ? "setup" : about;
+  return t(`outcome-rejected-${key}`, { username: intent.recipient });
 }
 
 function withGift(t: Translate, intent: PurchaseIntent, outcome: string): string {

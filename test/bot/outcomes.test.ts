@@ -8,7 +8,7 @@ function toSummary(person: ChatPerson, amountLabel = "⭐ 100") {
 }
 
 describe("what a person sees for each outcome", () => {
-  it("refused by the service: the reason, and that nothing was spent", async () => {
+  it("refused by the service: the buyer's sentence for the wallet, and that nothing was spent", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(601));
     const summary = await toSummary(alice);
@@ -22,7 +22,7 @@ describe("what a person sees for each outcome", () => {
         "Recipient: @bob_gifts",
         "Gift: 100 Telegram Stars",
         "",
-        "❌ The service refused the purchase: Not enough funds on the wallet. Nothing was spent.",
+        "❌ The shop cannot buy gifts right now, and the admins have been told. Nothing was spent. Please try again later.",
       ].join("\n"),
     );
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
@@ -166,7 +166,7 @@ describe("what a person sees for each outcome", () => {
     );
     await alice.say("bob_gifts");
     expect(alice.lastMessage().text).toBe(
-      "The service could not check @bob_gifts (USERNAME_CHECK_FAILED). Send the username again or try another one.",
+      "I could not check @bob_gifts just now. Send the username again, or try another one (/cancel stops).",
     );
     h.sandbox.injectFault({ type: "malformed" }, { path: "/get-user-info/" });
     await alice.say("bob_gifts");

@@ -6,7 +6,6 @@
 import type { Username } from "../../gifts/username.js";
 import type { IntentKind } from "../../ledger/types.js";
 import type { RecipientCheck } from "../../purchases/types.js";
-import { quoteServiceText } from "../../service/quote.js";
 import type { Translate } from "../context.js";
 import type { Audience } from "../views.js";
 
@@ -53,10 +52,6 @@ export function recipientProblem(
   }
   return t(PROBLEM_TEXTS[audience][check.kind], {
     username,
-    detail:
-      check.kind === "refused" && check.detail !== undefined
-        ? quoteServiceText(check.detail)
-        : t("outcome-no-reason"),
     seconds:
       check.kind === "rate_limited" || check.kind === "throttled"
         ? Math.max(1, check.retryAfterSeconds)
