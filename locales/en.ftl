@@ -101,6 +101,7 @@ summary-gift = Gift: { $gift }
 summary-method = Payment: { $method }
 summary-balance = Wallet balance: { $ton } TON, { $usdt } USDT
 summary-balance-unknown = Wallet balance: not available right now
+summary-wallet-short = ⚠️ The shop's wallet cannot pay for this gift right now, so Confirm would most likely be refused (nothing would be spent). Try a smaller gift, or try again later.
 summary-confirm-hint = Nothing is bought until you press Confirm.
 method-ton = TON
 method-usdt_ton = USDT on TON

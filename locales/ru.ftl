@@ -109,6 +109,7 @@ summary-gift = Подарок: { $gift }
 summary-method = Оплата: { $method }
 summary-balance = Баланс кошелька: { $ton } TON, { $usdt } USDT
 summary-balance-unknown = Баланс кошелька: сейчас недоступен
+summary-wallet-short = ⚠️ Сейчас в кошельке магазина не хватает средств на этот подарок, поэтому «Подтвердить» скорее всего закончится отказом (ничего не спишется). Выберите подарок поменьше или попробуйте позже.
 summary-confirm-hint = Ничего не будет куплено, пока вы не нажмёте «Подтвердить».
 method-ton = TON
 method-usdt_ton = USDT в сети TON

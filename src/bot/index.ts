@@ -10,7 +10,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { type ApiClientOptions, Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AccessList } from "../access/access-list.js";
-import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../config/types.js";
+import { balanceShownTo, FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../config/types.js";
 import type { Logger } from "../logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
@@ -108,6 +108,11 @@ export interface BotDeps {
   adminMessageRetry?: AdminMessageRetry | undefined;
   /** Update floods and strangers' answers (README "Fair share"); default FAIR_SHARE_DEFAULTS. */
   fairShare?: FairShareConfig | undefined;
+  /**
+   * SHOW_BALANCE_TO: who besides the admins sees the wallet's balance on a summary; undefined:
+   * buyers while purchases are not public (read live: PUBLIC_PURCHASES reloads).
+   */
+  showBalanceTo?: "admins" | "buyers" | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -154,6 +159,11 @@ export function createBot(deps: BotDeps): GiftBot {
     now,
     logger: deps.logger,
     people: new KnownPeople(deps.stores),
+    balanceShownTo: (userId) =>
+      balanceShownTo(
+        { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
+        deps.access.adminIds.includes(userId),
+      ),
   };
   const notifier = new AdminNotifier({
     api: bot.api,

@@ -36,4 +36,6 @@ export interface BotServices {
   logger: Logger;
   /** Names of the people the bot has seen, shown to admins next to their ids. */
   people: KnownPeople;
+  /** Whether this person's summaries show the wallet's balance (SHOW_BALANCE_TO). */
+  balanceShownTo: (userId: number) => boolean;
 }

@@ -30,7 +30,6 @@ describe("premium flow against the sandbox", () => {
         "Recipient: @carol_p",
         "Gift: Telegram Premium for 6 months",
         "Payment: USDT on TON",
-        "Wallet balance: 100 TON, 1,000 USDT",
         "",
         "Nothing is bought until you press Confirm.",
       ].join("\n"),
