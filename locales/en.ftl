@@ -11,7 +11,10 @@ command-help = How this bot works
 
 ## The gift's one name, used in every text that names a gift (summary, outcome, history, admins)
 gift-stars = { $amount } Telegram Stars
-gift-premium = Telegram Premium for { $months } months
+gift-premium = Telegram Premium for { $months ->
+        [one] { $months } month
+       *[other] { $months } months
+    }
 
 ## Start and help
 start-greeting = Hi, { $name }! I can gift Telegram Stars or Telegram Premium to anyone with a @username. What would you like to do?
@@ -80,13 +83,19 @@ flow-expect-text = Please send the username as a text message, or /cancel.
 
 ## Flows: amount and duration
 flow-ask-amount = How many stars for @{ $username }? Up to { $max } in one gift.
-flow-ask-amount-today = How many stars for @{ $username }? { $max } stars left today.
+flow-ask-amount-today = How many stars for @{ $username }? { $max ->
+        [one] { $max } star
+       *[other] { $max } stars
+    } left today.
 button-amount = ⭐ { $amount }
 button-amount-other = Another amount
 flow-ask-amount-custom = Send the number of stars: a whole number from { $min } to { $max }.
 flow-amount-invalid = That is not a whole number from { $min } to { $max }. Please send the number of stars again.
 flow-ask-duration = How long should @{ $username } get Telegram Premium?
-button-duration = { $months } months
+button-duration = { $months ->
+        [one] { $months } month
+       *[other] { $months } months
+    }
 flow-expect-button = Please choose with the buttons above, or /cancel.
 flow-button-inactive = This button is no longer active.
 flow-paused = ⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.
@@ -148,7 +157,10 @@ refusal-recipient_unverified = the recipient could not be checked again just now
 refusal-recipient_premium_unknown = the service could not say whether the recipient already has Premium, so nothing was bought. Try again later.
 refusal-no_access = you may no longer buy gifts here.
 refusal-limit = this gift is more than is left today under the limit "{ $limit }": { $left } of { $max } left. It resets on { $resetsAt }.
-refusal-limit-per-purchase = one purchase can be at most { $max } stars.
+refusal-limit-per-purchase = one purchase can be at most { $max ->
+        [one] { $max } star
+       *[other] { $max } stars
+    }.
 refusal-limit-group = the limit "{ $limit }" is reached. It resets on { $resetsAt }.
 limit-stars_per_purchase = stars in one purchase
 limit-stars_per_user_day = your stars per day
@@ -240,7 +252,13 @@ admin-wallet-version = Wallet version: { $version }
 admin-today = Today (UTC): { $count ->
         [one] one purchase
        *[other] { $count } purchases
-    } sent; { $stars } stars and { $premium } Premium gifts counted against the limits
+    } sent; { $stars ->
+        [one] { $stars } star
+       *[other] { $stars } stars
+    } and { $premium ->
+        [one] { $premium } Premium gift
+       *[other] { $premium } Premium gifts
+    } counted against the limits
 admin-state-open = Purchases: open
 admin-state-paused = Purchases: ⏸ paused (/resume to reopen)
 admin-state-frozen = Purchases: on hold, { $count ->
@@ -248,8 +266,20 @@ admin-state-frozen = Purchases: on hold, { $count ->
        *[other] { $count } unknown outcomes
     } to check (/pending)
 admin-quota-title = 📡 Service quota
-admin-quota-used = Used in the last window: { $used } of { $limit } requests
-admin-quota-queued = Waiting: { $purchases } purchases, { $shared } balance reads, { $reads } recipient checks
+admin-quota-used = Used in the last window: { $used } of { $limit ->
+        [one] { $limit } request
+       *[other] { $limit } requests
+    }
+admin-quota-queued = Waiting: { $purchases ->
+        [one] { $purchases } purchase
+       *[other] { $purchases } purchases
+    }, { $shared ->
+        [one] { $shared } balance read
+       *[other] { $shared } balance reads
+    }, { $reads ->
+        [one] { $reads } recipient check
+       *[other] { $reads } recipient checks
+    }
 admin-quota-held = ⏳ Held after a 429/503 for another { $seconds } s
 admin-quota-top = Most waiting (user: requests): { $owners }
 admin-throttled-none = Nobody is being slowed down.
@@ -420,10 +450,16 @@ report-purchases = { $count ->
        *[other] { $count } purchases sent
     }
 report-status-line = • { $status }: { $count }
-report-bought = Bought: { $stars } stars, { $gifts ->
+report-bought = Bought: { $stars ->
+        [one] { $stars } star
+       *[other] { $stars } stars
+    }, { $gifts ->
         [one] one Premium gift
        *[other] { $gifts } Premium gifts
-    } ({ $months } months)
+    } ({ $months ->
+        [one] { $months } month
+       *[other] { $months } months
+    })
 report-spent = Spent: { $amount } { $currency } (measured on { $count ->
         [one] one purchase
        *[other] { $count } purchases
@@ -440,7 +476,13 @@ report-balance-end-unknown = Balance at the end of the day: not known
 report-figure-unknown = ?
 report-unconfirmed = ⚠️ Unknown outcomes waiting for a check now: { $count } (/pending)
 report-unconfirmed-none = Unknown outcomes waiting for a check: none
-report-limits = Daily limits used: { $stars } of { $starsMax } stars, { $premium } of { $premiumMax } Premium gifts
+report-limits = Daily limits used: { $stars } of { $starsMax ->
+        [one] { $starsMax } star
+       *[other] { $starsMax } stars
+    }, { $premium } of { $premiumMax ->
+        [one] { $premiumMax } Premium gift
+       *[other] { $premiumMax } Premium gifts
+    }
 report-refusals = Refused by the service:
 report-refusals-none = Refused by the service: none
 report-refusal-line = • { $reason }: { $count }

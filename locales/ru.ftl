@@ -156,7 +156,10 @@ refusal-recipient_unverified = не удалось повторно провер
 refusal-recipient_premium_unknown = сервис не смог сказать, есть ли у получателя Premium, поэтому ничего не куплено. Попробуйте позже.
 refusal-no_access = вам больше нельзя покупать подарки здесь.
 refusal-limit = этот подарок больше, чем осталось сегодня по лимиту «{ $limit }»: осталось { $left } из { $max }. Лимит обнулится { $resetsAt }.
-refusal-limit-per-purchase = в одной покупке можно не больше { $max } звёзд.
+refusal-limit-per-purchase = в одной покупке можно не больше { $max ->
+        [one] { $max } звезды
+       *[other] { $max } звёзд
+    }.
 refusal-limit-group = достигнут лимит «{ $limit }». Он обнулится { $resetsAt }.
 limit-stars_per_purchase = звёзд в одной покупке
 limit-stars_per_user_day = ваших звёзд в день
@@ -250,7 +253,10 @@ admin-state-open = Покупки: открыты
 admin-state-paused = Покупки: ⏸ приостановлены (/resume, чтобы открыть)
 admin-state-frozen = Покупки: заморожены, непроверенных исходов: { $count } (/pending)
 admin-quota-title = 📡 Квота сервиса
-admin-quota-used = Использовано за последнее окно: { $used } из { $limit } запросов
+admin-quota-used = Использовано за последнее окно: { $used } из { $limit ->
+        [one] { $limit } запроса
+       *[other] { $limit } запросов
+    }
 admin-quota-queued = Ждут: покупки { $purchases }, чтения баланса { $shared }, проверки получателей { $reads }
 admin-quota-held = ⏳ Пауза после 429/503 ещё { $seconds } с
 admin-quota-top = Больше всего ждут (пользователь: запросы): { $owners }
@@ -312,8 +318,10 @@ admin-resumed-frozen = ▶ Пауза снята, но покупки замор
 
 ## Администратор: автоматическая пауза покупок, недоступность сервиса, перечитывание настроек
 admin-breaker-opened = ⛔ Покупки приостановлены автоматически: сервис отклонил { $count ->
-        [one] покупку
-       *[other] { $count } покупки подряд
+        [1] покупку
+        [one] { $count } покупку подряд
+        [few] { $count } покупки подряд
+       *[many] { $count } покупок подряд
     } по причине, не связанной с данными покупателя.
 admin-breaker-refusals-earlier = • { $count ->
         [one] { $count } отказ раньше
