@@ -23,7 +23,7 @@ describe("stars flow against the sandbox", () => {
     expect(alice.lastMessage().text).toMatch(/^That does not look like a username\./);
     await alice.say("nobody_here");
     expect(alice.lastMessage().text).toBe(
-      "I could not find @nobody_here. Check the spelling and send the username again.",
+      "I could not find @nobody_here. Check the spelling and send the username again, or /cancel.",
     );
 
     await alice.say("https://t.me/bob_gifts");
