@@ -277,15 +277,19 @@ async function cancel(
     return;
   }
   services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
-  await ctx.answerCallbackQuery({ text: ctx.t("outcome-cancelled") });
   if (intent.requester.chatType !== "private") {
-    // A group keeps no trace of a gift that was not made: the summary goes away.
+    // A group keeps no trace of a gift that was not made: the summary goes away, so the
+    // toast is where its starter reads that it was cancelled.
+    await ctx.answerCallbackQuery({ text: ctx.t("outcome-cancelled") });
     try {
       await ctx.deleteMessage();
       return;
     } catch (error) {
       ctx.log.debug({ error }, "could not delete a group summary");
     }
+  } else {
+    // The summary itself says it (said once, not in a toast as well).
+    await ctx.answerCallbackQuery();
   }
   await editSummary(ctx, cancelledText(ctx.t, intent));
 }
