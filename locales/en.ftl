@@ -179,6 +179,7 @@ fallback-not-understood = I did not understand: start with /stars or /premium, o
 ## Who may buy
 access-denied = Purchases are not open to you. To get access, ask the bot's admins and give them your user id: { $userId }.
 access-denied-contact = Purchases are not open to you. To get access, ask { $contact } and give them your user id: { $userId }.
+stranger-answered-recently = I answered you a moment ago: see my message above. I will answer again in { $seconds } s.
 flood-slow-down = You are sending messages too fast. Please slow down: for up to { $seconds } s I will not answer.
 access-group-premium-only = In groups I can gift only Telegram Premium, with /premium.
 access-group-not-allowed = Gifting is not enabled in this group. A bot admin can enable it with /allowchat.
@@ -188,6 +189,7 @@ access-group-check-failed = I could not check your administrator rights just now
 ## Group premium gifting
 group-help = In this group, the group's administrators can gift Telegram Premium to a member: reply to their message with /premium, or write /premium @username (/cancel stops it). Stars, /history and everything else work in a private chat with me: @{ $bot }.
 group-help-off = Gifting is not enabled in this group; a bot admin can enable it with /allowchat. Stars and Premium can be gifted in a private chat with me: @{ $bot }.
+group-answered-recently = I answered here a moment ago: see my message above. In a group I answer at most once every 30 s; ask again in { $seconds } s.
 group-usage = Reply to a member's message with /premium, or write /premium @username.
 group-limit-reached = Nothing more can be gifted today under the limit "{ $limit }". It resets on { $resetsAt }.
 group-no-username = { $name } has no public @username, so I cannot gift them Premium. They can set a username in Telegram's settings.

@@ -312,7 +312,13 @@ async function refuse(ctx: GroupCommand, env: GroupEnv, text: string): Promise<v
   const ownFlow =
     env.prompts.openOf(chatId, userId) !== undefined ||
     env.services.summaries.list(chatId, userId).length > 0;
-  if (!ownFlow && !env.refusals.take(chatId)) {
+  const decision = ownFlow ? ({ kind: "answer" } as const) : env.refusals.take(chatId);
+  if (decision.kind === "note") {
+    // Not silence: one short line says the answer is just above, and when the next comes.
+    await shortReply(ctx, env, ctx.t("group-answered-recently", { seconds: decision.seconds }));
+    return;
+  }
+  if (decision.kind === "silent") {
     ctx.log.debug({ chatId }, "group refusal not sent: the group was answered moments ago");
     return;
   }
