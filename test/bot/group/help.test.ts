@@ -52,4 +52,15 @@ describe("what works in a group", () => {
     // Nobody asked Telegram about members of a group that is not allowed.
     expect(g.memberChecks()).toBe(0);
   });
+
+  it("the group's /help answer stays when the asker then starts a gift", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    await g.say(GINA, "/help");
+    const help = g.last();
+    expect(help?.text).toBe(HELP);
+    await g.say(GINA, "/premium @mia_member");
+    expect(g.last()?.text).toBe("Telegram Premium for @mia_member: for how long?");
+    expect(h.telegram.message(GROUP_ID, help?.message_id ?? 0)?.text).toBe(HELP);
+  });
 });
