@@ -120,6 +120,7 @@ summary-method-changed = Payment method changed.
 summary-paused = ⏸ Purchases are paused by the admins for now: Confirm works again once they reopen them.
 summary-paused-breaker = ⏸ Purchases are paused for now (the service refused the last purchases; the admins have been told): Confirm works again once they reopen them.
 summary-frozen = ⏸ Purchases are on hold while the admins check an earlier gift: Confirm works again once they are done.
+purchases-reopened = ▶ Purchases are open again: you can gift now. A summary you kept can be confirmed.
 summary-sending = ⏳ Sending your gift…
 flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
 summary-queued = ⏳ The service is busy: your gift is queued and will be sent in about { $seconds } s.

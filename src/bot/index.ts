@@ -47,6 +47,7 @@ import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
+import { PauseWaiters } from "./pause-waiters.js";
 import { fitToTelegram } from "./telegram-limits.js";
 import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
@@ -164,6 +165,7 @@ export function createBot(deps: BotDeps): GiftBot {
         { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
         deps.access.adminIds.includes(userId),
       ),
+    pauseWaiters: new PauseWaiters(),
   };
   const notifier = new AdminNotifier({
     api: bot.api,

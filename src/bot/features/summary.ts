@@ -21,6 +21,7 @@ import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import { closedText, purchasesState } from "../flows/headroom.js";
 import { summaryView } from "../flows/show-summary.js";
+import { notePauseMet } from "../pause-waiters.js";
 import { decodedPress } from "../press.js";
 import type { BotServices } from "../services.js";
 import {
@@ -128,6 +129,7 @@ async function confirm(
   const status = purchasesState(services);
   const closed = closedText(ctx.t, status, "summary");
   if (closed !== undefined) {
+    await notePauseMet(ctx, services.pauseWaiters);
     const early: ConfirmRefusal = status.paused
       ? { reason: "paused", source: status.pausedBy ?? "admin" }
       : { reason: "frozen", unconfirmed: status.unconfirmed };
@@ -192,6 +194,7 @@ async function confirm(
   }
   if (result.kind === "refused") {
     const reason = result.refusal.reason;
+    if (reason === "paused" || reason === "frozen") await notePauseMet(ctx, services.pauseWaiters);
     // Another press of the same summary won the claim: its handler shows the outcome.
     if (reason === "already_processing" || reason === "already_done") return;
     const line = outcomeLine(ctx, locale, result.refusal);

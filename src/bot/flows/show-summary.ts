@@ -13,6 +13,7 @@ import { tellQueued } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
 import { type SummaryView, summaryText, summaryWithStatus } from "../views.js";
+import { notePauseMet } from "../pause-waiters.js";
 import { closedText, purchasesState } from "./headroom.js";
 
 /** What a person chose: the gift and for whom. Who asks, and where, is the context's. */
@@ -73,6 +74,7 @@ export async function showSummary(
   // Paused (or on hold) since the flow began: said in the summary, which stays confirmable
   // for when purchases reopen.
   const closed = closedText(ctx.t, status, "summary");
+  if (closed !== undefined) await notePauseMet(ctx, services.pauseWaiters);
   const text =
     closed === undefined
       ? summaryText(ctx.t, locale, intent, view)

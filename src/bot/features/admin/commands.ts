@@ -232,10 +232,25 @@ export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<
 /** Lifts the pause (an admin's or the breaker's) and says what still holds purchases. */
 function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): string {
   env.services.desk.resume(adminId);
+  tellReopened(ctx, env.services);
   const { unconfirmed } = env.services.records.status();
   return unconfirmed > 0
     ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
     : ctx.t("admin-resumed");
+}
+
+/**
+ * Once purchases are open again (no pause, nothing unconfirmed), everyone who met the pause is
+ * told, once, in their own language, in the background: the admin's answer does not wait.
+ */
+function tellReopened(ctx: BotContext, services: BotServices): void {
+  const { paused, unconfirmed } = services.records.status();
+  if (paused || unconfirmed > 0) return;
+  services.pauseWaiters.tellAll(
+    (waiter) =>
+      ctx.api.sendMessage(waiter.chatId, services.i18n.t(waiter.locale, "purchases-reopened")),
+    (error) => ctx.log.warn({ err: error }, "could not tell a buyer that purchases reopened"),
+  );
 }
 
 /** /allow: a user id, or the author (or forwarded sender) of the replied-to message. */
@@ -379,6 +394,7 @@ export async function resolvePurchase(
   if (result.unconfirmedLeft > 0) {
     await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
   } else {
+    tellReopened(ctx, env.services);
     await ctx.reply(
       ctx.t(
         env.services.records.status().paused
