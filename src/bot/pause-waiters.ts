@@ -60,10 +60,6 @@ export class PauseWaiters {
   idle(): Promise<void> {
     return this.#telling;
   }
-
-  get size(): number {
-    return this.#waiters.size;
-  }
 }
 
 /** What {@link notePauseMet} reads of an update. */

@@ -9,8 +9,8 @@ import type { Transformer } from "grammy";
 import { clipText } from "../service/quote.js";
 
 /** Telegram's limits, in UTF-16 units as Telegram counts them. */
-export const TELEGRAM_MAX_TEXT = 4096;
-export const TELEGRAM_MAX_CAPTION = 1024;
+const TELEGRAM_MAX_TEXT = 4096;
+const TELEGRAM_MAX_CAPTION = 1024;
 
 /** Cuts `text` and `caption` of any outgoing call to Telegram's limits. */
 export const fitToTelegram: Transformer = (prev, method, payload, signal) => {

@@ -6,7 +6,7 @@
  */
 
 /** Longest quote of the service's words: an admin needs the gist, not a page. */
-export const MAX_QUOTED_SERVICE_TEXT = 300;
+const MAX_QUOTED_SERVICE_TEXT = 300;
 
 /**
  * `text` on one line (runs of white space, newlines included, become one space), trimmed and
