@@ -11,7 +11,10 @@ command-help = How this bot works
 
 ## The gift's one name, used in every text that names a gift (summary, outcome, history, admins)
 gift-stars = { $amount } Telegram Stars
-gift-premium = Telegram Premium for { $months } months
+gift-premium = Telegram Premium for { $months ->
+        [one] { $months } month
+       *[other] { $months } months
+    }
 
 ## Start and help
 start-greeting = Hi, { $name }! I can gift Telegram Stars or Telegram Premium to anyone with a @username. What would you like to do?
@@ -70,8 +73,8 @@ status-expired = expired
 flow-ask-recipient-stars = Who should get the stars? Send their @username or a t.me link.
 flow-ask-recipient-premium = Who should get Telegram Premium? Send their @username or a t.me link.
 flow-recipient-invalid = That does not look like a username. A username has 4 to 32 letters, digits or underscores and starts with a letter. Please send it again.
-flow-recipient-not-found = I could not find @{ $username }. Check the spelling and send the username again.
-flow-recipient-refused = The service could not check @{ $username } ({ $detail }). Send the username again or try another one.
+flow-recipient-not-found = I could not find @{ $username }. Check the spelling and send the username again, or /cancel.
+flow-recipient-refused = I could not check @{ $username } just now. Send the username again, or try another one (/cancel stops).
 flow-recipient-rate-limited = The service is busy. Please wait { $seconds } s, then send the username again.
 flow-recipient-unavailable = The service is not answering right now. Please send the username again in a minute.
 flow-recipient-throttled = You are checking recipients too fast. Please slow down: send the username again in { $seconds } s.
@@ -81,13 +84,19 @@ flow-expect-text = Please send the username as a text message, or /cancel.
 
 ## Flows: amount and duration
 flow-ask-amount = How many stars for @{ $username }? Up to { $max } in one gift.
-flow-ask-amount-today = How many stars for @{ $username }? { $max } stars left today.
+flow-ask-amount-today = How many stars for @{ $username }? { $max ->
+        [one] { $max } star
+       *[other] { $max } stars
+    } left today.
 button-amount = ⭐ { $amount }
 button-amount-other = Another amount
 flow-ask-amount-custom = Send the number of stars: a whole number from { $min } to { $max }.
 flow-amount-invalid = That is not a whole number from { $min } to { $max }. Please send the number of stars again.
 flow-ask-duration = How long should @{ $username } get Telegram Premium?
-button-duration = { $months } months
+button-duration = { $months ->
+        [one] { $months } month
+       *[other] { $months } months
+    }
 flow-expect-button = Please choose with the buttons above, or /cancel.
 flow-button-inactive = This button is no longer active.
 flow-paused = ⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.
@@ -102,6 +111,7 @@ summary-gift = Gift: { $gift }
 summary-method = Payment: { $method }
 summary-balance = Wallet balance: { $ton } TON, { $usdt } USDT
 summary-balance-unknown = Wallet balance: not available right now
+summary-wallet-short = ⚠️ The shop's wallet cannot pay for this gift right now, so Confirm would most likely be refused (nothing would be spent). Try a smaller gift, or try again later.
 summary-confirm-hint = Nothing is bought until you press Confirm.
 method-ton = TON
 method-usdt_ton = USDT on TON
@@ -111,6 +121,7 @@ summary-method-changed = Payment method changed.
 summary-paused = ⏸ Purchases are paused by the admins for now: Confirm works again once they reopen them.
 summary-paused-breaker = ⏸ Purchases are paused for now (the service refused the last purchases; the admins have been told): Confirm works again once they reopen them.
 summary-frozen = ⏸ Purchases are on hold while the admins check an earlier gift: Confirm works again once they are done.
+purchases-reopened = ▶ Purchases are open again: you can gift now. A summary you kept can be confirmed.
 summary-sending = ⏳ Sending your gift…
 flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
 summary-queued = ⏳ The service is busy: your gift is queued and will be sent in about { $seconds } s.
@@ -120,10 +131,14 @@ unknown-value = ?
 outcome-delivered = ✅ Delivered: { $gift } to @{ $username }.
 outcome-transaction = Transaction: { $url }
 outcome-transaction-hash = Transaction: { $hash }
-outcome-rejected = ❌ The service refused the purchase: { $reason }. Nothing was spent.
+outcome-rejected-recipient = ❌ @{ $username } cannot receive this gift: the account was not found or does not take gifts. Nothing was spent. Check the username and try again.
+outcome-rejected-premium = ❌ @{ $username } already has Telegram Premium, so it cannot be gifted now. Nothing was spent.
+outcome-rejected-amount = ❌ This gift was not accepted as it is (its amount, duration or payment method). Nothing was spent. Try another amount or duration.
+outcome-rejected-limit = ❌ This gift is over what can be bought right now. Nothing was spent. Try a smaller gift, or try again later.
+outcome-rejected-setup = ❌ The shop cannot buy gifts right now, and the admins have been told. Nothing was spent. Please try again later.
+outcome-rejected-unknown = ❌ The purchase was refused. Nothing was spent. Please try again later.
 outcome-not-sent = ❌ Not sent: the request did not go out to the service. Nothing was spent; you can try again.
 outcome-closed = ❌ Not sent: { $reason } Nothing was spent.
-outcome-no-reason = no reason given
 outcome-unknown = ⚠️ The outcome is unknown. Do not try again: the admins are checking and will settle it.
 outcome-unknown-wait = The service also asked to wait { $seconds } s before any new request.
 outcome-has-premium = @{ $username } already has Telegram Premium. Nothing was bought.
@@ -145,7 +160,10 @@ refusal-recipient_premium_unknown = the service could not say whether the recipi
 refusal-no_access = you may no longer buy gifts here.
 refusal-storage = the bot could not record your confirmation just now. Nothing was bought; please try again in a minute.
 refusal-limit = this gift is more than is left today under the limit "{ $limit }": { $left } of { $max } left. It resets on { $resetsAt }.
-refusal-limit-per-purchase = one purchase can be at most { $max } stars.
+refusal-limit-per-purchase = one purchase can be at most { $max ->
+        [one] { $max } star
+       *[other] { $max } stars
+    }.
 refusal-limit-group = the limit "{ $limit }" is reached. It resets on { $resetsAt }.
 limit-stars_per_purchase = stars in one purchase
 limit-stars_per_user_day = your stars per day
@@ -164,6 +182,7 @@ fallback-not-understood = I did not understand: start with /stars or /premium, o
 ## Who may buy
 access-denied = Purchases are not open to you. To get access, ask the bot's admins and give them your user id: { $userId }.
 access-denied-contact = Purchases are not open to you. To get access, ask { $contact } and give them your user id: { $userId }.
+stranger-answered-recently = I answered you a moment ago: see my message above. I will answer again in { $seconds } s.
 flood-slow-down = You are sending messages too fast. Please slow down: for up to { $seconds } s I will not answer.
 access-group-premium-only = In groups I can gift only Telegram Premium, with /premium.
 access-group-not-allowed = Gifting is not enabled in this group. A bot admin can enable it with /allowchat.
@@ -173,6 +192,7 @@ access-group-check-failed = I could not check your administrator rights just now
 ## Group premium gifting
 group-help = In this group, the group's administrators can gift Telegram Premium to a member: reply to their message with /premium, or write /premium @username (/cancel stops it). Stars, /history and everything else work in a private chat with me: @{ $bot }.
 group-help-off = Gifting is not enabled in this group; a bot admin can enable it with /allowchat. Stars and Premium can be gifted in a private chat with me: @{ $bot }.
+group-answered-recently = I answered here a moment ago: see my message above. In a group I answer at most once every 30 s; ask again in { $seconds } s.
 group-usage = Reply to a member's message with /premium, or write /premium @username.
 group-limit-reached = Nothing more can be gifted today under the limit "{ $limit }". It resets on { $resetsAt }.
 group-no-username = { $name } has no public @username, so I cannot gift them Premium. They can set a username in Telegram's settings.
@@ -240,7 +260,13 @@ admin-wallet-version = Wallet version: { $version }
 admin-today = Today (UTC): { $count ->
         [one] one purchase
        *[other] { $count } purchases
-    } sent; { $stars } stars and { $premium } Premium gifts counted against the limits
+    } sent; { $stars ->
+        [one] { $stars } star
+       *[other] { $stars } stars
+    } and { $premium ->
+        [one] { $premium } Premium gift
+       *[other] { $premium } Premium gifts
+    } counted against the limits
 admin-state-open = Purchases: open
 admin-state-paused = Purchases: ⏸ paused (/resume to reopen)
 admin-state-frozen = Purchases: on hold, { $count ->
@@ -248,8 +274,20 @@ admin-state-frozen = Purchases: on hold, { $count ->
        *[other] { $count } unknown outcomes
     } to check (/pending)
 admin-quota-title = 📡 Service quota
-admin-quota-used = Used in the last window: { $used } of { $limit } requests
-admin-quota-queued = Waiting: { $purchases } purchases, { $shared } balance reads, { $reads } recipient checks
+admin-quota-used = Used in the last window: { $used } of { $limit ->
+        [one] { $limit } request
+       *[other] { $limit } requests
+    }
+admin-quota-queued = Waiting: { $purchases ->
+        [one] { $purchases } purchase
+       *[other] { $purchases } purchases
+    }, { $shared ->
+        [one] { $shared } balance read
+       *[other] { $shared } balance reads
+    }, { $reads ->
+        [one] { $reads } recipient check
+       *[other] { $reads } recipient checks
+    }
 admin-quota-held = ⏳ Held after a 429/503 for another { $seconds } s
 admin-quota-top = Most waiting (user: requests): { $owners }
 admin-throttled-none = Nobody is being slowed down.
@@ -322,6 +360,10 @@ admin-breaker-opened = ⛔ Purchases are paused by themselves: the service refus
         [one] a purchase
        *[other] { $count } purchases in a row
     } for a reason that is not the buyer's input.
+admin-breaker-refusals-earlier = • { $count ->
+        [one] one earlier refusal
+       *[other] { $count } earlier refusals
+    } (see /purchases), then:
 admin-breaker-refusal = • { $date }, purchase { $id }: "{ $reason }"
 admin-breaker-cause-session = Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header into MARKETPLACE_COOKIE (or the file MARKETPLACE_COOKIE_FILE points at) and send the bot SIGHUP, no restart needed. Then press Resume.
 admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the wallet { $address }, then press Resume.
@@ -421,10 +463,16 @@ report-purchases = { $count ->
        *[other] { $count } purchases sent
     }
 report-status-line = • { $status }: { $count }
-report-bought = Bought: { $stars } stars, { $gifts ->
+report-bought = Bought: { $stars ->
+        [one] { $stars } star
+       *[other] { $stars } stars
+    }, { $gifts ->
         [one] one Premium gift
        *[other] { $gifts } Premium gifts
-    } ({ $months } months)
+    } ({ $months ->
+        [one] { $months } month
+       *[other] { $months } months
+    })
 report-spent = Spent: { $amount } { $currency } (measured on { $count ->
         [one] one purchase
        *[other] { $count } purchases
@@ -441,7 +489,13 @@ report-balance-end-unknown = Balance at the end of the day: not known
 report-figure-unknown = ?
 report-unconfirmed = ⚠️ Unknown outcomes waiting for a check now: { $count } (/pending)
 report-unconfirmed-none = Unknown outcomes waiting for a check: none
-report-limits = Daily limits used: { $stars } of { $starsMax } stars, { $premium } of { $premiumMax } Premium gifts
+report-limits = Daily limits used: { $stars } of { $starsMax ->
+        [one] { $starsMax } star
+       *[other] { $starsMax } stars
+    }, { $premium } of { $premiumMax ->
+        [one] { $premiumMax } Premium gift
+       *[other] { $premiumMax } Premium gifts
+    }
 report-refusals = Refused by the service:
 report-refusals-none = Refused by the service: none
 report-refusal-line = • { $reason }: { $count }

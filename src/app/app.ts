@@ -353,6 +353,7 @@ function createGiftBot(
     defaultPaymentMethod: config.wallet.paymentMethod,
     wallet: { address: config.wallet.address, version: config.wallet.effectiveVersion },
     contact: config.access.adminContact,
+    showBalanceTo: config.access.showBalanceTo,
     alerts: config.alerts,
     explorerUrl: config.reports.explorerUrl,
     reportHourUtc: config.reports.reportHourUtc,

@@ -81,20 +81,6 @@ export function tellQueued(
   };
 }
 
-/** The most of the service's own words a chat message quotes (see {@link serviceWords}). */
-export const MAX_SERVICE_WORDS = 300;
-
-/**
- * The service's own text (a refusal's reason, an answer's detail) as a chat message quotes
- * it: whitespace runs made one space and cut to {@link MAX_SERVICE_WORDS} characters. The
- * service decides how long its reasons are; a message over Telegram's 4,096 characters is
- * refused, and the person would never learn what became of their gift.
- */
-export function serviceWords(text: string): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > MAX_SERVICE_WORDS ? `${flat.slice(0, MAX_SERVICE_WORDS - 1)}…` : flat;
-}
-
 /** A file size for people: "812 KB", "3.4 MB", in the locale's digits. */
 export function formatBytes(locale: string, bytes: number): string {
   const units = ["B", "KB", "MB", "GB"];

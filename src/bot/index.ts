@@ -10,7 +10,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { type ApiClientOptions, Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AccessList } from "../access/access-list.js";
-import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../config/types.js";
+import { balanceShownTo, FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../config/types.js";
 import type { Logger } from "../logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
@@ -47,6 +47,8 @@ import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
+import { PauseWaiters } from "./pause-waiters.js";
+import { fitToTelegram } from "./telegram-limits.js";
 import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
 import type { PurchaseGate } from "./purchase-gate.js";
@@ -110,6 +112,11 @@ export interface BotDeps {
   fairShare?: FairShareConfig | undefined;
   /** Online backups for /backup (undefined: /backup says there are none here). */
   backups?: BackupTaker | undefined;
+  /**
+   * SHOW_BALANCE_TO: who besides the admins sees the wallet's balance on a summary; undefined:
+   * buyers while purchases are not public (read live: PUBLIC_PURCHASES reloads).
+   */
+  showBalanceTo?: "admins" | "buyers" | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -158,6 +165,12 @@ export function createBot(deps: BotDeps): GiftBot {
     people: new KnownPeople(deps.stores),
     background: new BackgroundWork(),
     backups: deps.backups,
+    balanceShownTo: (userId) =>
+      balanceShownTo(
+        { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
+        deps.access.adminIds.includes(userId),
+      ),
+    pauseWaiters: new PauseWaiters(),
   };
   const notifier = new AdminNotifier({
     api: bot.api,
@@ -228,6 +241,7 @@ function newGrammyBot(deps: BotDeps): Bot<BotContext> {
   // Answering a press is a courtesy toast; what the press does must not depend on it. Telegram
   // refuses answers to presses older than about 15 s ("query is too old"), e.g. a Confirm that
   // waited behind a slow purchase in the same chat: that refusal is logged, not thrown.
+  bot.api.config.use(fitToTelegram);
   bot.api.config.use(async (prev, method, payload, signal) => {
     const response = await prev(method, payload, signal);
     if (method !== "answerCallbackQuery" || response.ok) return response;
@@ -308,7 +322,15 @@ function installMiddleware(
   safe.use(
     conversations<BotContext, FlowContext>({
       storage: createConversationStorage(deps.stores),
-      plugins: [i18n.middleware()],
+      // Calls made inside a conversation go through an Api of its own (stack facts): the
+      // length guard is installed on each.
+      plugins: [
+        i18n.middleware(),
+        async (ctx, next) => {
+          ctx.api.config.use(fitToTelegram);
+          await next();
+        },
+      ],
     }),
   );
   return safe;

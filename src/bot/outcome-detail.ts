@@ -5,9 +5,9 @@
  * service's own words (which no locale can translate) quoted as they came.
  */
 import type { PurchaseIntent } from "../ledger/types.js";
+import { quoteServiceText } from "../service/quote.js";
 import type { PurchaseOutcome } from "../service/types.js";
 import type { Translate } from "./context.js";
-import { serviceWords } from "./format.js";
 
 /** What the ledger keeps in `response`, as far as this text needs it (see src/ledger/ledger.ts). */
 interface StoredResponse {
@@ -41,7 +41,7 @@ export function outcomeDetailText(t: Translate, intent: PurchaseIntent): string 
   const stored = asRecord(intent.response) as StoredResponse | undefined;
   if (detail.startsWith("interrupted:")) return t("detail-interrupted");
   if (detail.startsWith("restored:")) return t("detail-restored");
-  if (stored === undefined) return t("detail-other", { detail: serviceWords(detail) });
+  if (stored === undefined) return t("detail-other", { detail: quoteServiceText(detail) });
   const unrecorded = oneOf(stored.unrecordedOutcome, OUTCOMES);
   if (unrecorded !== undefined) {
     return withReason(t, t("detail-unrecorded", { outcome: t(`status-${unrecorded}`) }), stored);
@@ -54,7 +54,7 @@ export function outcomeDetailText(t: Translate, intent: PurchaseIntent): string 
   if (typeof stored.invalid === "string") {
     return t("detail-not-sent-invalid", { field: stored.invalid });
   }
-  return detailOfResponse(t, stored) ?? t("detail-other", { detail: serviceWords(detail) });
+  return detailOfResponse(t, stored) ?? t("detail-other", { detail: quoteServiceText(detail) });
 }
 
 /** An ambiguous answer's cause, or a refusal's status and reason; undefined for neither. */
@@ -102,7 +102,7 @@ function notSentText(t: Translate, stored: StoredResponse): string {
       reason: t(`detail-queued-${queuedReason(stored.reason)}`),
     });
   }
-  return t("detail-other", { detail: serviceWords(String(stored.notSent)) });
+  return t("detail-other", { detail: quoteServiceText(String(stored.notSent)) });
 }
 
 /** Why a queued confirmation was closed, in the few words its locale key names. */
@@ -127,15 +127,20 @@ function withReason(t: Translate, text: string, stored: StoredResponse): string 
   return reason === undefined ? text : `${text} ${t("detail-service-said", { reason })}`;
 }
 
-/** The service's `error`, `reason` or `info` text, as the client reads a failure body. */
+/**
+ * The service's own words in a failure body, quoted cut: `error: reason` as the client reads
+ * them (an admin needs both the code and the sentence), else `info` when it is text.
+ */
 function serviceReason(body: unknown): string | undefined {
   const record = asRecord(body);
   if (record === undefined) return undefined;
-  for (const key of ["error", "reason", "info"]) {
-    const value = record[key];
-    if (typeof value === "string" && value.trim() !== "") return serviceWords(value);
+  const words = ["error", "reason"]
+    .map((key) => record[key])
+    .filter((value): value is string => typeof value === "string" && value.trim() !== "");
+  if (words.length === 0 && typeof record.info === "string" && record.info.trim() !== "") {
+    words.push(record.info);
   }
-  return undefined;
+  return words.length === 0 ? undefined : quoteServiceText(words.join(": "));
 }
 
 function asRecord(value: unknown): Record<string, unknown> | undefined {

@@ -11,6 +11,7 @@ import type { PaymentMethod } from "../gifts/catalogue.js";
 import type { FloodBoard } from "./fair-share/flood-guard.js";
 import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
+import type { PauseWaiters } from "./pause-waiters.js";
 import type { KnownPeople } from "./people.js";
 import type { PurchaseGate } from "./purchase-gate.js";
 
@@ -42,6 +43,10 @@ export interface BotServices {
   background: BackgroundWork;
   /** Online backups of the database, for /backup; undefined where the store has none. */
   backups: BackupTaker | undefined;
+  /** Whether this person's summaries show the wallet's balance (SHOW_BALANCE_TO). */
+  balanceShownTo: (userId: number) => boolean;
+  /** Who met a pause, to be told once purchases reopen. */
+  pauseWaiters: PauseWaiters;
 }
 
 /** Takes a backup now (src/run/backups.ts); `dir` is where they go. */

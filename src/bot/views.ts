@@ -4,12 +4,14 @@
  * and the plain callback handlers (re-render, outcome) show exactly the same thing.
  */
 import { type CostEstimate, estimateExceedsBalance } from "../costs/estimate.js";
-import { balanceIn, formatMoney } from "../costs/money.js";
+import { balanceIn, currencyOf, formatMoney, parseMoney } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
+import { buyerRefusal } from "../purchases/breaker.js";
+import type { Rejected } from "../service/types.js";
 import type { Translate } from "./context.js";
-import { formatDateTime, formatDecimal, serviceWords } from "./format.js";
+import { formatDateTime, formatDecimal } from "./format.js";
 
 /**
  * Where a person can look a transaction up: TON_EXPLORER_URL followed by the hash; undefined
@@ -80,6 +82,16 @@ export function costDetailLine(
     : t("cost-detail-unmeasured", { reason: t(`cost-unmeasured-${cost.reason}`) });
 }
 
+/** "Estimated cost: about 0.75 USDT (from 2 recent purchases)". */
+function estimateLine(t: Translate, locale: string, estimate: CostEstimate): string {
+  const amount = formatMoney(estimate.cost);
+  return t("summary-estimate", {
+    amount: formatDecimal(locale, amount) ?? amount,
+    currency: estimate.cost.currency.toUpperCase(),
+    count: estimate.basedOn,
+  });
+}
+
 /**
  * The estimate's lines for a summary: "Estimated cost: about 0.75 USDT (from 2 recent
  * purchases)", and a warning when that is more than the wallet holds in that currency.
@@ -91,15 +103,8 @@ function estimateLines(
   estimate: CostEstimate | undefined,
 ): string[] {
   if (estimate === undefined) return [];
-  const amount = formatMoney(estimate.cost);
   const currency = estimate.cost.currency.toUpperCase();
-  const lines = [
-    t("summary-estimate", {
-      amount: formatDecimal(locale, amount) ?? amount,
-      currency,
-      count: estimate.basedOn,
-    }),
-  ];
+  const lines = [estimateLine(t, locale, estimate)];
   const balance =
     intent.balanceBefore === undefined
       ? undefined
@@ -110,35 +115,78 @@ function estimateLines(
   return lines;
 }
 
+/** What a summary may show besides the gift: the estimate, and whether the balance is shown. */
+export interface SummaryView {
+  /** From recent purchases of the same kind; undefined when there are none. */
+  estimate?: CostEstimate | undefined;
+  /**
+   * The operator's wallet balance is shown (admins, and buyers when SHOW_BALANCE_TO says so).
+   * Otherwise a buyer reads only that the wallet cannot cover the gift, without a figure.
+   */
+  showBalance: boolean;
+}
+
+/** "Wallet balance: 100 TON, 1,000 USDT", or that it is not known. */
+function balanceLine(t: Translate, locale: string, intent: PurchaseIntent): string {
+  const balance = intent.balanceBefore;
+  const ton = formatDecimal(locale, balance?.ton);
+  const usdt = formatDecimal(locale, balance?.usdt);
+  return ton === undefined && usdt === undefined
+    ? t("summary-balance-unknown")
+    : t("summary-balance", {
+        ton: ton ?? t("unknown-value"),
+        usdt: usdt ?? t("unknown-value"),
+      });
+}
+
 /**
- * The summary a person confirms: recipient, gift, payment method, the wallet's balance and,
- * from recent purchases of the same kind, an estimate of the cost.
+ * Whether the wallet, as read for this summary, cannot pay for the gift: nothing at all in the
+ * payment's currency, or less than the estimate. False when that is not known.
+ */
+function walletCannotCover(intent: PurchaseIntent, estimate: CostEstimate | undefined): boolean {
+  const currency = currencyOf(intent.paymentMethod);
+  const held =
+    intent.balanceBefore === undefined ? undefined : balanceIn(intent.balanceBefore, currency);
+  const money = parseMoney(currency, held);
+  if (money === undefined) return false;
+  if (money.units <= 0n) return true;
+  return estimate !== undefined && estimateExceedsBalance(estimate, held) === true;
+}
+
+/** The operator's figures on a private summary: the balance and the estimate, or neither. */
+function walletLines(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  view: SummaryView,
+): string[] {
+  if (view.showBalance) {
+    return [balanceLine(t, locale, intent), ...estimateLines(t, locale, intent, view.estimate)];
+  }
+  const estimate = view.estimate === undefined ? [] : [estimateLine(t, locale, view.estimate)];
+  return walletCannotCover(intent, view.estimate)
+    ? [...estimate, t("summary-wallet-short")]
+    : estimate;
+}
+
+/**
+ * The summary a person confirms: recipient, gift, payment method and, in a private chat, the
+ * wallet's balance (to whom {@link SummaryView} says) and an estimate of the cost from recent
+ * purchases of the same kind.
  */
 export function summaryText(
   t: Translate,
   locale: string,
   intent: PurchaseIntent,
-  estimate?: CostEstimate,
+  view: SummaryView,
 ): string {
-  const balance = intent.balanceBefore;
-  const ton = formatDecimal(locale, balance?.ton);
-  const usdt = formatDecimal(locale, balance?.usdt);
-  const balanceLine =
-    ton === undefined && usdt === undefined
-      ? t("summary-balance-unknown")
-      : t("summary-balance", {
-          ton: ton ?? t("unknown-value"),
-          usdt: usdt ?? t("unknown-value"),
-        });
   return [
     t("summary-title"),
     "",
     ...giftLines(t, intent),
     t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
     // The operator's figures are shown in private chats only, never in a group.
-    ...(intent.requester.chatType === "private"
-      ? [balanceLine, ...estimateLines(t, locale, intent, estimate)]
-      : []),
+    ...(intent.requester.chatType === "private" ? walletLines(t, locale, intent, view) : []),
     "",
     t("summary-confirm-hint"),
   ].join("\n");
@@ -150,9 +198,9 @@ export function summaryWithStatus(
   locale: string,
   intent: PurchaseIntent,
   status: string,
-  estimate?: CostEstimate,
+  view: SummaryView,
 ): string {
-  const lines = summaryText(t, locale, intent, estimate).split("\n");
+  const lines = summaryText(t, locale, intent, view).split("\n");
   lines[lines.length - 1] = status;
   return lines.join("\n");
 }
@@ -242,16 +290,8 @@ export function outcomeText(
       // The request never left (cancelled while queued at shutdown, or refused by the client's
       // own checks): there is no service reason to show, and nothing was spent.
       return withGift(t, result.intent, t("outcome-not-sent"));
-    case "rejected": {
-      const reason = result.rejection.detail ?? result.intent.outcomeDetail;
-      return withGift(
-        t,
-        result.intent,
-        t("outcome-rejected", {
-          reason: reason === undefined ? t("outcome-no-reason") : serviceWords(reason),
-        }),
-      );
-    }
+    case "rejected":
+      return withGift(t, result.intent, rejectedText(t, result.intent, result.rejection));
     case "unconfirmed": {
       const wait = result.ambiguity.retryAfterSeconds;
       const lines = [t("outcome-unknown")];
@@ -282,6 +322,19 @@ export function outcomeText(
       // No intent says where this is shown: said as in a group, without the limit figures.
       return t("outcome-refused", { reason: refusalText(t, locale, result.refusal, "group") });
   }
+}
+
+/**
+ * What a buyer is told of a definite refusal: one sentence per kind of refusal, in their
+ * language. Never the service's own words: they carry codes and instructions for the operator
+ * (a cookie's name, the wallet's state), which admins read in /purchases, the alerts and the
+ * export. A refusal about the session or the wallet has opened the breaker, so the admins are
+ * told; the sentence says so only then.
+ */
+function rejectedText(t: Translate, intent: PurchaseIntent, rejection: Rejected): string {
+  const about = buyerRefusal(rejection.body, rejection.detail);
+  const key = about === "session" || about === "wallet" ? "setup" : about;
+  return t(`outcome-rejected-${key}`, { username: intent.recipient });
 }
 
 function withGift(t: Translate, intent: PurchaseIntent, outcome: string): string {

@@ -183,6 +183,10 @@ const fields = {
   ALLOWED_USER_IDS: idList("user").default([]),
   ALLOWED_CHAT_IDS: idList("chat").default([]),
   PUBLIC_PURCHASES: boolean.default(false),
+  // Unset: buyers while purchases are not public, admins only once they are (README).
+  SHOW_BALANCE_TO: z
+    .enum(["admins", "buyers"], { error: () => "must be admins or buyers" })
+    .optional(),
   // Shown to strangers in a chat message, so it is short and on one line.
   ADMIN_CONTACT: singleLine(z.string().max(100, "must be at most 100 characters")).optional(),
 
@@ -372,6 +376,7 @@ export const configSchema = z
         allowedUserIds: env.ALLOWED_USER_IDS,
         allowedChatIds: env.ALLOWED_CHAT_IDS,
         publicPurchases: env.PUBLIC_PURCHASES,
+        showBalanceTo: env.SHOW_BALANCE_TO,
         adminContact: env.ADMIN_CONTACT,
       },
       ledger: {

@@ -76,6 +76,12 @@ export interface AccessConfig {
   /** Anyone may buy, within the spending limits. */
   publicPurchases: boolean;
   /**
+   * Who sees the operator's wallet balance on a summary (SHOW_BALANCE_TO): admins always;
+   * `buyers`: every buyer too. Undefined: buyers while purchases are not public, admins only
+   * once they are (see {@link balanceShownTo}).
+   */
+  showBalanceTo: "admins" | "buyers" | undefined;
+  /**
    * Whom strangers are told to ask for access (ADMIN_CONTACT), e.g. `@shop_support` or a URL;
    * undefined: they are told to ask the bot's admins. Single line, at most 100 characters.
    */
@@ -211,4 +217,17 @@ export interface BackupsConfig {
   dir: string;
   /** BACKUP_KEEP: how many backups are kept. */
   keep: number;
+}
+
+/**
+ * Whether a person sees the wallet's balance on their summary: admins always; everyone else
+ * as SHOW_BALANCE_TO says, or, when it is unset, only while purchases are not public (the
+ * buyers are then people the operator chose; a public bot would show its funds to anyone).
+ */
+export function balanceShownTo(
+  access: Pick<AccessConfig, "showBalanceTo" | "publicPurchases">,
+  isAdmin: boolean,
+): boolean {
+  if (isAdmin) return true;
+  return (access.showBalanceTo ?? (access.publicPurchases ? "admins" : "buyers")) === "buyers";
 }

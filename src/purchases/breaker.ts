@@ -14,6 +14,7 @@
  * This module decides only; it keeps no timers and does no I/O. Whoever feeds it outcomes
  * persists the opening (the ledger's pause, with the reasons) and tells the admins.
  */
+import { quoteServiceText } from "../service/quote.js";
 import type { FailureBody, PurchaseOutcome, Rejected } from "../service/types.js";
 
 /** What the breaker reads of an outcome: any purchase outcome, or just its kind. */
@@ -25,9 +26,14 @@ export type BreakerCause = "session" | "wallet" | "unknown";
 /** How a refusal's text is read: about the input, or pointing at the operator's setup. */
 export type RefusalKind = "input" | "session" | "wallet";
 
+/** What an input refusal is about, for the buyer's sentence: who, how much, or a limit. */
+export type InputTopic = "recipient" | "premium" | "amount" | "limit";
+
 export interface RefusalRule {
   kind: RefusalKind;
   pattern: RegExp;
+  /** For input rules: what the buyer is told the refusal is about. */
+  topic?: InputTopic;
 }
 
 /**
@@ -50,20 +56,35 @@ export const REFUSAL_RULES: readonly RefusalRule[] = [
   // The person's input: the recipient, the amount, the duration, premium already held, a limit.
   {
     kind: "input",
-    pattern:
-      /(invalid|bad|wrong|unknown) (user|username|recipient|amount|duration|quantity|payment|months?)/,
-  },
-  { kind: "input", pattern: /(user|username|recipient) (is )?(not found|does not exist|unknown)/ },
-  { kind: "input", pattern: /no such (user|username|recipient)|not a valid username/ },
-  {
-    kind: "input",
+    topic: "premium",
     pattern: /already (has |have |is |got )?(a )?(telegram )?premium|premium already/,
   },
   {
     kind: "input",
+    topic: "recipient",
+    pattern: /(invalid|bad|wrong|unknown) (user|username|recipient)/,
+  },
+  {
+    kind: "input",
+    topic: "amount",
+    pattern: /(invalid|bad|wrong|unknown) (amount|duration|quantity|payment|months?)/,
+  },
+  {
+    kind: "input",
+    topic: "recipient",
+    pattern: /(user|username|recipient) (is )?(not found|does not exist|unknown)/,
+  },
+  {
+    kind: "input",
+    topic: "recipient",
+    pattern: /no such (user|username|recipient)|not a valid username/,
+  },
+  {
+    kind: "input",
+    topic: "amount",
     pattern: /(amount|duration|quantity|months?) (is )?(too|must|should|out of range|between)/,
   },
-  { kind: "input", pattern: /\blimit\b|\bexceed/ },
+  { kind: "input", topic: "limit", pattern: /\blimit\b|\bexceed/ },
 ];
 
 /** Default number of consecutive non-input refusals that opens the breaker (BREAKER_REFUSALS). */
@@ -142,6 +163,25 @@ export function refusalText(body: FailureBody | undefined, detail?: string): str
 }
 
 /**
+ * What a buyer is told a definite refusal is about: an input topic, the operator's setup
+ * (session or wallet: the breaker opens at once, so the admins are told), or unknown. Read by
+ * the same rules as {@link classifyRefusal}, so the buyer's sentence and the breaker agree.
+ */
+export type BuyerRefusal = InputTopic | "session" | "wallet" | "unknown";
+
+/** {@link BuyerRefusal} of a definite refusal. */
+export function buyerRefusal(
+  body: FailureBody | undefined,
+  detail?: string,
+  rules: readonly RefusalRule[] = REFUSAL_RULES,
+): BuyerRefusal {
+  if (isSet(body?.insufficient)) return "wallet";
+  const rule = matchingRule(body, detail, rules);
+  if (rule === undefined) return "unknown";
+  return rule.kind === "input" ? (rule.topic ?? "unknown") : rule.kind;
+}
+
+/**
  * What a definite refusal points at. The body's `insufficient` (purchase failures may carry
  * it: `FailureBody`) means the wallet, whatever the text says.
  */
@@ -151,9 +191,18 @@ export function classifyRefusal(
   rules: readonly RefusalRule[] = REFUSAL_RULES,
 ): RefusalKind | "unknown" {
   if (isSet(body?.insufficient)) return "wallet";
+  return matchingRule(body, detail, rules)?.kind ?? "unknown";
+}
+
+/** The first rule whose pattern the refusal's text matches. */
+function matchingRule(
+  body: FailureBody | undefined,
+  detail: string | undefined,
+  rules: readonly RefusalRule[],
+): RefusalRule | undefined {
   const text = refusalText(body, detail).toLowerCase().replace(/[_-]+/g, " ");
-  if (text === "") return "unknown";
-  return rules.find((rule) => rule.pattern.test(text))?.kind ?? "unknown";
+  if (text === "") return undefined;
+  return rules.find((rule) => rule.pattern.test(text));
 }
 
 /**
@@ -247,7 +296,7 @@ export class PurchaseBreaker {
 
 function quote(text: string): string {
   if (text === "") return "(no reason given)";
-  return text.length > MAX_QUOTED_REASON ? `${text.slice(0, MAX_QUOTED_REASON - 1)}…` : text;
+  return quoteServiceText(text, MAX_QUOTED_REASON);
 }
 
 function isSet(value: unknown): boolean {

@@ -1,8 +1,9 @@
 /**
  * The accountant's export: one CSV row per purchase, streamed. Rows are pulled from an
  * iterator one at a time as the reader takes them (csv-stringify's backpressure), so a year of
- * purchases is never held in memory. Quoting and formula escaping are csv-stringify's (see
- * {@link purchasesCsv}); what this module adds is the columns.
+ * purchases is never held in memory. Quoting and formula escaping are csv-stringify's
+ * (`quoted_string`, `escape_formulas`); what this module adds is the columns and the formulas a
+ * `;`-separated spreadsheet would find inside a cell.
  *
  * Nothing secret is a column: the service's raw response is left out (its `tx_hash` and reason
  * are kept, already cleared of secrets by the client), and so is everything about the wallet
@@ -38,6 +39,25 @@ export const PURCHASE_CSV_COLUMNS = [
 ] as const;
 
 type Cell = string | number | undefined;
+
+/** A formula sign (full-width forms included) after spaces at the start: some programs skip them. */
+const SPACED_FORMULA = /^ +[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
+/**
+ * A formula sign right after a `;` (and any spaces): a spreadsheet in a locale whose list
+ * separator is `;` splits the cell there, whatever the quotes, and runs the second part.
+ */
+const FORMULA_AFTER_SEMICOLON = /(;[ \t]*)(?=[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/g;
+
+/**
+ * What csv-stringify's `escape_formulas` leaves to us: a formula sign after leading spaces or
+ * after a `;` inside the text gets an apostrophe, so it shows as text. (`escape_formulas`
+ * itself puts one before a cell that starts with a sign, a tab or a carriage return, full-width
+ * signs included.) The service's reasons and hashes come from outside.
+ */
+function neutraliseInside(value: string): string {
+  const inside = value.replace(FORMULA_AFTER_SEMICOLON, "$1'");
+  return SPACED_FORMULA.test(inside) ? `'${inside}` : inside;
+}
 
 /** A time as ISO 8601 in UTC, with its zone (`Z`), e.g. `2026-11-23T12:38:39.000Z`. */
 function utc(at: number | undefined): string | undefined {
@@ -83,12 +103,11 @@ export function purchasesCsv(intents: Iterable<PurchaseIntent>): Readable {
   const csv = stringify({
     header: true,
     columns: [...PURCHASE_CSV_COLUMNS],
-    // Usernames and the service's reasons and hashes come from outside. Every text cell is
-    // quoted, so a spreadsheet that splits on `;` (many locales) or `,` never cuts one into a
-    // new cell; one that starts like a formula (= + - @, their full-width forms, a tab or a
-    // carriage return) gets a leading apostrophe and shows as text. Numbers stay numbers.
+    // Every text cell quoted, and formulas neutralised: a number cell is never a formula, so a
+    // negative chat id keeps its sign.
     quoted_string: true,
     escape_formulas: true,
+    cast: { string: neutraliseInside },
   });
   rows.on("error", (err) => csv.destroy(err));
   // A reader that stops early (a failed upload) stops the rows too: no more pages are read.

@@ -30,7 +30,6 @@ describe("premium flow against the sandbox", () => {
         "Recipient: @carol_p",
         "Gift: Telegram Premium for 6 months",
         "Payment: USDT on TON",
-        "Wallet balance: 100 TON, 1,000 USDT",
         "",
         "Nothing is bought until you press Confirm.",
       ].join("\n"),
@@ -118,5 +117,33 @@ describe("premium flow against the sandbox", () => {
         "@henry_z already has Telegram Premium. Nothing was bought.",
       ].join("\n"),
     );
+  });
+
+  it("/premium @name and /stars @name in a private chat take the name, as a group does", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(205));
+    await alice.command("premium", "@carol_p");
+    expect(alice.lastMessage().text).toBe("How long should @carol_p get Telegram Premium?");
+    await alice.pressButton("6 months");
+    expect(alice.lastMessage().text).toContain("Gift: Telegram Premium for 6 months");
+
+    await alice.command("stars", "t.me/bob_gifts");
+    expect(alice.lastMessage().text).toBe(
+      "How many stars for @bob_gifts? Up to 10,000 in one gift.",
+    );
+  });
+
+  it("/premium @name with a name that will not do: says why, with Cancel, then asks on", async () => {
+    const h = await harness();
+    const alice = chatPerson(h, testUser(206));
+    await alice.command("premium", "@nobody_here");
+    const problem = alice.lastMessage();
+    expect(problem.text).toBe(
+      "I could not find @nobody_here. Check the spelling and send the username again, or /cancel.",
+    );
+    expect(buttonsOf(problem)).toEqual([["✖️ Cancel"]]);
+    await alice.say("carol_p");
+    expect(alice.lastMessage().text).toBe("How long should @carol_p get Telegram Premium?");
+    expect(buttonsOf(h.telegram.message(alice.chatId, problem.message_id))).toEqual([]);
   });
 });

@@ -127,6 +127,7 @@ describe("loadConfig: a valid environment", () => {
         allowedUserIds: [5, 6, 7],
         allowedChatIds: [-1001234567890, -42],
         publicPurchases: true,
+        showBalanceTo: undefined,
         adminContact: "@shop_support",
       },
       ledger: {
@@ -193,6 +194,7 @@ describe("loadConfig: a valid environment", () => {
       allowedUserIds: [],
       allowedChatIds: [],
       publicPurchases: false,
+      showBalanceTo: undefined,
       adminContact: undefined,
     });
     expect(config.ledger).toEqual({
@@ -392,6 +394,17 @@ describe("loadConfig: bad and missing variables", () => {
         { variable: "ADMIN_CONTACT", reason: "must be a single line" },
       ]);
     }
+  });
+
+  it("takes SHOW_BALANCE_TO as admins or buyers, and refuses anything else", async () => {
+    for (const value of ["admins", "buyers"] as const) {
+      const config = await loadConfig(validEnv({ SHOW_BALANCE_TO: value }), { envFile: false });
+      expect(config.access.showBalanceTo).toBe(value);
+    }
+    const error = await problemsOf(validEnv({ SHOW_BALANCE_TO: "everyone" }));
+    expect(error.problems).toEqual([
+      { variable: "SHOW_BALANCE_TO", reason: "must be admins or buyers" },
+    ]);
   });
 
   it("rejects an empty ADMIN_IDS list", async () => {

@@ -100,7 +100,9 @@ describe("npm run demo", () => {
     demo.stdin.write("#1\n");
     await waitForOutput(/\[1\] ✅ Confirm/);
     demo.stdin.write("#1\n");
-    await waitForOutput(/The service refused the purchase: SESSION_EXPIRED.*Nothing was spent/);
+    await waitForOutput(
+      /The shop cannot buy gifts right now, and the admins have been told\. Nothing was spent/,
+    );
     await waitForOutput(/\[private chat of Ada\] #\d+ @giftbot_demo_bot: ⛔ Purchases are paused/);
     await waitForOutput(/\[1\] ▶ Resume purchases/);
     demo.stdin.write(":restore-session\n");

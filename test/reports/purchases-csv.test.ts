@@ -82,7 +82,7 @@ describe("the accountant's CSV", () => {
     expect(column(second, "settled_at_utc")).toBe("2026-11-03T09:31:00.000Z");
   });
 
-  it("neutralises text a spreadsheet would run as a formula, full-width forms included", async () => {
+  it("neutralises text a spreadsheet would run as a formula, full-width signs too", async () => {
     const hostile = [
       '=HYPERLINK("http://x")',
       "+1+2",
@@ -90,33 +90,50 @@ describe("the accountant's CSV", () => {
       "@SUM(A1)",
       "\t=1",
       "\r=1",
-      "＝1+1",
-      "＋1",
-      "－1",
-      "＠SUM(A1)",
+      "\uFF1D1+1",
+      "\uFF0B1",
+      "\uFF0D1",
+      "\uFF20SUM(A1)",
     ];
-    for (const detail of hostile) {
-      const csv = await text(purchasesCsv([intent({ status: "rejected", outcomeDetail: detail })]));
-      expect(column(readCsv(csv)[1], "outcome_detail")).toBe(`'${detail}`);
-    }
-    const plain = await text(purchasesCsv([intent({ outcomeDetail: "plain reason" })]));
+    const csv = await text(
+      purchasesCsv(
+        hostile.map((detail, i) =>
+          intent({ id: `intent_${i}`, status: "rejected", outcomeDetail: detail, txHash: detail }),
+        ),
+      ),
+    );
+    const records = readCsv(csv).slice(1);
+    expect(records.map((row) => column(row, "outcome_detail"))).toEqual(
+      hostile.map((detail) => `'${detail}`),
+    );
+    expect(records.map((row) => column(row, "transaction_hash"))).toEqual(
+      hostile.map((detail) => `'${detail}`),
+    );
+    const plain = await text(
+      purchasesCsv([intent({ outcomeDetail: "plain reason" }), intent({ outcomeDetail: "  =1" })]),
+    );
     expect(column(readCsv(plain)[1], "outcome_detail")).toBe("plain reason");
+    expect(column(readCsv(plain)[2], "outcome_detail")).toBe("'  =1");
   });
 
-  it("quotes every text cell, so a ';' in the service's words never starts a new cell", async () => {
+  it("a spreadsheet that splits on ';' finds no formula inside the service's cells", async () => {
+    const detail = 'UPSTREAM; =HYPERLINK("http://x");+1;-1;@A1;\uFF1D1;\uFF20A1';
     const csv = await text(
-      purchasesCsv([
-        intent({ status: "rejected", outcomeDetail: "refused;=1+1", txHash: "ab;=c" }),
-      ]),
+      purchasesCsv([intent({ status: "rejected", outcomeDetail: detail, txHash: "ab;=1+1" })]),
     );
-    const row = csv.split("\n")[1] ?? "";
-    expect(row).toContain('"refused;=1+1"');
-    expect(row).toContain('"ab;=c"');
-    // Split the way a ';'-separated spreadsheet would: no cell starts with '='.
-    const cells = row.split(/;(?=(?:[^"]*"[^"]*")*[^"]*$)/);
-    expect(cells.some((cell) => cell.startsWith("="))).toBe(false);
-    // Numbers stay numbers (unquoted), so a spreadsheet sums them.
-    expect(row).toMatch(/,50,/);
+    // Read as the accountant's tool reads it: every text cell quoted, the words kept.
+    const row = readCsv(csv)[1];
+    expect(column(row, "outcome_detail")).toBe(
+      "UPSTREAM; '=HYPERLINK(\"http://x\");'+1;'-1;'@A1;'\uFF1D1;'\uFF20A1",
+    );
+    expect(column(row, "transaction_hash")).toBe("ab;'=1+1");
+    expect(csv).toContain(`"${"intent_aaaaaaaaaaaaaaaaaa"}"`);
+    // Read as a ';'-separated locale would: no field it finds starts a formula.
+    for (const line of csv.split(/\r?\n/)) {
+      for (const field of line.split(";").slice(1)) {
+        expect(field).not.toMatch(/^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/);
+      }
+    }
   });
 
   it("pulls rows from the iterator as they are read, not all at once", async () => {

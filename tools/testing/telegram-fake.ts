@@ -70,6 +70,10 @@ export interface TelegramFake {
   message(chatId: number, messageId: number): Message | undefined;
 }
 
+/** Telegram's limits on a message's text and a file's caption, in UTF-16 units. */
+const TELEGRAM_MAX_TEXT = 4096;
+const TELEGRAM_MAX_CAPTION = 1024;
+
 /** The bot every test talks to unless told otherwise. */
 export const TEST_BOT_INFO: UserFromGetMe = {
   id: 7_000_000_001,
@@ -84,9 +88,6 @@ export const TEST_BOT_INFO: UserFromGetMe = {
   has_topics_enabled: false,
   allows_users_to_create_topics: false,
 } as UserFromGetMe;
-
-/** Telegram's longest message text. */
-const MAX_TEXT_LENGTH = 4096;
 
 export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramFake {
   const botInfo = options.botInfo ?? TEST_BOT_INFO;
@@ -125,13 +126,6 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     return message;
   }
 
-  /** Telegram's refusal of a text over 4,096 characters (UTF-16 units, as Telegram counts). */
-  function tooLong(payload: Record<string, unknown>): CannedAnswer | undefined {
-    if (typeof payload.text !== "string" || payload.text.length <= MAX_TEXT_LENGTH)
-      return undefined;
-    return { ok: false, error_code: 400, description: "Bad Request: message is too long" };
-  }
-
   function edited(payload: Record<string, unknown>): CannedAnswer {
     if (payload.inline_message_id !== undefined) return { ok: true, result: true };
     const key = `${Number(payload.chat_id)}:${Number(payload.message_id)}`;
@@ -148,13 +142,14 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
   }
 
   function defaultAnswer(method: string, payload: Record<string, unknown>): CannedAnswer {
+    const tooLong = overTelegramLimits(payload);
+    if (tooLong !== undefined) return { ok: false, error_code: 400, description: tooLong };
     switch (method) {
       case "getMe":
         return { ok: true, result: botInfo };
       case "sendMessage":
-        return tooLong(payload) ?? { ok: true, result: sent(payload) };
+        return { ok: true, result: sent(payload) };
       case "editMessageText":
-        return tooLong(payload) ?? edited(payload);
       case "editMessageReplyMarkup":
         return edited(payload);
       case "getChatMember":
@@ -241,6 +236,20 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         .sort((a, b) => a.message_id - b.message_id),
     message: (chatId, messageId) => messages.get(`${chatId}:${messageId}`),
   };
+}
+
+/**
+ * Telegram's own refusal of a text or caption over its length limits (4,096 and 1,024
+ * characters), so a test sees what a person would: the message never arrives.
+ */
+function overTelegramLimits(payload: Record<string, unknown>): string | undefined {
+  if (typeof payload.text === "string" && payload.text.length > TELEGRAM_MAX_TEXT) {
+    return "Bad Request: message is too long";
+  }
+  if (typeof payload.caption === "string" && payload.caption.length > TELEGRAM_MAX_CAPTION) {
+    return "Bad Request: message caption is too long";
+  }
+  return undefined;
 }
 
 function isStream(body: unknown): body is AsyncIterable<Uint8Array> {

@@ -91,6 +91,7 @@ export function testConfig(options: TestConfigOptions): Config {
       allowedUserIds: [],
       allowedChatIds: [],
       publicPurchases: true,
+      showBalanceTo: undefined,
       adminContact: undefined,
       ...options.access,
     },

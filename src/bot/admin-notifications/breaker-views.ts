@@ -3,10 +3,17 @@
  * breaker opening (with the service's reasons quoted and the likely fix), the service's reads
  * failing and recovering, and a settings reload that refused new values.
  */
-import type { BreakerOpening } from "../../purchases/breaker.js";
+import { type BreakerOpening, MAX_QUOTED_REASON } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
+import { quoteServiceText } from "../../service/quote.js";
 import type { Translate } from "../context.js";
 import { formatDateTime } from "../format.js";
+
+/**
+ * The latest refusals quoted in the alert; the rest are counted. BREAKER_REFUSALS may be up to
+ * 100, and a hundred quotes would not fit one Telegram message.
+ */
+const MAX_REFUSALS_QUOTED = 5;
 
 /**
  * One message per opening: what happened, each refusal quoted (the service's words, already
@@ -19,12 +26,16 @@ export function breakerOpenedText(
   walletAddress: string | undefined,
 ): string {
   const lines = [t("admin-breaker-opened", { count: opening.refusals.length })];
-  for (const refusal of opening.refusals) {
+  const quoted = opening.refusals.slice(-MAX_REFUSALS_QUOTED);
+  const unquoted = opening.refusals.length - quoted.length;
+  if (unquoted > 0) lines.push(t("admin-breaker-refusals-earlier", { count: unquoted }));
+  for (const refusal of quoted) {
     lines.push(
       t("admin-breaker-refusal", {
         date: formatDateTime(locale, refusal.at),
         id: refusal.intentId,
-        reason: refusal.reason,
+        // Quoted again: a pause persisted by an older version may hold a longer reason.
+        reason: quoteServiceText(refusal.reason, MAX_QUOTED_REASON),
       }),
     );
   }

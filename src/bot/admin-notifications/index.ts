@@ -32,7 +32,8 @@ import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
 import { answerText } from "../outcome-detail.js";
 import { transactionLine } from "../views.js";
-import { formatDecimal, serviceWords } from "../format.js";
+import { formatDecimal } from "../format.js";
+import { quoteServiceText } from "../../service/quote.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { isBelow } from "./decimal.js";
 
@@ -242,7 +243,7 @@ export class AdminNotifier {
     const reason = error instanceof Error ? error.message : String(error);
     this.#track(
       this.#toAdmins((t) => ({
-        text: t("admin-backup-failing", { dir, reason: serviceWords(reason) }),
+        text: t("admin-backup-failing", { dir, reason: quoteServiceText(reason) }),
       })),
     );
   }

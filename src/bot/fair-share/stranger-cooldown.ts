@@ -1,9 +1,10 @@
 /**
  * Strangers in private chats: people who may not buy (not an admin, not a buyer, and purchases
  * are not public). The first update of a stranger in a cooldown is handled as anyone's (a
- * greeting, or the access refusal with their id and whom to ask); everything else they send
- * in that cooldown is dropped without an answer, so however fast they send, they get one
- * answer per cooldown. The purchase gate refuses them before any flow starts, so no stranger
+ * greeting, or the access refusal with their id and whom to ask); their next message in that
+ * cooldown gets one short line (the answer is above, and when they are answered again), and
+ * everything else they send in it is dropped, so however fast they send, they get at most two
+ * messages per cooldown. The purchase gate refuses them before any flow starts, so no stranger
  * ever causes a request to the Gift Purchase Service. Groups have their own per-group refusal
  * cooldown (features/group/refusal-throttle.ts); this is the same throttle keyed by person.
  */
@@ -24,17 +25,20 @@ export function strangerCooldown(options: StrangerCooldownOptions): MiddlewareFn
   const throttle = new RefusalThrottle({ cooldownMs: options.cooldownMs, now: options.now });
   return async (ctx, next) => {
     const userId = ctx.from?.id;
-    if (
-      ctx.chat?.type !== "private" ||
-      userId === undefined ||
-      options.mayBuy(userId) ||
-      throttle.take(userId)
-    ) {
+    if (ctx.chat?.type !== "private" || userId === undefined || options.mayBuy(userId)) {
       await next();
       return;
     }
-    // Within the cooldown: no answer. A press is still acknowledged (no text: nothing the
-    // person reads), so their client stops its spinner.
+    const decision = throttle.take(userId);
+    if (decision.kind === "answer") {
+      await next();
+      return;
+    }
+    // Within the cooldown. A press is acknowledged (no text), so the client's spinner stops.
     if (ctx.callbackQuery !== undefined) await ctx.answerCallbackQuery();
+    // The first ask after the answer gets one short line, not silence; the rest nothing.
+    else if (decision.kind === "note") {
+      await ctx.reply(ctx.t("stranger-answered-recently", { seconds: decision.seconds }));
+    }
   };
 }

@@ -8,7 +8,8 @@
 import type { IntentKind } from "../../ledger/types.js";
 import type { BotContext } from "../context.js";
 import type { BotServices } from "../services.js";
-import { startProblem } from "../flows/headroom.js";
+import { purchasesState, startProblem } from "../flows/headroom.js";
+import { notePauseMet } from "../pause-waiters.js";
 import { cancelledText } from "../views.js";
 
 /** Conversation ids, one per kind of gift. */
@@ -29,6 +30,8 @@ export async function startFlow(
     const locale = await ctx.i18n.getLocale();
     const problem = startProblem(ctx.t, locale, services, { userId, audience: "private" }, kind);
     if (problem !== undefined) {
+      // Paused (not a limit): they are told when purchases reopen.
+      if (purchasesState(services).paused) await notePauseMet(ctx, services.pauseWaiters);
       await ctx.reply(problem);
       return;
     }

@@ -20,6 +20,8 @@ import type { BotContext } from "../context.js";
 import { waitSeconds } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import { closedText, purchasesState } from "../flows/headroom.js";
+import { summaryView } from "../flows/show-summary.js";
+import { notePauseMet } from "../pause-waiters.js";
 import { decodedPress } from "../press.js";
 import type { BotServices } from "../services.js";
 import {
@@ -52,7 +54,7 @@ export async function onSummaryPress(
   const intent = services.records.getIntent(action.intentId);
   const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
   if (refusal !== undefined || intent === undefined) {
-    await refuse(ctx, refusal ?? { reason: "not_found" }, intent);
+    await refuse(ctx, refusal ?? { reason: "not_found" }, intent, services);
     return;
   }
   switch (action.type) {
@@ -86,6 +88,7 @@ async function refuse(
   ctx: CallbackContext,
   refusal: ClaimRefusal,
   intent: PurchaseIntent | undefined,
+  services: BotServices,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
   await ctx.answerCallbackQuery({
@@ -100,7 +103,13 @@ async function refuse(
   ) {
     await editSummary(
       ctx,
-      summaryWithStatus(ctx.t, locale, intent, outcomeLine(ctx, locale, refusal)),
+      summaryWithStatus(
+        ctx.t,
+        locale,
+        intent,
+        outcomeLine(ctx, locale, refusal),
+        summaryView(services, intent),
+      ),
     );
   }
 }
@@ -120,6 +129,7 @@ async function confirm(
   const status = purchasesState(services);
   const closed = closedText(ctx.t, status, "summary");
   if (closed !== undefined) {
+    await notePauseMet(ctx, services.pauseWaiters);
     const early: ConfirmRefusal = status.paused
       ? { reason: "paused", source: status.pausedBy ?? "admin" }
       : { reason: "frozen", unconfirmed: status.unconfirmed };
@@ -129,7 +139,7 @@ async function confirm(
     // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
     await editSummary(
       ctx,
-      summaryWithStatus(ctx.t, locale, intent, closed, services.records.estimate(intent)),
+      summaryWithStatus(ctx.t, locale, intent, closed, summaryView(services, intent)),
       summaryKeyboard(ctx.t, intent),
     );
     return;
@@ -145,10 +155,10 @@ async function confirm(
   // edits are chained so the final outcome edit always comes after them.
   // An object, so TypeScript sees the callbacks set it (a local would stay narrowed to false).
   const press = { answered: false };
-  const estimate = services.records.estimate(intent);
+  const view = summaryView(services, intent);
   let shown: Promise<void> = Promise.resolve();
   const show = (status: string, options: { typing?: boolean; toast?: string } = {}): void => {
-    const text = summaryWithStatus(ctx.t, locale, intent, status, estimate);
+    const text = summaryWithStatus(ctx.t, locale, intent, status, view);
     const answer = !press.answered;
     press.answered = true;
     shown = shown
@@ -187,6 +197,7 @@ async function confirm(
   }
   if (result.kind === "refused") {
     const reason = result.refusal.reason;
+    if (reason === "paused" || reason === "frozen") await notePauseMet(ctx, services.pauseWaiters);
     // Another press of the same summary won the claim: its handler shows the outcome.
     if (reason === "already_processing" || reason === "already_done") return;
     const line = outcomeLine(ctx, locale, result.refusal);
@@ -197,7 +208,7 @@ async function confirm(
     // without a text (queued), so this is the only place the person reads why.
     await showOutcome(
       ctx,
-      summaryWithStatus(ctx.t, locale, fresh, line, services.records.estimate(fresh)),
+      summaryWithStatus(ctx.t, locale, fresh, line, summaryView(services, fresh)),
       retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
     );
     if (!retryable) services.summaries.remove(intent.requester.chatId, userId, intent.id);
@@ -293,19 +304,23 @@ async function cancel(
     const refusal = fresh
       ? (refusalForStatus(fresh.status, fresh.expiresAt, services.now()) ?? { reason: "not_found" })
       : ({ reason: "not_found" } as const);
-    await refuse(ctx, refusal, fresh);
+    await refuse(ctx, refusal, fresh, services);
     return;
   }
   services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
-  await ctx.answerCallbackQuery({ text: ctx.t("outcome-cancelled") });
   if (intent.requester.chatType !== "private") {
-    // A group keeps no trace of a gift that was not made: the summary goes away.
+    // A group keeps no trace of a gift that was not made: the summary goes away, so the
+    // toast is where its starter reads that it was cancelled.
+    await ctx.answerCallbackQuery({ text: ctx.t("outcome-cancelled") });
     try {
       await ctx.deleteMessage();
       return;
     } catch (error) {
       ctx.log.debug({ error }, "could not delete a group summary");
     }
+  } else {
+    // The summary itself says it (said once, not in a toast as well).
+    await ctx.answerCallbackQuery();
   }
   await editSummary(ctx, cancelledText(ctx.t, intent));
 }
@@ -329,6 +344,7 @@ async function switchMethod(
         reason: "not_found",
       },
       fresh,
+      services,
     );
     return;
   }
@@ -336,7 +352,7 @@ async function switchMethod(
   await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
   await editSummary(
     ctx,
-    summaryText(ctx.t, locale, changed, services.records.estimate(changed)),
+    summaryText(ctx.t, locale, changed, summaryView(services, changed)),
     summaryKeyboard(ctx.t, changed),
   );
 }

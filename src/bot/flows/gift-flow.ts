@@ -154,6 +154,20 @@ async function leave(
   return conversation.halt();
 }
 
+/**
+ * What follows the command in `/premium @name` (or `/stars t.me/name`), trimmed; undefined when
+ * the flow was entered otherwise (the start menu) or nothing follows.
+ */
+function commandArgument(ctx: FlowContext): string | undefined {
+  const message = ctx.message;
+  const entity = message?.entities?.[0];
+  if (message?.text === undefined || entity?.type !== "bot_command" || entity.offset !== 0) {
+    return undefined;
+  }
+  const rest = message.text.slice(entity.length).trim();
+  return rest === "" ? undefined : rest;
+}
+
 async function askRecipient(
   conversation: GiftConversation,
   ctx: FlowContext,
@@ -162,43 +176,64 @@ async function askRecipient(
 ): Promise<{ username: Username; ctx: FlowContext }> {
   // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
   const state = await conversation.external(() => purchasesState(services));
-  const prompt = await sendPrompt(
-    ctx,
-    withNotice(
-      flowNotice(ctx.t, state),
-      ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
-    ),
-    cancelKeyboard(ctx.t),
-  );
+  const notice = flowNotice(ctx.t, state);
+  // `/premium @name` names the recipient at once, as in a group: it is checked before any
+  // question. Otherwise (or when that name will not do) the person is asked for one.
+  let next: { ctx: FlowContext; text: string } | undefined;
+  const given = commandArgument(ctx);
+  let prompt: Prompt | undefined;
+  if (given === undefined) {
+    prompt = await sendPrompt(
+      ctx,
+      withNotice(
+        notice,
+        ctx.t(kind === "stars" ? "flow-ask-recipient-stars" : "flow-ask-recipient-premium"),
+      ),
+      cancelKeyboard(ctx.t),
+    );
+  } else {
+    if (notice !== undefined) await ctx.reply(notice);
+    next = { ctx, text: given };
+  }
   // Checks are charged to the person and queued as theirs (fair share).
   const userId = ctx.from?.id;
   for (;;) {
-    const event = await waitEvent(conversation, prompt);
-    const c = event.ctx;
-    if (event.type === "button") {
-      await c.answerCallbackQuery({ text: c.t("flow-expect-text") });
-      continue;
+    if (next === undefined) {
+      // A prompt exists whenever nothing is pending: it was sent above, or with the problem.
+      const event = await waitEvent(conversation, prompt as Prompt);
+      if (event.type === "button") {
+        await event.ctx.answerCallbackQuery({ text: event.ctx.t("flow-expect-text") });
+        continue;
+      }
+      next = { ctx: event.ctx, text: event.text };
     }
-    const username = parseUsername(event.text);
+    const c = next.ctx;
+    const username = parseUsername(next.text);
+    next = undefined;
+    let problem: string | undefined;
     if (username === undefined) {
-      await c.reply(c.t("flow-recipient-invalid"));
-      continue;
+      problem = c.t("flow-recipient-invalid");
+    } else {
+      // The outside context: a wait notice sent from here is not part of the replayed log.
+      const check = await conversation.external((outside) =>
+        services.desk.checkRecipient(username, {
+          onQueued: tellQueued(outside),
+          ...(userId !== undefined ? { userId, isAdmin: services.admins.has(userId) } : {}),
+        }),
+      );
+      problem = recipientProblem(c.t, "private", kind, username, check);
+      if (problem === undefined) {
+        if (prompt !== undefined) await clearKeyboard(c, prompt);
+        // The name as the service spells it.
+        return { username: check.kind === "ok" ? check.username : username, ctx: c };
+      }
     }
-    // The outside context: a wait notice sent from here is not part of the replayed log.
-    const check = await conversation.external((outside) =>
-      services.desk.checkRecipient(username, {
-        onQueued: tellQueued(outside),
-        ...(userId !== undefined ? { userId, isAdmin: services.admins.has(userId) } : {}),
-      }),
-    );
-    const problem = recipientProblem(c.t, "private", kind, username, check);
-    if (problem !== undefined) {
+    if (prompt === undefined) {
+      // The name given with the command will not do: the problem asks again, with Cancel.
+      prompt = await sendPrompt(c, problem, cancelKeyboard(c.t));
+    } else {
       await c.reply(problem);
-      continue;
     }
-    await clearKeyboard(c, prompt);
-    // The name as the service spells it.
-    return { username: check.kind === "ok" ? check.username : username, ctx: c };
   }
 }
 

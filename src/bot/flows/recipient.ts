@@ -52,7 +52,6 @@ export function recipientProblem(
   }
   return t(PROBLEM_TEXTS[audience][check.kind], {
     username,
-    detail: (check.kind === "refused" ? check.detail : undefined) ?? t("outcome-no-reason"),
     seconds:
       check.kind === "rate_limited" || check.kind === "throttled"
         ? Math.max(1, check.retryAfterSeconds)

@@ -12,7 +12,8 @@ import type { BotContext, FlowContext } from "../context.js";
 import { tellQueued } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { summaryText, summaryWithStatus } from "../views.js";
+import { type SummaryView, summaryText, summaryWithStatus } from "../views.js";
+import { notePauseMet } from "../pause-waiters.js";
 import { closedText, purchasesState } from "./headroom.js";
 
 /** What a person chose: the gift and for whom. Who asks, and where, is the context's. */
@@ -69,14 +70,15 @@ export async function showSummary(
   });
   const locale = await ctx.i18n.getLocale();
   // One SQLite read, no service request: the estimate never delays the summary.
-  const estimate = services.records.estimate(intent);
+  const view = summaryView(services, intent);
   // Paused (or on hold) since the flow began: said in the summary, which stays confirmable
   // for when purchases reopen.
   const closed = closedText(ctx.t, status, "summary");
+  if (closed !== undefined) await notePauseMet(ctx, services.pauseWaiters);
   const text =
     closed === undefined
-      ? summaryText(ctx.t, locale, intent, estimate)
-      : summaryWithStatus(ctx.t, locale, intent, closed, estimate);
+      ? summaryText(ctx.t, locale, intent, view)
+      : summaryWithStatus(ctx.t, locale, intent, closed, view);
   const message = await ctx.reply(text, {
     reply_markup: summaryKeyboard(ctx.t, intent),
   });
@@ -94,4 +96,15 @@ function cancelOtherDrafts(services: BotServices, userId: number, chatId: number
   for (const open of services.records.openDrafts(userId, chatId)) {
     services.desk.cancel(open.id, userId);
   }
+}
+
+/**
+ * What a summary of `intent` shows its requester besides the gift: the cost estimate (one
+ * SQLite read, no service request) and whether the wallet's balance is theirs to see.
+ */
+export function summaryView(services: BotServices, intent: PurchaseIntent): SummaryView {
+  return {
+    estimate: services.records.estimate(intent),
+    showBalance: services.balanceShownTo(intent.requester.userId),
+  };
 }

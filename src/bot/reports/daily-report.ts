@@ -5,6 +5,7 @@
 import type { DayFigures } from "../../ledger/accounts.js";
 import type { BalanceSnapshot, IntentStatus } from "../../ledger/types.js";
 import type { Translate } from "../context.js";
+import { quoteServiceText } from "../../service/quote.js";
 import { formatDecimal } from "../format.js";
 
 /** Everything one report says: the day's figures and the state at the time of the report. */
@@ -86,13 +87,22 @@ function balanceLine(
   });
 }
 
+/**
+ * Longest quote of one refusal's reason in the report: its ten most frequent reasons must fit
+ * one message with every other line.
+ */
+const MAX_REPORTED_REASON = 200;
+
 function refusalLines(t: Translate, refusals: DailyReport["refusals"]): string[] {
   if (refusals.length === 0) return [t("report-refusals-none")];
   return [
     t("report-refusals"),
     ...refusals.map((r) =>
       t("report-refusal-line", {
-        reason: r.reason === "" ? t("report-refusal-no-reason") : r.reason,
+        reason:
+          r.reason === ""
+            ? t("report-refusal-no-reason")
+            : quoteServiceText(r.reason, MAX_REPORTED_REASON),
         count: r.count,
       }),
     ),

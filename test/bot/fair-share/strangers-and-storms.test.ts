@@ -12,7 +12,7 @@ import { harness } from "../helpers.js";
 const DENIED = `Purchases are not open to you. To get access, ask the bot's admins and give them your user id: ${STRANGER.id}.`;
 
 describe("a stranger in a private chat", () => {
-  it("gets one answer per cooldown however much they send, and the service is never asked", async () => {
+  it("gets one answer and one short line per cooldown however much they send, and the service is never asked", async () => {
     const { h } = await adminWorld({ fairShare: { strangerCooldownSeconds: 30 } });
     const sam = chatPerson(h, STRANGER);
     const mark = h.telegram.mark();
@@ -22,7 +22,11 @@ describe("a stranger in a private chat", () => {
     await sam.say("@bob_gifts");
     await sam.press("menu:stars", 1);
     const sent = sam.callsSince(mark).filter((c) => c.method === "sendMessage");
-    expect(sent.map((c) => c.payload.text)).toEqual([DENIED]);
+    // The second ask is not met with silence: one short line says the answer is above.
+    expect(sent.map((c) => c.payload.text)).toEqual([
+      DENIED,
+      "I answered you a moment ago: see my message above. I will answer again in 30 s.",
+    ]);
     // The press is acknowledged without a text, so the client's spinner stops.
     const answers = sam.callsSince(mark).filter((c) => c.method === "answerCallbackQuery");
     expect(answers.map((c) => c.payload.text)).toEqual([undefined]);
@@ -36,7 +40,10 @@ describe("a stranger in a private chat", () => {
         .callsSince(later)
         .filter((c) => c.method === "sendMessage")
         .map((c) => c.payload.text),
-    ).toEqual([DENIED]);
+    ).toEqual([
+      DENIED,
+      "I answered you a moment ago: see my message above. I will answer again in 30 s.",
+    ]);
     expect(h.sandbox.requests).toHaveLength(0);
   });
 

@@ -21,12 +21,18 @@ describe("what works in a group", () => {
     const { h } = g;
     await g.say(MIA, "/help");
     expect(g.last()?.text).toBe(HELP);
-    // Inside the window: silent, whoever asks.
-    await g.say(NOAH, "/help");
+    // Inside the window: the next ask gets one short line (not silence), whoever asks; the
+    // rest nothing.
+    h.clock.advance(10_000);
     await g.say(NOAH, "/stars");
-    expect(sentTexts(h, GROUP_ID)).toEqual([HELP]);
+    await g.say(NOAH, "/help");
+    await g.say(GINA, "/stars");
+    expect(sentTexts(h, GROUP_ID)).toEqual([
+      HELP,
+      "I answered here a moment ago: see my message above. In a group I answer at most once every 30 s; ask again in 20 s.",
+    ]);
 
-    h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS);
+    h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS - 10_000);
     await g.say(NOAH, "/stars");
     expect(g.last()?.text).toBe(PREMIUM_ONLY);
     h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS);
@@ -45,5 +51,16 @@ describe("what works in a group", () => {
     expect(g.last(OTHER_GROUP_ID)?.text).toBe(NOT_ALLOWED);
     // Nobody asked Telegram about members of a group that is not allowed.
     expect(g.memberChecks()).toBe(0);
+  });
+
+  it("the group's /help answer stays when the asker then starts a gift", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    await g.say(GINA, "/help");
+    const help = g.last();
+    expect(help?.text).toBe(HELP);
+    await g.say(GINA, "/premium @mia_member");
+    expect(g.last()?.text).toBe("Telegram Premium for @mia_member: for how long?");
+    expect(h.telegram.message(GROUP_ID, help?.message_id ?? 0)?.text).toBe(HELP);
   });
 });

@@ -9,6 +9,11 @@ const NOT_ALLOWED =
   "Gifting is not enabled in this group. A bot admin can enable it with /allowchat.";
 const PREMIUM_ONLY = "In groups I can gift only Telegram Premium, with /premium.";
 
+/** The one short line the first ask after an answer gets, with the seconds until the next. */
+function note(seconds: number): string {
+  return `I answered here a moment ago: see my message above. In a group I answer at most once every 30 s; ask again in ${seconds} s.`;
+}
+
 const members = Array.from({ length: 10 }, (_, i) =>
   testUser(6001 + i, { first_name: `Member${i + 1}` }),
 );
@@ -19,7 +24,9 @@ describe("refusals in a group are rate-limited", () => {
     const { h } = g;
     expect(GROUP_REFUSAL_COOLDOWN_MS).toBe(30_000);
     for (const member of members) await g.say(member, "/premium @mia_member");
-    expect(sentTexts(h, GROUP_ID)).toEqual([ADMINS_ONLY]);
+    // One answer and one short line that it is above: two messages, not ten, and no silence
+    // for the first one who asked again.
+    expect(sentTexts(h, GROUP_ID)).toEqual([ADMINS_ONLY, note(30)]);
     // The one answer stays; the silent refusals deleted nothing.
     expect(h.telegram.callsOf("deleteMessage")).toHaveLength(0);
 
@@ -48,7 +55,7 @@ describe("refusals in a group are rate-limited", () => {
       await g.say(member, "/premium @mia_member", undefined, OTHER_GROUP_ID);
     }
     await g.say(GINA, "/premium @mia_member", undefined, OTHER_GROUP_ID);
-    expect(sentTexts(h, OTHER_GROUP_ID)).toEqual([NOT_ALLOWED]);
+    expect(sentTexts(h, OTHER_GROUP_ID)).toEqual([NOT_ALLOWED, note(30)]);
     // Nobody asked Telegram about members of a group that is not allowed.
     expect(g.memberChecks()).toBe(0);
 
@@ -56,7 +63,7 @@ describe("refusals in a group are rate-limited", () => {
     await g.say(NOAH, "/stars");
     await g.say(MIA, "/stars");
     await g.say(NOAH, "/premium @mia_member");
-    expect(sentTexts(h, GROUP_ID)).toEqual([PREMIUM_ONLY]);
+    expect(sentTexts(h, GROUP_ID)).toEqual([PREMIUM_ONLY, note(30)]);
     expect(h.sandbox.requests).toHaveLength(0);
   });
 

@@ -31,7 +31,8 @@ import type { BotContext } from "../../context.js";
 import { purchasesKeyboard, resolveKeyboard, whoKeyboard } from "../../keyboards/admin.js";
 import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
-import { formatBytes, serviceWords } from "../../format.js";
+import { formatBytes } from "../../format.js";
+import { quoteServiceText } from "../../../service/quote.js";
 import { sentence } from "../../views.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
 import {
@@ -234,10 +235,25 @@ export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<
 /** Lifts the pause (an admin's or the breaker's) and says what still holds purchases. */
 function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): string {
   env.services.desk.resume(adminId);
+  tellReopened(ctx, env.services);
   const { unconfirmed } = env.services.records.status();
   return unconfirmed > 0
     ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
     : ctx.t("admin-resumed");
+}
+
+/**
+ * Once purchases are open again (no pause, nothing unconfirmed), everyone who met the pause is
+ * told, once, in their own language, in the background: the admin's answer does not wait.
+ */
+function tellReopened(ctx: BotContext, services: BotServices): void {
+  const { paused, unconfirmed } = services.records.status();
+  if (paused || unconfirmed > 0) return;
+  services.pauseWaiters.tellAll(
+    (waiter) =>
+      ctx.api.sendMessage(waiter.chatId, services.i18n.t(waiter.locale, "purchases-reopened")),
+    (error) => ctx.log.warn({ err: error }, "could not tell a buyer that purchases reopened"),
+  );
 }
 
 /** /allow: a user id, or the author (or forwarded sender) of the replied-to message. */
@@ -381,6 +397,7 @@ export async function resolvePurchase(
   if (result.unconfirmedLeft > 0) {
     await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
   } else {
+    tellReopened(ctx, env.services);
     await ctx.reply(
       ctx.t(
         env.services.records.status().paused
@@ -460,7 +477,7 @@ export async function backupNow(ctx: PrivateCommand, services: BotServices): Pro
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     await ctx.reply(
-      ctx.t("admin-backup-failed", { dir: backups.dir, reason: serviceWords(reason) }),
+      ctx.t("admin-backup-failed", { dir: backups.dir, reason: quoteServiceText(reason) }),
     );
   }
 }

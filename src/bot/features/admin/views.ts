@@ -8,6 +8,7 @@ import { fromNano } from "@ton/core";
 import type { AllowedEntry } from "../../../access/access-list.js";
 import type { DayTotals, DayUsage, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
 import type { BalanceRead, DeskStatus, ReconciliationEvidence } from "../../../purchases/types.js";
+import { quoteServiceText } from "../../../service/quote.js";
 import type { Translate } from "../../context.js";
 import { formatDateTime, formatDecimal } from "../../format.js";
 import { outcomeDetailText } from "../../outcome-detail.js";
@@ -190,6 +191,8 @@ export function purchaseDetails(
 
 /** On-chain transfers shown per evidence message; the rest are counted. */
 const MAX_TRANSFERS_SHOWN = 5;
+/** Longest on-chain comment quoted per transfer. */
+const MAX_TRANSFER_COMMENT = 120;
 
 /** Other purchases listed per evidence message; the rest are counted. */
 const MAX_SENT_SINCE_SHOWN = 10;
@@ -336,7 +339,8 @@ export function evidenceText(
             transfer.amountNano === undefined ? undefined : fromNano(transfer.amountNano),
           ),
           destination: transfer.destination ?? t("unknown-value"),
-          comment: transfer.comment ?? "",
+          // Anyone can send the wallet a transfer with a comment of any length.
+          comment: quoteServiceText(transfer.comment ?? "", MAX_TRANSFER_COMMENT),
           url: transactionUrl(transfer.hash, explorer) ?? transfer.hash,
         }),
       );

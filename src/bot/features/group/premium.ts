@@ -220,10 +220,13 @@ export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promis
  */
 export async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void> {
   const allowed = env.access.isChatAllowed(ctx.chat.id);
+  // The group's answer, not the asker's: a flow the asker starts next leaves it in place (it
+  // goes with the sweep of expired messages).
   await refuse(
     ctx,
     env,
     ctx.t(allowed ? "group-help" : "group-help-off", { bot: ctx.me.username }),
+    GROUP_OWNED,
   );
 }
 
@@ -292,12 +295,26 @@ async function pickDuration(
   );
 }
 
-/** Replies to the command; the reply is remembered so it is cleaned up later. */
-async function shortReply(ctx: GroupCommand, env: GroupEnv, text: string): Promise<void> {
+/**
+ * The owner of a reply that belongs to the group, not to whoever asked (the /help answer): no
+ * Telegram user has id 0, so no person's tidy-up deletes it; the sweep still does, in time.
+ */
+const GROUP_OWNED = 0;
+
+/**
+ * Replies to the command; the reply is remembered so it is cleaned up later: with the asker's
+ * next flow, or (owned by the group) only when it expires.
+ */
+async function shortReply(
+  ctx: GroupCommand,
+  env: GroupEnv,
+  text: string,
+  ownerId: number = ctx.from.id,
+): Promise<void> {
   const sent = await ctx.reply(text, {
     reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
   });
-  trackReply(env, ctx.chat.id, ctx.from.id)(sent);
+  trackReply(env, ctx.chat.id, ownerId)(sent);
 }
 
 /**
@@ -306,18 +323,29 @@ async function shortReply(ctx: GroupCommand, env: GroupEnv, text: string): Promi
  * so a crowd gets one answer. A silent refusal leaves the person's earlier reply (the answer
  * they would get again) where it is.
  */
-async function refuse(ctx: GroupCommand, env: GroupEnv, text: string): Promise<void> {
+async function refuse(
+  ctx: GroupCommand,
+  env: GroupEnv,
+  text: string,
+  ownerId: number = ctx.from.id,
+): Promise<void> {
   const chatId = ctx.chat.id;
   const userId = ctx.from.id;
   const ownFlow =
     env.prompts.openOf(chatId, userId) !== undefined ||
     env.services.summaries.list(chatId, userId).length > 0;
-  if (!ownFlow && !env.refusals.take(chatId)) {
+  const decision = ownFlow ? ({ kind: "answer" } as const) : env.refusals.take(chatId);
+  if (decision.kind === "note") {
+    // Not silence: one short line says the answer is just above, and when the next comes.
+    await shortReply(ctx, env, ctx.t("group-answered-recently", { seconds: decision.seconds }));
+    return;
+  }
+  if (decision.kind === "silent") {
     ctx.log.debug({ chatId }, "group refusal not sent: the group was answered moments ago");
     return;
   }
   await tidy(ctx, env, chatId, userId);
-  await shortReply(ctx, env, text);
+  await shortReply(ctx, env, text, ownerId);
 }
 
 /** Remembers a short reply (or a "you are queued" notice), to delete it later. */

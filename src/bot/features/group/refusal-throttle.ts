@@ -2,8 +2,9 @@
  * A per-group cooldown on the bot's refusal replies. Every /premium from a member who may not
  * use it deserves an answer, but ten members trying it at once must not get ten answers: the
  * group would be flooded by the bot (and Telegram limits a bot's messages per group). The
- * first refusal in a window is sent; later ones in the window are silent, since the group has
- * just read the answer. Kept in memory: after a restart at most one extra refusal is sent.
+ * first refusal in a window is sent; the next ask in the window gets one short line saying the
+ * answer is just above and when the next one comes (so nobody meets plain silence), and later
+ * ones are silent. Kept in memory: after a restart at most one extra refusal is sent.
  *
  * The same throttle keyed by a person gives strangers in private chats one answer per cooldown
  * (bot/fair-share/stranger-cooldown.ts).
@@ -15,11 +16,21 @@ export const GROUP_REFUSAL_COOLDOWN_MS = 30_000;
 /** Keys (groups or people) remembered at most; the oldest windows (long over by then) go first. */
 const MAX_KEYS = 1_000;
 
+/**
+ * What to do with a refusal now: answer it, say once that it was answered moments ago
+ * (`note`, with the seconds until the next answer), or stay silent.
+ */
+export type ThrottleDecision =
+  { kind: "answer" } | { kind: "note"; seconds: number } | { kind: "silent" };
+
 export class RefusalThrottle {
   readonly #cooldownMs: number;
   readonly #now: () => number;
-  /** When each key's last refusal reply was sent, oldest first (Map keeps insertion order). */
-  readonly #lastSent = new Map<number, number>();
+  /**
+   * When each key's last refusal reply was sent, and whether its window's note was, oldest
+   * first (Map keeps insertion order).
+   */
+  readonly #lastSent = new Map<number, { at: number; noted: boolean }>();
 
   constructor(options: { cooldownMs?: number; now: () => number }) {
     this.#cooldownMs = options.cooldownMs ?? GROUP_REFUSAL_COOLDOWN_MS;
@@ -28,19 +39,27 @@ export class RefusalThrottle {
 
   /**
    * Whether a refusal may be sent to this group (or person) now; when it may, the window starts
-   * now (the caller sends it). False means one was sent less than the cooldown ago.
+   * now (the caller sends it). Inside a window, the first ask after the answer gets a note,
+   * the rest nothing.
    */
-  take(chatId: number): boolean {
+  take(chatId: number): ThrottleDecision {
     const now = this.#now();
     const last = this.#lastSent.get(chatId);
-    if (last !== undefined && now - last < this.#cooldownMs) return false;
+    if (last !== undefined && now - last.at < this.#cooldownMs) {
+      if (last.noted) return { kind: "silent" };
+      last.noted = true;
+      return {
+        kind: "note",
+        seconds: Math.max(1, Math.ceil((last.at + this.#cooldownMs - now) / 1000)),
+      };
+    }
     this.#lastSent.delete(chatId);
-    this.#lastSent.set(chatId, now);
+    this.#lastSent.set(chatId, { at: now, noted: false });
     if (this.#lastSent.size > MAX_KEYS) {
       const oldest = this.#lastSent.keys().next();
       if (oldest.done !== true) this.#lastSent.delete(oldest.value);
     }
-    return true;
+    return { kind: "answer" };
   }
 }
 
