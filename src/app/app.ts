@@ -394,6 +394,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     deskStatus: () => (storage.isUp() ? records.status() : undefined),
     quota: () => client.quotaSnapshot(0),
     lastBackupAt: () => backups?.lastGoodAt,
+    backupIntervalSeconds: () => (backups === undefined ? 0 : config.backups.intervalHours * 3600),
   });
   const accounts = storage.openAccounts();
   const {

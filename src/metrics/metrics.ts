@@ -26,6 +26,8 @@ export interface MetricSources {
   quota?: () => QuotaSnapshot | undefined;
   /** When the last good backup was taken (ms since the epoch), if one was this run. */
   lastBackupAt?: () => number | undefined;
+  /** Seconds between scheduled backups (0: none scheduled), for the backup-age alert. */
+  backupIntervalSeconds?: () => number;
 }
 
 export interface BotMetrics {
@@ -82,6 +84,15 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
     collect() {
       const at = sources.lastBackupAt?.();
       if (at !== undefined) this.set(Math.floor(at / 1000));
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}backup_interval_seconds`,
+    help: "Seconds between scheduled backups (BACKUP_INTERVAL_HOURS); 0: none scheduled.",
+    registers,
+    collect() {
+      const seconds = sources.backupIntervalSeconds?.();
+      if (seconds !== undefined) this.set(seconds);
     },
   });
   new Gauge({
