@@ -629,26 +629,13 @@ export class Ledger implements PurchaseLedger {
    * outcome is unknown, so it becomes unconfirmed and is never sent again.
    */
   recoverInterrupted(now: number = this.#clock()): PurchaseIntent[] {
-    return this.#durably(() => {
-      const rows = this.#sql
-        .prepare<[], { id: string }>(
-          "SELECT id FROM purchase_intents WHERE status = 'sending' ORDER BY sent_at",
-        )
-        .all();
-      return rows.map(({ id }) =>
-        this.#move(
-          this.#mustGet(id),
-          "unconfirmed",
-          now,
-          {
-            finishedAt: now,
-            outcomeDetail:
-              "interrupted: the process stopped while the purchase request was in flight",
-          },
-          null,
-        ),
-      );
-    });
+    return this.#durably(() =>
+      this.#makeUnconfirmed(
+        "status = 'sending' ORDER BY sent_at",
+        "interrupted: the process stopped while the purchase request was in flight",
+        now,
+      ),
+    );
   }
 
   /**
@@ -664,24 +651,28 @@ export class Ledger implements PurchaseLedger {
           "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
         )
         .run();
-      const rows = this.#sql
-        .prepare<[], { id: string }>(
-          "SELECT id FROM purchase_intents WHERE status IN ('sending', 'queued') ORDER BY rowid",
-        )
-        .all();
-      return rows.map(({ id }) =>
-        this.#move(
-          this.#mustGet(id),
-          "unconfirmed",
-          now,
-          {
-            finishedAt: now,
-            outcomeDetail: `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
-          },
-          null,
-        ),
+      return this.#makeUnconfirmed(
+        "status IN ('sending', 'queued') ORDER BY rowid",
+        `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
+        now,
       );
     });
+  }
+
+  /** Moves every intent `where` selects to unconfirmed with `detail` (inside a transaction). */
+  #makeUnconfirmed(where: string, detail: string, now: number): PurchaseIntent[] {
+    const rows = this.#sql
+      .prepare<[], { id: string }>(`SELECT id FROM purchase_intents WHERE ${where}`)
+      .all();
+    return rows.map(({ id }) =>
+      this.#move(
+        this.#mustGet(id),
+        "unconfirmed",
+        now,
+        { finishedAt: now, outcomeDetail: detail },
+        null,
+      ),
+    );
   }
 
   /**
