@@ -54,10 +54,10 @@ export class AccessList {
   }
 
   /** Why this person may buy, or undefined when they may not. */
-  buyerGrant(userId: number): Grant | undefined {
+  async buyerGrant(userId: number): Promise<Grant | undefined> {
     if (this.isAdmin(userId)) return "admin";
     if (this.#config.allowedUserIds.includes(userId)) return "config";
-    if (this.#store.hasUser(userId)) return "bot";
+    if (await this.#store.hasUser(userId)) return "bot";
     if (this.#config.publicPurchases) return "public";
     return undefined;
   }
@@ -66,45 +66,55 @@ export class AccessList {
    * Whether this person may buy: asked on every update (the strangers' cooldown, the purchase
    * gate), so the stored list is read only when nothing in the configuration already says yes.
    */
-  mayBuy(userId: number): boolean {
+  async mayBuy(userId: number): Promise<boolean> {
     return (
       this.isAdmin(userId) ||
       this.#config.allowedUserIds.includes(userId) ||
       this.#config.publicPurchases ||
-      this.#store.hasUser(userId)
+      (await this.#store.hasUser(userId))
     );
   }
 
   /** Whether a group's administrators may gift premium from this wallet. */
-  isChatAllowed(chatId: number): boolean {
-    return this.#config.allowedChatIds.includes(chatId) || this.#store.hasChat(chatId);
+  async isChatAllowed(chatId: number): Promise<boolean> {
+    return this.#config.allowedChatIds.includes(chatId) || (await this.#store.hasChat(chatId));
   }
 
-  allowUser(userId: number, adminId: number, label?: string, now = Date.now()): void {
-    this.#store.addUser({ id: userId, addedBy: adminId, addedAt: now, label });
+  async allowUser(
+    userId: number,
+    adminId: number,
+    label?: string,
+    now = Date.now(),
+  ): Promise<void> {
+    await this.#store.addUser({ id: userId, addedBy: adminId, addedAt: now, label });
   }
 
-  denyUser(userId: number): RemoveResult {
-    if (this.#store.removeUser(userId)) return "removed";
+  async denyUser(userId: number): Promise<RemoveResult> {
+    if (await this.#store.removeUser(userId)) return "removed";
     return this.#config.allowedUserIds.includes(userId) ? "configured" : "not_listed";
   }
 
-  allowChat(chatId: number, adminId: number, label?: string, now = Date.now()): void {
-    this.#store.addChat({ id: chatId, addedBy: adminId, addedAt: now, label });
+  async allowChat(
+    chatId: number,
+    adminId: number,
+    label?: string,
+    now = Date.now(),
+  ): Promise<void> {
+    await this.#store.addChat({ id: chatId, addedBy: adminId, addedAt: now, label });
   }
 
-  denyChat(chatId: number): RemoveResult {
-    if (this.#store.removeChat(chatId)) return "removed";
+  async denyChat(chatId: number): Promise<RemoveResult> {
+    if (await this.#store.removeChat(chatId)) return "removed";
     return this.#config.allowedChatIds.includes(chatId) ? "configured" : "not_listed";
   }
 
   /** Every buyer: configured ones first, then those admins added in the bot. */
-  allowedUsers(): AllowedEntry[] {
-    return merge(this.#config.allowedUserIds, this.#store.users());
+  async allowedUsers(): Promise<AllowedEntry[]> {
+    return merge(this.#config.allowedUserIds, await this.#store.users());
   }
 
-  allowedChats(): AllowedEntry[] {
-    return merge(this.#config.allowedChatIds, this.#store.chats());
+  async allowedChats(): Promise<AllowedEntry[]> {
+    return merge(this.#config.allowedChatIds, await this.#store.chats());
   }
 
   get publicPurchases(): boolean {

@@ -134,7 +134,7 @@ export interface App {
   readonly observability: Observability;
   /** The webhook server once started in webhook mode. */
   readonly webhookServer: WebhookServer | undefined;
-  health(): HealthReport;
+  health(): Promise<HealthReport>;
   /**
    * Takes on reloaded settings (see RELOADABLE_VARIABLES): credentials from the next service
    * request on, configured buyers and groups, limits, low-balance alerts.
@@ -299,11 +299,9 @@ function guardPurchases(parts: {
   breaker.listen();
   breaker.onOpened((opening) => {
     parts.notifier.breakerOpened(opening);
-    try {
-      parts.accounts.recordBreakerOpening(opening.at, opening.cause);
-    } catch (err) {
-      parts.logger.warn({ err }, "could not record the breaker's opening");
-    }
+    void (async () => parts.accounts.recordBreakerOpening(opening.at, opening.cause))().catch(
+      (err: unknown) => parts.logger.warn({ err }, "could not record the breaker's opening"),
+    );
   });
 }
 
@@ -391,7 +389,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   let tellBackupFailing = (_error: unknown): void => undefined;
   const backups = scheduleBackups(config, storage, logger, (error) => tellBackupFailing(error));
   const observability = new Observability(config.run, logger, {
-    deskStatus: () => (storage.isUp() ? records.status() : undefined),
+    deskStatus: async () => ((await storage.isUp()) ? records.status() : undefined),
     quota: () => client.quotaSnapshot(0),
     lastBackupAt: () => backups?.lastGoodAt,
     backupIntervalSeconds: () => (backups === undefined ? 0 : config.backups.intervalHours * 3600),
@@ -458,7 +456,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   configureTelegramCalls(bot, observability, overrides.telegram?.autoRetry ?? true);
   const updates = trackUpdates(bot);
 
-  const health = (): HealthReport => healthReport(() => storage.isUp(), service);
+  const health = (): Promise<HealthReport> => healthReport(() => storage.isUp(), service);
   const probes = {
     ownPorts: observability.probes(health),
     webhook: observability.probes(health, { onWebhookPort: true }),
@@ -613,7 +611,7 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   await updates.drained();
   // Nothing more will be sent from here: the next process (a rolling deploy's new one, on
   // standby) takes over now rather than at the lease's expiry.
-  parts.lease.release();
+  await parts.lease.release();
   // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
@@ -631,9 +629,9 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   parts.notifier.close();
   // An outcome the database refused is tried once more; if it still cannot be written,
   // the intent stays `sending` and the next start recovers it as unconfirmed.
-  parts.desk.close();
+  await parts.desk.close();
   await service.client.close();
-  parts.storage.close();
+  await parts.storage.close();
   // Last: the probes report the shutdown (not ready; not live once the database closed).
   await parts.observability.closeServers();
   logger.info("stopped: database closed");
@@ -695,7 +693,7 @@ interface RunParts {
   desk: PurchaseDesk;
   access: AccessList;
   giftBot: GiftBot;
-  health: () => HealthReport;
+  health: () => Promise<HealthReport>;
   /** The probe paths on HEALTH_PORT and METRICS_PORT, and on the webhook server. */
   probes: { ownPorts: ProbeHandler; webhook: ProbeHandler };
 }
@@ -714,8 +712,8 @@ async function prepareToRun(
   // Admins are told about every purchase that ends unconfirmed (the notifier listens to the
   // desk from the start, so also those recovered now), and about any an earlier run left
   // untold.
-  giftBot.notifier.announcePending();
-  const recovered = desk.recoverInterrupted();
+  await giftBot.notifier.announcePending();
+  const recovered = await desk.recoverInterrupted();
   if (recovered.length > 0) {
     logger.warn(
       { intents: recovered.map((intent: PurchaseIntent) => intent.id) },
@@ -726,15 +724,13 @@ async function prepareToRun(
   // Stopped meanwhile: the queued confirmations stay queued, for the next start to keep.
   if (stopped()) return undefined;
   await resolveQueuedConfirmations(parts);
-  desk.expireDrafts();
+  await desk.expireDrafts();
   // A report whose hour passed while the bot was down goes out now.
   void giftBot.reporter.sendDue();
   const expiry = setInterval(() => {
-    try {
-      desk.expireDrafts();
-    } catch (error) {
+    desk.expireDrafts().catch((error: unknown) => {
       logger.error({ err: error }, "could not expire drafts");
-    }
+    });
     // Expired group prompts and short replies (never rejects).
     void giftBot.sweepGroups();
     // The daily report, once its hour has come (never rejects).
@@ -756,10 +752,10 @@ async function prepareToRun(
 async function resolveQueuedConfirmations(parts: RunParts): Promise<void> {
   const { desk, access, giftBot, logger } = parts;
   const queued = await desk.resolveQueued({
-    mayBuy: (intent) =>
+    mayBuy: async (intent) =>
       intent.requester.chatType === "private"
-        ? access.mayBuy(intent.requester.userId)
-        : access.isChatAllowed(intent.requester.chatId),
+        ? await access.mayBuy(intent.requester.userId)
+        : await access.isChatAllowed(intent.requester.chatId),
     isAdmin: (userId) => access.isAdmin(userId),
   });
   if (queued.length === 0) return;

@@ -73,7 +73,10 @@ export class Observability {
    * explicit choice. A HEALTH_PORT equal to PORT (the image's default) brings the probes there,
    * not the metrics: those stay on a port of their own.
    */
-  probes(health: () => HealthReport, where: { onWebhookPort?: boolean } = {}): ProbeHandler {
+  probes(
+    health: () => Promise<HealthReport>,
+    where: { onWebhookPort?: boolean } = {},
+  ): ProbeHandler {
     const run = this.#run;
     const metricsHere = where.onWebhookPort !== true || run.metricsPort === run.port;
     const metrics = metricsHere ? this.metrics : undefined;

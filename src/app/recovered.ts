@@ -69,10 +69,12 @@ async function tellRequesters(
 ): Promise<void> {
   for (const { intent, result } of items) {
     const { userId, chatId } = intent.requester;
-    const locale = services.settings.preferredLanguage(userId) ?? DEFAULT_LOCALE;
+    const locale = (await services.settings.preferredLanguage(userId)) ?? DEFAULT_LOCALE;
     const t: Translate = (key, variables) => services.i18n.t(locale, key, variables);
     const text = outcomeText(t, locale, result, services.explorerUrl);
-    const summary = services.summaries.list(chatId, userId).find((s) => s.intentId === intent.id);
+    const summary = (await services.summaries.list(chatId, userId)).find(
+      (s) => s.intentId === intent.id,
+    );
     try {
       if (summary === undefined) {
         await api.sendMessage(chatId, text);
@@ -80,7 +82,7 @@ async function tellRequesters(
         await api.editMessageText(chatId, summary.messageId, text).catch(async () => {
           await api.sendMessage(chatId, text);
         });
-        services.summaries.remove(chatId, userId, intent.id);
+        await services.summaries.remove(chatId, userId, intent.id);
       }
       logger.info({ intentId: intent.id, chatId, outcome: result.kind }, told);
     } catch (error) {

@@ -25,7 +25,7 @@ export function createErrorHandler(
       },
       "update handler failed",
     );
-    const text = i18n.t(negotiateLocale(ctx, settings), "error-generic");
+    const text = i18n.t(await negotiateLocale(ctx, settings), "error-generic");
     // A press may already have been answered before the failure: answering is best effort,
     // the message in the chat is what the person surely sees.
     if (ctx.callbackQuery !== undefined) {

@@ -59,14 +59,14 @@ export class UserSettingsStore {
     this.#store = stores<UserSettings>("user-settings");
   }
 
-  language(userId: number): Locale | undefined {
-    const saved = this.#read(userId).language;
+  async language(userId: number): Promise<Locale | undefined> {
+    const saved = (await this.#read(userId)).language;
     return LOCALES.find((l) => l === saved);
   }
 
   /** The locale of the person's last seen Telegram `language_code`, when we speak it. */
-  telegramLanguage(userId: number): Locale | undefined {
-    const seen = this.#read(userId).telegramLanguage;
+  async telegramLanguage(userId: number): Promise<Locale | undefined> {
+    const seen = (await this.#read(userId)).telegramLanguage;
     return LOCALES.find((l) => l === seen);
   }
 
@@ -74,36 +74,36 @@ export class UserSettingsStore {
    * The language to use when no update of the person is at hand: their choice, else the last
    * Telegram language seen, else undefined (the caller's default).
    */
-  preferredLanguage(userId: number): Locale | undefined {
-    return this.language(userId) ?? this.telegramLanguage(userId);
+  async preferredLanguage(userId: number): Promise<Locale | undefined> {
+    return (await this.language(userId)) ?? (await this.telegramLanguage(userId));
   }
 
   /**
    * Remembers the locale of a Telegram `language_code` seen on an update. Written only when
    * it changed, so ordinary updates cost one read.
    */
-  noteTelegramLanguage(userId: number, code: string | undefined): void {
+  async noteTelegramLanguage(userId: number, code: string | undefined): Promise<void> {
     const locale = localeFromLanguageCode(code);
     if (locale === undefined) return;
-    const current = this.#read(userId);
+    const current = await this.#read(userId);
     if (current.telegramLanguage === locale) return;
-    this.#write(userId, { ...current, telegramLanguage: locale });
+    await this.#write(userId, { ...current, telegramLanguage: locale });
   }
 
-  setLanguage(userId: number, language: Locale): void {
-    this.#write(userId, { ...this.#read(userId), language });
+  async setLanguage(userId: number, language: Locale): Promise<void> {
+    await this.#write(userId, { ...(await this.#read(userId)), language });
   }
 
-  #read(userId: number): UserSettings {
+  async #read(userId: number): Promise<UserSettings> {
     const known = this.#known.get(userId);
     if (known !== undefined) return known;
-    const settings = this.#store.read(String(userId)) ?? {};
+    const settings = (await this.#store.read(String(userId))) ?? {};
     this.#known.set(userId, settings);
     return settings;
   }
 
-  #write(userId: number, settings: UserSettings): void {
-    this.#store.write(String(userId), settings);
+  async #write(userId: number, settings: UserSettings): Promise<void> {
+    await this.#store.write(String(userId), settings);
     this.#known.set(userId, settings);
   }
 }
@@ -157,8 +157,8 @@ function rememberBundleMatches(i18n: I18n<Context>): void {
 }
 
 /** The locale for this update's person. */
-export function negotiateLocale(ctx: Context, settings: UserSettingsStore): Locale {
+export async function negotiateLocale(ctx: Context, settings: UserSettingsStore): Promise<Locale> {
   const userId = ctx.from?.id;
-  const saved = userId === undefined ? undefined : settings.language(userId);
+  const saved = userId === undefined ? undefined : await settings.language(userId);
   return saved ?? localeFromLanguageCode(ctx.from?.language_code) ?? DEFAULT_LOCALE;
 }

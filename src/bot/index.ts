@@ -271,8 +271,8 @@ function installMiddleware(
       perWindow: fairShare.updatesPerUser,
       windowMs: fairShare.updatesWindowSeconds * 1000,
       board: services.floods,
-      slowDownText: (ctx, seconds) =>
-        i18n.t(negotiateLocale(ctx, settings), "flood-slow-down", { seconds }),
+      slowDownText: async (ctx, seconds) =>
+        i18n.t(await negotiateLocale(ctx, settings), "flood-slow-down", { seconds }),
       now: services.now,
       logger: deps.logger,
     }),
@@ -300,12 +300,12 @@ function installMiddleware(
     // Only admins are ever messaged out of the blue; for everyone else this would be a
     // database read (and sometimes a write) on every update for nothing.
     if (from !== undefined && services.admins.has(from.id)) {
-      settings.noteTelegramLanguage(from.id, from.language_code);
+      await settings.noteTelegramLanguage(from.id, from.language_code);
     }
     // Who this is, for the admins' lists (written only when the name changed): only people
     // who may use the bot where they write. A stranger's name is not kept (their first
     // message is answered with their id, which is all an admin needs to /allow them).
-    if (from !== undefined && mayUseHere(deps.access, from.id, ctx.chat)) {
+    if (from !== undefined && (await mayUseHere(deps.access, from.id, ctx.chat))) {
       services.people.note(from);
     }
     await next();
@@ -374,11 +374,11 @@ async function sweepGroups(
 }
 
 /** Whether this person may use the bot in this chat: an admin, a buyer, or an allowed group. */
-function mayUseHere(
+async function mayUseHere(
   access: Pick<AccessList, "mayBuy" | "isChatAllowed">,
   userId: number,
   chat: { id: number; type: string } | undefined,
-): boolean {
-  if (access.mayBuy(userId)) return true;
-  return chat !== undefined && chat.type !== "private" && access.isChatAllowed(chat.id);
+): Promise<boolean> {
+  if (await access.mayBuy(userId)) return true;
+  return chat !== undefined && chat.type !== "private" && (await access.isChatAllowed(chat.id));
 }

@@ -32,36 +32,38 @@ export class OpenSummaryStore {
     this.#store = stores<OpenSummary[]>("open-summaries");
   }
 
-  list(chatId: number, userId: number): OpenSummary[] {
+  async list(chatId: number, userId: number): Promise<OpenSummary[]> {
     const at = key(chatId, userId);
     let list = this.#known.get(at);
     if (list === undefined) {
-      list = this.#store.read(at) ?? [];
+      list = (await this.#store.read(at)) ?? [];
       this.#known.set(at, list);
     }
     return [...list];
   }
 
-  add(userId: number, summary: OpenSummary): void {
-    const list = this.list(summary.chatId, userId).filter((s) => s.intentId !== summary.intentId);
+  async add(userId: number, summary: OpenSummary): Promise<void> {
+    const list = (await this.list(summary.chatId, userId)).filter(
+      (s) => s.intentId !== summary.intentId,
+    );
     list.push(summary);
-    this.#write(key(summary.chatId, userId), list.slice(-MAX_OPEN));
+    await this.#write(key(summary.chatId, userId), list.slice(-MAX_OPEN));
   }
 
-  remove(chatId: number, userId: number, intentId: string): void {
-    const list = this.list(chatId, userId);
+  async remove(chatId: number, userId: number, intentId: string): Promise<void> {
+    const list = await this.list(chatId, userId);
     const rest = list.filter((s) => s.intentId !== intentId);
     if (rest.length === list.length) return;
-    this.#write(key(chatId, userId), rest);
+    await this.#write(key(chatId, userId), rest);
   }
 
-  clear(chatId: number, userId: number): void {
-    this.#write(key(chatId, userId), []);
+  async clear(chatId: number, userId: number): Promise<void> {
+    await this.#write(key(chatId, userId), []);
   }
 
-  #write(at: string, list: OpenSummary[]): void {
-    if (list.length === 0) this.#store.delete(at);
-    else this.#store.write(at, list);
+  async #write(at: string, list: OpenSummary[]): Promise<void> {
+    if (list.length === 0) await this.#store.delete(at);
+    else await this.#store.write(at, list);
     this.#known.set(at, list);
   }
 }

@@ -34,10 +34,24 @@ export class KnownPeople {
     const name = displayName(user).slice(0, 100);
     if (name === "" || this.#written.get(user.id) === name) return;
     const key = String(user.id);
-    if (this.#names.read(key) !== name) this.#names.write(key, name);
     this.#written.set(user.id, name);
+    void (async () => {
+      if ((await this.#names.read(key)) !== name) await this.#names.write(key, name);
+    })().catch(() => this.#written.delete(user.id));
   }
 
-  /** The name last seen for this person, if any. */
-  readonly nameOf: NameLookup = (userId) => this.#names.read(String(userId));
+  /**
+   * The name last seen for this person, if any. Synchronous, for the views: a store that answers
+   * later (PostgreSQL) fills the memory for the next time, and this time the id alone is shown.
+   */
+  readonly nameOf: NameLookup = (userId) => {
+    const known = this.#written.get(userId);
+    if (known !== undefined) return known;
+    const stored = this.#names.read(String(userId));
+    if (!(stored instanceof Promise)) return stored;
+    void stored
+      .then((name) => name !== undefined && this.#written.set(userId, name))
+      .catch(() => undefined);
+    return undefined;
+  };
 }

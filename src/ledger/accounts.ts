@@ -7,6 +7,7 @@
 import type { Currency, Money } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
 
 /** One measured cost, for estimating the next purchase of the same kind. */
@@ -63,7 +64,7 @@ export interface PurchaseAccounts {
    * Records a delivered purchase's cost once: the first measurement wins (a later shared read
    * or the chain cannot overwrite it). False when already recorded or not delivered.
    */
-  recordCost(intentId: string, cost: PurchaseCost): boolean;
+  recordCost(intentId: string, cost: PurchaseCost): MaybePromise<boolean>;
   /** The newest measured costs of one kind and payment method (premium: of one duration). */
   recentCosts(query: {
     kind: GiftKind;
@@ -71,23 +72,27 @@ export interface PurchaseAccounts {
     /** Premium only: the duration in months. */
     quantity?: number;
     limit: number;
-  }): CostSample[];
+  }): MaybePromise<CostSample[]>;
   /** Keeps a balance reading when it differs from the last one kept (or an hour has passed). */
-  recordBalance(reading: BalanceReading): void;
+  recordBalance(reading: BalanceReading): MaybePromise<void>;
   /** Keeps that the purchase breaker opened (for the daily report), with its cause. */
-  recordBreakerOpening(at: number, cause: string): void;
+  recordBreakerOpening(at: number, cause: string): MaybePromise<void>;
   /** Figures of the UTC day starting at `dayStart`. */
-  dayFigures(dayStart: number): DayFigures;
+  dayFigures(dayStart: number): MaybePromise<DayFigures>;
   /**
    * The purchases (intents whose request went out) sent in `[from, to)`, oldest first. Read a
    * page at a time and never holding a cursor open between pages, so a long export can be
    * streamed while the bot keeps using the database.
    */
-  sentBetween(from: number, to: number, pageSize?: number): Iterable<PurchaseIntent>;
+  sentBetween(
+    from: number,
+    to: number,
+    pageSize?: number,
+  ): Iterable<PurchaseIntent> | AsyncIterable<PurchaseIntent>;
   /** Whether the day's report was sent to `adminId` (read before the figures are worked out). */
-  reportSent(day: string, adminId: number): boolean;
+  reportSent(day: string, adminId: number): MaybePromise<boolean>;
   /** Marks the day's report as sent to `adminId`; false when it already was. */
-  markReportSent(day: string, adminId: number, at: number): boolean;
+  markReportSent(day: string, adminId: number, at: number): MaybePromise<boolean>;
   /** Undoes {@link markReportSent} when sending failed, so the next attempt tries again. */
-  unmarkReportSent(day: string, adminId: number): void;
+  unmarkReportSent(day: string, adminId: number): MaybePromise<void>;
 }

@@ -5,6 +5,7 @@
 import type { PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
 export type IntentKind = GiftKind;
@@ -214,21 +215,13 @@ export interface StatusChange {
 }
 
 /**
- * The purchase ledger as the rest of the bot uses it: the SQLite `Ledger` implements it, and
- * a second store (e.g. PostgreSQL, for several processes) could. Whatever implements it must
- * keep the two rules the SQLite one keeps: `claim` is one atomic step that lets at most one of
- * any number of concurrent claims win (and only when every check in its doc passes), and a
- * status only moves along the transition table (src/ledger/transitions.ts). Every `now`
- * defaults to the ledger's clock.
- */
-/**
  * The sender lease: at most one process at a time takes updates and sends purchases. One row,
  * with an owner, an expiry and an epoch that grows at every takeover; the ledger's claim checks
  * owner and epoch in its own statement (see {@link LeaseFence}). Times are wall-clock ms.
  */
 export interface SenderLease {
   /** Takes the lease when it is free or expired; its new epoch, or undefined when held. */
-  acquire(owner: string, now: number, ttlMs: number): number | undefined;
+  acquire(owner: string, now: number, ttlMs: number): MaybePromise<number | undefined>;
   /**
    * Takes the lease from a holder known to be dead (its process is gone), before its expiry:
    * only while `from` still holds it at `fromEpoch`. The new epoch, or undefined.
@@ -238,13 +231,13 @@ export interface SenderLease {
     from: { owner: string; epoch: number },
     now: number,
     ttlMs: number,
-  ): number | undefined;
+  ): MaybePromise<number | undefined>;
   /** Extends the lease; false when this owner and epoch no longer hold it (lost). */
-  renew(owner: string, epoch: number, now: number, ttlMs: number): boolean;
+  renew(owner: string, epoch: number, now: number, ttlMs: number): MaybePromise<boolean>;
   /** Gives it up at once (a clean stop), so a waiting process takes over without the expiry. */
-  release(owner: string, epoch: number): void;
+  release(owner: string, epoch: number): MaybePromise<void>;
   /** Who holds it now, if anyone (an expired lease is held by nobody). */
-  holder(now: number): LeaseHolder | undefined;
+  holder(now: number): MaybePromise<LeaseHolder | undefined>;
 }
 
 export interface LeaseHolder {
@@ -263,7 +256,15 @@ export interface LeaseFence {
   now: () => number;
 }
 
-export interface PurchaseLedger {
+/**
+ * The purchase records: every intent and the one machine that moves its status. Whatever
+ * implements it (SQLite, PostgreSQL) keeps two rules: `claim` is one atomic step that lets at
+ * most one of any number of concurrent claims win, on any number of connections and processes
+ * (and only when every check in its doc passes), and a status only moves along the transition
+ * table (src/ledger/transitions.ts). Every `now` defaults to the ledger's clock. Results are
+ * {@link MaybePromise}s: callers always `await`.
+ */
+export interface IntentStore {
   readonly limits: Readonly<SpendingLimits>;
   readonly draftTtlMs: number;
   /** The ledger's clock, so callers and the ledger agree on "now". */
@@ -279,43 +280,55 @@ export interface PurchaseLedger {
    * statement (undefined: no check). Set once the lease is acquired, before the first claim.
    */
   fenceWith(fence: LeaseFence | undefined): void;
+  /** Replaces the spending limits from the next claim on (settings reloaded while running). */
+  setLimits(limits: SpendingLimits): void;
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
-  createDraft(request: NewIntent, now?: number): PurchaseIntent;
-  get(id: string): PurchaseIntent | undefined;
+  createDraft(request: NewIntent, now?: number): MaybePromise<PurchaseIntent>;
+  get(id: string): MaybePromise<PurchaseIntent | undefined>;
   /**
    * draft or queued → sending, only if still a draft or queued, not expired, asked for by
    * `userId`, not paused, nothing unconfirmed or sending, and every spending limit allows it;
    * one atomic step.
    */
-  claim(id: string, userId: number, now?: number, options?: ClaimOptions): ClaimResult;
+  claim(
+    id: string,
+    userId: number,
+    now?: number,
+    options?: ClaimOptions,
+  ): MaybePromise<ClaimResult>;
   /**
    * A confirmation that must wait for its turn: draft → queued, only for its requester and
    * while it has not expired. Written before the person is told it is queued, so a crash
    * cannot lose the promise; the claim that lets it out later re-checks every rule.
    */
-  queue(id: string, userId: number, now?: number): QueueResult;
+  queue(id: string, userId: number, now?: number): MaybePromise<QueueResult>;
   /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
-  queued(): PurchaseIntent[];
+  queued(): MaybePromise<PurchaseIntent[]>;
   /**
    * queued → draft, when its claim was refused for a reason that passes: the person may press
    * Confirm again. False when it is no longer queued.
    */
-  reopenQueued(id: string, now?: number): boolean;
+  reopenQueued(id: string, now?: number): MaybePromise<boolean>;
   /**
    * Closes a queued confirmation that will not be sent: queued → expired, or queued → rejected
    * with `not sent: <reason>`. Undefined when it is no longer queued.
    */
-  closeQueued(id: string, reason: QueuedCloseReason, now?: number): PurchaseIntent | undefined;
+  closeQueued(
+    id: string,
+    reason: QueuedCloseReason,
+    now?: number,
+  ): MaybePromise<PurchaseIntent | undefined>;
   /** Replaces a `sending` intent's "balance before" with a newer read; true when replaced. */
-  recordBalanceBefore(id: string, balance: BalanceSnapshot, readAt: number, now?: number): boolean;
-  /** Other intents whose request was out between `from` and `to` (not rejected), oldest first. */
-  sentDuring(from: number, to: number, exceptId: string): PurchaseIntent[];
-  /** When each intent out between `from` and `to` (not rejected) was sent and finished; all. */
-  outBetween(from: number, to: number): OutWindow[];
+  recordBalanceBefore(
+    id: string,
+    balance: BalanceSnapshot,
+    readAt: number,
+    now?: number,
+  ): MaybePromise<boolean>;
   /** A response's outcome: sending → succeeded | rejected | unconfirmed. */
-  recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): RecordedOutcome;
+  recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): MaybePromise<RecordedOutcome>;
   /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
-  recordNotSent(id: string, detail: string, now?: number): RecordedOutcome;
+  recordNotSent(id: string, detail: string, now?: number): MaybePromise<RecordedOutcome>;
   /**
    * The outcome of a request whose first outcome write failed, written once the database takes
    * writes again: sending → unconfirmed, whatever the service answered (`answeredAt`: when it
@@ -326,54 +339,79 @@ export interface PurchaseLedger {
     outcome: PurchaseOutcome,
     answeredAt: number,
     now?: number,
-  ): RecordedOutcome;
+  ): MaybePromise<RecordedOutcome>;
   /** At start: every `sending` intent becomes unconfirmed (never resent). */
-  recoverInterrupted(now?: number): PurchaseIntent[];
+  recoverInterrupted(now?: number): MaybePromise<PurchaseIntent[]>;
+  /**
+   * After a restore from a backup: every `sending` or `queued` intent becomes unconfirmed and
+   * the sender lease is cleared, its epoch moved past any a process of before could hold.
+   */
+  markRestored(backupTakenAt: string, now?: number): MaybePromise<PurchaseIntent[]>;
   /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */
   resolve(
     id: string,
     adminId: number,
     delivered: boolean,
     now?: number,
-  ): { intent: PurchaseIntent; unconfirmedLeft: number };
+  ): MaybePromise<{ intent: PurchaseIntent; unconfirmedLeft: number }>;
   /** Cancels a draft; only its requester. */
-  cancel(id: string, userId: number, now?: number): boolean;
+  cancel(id: string, userId: number, now?: number): MaybePromise<boolean>;
   /** Marks drafts past their expiry as expired; returns how many. */
-  expireDrafts(now?: number): number;
+  expireDrafts(now?: number): MaybePromise<number>;
   /** Switches a draft's payment method; only its requester, only while it is a draft. */
   changePaymentMethod(
     id: string,
     userId: number,
     method: PaymentMethod,
     now?: number,
-  ): PurchaseIntent | undefined;
-  /** The kill switch: while paused no claim succeeds. An admin's /pause and /resume. */
-  setPaused(paused: boolean, adminId: number, now?: number): void;
+  ): MaybePromise<PurchaseIntent | undefined>;
+  sendingCount(): MaybePromise<number>;
+  unconfirmedCount(): MaybePromise<number>;
+  /** Unconfirmed intents, oldest first. */
+  unconfirmed(): MaybePromise<PurchaseIntent[]>;
+  /** A person's drafts still open in one chat, oldest first. */
+  openDrafts(userId: number, chatId: number): MaybePromise<PurchaseIntent[]>;
+}
+
+/**
+ * The kill switch: while paused no claim succeeds. Kept beside the records (the claim reads
+ * it in its own statement), with who flipped it, when and why.
+ */
+export interface PauseSwitch {
+  /** An admin's /pause and /resume. */
+  setPaused(paused: boolean, adminId: number, now?: number): MaybePromise<void>;
   /**
    * Pauses on behalf of the purchase breaker, keeping `detail` (JSON-serialisable) with the
    * pause so a restart keeps purchases paused and knows why. Lifted by `setPaused(false, ...)`.
    */
-  pauseByBreaker(detail: unknown, now?: number): void;
-  /** Replaces the spending limits from the next claim on (settings reloaded while running). */
-  setLimits(limits: SpendingLimits): void;
-  pauseState(): PauseState;
+  pauseByBreaker(detail: unknown, now?: number): MaybePromise<void>;
+  pauseState(): MaybePromise<PauseState>;
   /** Why purchases are paused; undefined while they are not. A pause from before reasons: admin. */
-  pauseReason(): PauseReason | undefined;
-  sendingCount(): number;
-  unconfirmedCount(): number;
-  /** Unconfirmed intents, oldest first. */
-  unconfirmed(): PurchaseIntent[];
-  /** A person's drafts still open in one chat, oldest first. */
-  openDrafts(userId: number, chatId: number): PurchaseIntent[];
-  /** Newest first; all intents, or one person's. */
-  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
-  /** What today's (UTC) limits have counted so far, and when they reset. */
-  usage(userId?: number, now?: number): DayUsage;
-  /** Per UTC day, newest first, the last `days` days with any. */
-  dailyTotals(days?: number, now?: number): DayTotals[];
-  /** The status history of one intent, oldest first. */
-  history(id: string): StatusChange[];
+  pauseReason(): MaybePromise<PauseReason | undefined>;
 }
+
+/** Read-only questions about purchases, for admins, reports and reconciliation. */
+export interface LedgerQueries {
+  /** Newest first; all intents, or one person's. */
+  recent(query: {
+    limit: number;
+    offset?: number;
+    userId?: number;
+  }): MaybePromise<PurchaseIntent[]>;
+  /** What today's (UTC) limits have counted so far, and when they reset. */
+  usage(userId?: number, now?: number): MaybePromise<DayUsage>;
+  /** Per UTC day, newest first, the last `days` days with any. */
+  dailyTotals(days?: number, now?: number): MaybePromise<DayTotals[]>;
+  /** The status history of one intent, oldest first. */
+  history(id: string): MaybePromise<StatusChange[]>;
+  /** Other intents whose request was out between `from` and `to` (not rejected), oldest first. */
+  sentDuring(from: number, to: number, exceptId: string): MaybePromise<PurchaseIntent[]>;
+  /** When each intent out between `from` and `to` (not rejected) was sent and finished; all. */
+  outBetween(from: number, to: number): MaybePromise<OutWindow[]>;
+}
+
+/** The whole ledger one store opens: its records, its pause switch and its queries. */
+export interface PurchaseLedger extends IntentStore, PauseSwitch, LedgerQueries {}
 
 /** When a purchase's request was out: sent, and finished (undefined while still out). */
 export interface OutWindow {

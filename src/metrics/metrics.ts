@@ -20,9 +20,9 @@ export interface MetricSources {
    * Purchases frozen: paused (by an admin's /pause, or by the purchase breaker), and unconfirmed
    * intents waiting for an admin.
    */
-  deskStatus?: () =>
-    | { paused: boolean; pausedBy?: "admin" | "breaker" | undefined; unconfirmed: number }
-    | undefined;
+  deskStatus?: () => Promise<
+    { paused: boolean; pausedBy?: "admin" | "breaker" | undefined; unconfirmed: number } | undefined
+  >;
   quota?: () => QuotaSnapshot | undefined;
   /** When the last good backup was taken (ms since the epoch), if one was this run. */
   lastBackupAt?: () => number | undefined;
@@ -99,8 +99,8 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
     name: `${PREFIX}purchases_unconfirmed_open`,
     help: "Purchases whose outcome is unknown and waits for an admin; new purchases wait while above 0.",
     registers,
-    collect() {
-      const status = sources.deskStatus?.();
+    async collect() {
+      const status = await sources.deskStatus?.();
       if (status !== undefined) this.set(status.unconfirmed);
     },
   });
@@ -109,8 +109,8 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
     help: "1 while purchases are held, by reason: admin (/pause), breaker (paused by itself after refusals), unconfirmed (an outcome waits for an admin).",
     labelNames: ["reason"] as const,
     registers,
-    collect() {
-      const status = sources.deskStatus?.();
+    async collect() {
+      const status = await sources.deskStatus?.();
       if (status === undefined) return;
       const breaker = status.paused && status.pausedBy === "breaker";
       this.set({ reason: "admin" }, status.paused && !breaker ? 1 : 0);

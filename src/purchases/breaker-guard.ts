@@ -27,16 +27,12 @@ export interface BreakerGuardOptions {
 
 export class BreakerGuard {
   readonly #options: BreakerGuardOptions;
-  readonly #breaker: PurchaseBreaker;
+  /** Built at the first purchase, from the pause kept in the ledger (a restart's probation). */
+  #breaker: PurchaseBreaker | undefined;
   readonly #listeners = new Set<BreakerOpenedListener>();
 
   constructor(options: BreakerGuardOptions) {
     this.#options = options;
-    const reason = options.records.pauseReason();
-    this.#breaker = new PurchaseBreaker({
-      threshold: options.threshold,
-      openedBefore: reason?.source === "breaker" ? asOpening(reason.detail) : undefined,
-    });
   }
 
   /** Starts listening to the desk; returns a function that stops. */
@@ -50,16 +46,20 @@ export class BreakerGuard {
     return () => this.#listeners.delete(listener);
   }
 
-  #onSent(result: SentResult): void {
-    this.#syncWithPause();
+  /**
+   * Awaited by the desk inside the purchase lane: the next confirmation's claim waits until the
+   * breaker has judged this outcome (and paused purchases if it opened).
+   */
+  async #onSent(result: SentResult): Promise<void> {
+    const breaker = await this.#syncWithPause();
     const input: BreakerInput =
       result.kind === "rejected"
         ? result.rejection
         : { kind: result.kind === "succeeded" ? "success" : "ambiguous" };
     const { clock, desk, logger } = this.#options;
-    const event = this.#breaker.record(input, result.intent.id, clock());
+    const event = breaker.record(input, result.intent.id, clock());
     if (event.kind !== "opened") return;
-    // Synchronously, before the next purchase in the lane can claim.
+    // Before the next purchase in the lane can claim: the desk holds the pause from this call.
     desk.pauseByBreaker(event.opening);
     logger.warn(
       {
@@ -77,10 +77,18 @@ export class BreakerGuard {
     }
   }
 
-  /** An admin lifted the pause since: the breaker closes (its cause stays on probation). */
-  #syncWithPause(): void {
-    if (this.#breaker.isOpen && this.#options.records.pauseReason()?.source !== "breaker") {
-      this.#breaker.close();
-    }
+  /**
+   * The breaker as the ledger's pause says: built from it at the first purchase, and closed
+   * (its cause staying on probation) when an admin has lifted the pause since.
+   */
+  async #syncWithPause(): Promise<PurchaseBreaker> {
+    const reason = await this.#options.records.pauseReason();
+    const byBreaker = reason?.source === "breaker";
+    this.#breaker ??= new PurchaseBreaker({
+      threshold: this.#options.threshold,
+      openedBefore: byBreaker ? asOpening(reason.detail) : undefined,
+    });
+    if (this.#breaker.isOpen && !byBreaker) this.#breaker.close();
+    return this.#breaker;
   }
 }

@@ -17,12 +17,13 @@ import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { BalanceSnapshot, OutWindow, PurchaseIntent } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 import { costFromChain, type OnChainEvidence } from "./on-chain.js";
 
 export interface CostMeterDeps {
   ledger: {
     /** When each intent out between `from` and `to` (not rejected) was sent and finished. */
-    outBetween(from: number, to: number): OutWindow[];
+    outBetween(from: number, to: number): MaybePromise<OutWindow[]>;
   };
   accounts: PurchaseAccounts;
   onChain?: OnChainEvidence | undefined;
@@ -87,8 +88,8 @@ export class CostMeter {
       onChain: onChain !== undefined,
     });
     if (onChain === undefined) return;
-    const othersSent = (from: number, to: number) =>
-      this.#deps.ledger.outBetween(from, to).filter((out) => out.id !== intent.id).length;
+    const othersSent = async (from: number, to: number) =>
+      (await this.#deps.ledger.outBetween(from, to)).filter((out) => out.id !== intent.id).length;
     const now = this.#deps.clock();
     const fromChain = costFromChain(onChain, intent, now, othersSent).catch((err: unknown) => {
       this.#deps.logger.warn({ err, intentId: intent.id }, "no cost from the chain");
@@ -125,11 +126,10 @@ export class CostMeter {
    * report's start and end of day), and used as the reading after for pending purchases.
    */
   observe(reading: Reading): void {
-    try {
-      this.#deps.accounts.recordBalance(reading);
-    } catch (err) {
-      this.#deps.logger.warn({ err }, "could not record a balance reading");
-    }
+    const kept = (async () => this.#deps.accounts.recordBalance(reading))().catch((err: unknown) =>
+      this.#deps.logger.warn({ err }, "could not record a balance reading"),
+    );
+    this.#trackWork(kept);
     const now = this.#deps.clock();
     const due: [string, Pending][] = [];
     for (const [id, pending] of this.#pending) {
@@ -143,8 +143,19 @@ export class CostMeter {
       else due.push([id, pending]);
     }
     if (due.length === 0) return;
-    const othersSent = this.#othersSent(reading, due);
-    for (const [id, pending] of due) this.#judge(id, pending, reading, now, othersSent);
+    this.#judgeAll(due, reading, now);
+  }
+
+  /** Judges `due` against the reading after, once the ledger says what else was out meanwhile. */
+  #judgeAll(due: [string, Pending][], after: Reading, now: number): void {
+    const judged = this.#othersSent(after, due).then((othersSent) => {
+      for (const [id, pending] of due) {
+        // Judged meanwhile by another reading, or given up.
+        if (this.#pending.get(id) !== pending) continue;
+        this.#judge(id, pending, after, now, othersSent);
+      }
+    });
+    for (const [id] of due) this.#track(id, judged);
   }
 
   /**
@@ -177,8 +188,7 @@ export class CostMeter {
     const held = pending.held;
     pending.held = undefined;
     if (held === undefined) return;
-    const due: [string, Pending][] = [[id, pending]];
-    this.#judge(id, pending, held, this.#deps.clock(), this.#othersSent(held, due));
+    this.#judgeAll([[id, pending]], held, this.#deps.clock());
   }
 
   /**
@@ -187,12 +197,15 @@ export class CostMeter {
    * in the reading's millisecond may have gone out before it). Undefined when the ledger
    * cannot be read: nothing is judged then, and a later reading tries again.
    */
-  #othersSent(after: Reading, due: readonly [string, Pending][]): OthersSent | undefined {
+  async #othersSent(
+    after: Reading,
+    due: readonly [string, Pending][],
+  ): Promise<OthersSent | undefined> {
     const froms = due.flatMap(([, pending]) => readingBefore(pending.intent)?.at ?? []);
     if (froms.length === 0) return () => 0;
     let out: OutWindow[];
     try {
-      out = this.#deps.ledger.outBetween(Math.min(...froms), after.at + 1);
+      out = await this.#deps.ledger.outBetween(Math.min(...froms), after.at + 1);
     } catch (err) {
       this.#deps.logger.warn({ err }, "could not check purchases sent meanwhile");
       return undefined;
@@ -235,8 +248,12 @@ export class CostMeter {
   }
 
   #record(id: string, cost: PurchaseCost): void {
+    this.#track(id, this.#write(id, cost));
+  }
+
+  async #write(id: string, cost: PurchaseCost): Promise<void> {
     try {
-      this.#deps.accounts.recordCost(id, cost);
+      await this.#deps.accounts.recordCost(id, cost);
       this.#deps.logger.info(
         cost.measured
           ? { intentId: id, cost: cost.amount, currency: cost.currency, source: cost.source }
@@ -246,6 +263,12 @@ export class CostMeter {
     } catch (err) {
       this.#deps.logger.warn({ err, intentId: id }, "could not record a purchase cost");
     }
+  }
+
+  /** Keeps `work` for {@link idle} only (no purchase's cost waits for it). */
+  #trackWork(work: Promise<unknown>): void {
+    const tracked: Promise<unknown> = work.finally(() => this.#work.delete(tracked));
+    this.#work.add(tracked);
   }
 
   /** Keeps `work` for {@link idle}, and for {@link settled} of `id` (with what was under way). */

@@ -255,16 +255,16 @@ class Desk implements PurchaseDesk {
     return this.#ledger.createDraft({ ...request, balanceBefore, balanceBeforeAt }, this.#clock());
   }
 
-  changePaymentMethod(id: string, userId: number, method: PaymentMethod) {
+  async changePaymentMethod(id: string, userId: number, method: PaymentMethod) {
     return this.#ledger.changePaymentMethod(id, userId, method, this.#clock());
   }
 
-  cancel(id: string, userId: number): boolean {
+  async cancel(id: string, userId: number): Promise<boolean> {
     return this.#ledger.cancel(id, userId, this.#clock());
   }
 
   async confirm(id: string, userId: number, options: ClaimOptions = {}): Promise<ConfirmResult> {
-    const before = this.#ledger.get(id);
+    const before = await this.#ledger.get(id);
     const result: ConfirmResult =
       before === undefined
         ? { kind: "refused", refusal: { reason: "not_found" } }
@@ -275,7 +275,7 @@ class Desk implements PurchaseDesk {
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
   async #confirmIntent(id: string, userId: number, options: ClaimOptions): Promise<ConfirmResult> {
-    if (this.#outcomes.heldCount > 0) return { kind: "refused", refusal: this.#onHold() };
+    if (this.#outcomes.heldCount > 0) return { kind: "refused", refusal: await this.#onHold() };
     if (this.#heldPause.active) return { kind: "refused", refusal: BREAKER_PAUSE };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
@@ -318,7 +318,7 @@ class Desk implements PurchaseDesk {
 
   async resolveQueued(options: ResolveQueuedOptions): Promise<QueuedResolution[]> {
     const resolved: QueuedResolution[] = [];
-    for (const intent of this.#ledger.queued()) {
+    for (const intent of await this.#ledger.queued()) {
       const userId = intent.requester.userId;
       const send: SendOptions = {
         isAdmin: options.isAdmin(userId),
@@ -349,9 +349,9 @@ class Desk implements PurchaseDesk {
     return this.#writes.onFailure(listener);
   }
 
-  close(): void {
-    this.#outcomes.close();
+  async close(): Promise<void> {
     this.#heldPause.drop();
+    await this.#outcomes.close();
   }
 
   evidence(id: string): Promise<ReconciliationEvidence | undefined> {
@@ -368,9 +368,9 @@ class Desk implements PurchaseDesk {
     });
   }
 
-  resolve(id: string, adminId: number, delivered: boolean): ResolveResult {
+  async resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult> {
     try {
-      const resolved = this.#ledger.resolve(id, adminId, delivered, this.#clock());
+      const resolved = await this.#ledger.resolve(id, adminId, delivered, this.#clock());
       return { ok: true, ...resolved };
     } catch (err) {
       if (err instanceof IntentNotFoundError) return { ok: false, reason: "not_found" };
@@ -379,23 +379,23 @@ class Desk implements PurchaseDesk {
     }
   }
 
-  pause(adminId: number): void {
-    this.#ledger.setPaused(true, adminId, this.#clock());
+  async pause(adminId: number): Promise<void> {
+    await this.#ledger.setPaused(true, adminId, this.#clock());
   }
 
-  resume(adminId: number): void {
-    this.#ledger.setPaused(false, adminId, this.#clock());
+  async resume(adminId: number): Promise<void> {
+    await this.#ledger.setPaused(false, adminId, this.#clock());
     this.#heldPause.drop();
   }
 
   pauseByBreaker(detail: unknown): void {
-    try {
-      this.#ledger.pauseByBreaker(detail, this.#clock());
-    } catch (err) {
-      this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");
-      this.#writes.report("pause", err);
-      this.#heldPause.hold(() => this.#ledger.pauseByBreaker(detail, this.#clock()));
-    }
+    this.#heldPause.writeNow(
+      () => this.#ledger.pauseByBreaker(detail, this.#clock()),
+      (err) => {
+        this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");
+        this.#writes.report("pause", err);
+      },
+    );
   }
 
   setLimits(limits: SpendingLimits): void {
@@ -408,7 +408,7 @@ class Desk implements PurchaseDesk {
 
   async measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined> {
     await this.#costs?.settled(id, waitMs);
-    return this.#ledger.get(id)?.cost;
+    return (await this.#ledger.get(id))?.cost;
   }
 
   onPurchaseSent(listener: PurchaseSentListener): () => void {
@@ -428,8 +428,8 @@ class Desk implements PurchaseDesk {
     return this.#confirmed.add(listener);
   }
 
-  recoverInterrupted(): PurchaseIntent[] {
-    const recovered = this.#ledger.recoverInterrupted(this.#clock());
+  async recoverInterrupted(): Promise<PurchaseIntent[]> {
+    const recovered = await this.#ledger.recoverInterrupted(this.#clock());
     for (const intent of recovered) {
       this.#unconfirmed.emit(intent.id, intent, {
         kind: "ambiguous",
@@ -440,7 +440,7 @@ class Desk implements PurchaseDesk {
     return recovered;
   }
 
-  expireDrafts(): number {
+  async expireDrafts(): Promise<number> {
     return this.#ledger.expireDrafts(this.#clock());
   }
 
@@ -469,8 +469,8 @@ class Desk implements PurchaseDesk {
    * inside the lane, before the next confirmation's claim: a listener that pauses purchases
    * (the breaker) does so before anything else can be sent.
    */
-  #told(result: ConfirmResult): ConfirmResult {
-    if (isSent(result)) this.#sent.emit(result.intent.id, result);
+  async #told(result: ConfirmResult): Promise<ConfirmResult> {
+    if (isSent(result)) await this.#sent.emitAndWait(result.intent.id, result);
     return result;
   }
 
@@ -500,9 +500,9 @@ class Desk implements PurchaseDesk {
     options: SendOptions,
   ): Promise<PurchaseIntent | ConfirmResult> {
     const close = options.atStart === true;
-    const before = this.#ledger.get(id);
+    const before = await this.#ledger.get(id);
     if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
-    if (this.#outcomes.heldCount > 0) return this.#refuse(before, this.#onHold(), close);
+    if (this.#outcomes.heldCount > 0) return this.#refuse(before, await this.#onHold(), close);
     if (this.#heldPause.active) return this.#refuse(before, BREAKER_PAUSE, close);
     if (before.status === "queued" && options.mayBuy !== undefined && !(await options.mayBuy())) {
       // Access may have been taken away while it waited: closed, never reopened.
@@ -517,7 +517,7 @@ class Desk implements PurchaseDesk {
     );
     if (claim.ok) return claim.intent;
     const { ok: _ok, ...refusal } = claim;
-    const now = this.#ledger.get(id);
+    const now = await this.#ledger.get(id);
     return now?.status === "queued"
       ? this.#refuse(now, refusal, close)
       : { kind: "refused", refusal };
@@ -530,7 +530,7 @@ class Desk implements PurchaseDesk {
   async #send(claimed: PurchaseIntent, options: SendOptions): Promise<ConfirmResult> {
     const id = claimed.id;
     const claim = { intent: claimed };
-    this.#refreshBalanceBefore(claim.intent);
+    await this.#refreshBalanceBefore(claim.intent);
     try {
       options.onClaimed?.();
     } catch (err) {
@@ -575,17 +575,18 @@ class Desk implements PurchaseDesk {
     const verdict = premiumVerdict(check);
     if (verdict === undefined) return undefined;
     if (verdict === "has_premium") return this.#recipientHasPremium(before, userId);
-    return this.#refuse(this.#ledger.get(before.id) ?? before, verdict, close);
+    return this.#refuse((await this.#ledger.get(before.id)) ?? before, verdict, close);
   }
 
   /** The recipient got premium since: nothing is bought, the draft or queued promise closed. */
-  #recipientHasPremium(intent: PurchaseIntent, userId: number): ConfirmResult {
+  async #recipientHasPremium(intent: PurchaseIntent, userId: number): Promise<ConfirmResult> {
     const closed =
       intent.status === "queued"
-        ? this.#ledger.closeQueued(intent.id, "recipient_has_premium", this.#clock()) !== undefined
-        : this.#ledger.cancel(intent.id, userId, this.#clock());
+        ? (await this.#ledger.closeQueued(intent.id, "recipient_has_premium", this.#clock())) !==
+          undefined
+        : await this.#ledger.cancel(intent.id, userId, this.#clock());
     if (!closed) return { kind: "refused", refusal: { reason: "already_processing" } };
-    return { kind: "recipient_has_premium", intent: this.#ledger.get(intent.id) ?? intent };
+    return { kind: "recipient_has_premium", intent: (await this.#ledger.get(intent.id)) ?? intent };
   }
 
   /**
@@ -617,10 +618,10 @@ class Desk implements PurchaseDesk {
   }
 
   /** Purchases on hold: unconfirmed intents, and outcomes not yet recorded, count alike. */
-  #onHold(): ConfirmRefusal {
+  async #onHold(): Promise<ConfirmRefusal> {
     return {
       reason: "frozen",
-      unconfirmed: this.#ledger.unconfirmedCount() + this.#outcomes.heldCount,
+      unconfirmed: (await this.#ledger.unconfirmedCount()) + this.#outcomes.heldCount,
     };
   }
 
@@ -630,11 +631,11 @@ class Desk implements PurchaseDesk {
    * purchase sent in between is not mistaken for this one's spending. Evidence only: a failure
    * to write it is logged and the purchase goes on, since the claim has already committed.
    */
-  #refreshBalanceBefore(intent: PurchaseIntent): void {
+  async #refreshBalanceBefore(intent: PurchaseIntent): Promise<void> {
     const known = knownBalance(this.#reads.balances.peek("wallet"));
     if (known === undefined) return;
     try {
-      this.#ledger.recordBalanceBefore(intent.id, known.balance, known.at, this.#clock());
+      await this.#ledger.recordBalanceBefore(intent.id, known.balance, known.at, this.#clock());
     } catch (err) {
       this.#logger.warn(
         { err, intentId: intent.id },

@@ -26,7 +26,7 @@ export async function gatherEvidence(
   sources: EvidenceSources,
 ): Promise<ReconciliationEvidence | undefined> {
   const { ledger, clock, logger, onChain } = sources;
-  const intent = ledger.get(id);
+  const intent = await ledger.get(id);
   if (intent === undefined) return undefined;
   const balanceNowAt = clock();
   const [balanceNow, premiumNow, onChainTransfers] = await Promise.all([
@@ -41,7 +41,7 @@ export async function gatherEvidence(
   ]);
   // Purchases out between the "before" read and this one's send may explain part of a drop.
   // Without a known read time the figure is at least as old as the draft.
-  const sentSinceBalanceBefore = ledger.sentDuring(
+  const sentSinceBalanceBefore = await ledger.sentDuring(
     intent.balanceBeforeAt ?? intent.createdAt,
     intent.sentAt ?? clock(),
     intent.id,

@@ -9,13 +9,14 @@
  */
 import { backoffDelay } from "../backoff.js";
 import type { Logger } from "../logger.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 import type { UnrecordedRetry } from "./unrecorded.js";
 
 export class HeldPause {
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
   readonly #isTransient: (error: unknown) => boolean;
-  #write: (() => void) | undefined;
+  #write: (() => MaybePromise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: {
@@ -33,11 +34,15 @@ export class HeldPause {
     return this.#write !== undefined;
   }
 
-  /** Holds the pause and starts writing it again in the background. */
-  hold(write: () => void): void {
+  /**
+   * Holds the pause from this moment and writes it at once; `onRefused` is told when that
+   * first write fails, and it is then tried again in the background. Held until written: a
+   * store that answers later (PostgreSQL) must not let a confirmation out meanwhile.
+   */
+  writeNow(write: () => MaybePromise<void>, onRefused: (error: unknown) => void): void {
     this.drop();
     this.#write = write;
-    this.#schedule(1);
+    void this.#tryWrite(0, onRefused);
   }
 
   /** Forgets the held pause (written, an admin resumed, or the process stops). */
@@ -48,27 +53,34 @@ export class HeldPause {
   }
 
   #schedule(attempt: number): void {
-    this.#timer = setTimeout(() => this.#tryWrite(attempt), backoffDelay(this.#retry, attempt));
+    this.#timer = setTimeout(
+      () => void this.#tryWrite(attempt),
+      backoffDelay(this.#retry, attempt),
+    );
     // Never keeps the process alive by itself.
     this.#timer.unref();
   }
 
-  #tryWrite(attempt: number): void {
+  async #tryWrite(attempt: number, onRefused?: (error: unknown) => void): Promise<void> {
     this.#timer = undefined;
     const write = this.#write;
     if (write === undefined) return;
     try {
-      write();
+      await write();
     } catch (err) {
+      onRefused?.(err);
+      if (this.#write !== write) return;
       if (!this.#isTransient(err)) {
         this.#logger.error({ err }, "the breaker's pause cannot be written; held until restart");
         return;
       }
-      this.#logger.warn({ err, attempt }, "the breaker's pause still cannot be written");
+      if (attempt > 0)
+        this.#logger.warn({ err, attempt }, "the breaker's pause still cannot be written");
       this.#schedule(attempt + 1);
       return;
     }
+    if (this.#write !== write) return;
     this.#write = undefined;
-    this.#logger.warn("the breaker's pause held in memory is written");
+    if (attempt > 0) this.#logger.warn("the breaker's pause held in memory is written");
   }
 }

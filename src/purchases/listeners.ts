@@ -26,6 +26,22 @@ export class Listeners<A extends unknown[]> {
     return this.#listeners.size;
   }
 
+  /**
+   * Calls every listener and waits for those that return a promise: for listeners whose work
+   * must be done before the caller goes on (the breaker, before the next claim).
+   */
+  async emitAndWait(intentId: string | undefined, ...args: A): Promise<void> {
+    await Promise.all(
+      [...this.#listeners].map(async (listener) => {
+        try {
+          await listener(...args);
+        } catch (err) {
+          this.#logger.error({ err, intentId }, this.#failure);
+        }
+      }),
+    );
+  }
+
   /** Calls every listener; `intentId`, when there is one, goes into the log line of a failure. */
   emit(intentId: string | undefined, ...args: A): void {
     for (const listener of this.#listeners) {

@@ -152,12 +152,12 @@ export async function costFromChain(
   chain: OnChainEvidence,
   intent: PurchaseIntent,
   now: number,
-  othersSent: (from: number, to: number) => number,
+  othersSent: (from: number, to: number) => Promise<number>,
 ): Promise<PurchaseCost | undefined> {
   if (intent.sentAt === undefined) return undefined;
   const from = intent.sentAt - CHAIN_SLACK_MS;
   const to = (intent.finishedAt ?? now) + CHAIN_SLACK_MS;
-  if (intent.txHash === undefined && othersSent(from, to) > 0) return undefined;
+  if (intent.txHash === undefined && (await othersSent(from, to)) > 0) return undefined;
   const transfers = (await chain.outgoingTransfersSince(from)).filter(
     (t) => t.at >= from && t.at <= to,
   );

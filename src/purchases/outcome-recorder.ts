@@ -6,6 +6,7 @@
  */
 import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 import type { Ambiguous, PurchaseOutcome } from "../service/types.js";
 import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import { lateAfterRecovery } from "./decisions.js";
@@ -70,8 +71,8 @@ export class OutcomeRecorder {
   }
 
   /** Tries every held write once more and stops the background retries (shutdown). */
-  close(): void {
-    this.#held.close();
+  close(): Promise<void> {
+    return this.#held.close();
   }
 
   /**
@@ -109,7 +110,7 @@ export class OutcomeRecorder {
     claimed: PurchaseIntent,
     outcomeKind: string,
     answer: Answer | undefined,
-    write: () => RecordedOutcome,
+    write: () => MaybePromise<RecordedOutcome>,
   ): Promise<RecordedOutcome | undefined> {
     const id = claimed.id;
     let recorded: RecordedOutcome;
@@ -150,7 +151,11 @@ export class OutcomeRecorder {
    * written as unconfirmed once the database takes it, the admins told at once meanwhile; a
    * "not sent" write is simply tried again, since nothing needs settling.
    */
-  #hold(claimed: PurchaseIntent, write: () => RecordedOutcome, answer: Answer | undefined): void {
+  #hold(
+    claimed: PurchaseIntent,
+    write: () => MaybePromise<RecordedOutcome>,
+    answer: Answer | undefined,
+  ): void {
     if (answer === undefined) {
       this.#held.hold(claimed.id, write, () => undefined);
       return;

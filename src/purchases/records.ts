@@ -28,37 +28,37 @@ export interface PurchaseRecords {
    * What a purchase like `target` is likely to cost, from the recent measured costs of the
    * same kind and payment method (one SQLite read, no service request); undefined without any.
    */
-  estimate(target: EstimateTarget): CostEstimate | undefined;
+  estimate(target: EstimateTarget): Promise<CostEstimate | undefined>;
   /**
    * The accountant's CSV of the purchases sent in `[from, to)` (ms since the epoch), streamed
    * a page of rows at a time (src/reports/purchases-csv.ts).
    */
   exportCsv(from: number, to: number): Readable;
   /** The figures of the UTC day starting at `dayStart`, for the daily report. */
-  dayFigures(dayStart: number): DayFigures;
+  dayFigures(dayStart: number): Promise<DayFigures>;
   /** Whether a day's report was sent to an admin. */
-  reportSent(day: string, adminId: number): boolean;
+  reportSent(day: string, adminId: number): Promise<boolean>;
   /** Marks a day's report as sent to an admin; false when it already was (see the accounts). */
-  markReportSent(day: string, adminId: number): boolean;
-  unmarkReportSent(day: string, adminId: number): void;
-  getIntent(id: string): PurchaseIntent | undefined;
+  markReportSent(day: string, adminId: number): Promise<boolean>;
+  unmarkReportSent(day: string, adminId: number): Promise<void>;
+  getIntent(id: string): Promise<PurchaseIntent | undefined>;
   /** Newest first; all intents, or one person's. */
-  recent(query: { limit: number; offset?: number; userId?: number }): PurchaseIntent[];
+  recent(query: { limit: number; offset?: number; userId?: number }): Promise<PurchaseIntent[]>;
   /** A person's drafts still open in one chat, oldest first. */
-  openDrafts(userId: number, chatId: number): PurchaseIntent[];
+  openDrafts(userId: number, chatId: number): Promise<PurchaseIntent[]>;
   /** Unconfirmed intents waiting for an admin, oldest first. */
-  unconfirmed(): PurchaseIntent[];
+  unconfirmed(): Promise<PurchaseIntent[]>;
   /** Whether purchases can be claimed at all right now. */
-  status(): DeskStatus;
+  status(): Promise<DeskStatus>;
   /** Why purchases are paused (an admin, or the breaker with its detail); undefined when open. */
-  pauseReason(): PauseReason | undefined;
+  pauseReason(): Promise<PauseReason | undefined>;
   limits(): SpendingLimits;
   /** Today's (UTC) spending against the limits, the bot's and (with `userId`) one person's. */
-  usageToday(userId?: number): DayUsage;
+  usageToday(userId?: number): Promise<DayUsage>;
   /** Per UTC day totals for the admins, newest first (default 7 days). */
-  dailyTotals(days?: number): DayTotals[];
+  dailyTotals(days?: number): Promise<DayTotals[]>;
   /** One intent's status moves, oldest first. */
-  history(id: string): StatusChange[];
+  history(id: string): Promise<StatusChange[]>;
 }
 
 /**
@@ -78,12 +78,12 @@ export function createPurchaseRecords(
     return accounts;
   };
   return {
-    estimate: (target) =>
+    estimate: async (target) =>
       accounts === undefined
         ? undefined
         : estimateCost(
             target,
-            accounts.recentCosts({
+            await accounts.recentCosts({
               kind: target.kind,
               paymentMethod: target.paymentMethod,
               ...(target.kind === "premium" ? { quantity: target.quantity } : {}),
@@ -91,27 +91,27 @@ export function createPurchaseRecords(
             }),
           ),
     exportCsv: (from, to) => purchasesCsv(books().sentBetween(from, to)),
-    dayFigures: (dayStart) => books().dayFigures(dayStart),
-    reportSent: (day, adminId) => books().reportSent(day, adminId),
-    markReportSent: (day, adminId) => books().markReportSent(day, adminId, clock()),
-    unmarkReportSent: (day, adminId) => books().unmarkReportSent(day, adminId),
-    getIntent: (id) => ledger.get(id),
-    recent: (query) => ledger.recent(query),
-    openDrafts: (userId, chatId) => ledger.openDrafts(userId, chatId),
-    unconfirmed: () => ledger.unconfirmed(),
-    status: () => {
+    dayFigures: async (dayStart) => books().dayFigures(dayStart),
+    reportSent: async (day, adminId) => books().reportSent(day, adminId),
+    markReportSent: async (day, adminId) => books().markReportSent(day, adminId, clock()),
+    unmarkReportSent: async (day, adminId) => books().unmarkReportSent(day, adminId),
+    getIntent: async (id) => ledger.get(id),
+    recent: async (query) => ledger.recent(query),
+    openDrafts: async (userId, chatId) => ledger.openDrafts(userId, chatId),
+    unconfirmed: async () => ledger.unconfirmed(),
+    status: async () => {
       // Undefined exactly while purchases are open (a pause without a reason is an admin's).
-      const pausedBy = ledger.pauseReason()?.source;
+      const pausedBy = (await ledger.pauseReason())?.source;
       return {
         paused: pausedBy !== undefined,
         pausedBy,
-        unconfirmed: ledger.unconfirmedCount() + heldOutcomes(),
+        unconfirmed: (await ledger.unconfirmedCount()) + heldOutcomes(),
       };
     },
-    pauseReason: () => ledger.pauseReason(),
+    pauseReason: async () => ledger.pauseReason(),
     limits: () => ({ ...ledger.limits }),
-    usageToday: (userId) => ledger.usage(userId, clock()),
-    dailyTotals: (days) => ledger.dailyTotals(days, clock()),
-    history: (id) => ledger.history(id),
+    usageToday: async (userId) => ledger.usage(userId, clock()),
+    dailyTotals: async (days) => ledger.dailyTotals(days, clock()),
+    history: async (id) => ledger.history(id),
   };
 }

@@ -9,6 +9,7 @@
 import { backoffDelay } from "../backoff.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 import { retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import { Listeners } from "./listeners.js";
 import type { ConfirmRefusal, ConfirmResult, StorageFailure } from "./types.js";
@@ -57,7 +58,7 @@ export class RefusedWrites {
    * still fails, after telling the storage-failure listeners (a refusal that passed is only
    * logged: nobody needs waking for a lock that lasted a second).
    */
-  async write<T>(operation: StorageFailure["operation"], write: () => T): Promise<T> {
+  async write<T>(operation: StorageFailure["operation"], write: () => MaybePromise<T>): Promise<T> {
     return retryWrite(
       write,
       {
@@ -93,7 +94,7 @@ export class RefusedWrites {
     const refusal: ConfirmRefusal = { reason: "storage" };
     let current: PurchaseIntent | undefined;
     try {
-      current = this.#ledger.get(id);
+      current = await this.#ledger.get(id);
     } catch (readErr) {
       this.#logger.error({ err: readErr, intentId: id }, "could not read an intent back");
     }
@@ -119,13 +120,13 @@ export class RefusedWrites {
     for (let attempt = 1; ; attempt++) {
       let intent = known;
       try {
-        intent = this.#ledger.get(id) ?? known;
+        intent = (await this.#ledger.get(id)) ?? known;
         if (intent === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
         // Claimed or closed by another process meanwhile: its outcome reaches its person there.
         if (intent.status !== "queued") {
           return { kind: "refused", refusal: { reason: "already_processing" } };
         }
-        const closed = this.#ledger.closeQueued(id, "storage", this.#clock());
+        const closed = await this.#ledger.closeQueued(id, "storage", this.#clock());
         if (closed !== undefined) return { kind: "closed", intent: closed, refusal };
       } catch (err) {
         this.report("close", err);

@@ -207,7 +207,7 @@ export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous)
  * the background of the person's answer. Not called when nothing was sent (refused, recipient
  * already premium, not sent): that spent nothing.
  */
-export type PurchaseSentListener = (result: SentResult) => void;
+export type PurchaseSentListener = (result: SentResult) => void | Promise<void>;
 
 /**
  * A wallet balance the service answered with figures the desk recognises, and when the read
@@ -278,9 +278,9 @@ export interface PurchaseDesk {
     id: string,
     userId: number,
     method: PaymentMethod,
-  ): PurchaseIntent | undefined;
+  ): Promise<PurchaseIntent | undefined>;
   /** Cancels a draft; only its requester. False when it was not a draft any more. */
-  cancel(id: string, userId: number): boolean;
+  cancel(id: string, userId: number): Promise<boolean>;
   /**
    * Claims the intent in the ledger and, only if the claim won, sends the one purchase
    * request and records its outcome. Concurrent and repeated calls send at most one request.
@@ -288,9 +288,9 @@ export interface PurchaseDesk {
   confirm(id: string, userId: number, options?: ClaimOptions): Promise<ConfirmResult>;
   /** What an admin needs to settle an unconfirmed intent (reads the balance afresh). */
   evidence(id: string): Promise<ReconciliationEvidence | undefined>;
-  resolve(id: string, adminId: number, delivered: boolean): ResolveResult;
-  pause(adminId: number): void;
-  resume(adminId: number): void;
+  resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult>;
+  pause(adminId: number): Promise<void>;
+  resume(adminId: number): Promise<void>;
   /**
    * The purchase breaker pauses purchases, keeping why (JSON) so a restart stays paused. Never
    * throws: a pause the database refuses is held in this process (every confirmation refused
@@ -327,7 +327,7 @@ export interface PurchaseDesk {
    */
   onStorageFailure(listener: (failure: StorageFailure) => void): () => void;
   /** Tries once more to write every held outcome (shutdown), and stops retrying. */
-  close(): void;
+  close(): Promise<void>;
   /**
    * Listens to every good balance read; returns a function that stops it. After a purchase
    * whose request went out the desk wants one "balance after purchase" for its listeners (the
@@ -353,7 +353,7 @@ export interface PurchaseDesk {
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the onUnconfirmed listeners are told about each. Call it after registering listeners.
    */
-  recoverInterrupted(): PurchaseIntent[];
+  recoverInterrupted(): Promise<PurchaseIntent[]>;
   /** Marks drafts past their expiry as expired; returns how many (run it now and then). */
-  expireDrafts(): number;
+  expireDrafts(): Promise<number>;
 }

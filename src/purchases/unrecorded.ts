@@ -10,6 +10,7 @@
 import { backoffDelay } from "../backoff.js";
 import type { RecordedOutcome } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 
 export interface UnrecordedRetry {
   /** The pause before the first background write; it doubles up to `maxDelayMs`. */
@@ -24,7 +25,7 @@ export const UNRECORDED_RETRY: Readonly<UnrecordedRetry> = {
 };
 
 interface Held {
-  write: () => RecordedOutcome;
+  write: () => MaybePromise<RecordedOutcome>;
   onRecorded: (recorded: RecordedOutcome) => void;
   attempt: number;
   timer: NodeJS.Timeout | undefined;
@@ -61,19 +62,24 @@ export class UnrecordedOutcomes {
    * Holds an outcome whose write failed: `write` is tried again in the background until it
    * succeeds (or a ledger refusal says it never will); `onRecorded` runs once it is written.
    */
-  hold(intentId: string, write: () => RecordedOutcome, onRecorded: Held["onRecorded"]): void {
+  hold(
+    intentId: string,
+    write: () => MaybePromise<RecordedOutcome>,
+    onRecorded: Held["onRecorded"],
+  ): void {
     const held: Held = { write, onRecorded, attempt: 0, timer: undefined };
     this.#held.set(intentId, held);
     this.#schedule(intentId, held);
   }
 
   /** Tries every held write once now and stops the background retries (shutdown). */
-  close(): void {
+  async close(): Promise<void> {
     this.#closed = true;
-    for (const [id, held] of this.#held) {
+    const tries = [...this.#held].map(([id, held]) => {
       if (held.timer !== undefined) clearTimeout(held.timer);
-      this.#tryWrite(id, held);
-    }
+      return this.#tryWrite(id, held);
+    });
+    await Promise.all(tries);
   }
 
   #schedule(intentId: string, held: Held): void {
@@ -82,17 +88,19 @@ export class UnrecordedOutcomes {
     held.attempt++;
     held.timer = setTimeout(() => {
       held.timer = undefined;
-      if (!this.#tryWrite(intentId, held)) this.#schedule(intentId, held);
+      void this.#tryWrite(intentId, held).then((settled) => {
+        if (!settled) this.#schedule(intentId, held);
+      });
     }, delay);
     // A held outcome never keeps the process alive by itself: the next start recovers it.
     held.timer.unref();
   }
 
   /** One write; true when it is settled (written, or refused for good). */
-  #tryWrite(intentId: string, held: Held): boolean {
+  async #tryWrite(intentId: string, held: Held): Promise<boolean> {
     let recorded: RecordedOutcome;
     try {
-      recorded = held.write();
+      recorded = await held.write();
     } catch (err) {
       if (!this.#isTransient(err)) {
         // A ledger refusal or a closed database will never take it: the intent stays

@@ -98,7 +98,9 @@ function purchaseCsvRow(intent: PurchaseIntent): Cell[] {
  * across rows (see the ledger's paged `sentBetween`), since the stream is read while the bot
  * keeps using the database.
  */
-export function purchasesCsv(intents: Iterable<PurchaseIntent>): Readable {
+export function purchasesCsv(
+  intents: Iterable<PurchaseIntent> | AsyncIterable<PurchaseIntent>,
+): Readable {
   const rows = Readable.from(mapIterable(intents, purchaseCsvRow));
   const csv = stringify({
     header: true,
@@ -115,6 +117,10 @@ export function purchasesCsv(intents: Iterable<PurchaseIntent>): Readable {
   return rows.pipe(csv);
 }
 
-function* mapIterable<T, U>(items: Iterable<T>, map: (item: T) => U): Generator<U> {
-  for (const item of items) yield map(item);
+/** A page-at-a-time source (SQLite's sync pages, PostgreSQL's async ones), mapped lazily. */
+async function* mapIterable<T, U>(
+  items: Iterable<T> | AsyncIterable<T>,
+  map: (item: T) => U,
+): AsyncGenerator<U> {
+  for await (const item of items) yield map(item);
 }

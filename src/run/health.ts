@@ -3,6 +3,7 @@
  * quota, so the service side is judged from the outcomes of the calls the bot makes anyway.
  */
 import type { GiftServiceClient, ReadOutcome, Superseded } from "../service/types.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 
 export type Health = "up" | "down" | "unknown";
 
@@ -67,10 +68,13 @@ export function monitorService(
 }
 
 /** Builds the report from a database probe and the service monitor. */
-export function healthReport(databaseUp: () => boolean, service: ServiceMonitor): HealthReport {
+export async function healthReport(
+  databaseUp: () => MaybePromise<boolean>,
+  service: ServiceMonitor,
+): Promise<HealthReport> {
   let database: Health;
   try {
-    database = databaseUp() ? "up" : "down";
+    database = (await databaseUp()) ? "up" : "down";
   } catch {
     database = "down";
   }

@@ -14,7 +14,7 @@
  */
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
-import type { LeaseFence, SenderLease } from "../ledger/types.js";
+import type { LeaseFence, LeaseHolder, SenderLease } from "../ledger/types.js";
 import type { Logger } from "../logger.js";
 
 export interface LeaseTiming {
@@ -78,7 +78,7 @@ export class LeaseKeeper {
     const { lease, timing, logger } = this.#options;
     let waiting = false;
     while (!signal.aborted) {
-      const epoch = this.#tryAcquire() ?? this.#takeOverFromTheDead();
+      const epoch = (await this.#tryAcquire()) ?? (await this.#takeOverFromTheDead());
       if (epoch !== undefined) {
         this.#epoch = epoch;
         this.#startHeartbeat();
@@ -87,7 +87,7 @@ export class LeaseKeeper {
       }
       if (!waiting) {
         waiting = true;
-        const holder = this.#holder(lease);
+        const holder = await this.#holder(lease);
         logger.info(
           { holder: holder?.owner, expiresAt: holder?.expiresAt },
           "another process holds the sender lease: standing by",
@@ -100,13 +100,13 @@ export class LeaseKeeper {
   }
 
   /** Gives the lease up at once (a clean stop); nothing is sent by this process after it. */
-  release(): void {
+  async release(): Promise<void> {
     this.#stopHeartbeat();
     const epoch = this.#epoch;
     if (epoch === undefined || this.#lost) return;
     this.#epoch = undefined;
     try {
-      this.#options.lease.release(this.owner, epoch);
+      await this.#options.lease.release(this.owner, epoch);
       this.#options.logger.info({ owner: this.owner, epoch }, "released the sender lease");
     } catch (err) {
       // It expires by itself: the next process waits that long at most.
@@ -115,9 +115,13 @@ export class LeaseKeeper {
   }
 
   /** A database that refuses the attempt is a lease not had, tried again at the next poll. */
-  #tryAcquire(): number | undefined {
+  async #tryAcquire(): Promise<number | undefined> {
     try {
-      return this.#options.lease.acquire(this.owner, this.#clock(), this.#options.timing.ttlMs);
+      return await this.#options.lease.acquire(
+        this.owner,
+        this.#clock(),
+        this.#options.timing.ttlMs,
+      );
     } catch (err) {
       this.#options.logger.warn({ err }, "could not ask for the sender lease");
       return undefined;
@@ -130,11 +134,11 @@ export class LeaseKeeper {
    * a restart after a crash takes updates at once. Only on this host can that be known; a
    * holder elsewhere is waited out. Wrong only if the pid was reused, and then it waits.
    */
-  #takeOverFromTheDead(): number | undefined {
-    const holder = this.#holder(this.#options.lease);
+  async #takeOverFromTheDead(): Promise<number | undefined> {
+    const holder = await this.#holder(this.#options.lease);
     if (holder === undefined || !isDeadHereOwner(holder.owner)) return undefined;
     try {
-      const epoch = this.#options.lease.takeOver(
+      const epoch = await this.#options.lease.takeOver(
         this.owner,
         { owner: holder.owner, epoch: holder.epoch },
         this.#clock(),
@@ -153,9 +157,9 @@ export class LeaseKeeper {
     }
   }
 
-  #holder(lease: SenderLease): ReturnType<SenderLease["holder"]> {
+  async #holder(lease: SenderLease): Promise<LeaseHolder | undefined> {
     try {
-      return lease.holder(this.#clock());
+      return await lease.holder(this.#clock());
     } catch {
       return undefined;
     }
@@ -163,7 +167,7 @@ export class LeaseKeeper {
 
   #startHeartbeat(): void {
     const every = Math.max(50, Math.floor(this.#options.timing.ttlMs / 3));
-    this.#heartbeat = setInterval(() => this.#renew(), every);
+    this.#heartbeat = setInterval(() => void this.#renew(), every);
     this.#heartbeat.unref();
   }
 
@@ -172,12 +176,12 @@ export class LeaseKeeper {
     this.#heartbeat = undefined;
   }
 
-  #renew(): void {
+  async #renew(): Promise<void> {
     const epoch = this.#epoch;
     if (epoch === undefined) return;
     let held: boolean;
     try {
-      held = this.#options.lease.renew(
+      held = await this.#options.lease.renew(
         this.owner,
         epoch,
         this.#clock(),
@@ -188,7 +192,8 @@ export class LeaseKeeper {
       this.#options.logger.warn({ err }, "could not renew the sender lease");
       return;
     }
-    if (held) return;
+    // Released (a stop) while the renewal was on its way: not a loss.
+    if (held || this.#epoch !== epoch) return;
     this.#lost = true;
     this.#stopHeartbeat();
     this.#options.logger.error({ owner: this.owner, epoch }, "lost the sender lease");

@@ -13,7 +13,7 @@ import type { HealthReport } from "./health.js";
 import type { ReadinessReport } from "./readiness.js";
 
 export interface ProbeSources {
-  health: () => HealthReport;
+  health: () => Promise<HealthReport>;
   readiness?: () => ReadinessReport;
   /** Resolves with the exposition text and its content type. */
   metrics?: () => Promise<{ contentType: string; body: string }>;
@@ -28,11 +28,12 @@ export function probeHandler(sources: ProbeSources): ProbeHandler {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     switch (path) {
       case "/livez": {
-        const database = sources.health().database;
-        json(response, database === "up" ? 200 : 503, {
-          status: database === "up" ? "up" : "down",
-          database,
-        });
+        void sources.health().then(({ database }) =>
+          json(response, database === "up" ? 200 : 503, {
+            status: database === "up" ? "up" : "down",
+            database,
+          }),
+        );
         return true;
       }
       case "/readyz": {
@@ -45,8 +46,9 @@ export function probeHandler(sources: ProbeSources): ProbeHandler {
         return true;
       }
       case "/healthz": {
-        const report = sources.health();
-        json(response, report.status === "down" ? 503 : 200, report);
+        void sources
+          .health()
+          .then((report) => json(response, report.status === "down" ? 503 : 200, report));
         return true;
       }
       case "/metrics": {

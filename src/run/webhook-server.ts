@@ -27,7 +27,7 @@ export interface WebhookServerOptions<C extends Context> {
   /** The path part of WEBHOOK_URL: Telegram posts there. */
   path: string;
   secretToken: string;
-  health: () => HealthReport;
+  health: () => Promise<HealthReport>;
   /** The probe paths (/livez, /readyz, /healthz, /metrics); default: those `health` answers. */
   probes?: ProbeHandler;
   /** False: updates are answered 503 until `takeUpdates()` (default: taken at once). */

@@ -29,6 +29,8 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Stor
     backup: (dir, options) => backupDatabase(db, dir, options),
     isUp: () => db.open && db.prepare("SELECT 1 AS one").get() !== undefined,
     isOpen: () => db.open,
-    close: () => db.close(),
+    close: () => {
+      db.close();
+    },
   };
 }

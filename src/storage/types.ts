@@ -5,13 +5,14 @@
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 import type { BackupResult } from "./backup.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
 export interface KeyValue<T> {
-  read(key: string): T | undefined;
-  write(key: string, value: T): void;
-  delete(key: string): void;
+  read(key: string): MaybePromise<T | undefined>;
+  write(key: string, value: T): MaybePromise<void>;
+  delete(key: string): MaybePromise<void>;
   /**
    * As {@link write}, but a write the store refuses for a passing reason (another connection
    * holding its lock) is tried again after asynchronous pauses, for about 3 s, instead of
@@ -37,17 +38,17 @@ export interface StoredGrant {
 
 /** The buyers and groups admins allow in the bot (the configured ones are not stored). */
 export interface AccessStore {
-  hasUser(userId: number): boolean;
-  hasChat(chatId: number): boolean;
+  hasUser(userId: number): MaybePromise<boolean>;
+  hasChat(chatId: number): MaybePromise<boolean>;
   /** Adds (or keeps, updating a known label) an allowed buyer. */
-  addUser(grant: StoredGrant): void;
-  addChat(grant: StoredGrant): void;
+  addUser(grant: StoredGrant): MaybePromise<void>;
+  addChat(grant: StoredGrant): MaybePromise<void>;
   /** True when it was stored and is now removed. */
-  removeUser(userId: number): boolean;
-  removeChat(chatId: number): boolean;
+  removeUser(userId: number): MaybePromise<boolean>;
+  removeChat(chatId: number): MaybePromise<boolean>;
   /** Oldest first. */
-  users(): StoredGrant[];
-  chats(): StoredGrant[];
+  users(): MaybePromise<StoredGrant[]>;
+  chats(): MaybePromise<StoredGrant[]>;
 }
 
 /** Options of the purchase ledger a storage opens (see src/ledger/ledger.ts). */
@@ -77,7 +78,7 @@ export interface Storage {
   backup:
     ((dir: string, options: { keep: number; now: number }) => Promise<BackupResult>) | undefined;
   /** Whether the store answers (the health report's "database"); false once closed. */
-  isUp(): boolean;
+  isUp(): MaybePromise<boolean>;
   isOpen(): boolean;
-  close(): void;
+  close(): MaybePromise<void>;
 }

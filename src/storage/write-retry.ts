@@ -6,6 +6,7 @@
  * the caller decides what to do if it still fails (tell the admins, keep trying).
  */
 import { backoffDelay } from "../backoff.js";
+import type { MaybePromise } from "../types/maybe-promise.js";
 export interface WriteRetryPolicy {
   /** Tries in all, the first included (at least 1). */
   attempts: number;
@@ -32,7 +33,7 @@ export const OUTCOME_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onR
  * when it fails, so a retry never applies half a write.
  */
 export async function retryWrite<T>(
-  write: () => T,
+  write: () => MaybePromise<T>,
   policy: WriteRetryPolicy,
   isTransient: (error: unknown) => boolean,
 ): Promise<T> {
@@ -40,7 +41,7 @@ export async function retryWrite<T>(
   const attempts = Math.max(1, Math.trunc(policy.attempts));
   for (let attempt = 1; ; attempt++) {
     try {
-      return write();
+      return await write();
     } catch (error) {
       if (attempt >= attempts || !isTransient(error)) throw error;
       const delayMs = backoffDelay(policy, attempt);

@@ -91,7 +91,7 @@ describe("createApp", () => {
     onTestFinished(() => app.stop());
     await app.start();
 
-    expect(app.records.getIntent(id)?.status).toBe("unconfirmed");
+    expect((await app.records.getIntent(id))?.status).toBe("unconfirmed");
     // No summary message is known for it: the person gets a new message.
     const told = await emulator.waitFor((e) =>
       e.chat(DEMO_USER.id).find((m) => m.fromBot && /outcome is unknown/.test(m.text)),
@@ -103,7 +103,7 @@ describe("createApp", () => {
         .find((m) => /unknown outcome: 50 Telegram Stars to @lost_gift/.test(m.text)),
     );
     expect(sandbox.purchaseRequests()).toHaveLength(0);
-    expect(app.health()).toMatchObject({ database: "up" });
+    expect(await app.health()).toMatchObject({ database: "up" });
   });
 
   it("a stop that comes while connecting keeps what an earlier run queued, sends nothing, and leaves nothing running", async () => {
@@ -155,7 +155,7 @@ describe("createApp", () => {
       true,
     );
     expect(app.storage.isOpen()).toBe(false);
-    expect(app.health()).toMatchObject({ status: "down", database: "down" });
+    expect(await app.health()).toMatchObject({ status: "down", database: "down" });
   });
 
   it("a purchase that ends unconfirmed while stopping still gets its admin message, with the balance now", async () => {

@@ -5,12 +5,13 @@ import { silentLogger } from "../../src/logger.js";
 import type { HealthReport } from "../../src/run/health.js";
 import { testConfig } from "../../tools/testing/test-config.js";
 
-const health = (): HealthReport => ({
-  status: "up",
-  database: "up",
-  service: "up",
-  serviceLastAnsweredAt: undefined,
-});
+const health = (): Promise<HealthReport> =>
+  Promise.resolve({
+    status: "up",
+    database: "up",
+    service: "up",
+    serviceLastAnsweredAt: undefined,
+  });
 
 /** Whether `handler` answers GET `path` (a handler that does not is a 404 for its server). */
 function answers(handler: (req: IncomingMessage, res: ServerResponse) => boolean, path: string) {

@@ -69,7 +69,7 @@ describe("buttons that must not buy (again)", () => {
     await h.send(h.updates.callback(testUser(309), summary.confirm, summary.messageId, -100_500));
     expect(answersSince(h, before)).toEqual(["This summary is not yours."]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(h.records.getIntent(summary.intentId)?.status).toBe("draft");
+    expect((await h.records.getIntent(summary.intentId))?.status).toBe("draft");
   });
 
   it("a stale summary (a new flow has begun) is cancelled and cannot buy", async () => {

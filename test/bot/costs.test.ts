@@ -23,7 +23,7 @@ describe("the measured cost", () => {
     expect(bea.lastMessage().text).not.toContain("Estimated cost");
     await bea.pressButton("✅ Confirm");
     expect(h.sandbox.getBalance().usdt).toBe("999.25");
-    const intent = h.records.recent({ limit: 1 })[0];
+    const intent = (await h.records.recent({ limit: 1 }))[0];
     expect(intent?.cost).toMatchObject({
       measured: true,
       amount: "0.75",
@@ -57,7 +57,7 @@ describe("the measured cost", () => {
     // Both confirm at once: the second goes out before the first's reading after.
     await Promise.all([bea.pressButton("✅ Confirm"), ada.pressButton("✅ Confirm")]);
     await h.desk.settled();
-    const [second, first] = h.records.recent({ limit: 2 });
+    const [second, first] = await h.records.recent({ limit: 2 });
     expect(second?.sentAt).toBeGreaterThanOrEqual(first?.sentAt ?? Infinity);
     // The second's "before" was read with its summary, before the first was sent.
     expect(second?.cost).toMatchObject({ measured: false, reason: "other_purchase" });
@@ -87,7 +87,7 @@ describe("the receipt and its cost", () => {
     expect(bea.lastMessage().text).toMatch(
       /^✅ Delivered: 50 Telegram Stars to @bob_gifts\.\nTransaction: /,
     );
-    expect(h.records.recent({ limit: 1 })[0]?.cost).toBeUndefined();
+    expect((await h.records.recent({ limit: 1 }))[0]?.cost).toBeUndefined();
 
     await h.app.services.background.idle();
     expect(bea.lastMessage().text).toMatch(
@@ -138,7 +138,7 @@ describe("the daily report", () => {
     // The marketplace session expires: the next purchase is refused and the breaker opens.
     h.sandbox.expireSession();
     await bea.giftStars("carl_gifts", "⭐ 50");
-    expect(h.records.pauseReason()?.source).toBe("breaker");
+    expect((await h.records.pauseReason())?.source).toBe("breaker");
     const day = new Date(h.clock()).toISOString().slice(0, 10);
 
     // The purchase's day is not over: nothing is due before tomorrow's 07:00 UTC.
@@ -311,7 +311,7 @@ describe("/export of a large range", () => {
     const bea = chatPerson(h, BUYER);
     clearOfTheCopies(h.clock);
     await bea.giftStars("bob_gifts", "⭐ 50");
-    const [bought] = h.records.recent({ limit: 1 });
+    const [bought] = await h.records.recent({ limit: 1 });
     const dayStart = Math.floor(h.clock() / DAY) * DAY;
     // Several pages of the ledger's export (500 rows a page), all within the same day.
     const copies = 2_400;
@@ -347,7 +347,7 @@ describe("/export of a large range", () => {
     const bea = chatPerson(h, BUYER);
     clearOfTheCopies(h.clock);
     await bea.giftStars("bob_gifts", "⭐ 50");
-    const [bought] = h.records.recent({ limit: 1 });
+    const [bought] = await h.records.recent({ limit: 1 });
     const dayStart = Math.floor(h.clock() / DAY) * DAY;
     copyPurchase(h.db, bought?.id ?? "", 3_000, dayStart + 1_000, "early");
 

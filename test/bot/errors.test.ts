@@ -70,7 +70,7 @@ describe("a handler that fails", () => {
     // The fake's fetch throwing is a transport failure for grammY: the handler must survive it.
     await alice.press(confirm.data, confirm.messageId);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
-    expect(h.records.getIntent(confirm.data.split(":")[2] ?? "")?.status).toBe("succeeded");
+    expect((await h.records.getIntent(confirm.data.split(":")[2] ?? ""))?.status).toBe("succeeded");
     expect(lines.some((l) => l.includes("could not edit the summary message"))).toBe(true);
     expect(lines.join("\n")).not.toContain("TEST-TOKEN");
   });

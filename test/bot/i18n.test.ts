@@ -13,29 +13,29 @@ function storesOn(fixture: ReturnType<typeof ledgerFixture>): KeyValueStores {
 }
 
 describe("each person's language settings", () => {
-  it("keeps a choice and Telegram's language in the database, seen by a store opened later", () => {
+  it("keeps a choice and Telegram's language in the database, seen by a store opened later", async () => {
     const fixture = ledgerFixture();
     const settings = new UserSettingsStore(storesOn(fixture));
-    expect(settings.preferredLanguage(7)).toBeUndefined();
-    settings.noteTelegramLanguage(7, "ru-RU");
-    expect(settings.preferredLanguage(7)).toBe("ru");
-    settings.setLanguage(7, "en");
-    expect(settings.language(7)).toBe("en");
-    expect(settings.telegramLanguage(7)).toBe("ru");
+    expect(await settings.preferredLanguage(7)).toBeUndefined();
+    await settings.noteTelegramLanguage(7, "ru-RU");
+    expect(await settings.preferredLanguage(7)).toBe("ru");
+    await settings.setLanguage(7, "en");
+    expect(await settings.language(7)).toBe("en");
+    expect(await settings.telegramLanguage(7)).toBe("ru");
 
     const reopened = new UserSettingsStore(storesOn(fixture));
-    expect(reopened.language(7)).toBe("en");
-    expect(reopened.telegramLanguage(7)).toBe("ru");
-    expect(reopened.preferredLanguage(8)).toBeUndefined();
+    expect(await reopened.language(7)).toBe("en");
+    expect(await reopened.telegramLanguage(7)).toBe("ru");
+    expect(await reopened.preferredLanguage(8)).toBeUndefined();
   });
 
-  it("a choice made after the settings were read is the one used", () => {
+  it("a choice made after the settings were read is the one used", async () => {
     const settings = new UserSettingsStore(storesOn(ledgerFixture()));
-    expect(settings.language(7)).toBeUndefined();
-    settings.setLanguage(7, "ru");
-    expect(settings.language(7)).toBe("ru");
-    settings.setLanguage(7, "en");
-    expect(settings.language(7)).toBe("en");
+    expect(await settings.language(7)).toBeUndefined();
+    await settings.setLanguage(7, "ru");
+    expect(await settings.language(7)).toBe("ru");
+    await settings.setLanguage(7, "en");
+    expect(await settings.language(7)).toBe("en");
   });
 });
 

@@ -42,7 +42,7 @@ describe("a 5,000-character reason from the service", () => {
     }
 
     const admin = chatPerson(h, ADMIN);
-    const id = h.records.recent({ limit: 1 })[0]?.id ?? "";
+    const id = (await h.records.recent({ limit: 1 }))[0]?.id ?? "";
     await admin.command("purchases", id);
     const detail = admin.lastMessage().text ?? "";
     expect(detail).toContain(`Purchase ${id}`);

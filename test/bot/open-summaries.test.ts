@@ -9,29 +9,29 @@ import type { KeyValueStores } from "../../src/storage/types.js";
 import { ledgerFixture } from "../ledger/helpers.js";
 
 describe("open summaries", () => {
-  it("are kept per chat and person, seen by a store opened later, and removed one by one", () => {
+  it("are kept per chat and person, seen by a store opened later, and removed one by one", async () => {
     const fixture = ledgerFixture();
     const stores: KeyValueStores = (namespace) => new KeyValueStore(fixture.db, namespace);
     const summaries = new OpenSummaryStore(stores);
-    summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
-    summaries.add(7, { intentId: "b", chatId: 1, messageId: 11 });
-    summaries.add(7, { intentId: "c", chatId: 2, messageId: 12 });
-    summaries.remove(1, 7, "a");
+    await summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
+    await summaries.add(7, { intentId: "b", chatId: 1, messageId: 11 });
+    await summaries.add(7, { intentId: "c", chatId: 2, messageId: 12 });
+    await summaries.remove(1, 7, "a");
 
     const reopened = new OpenSummaryStore(stores);
-    expect(reopened.list(1, 7).map((s) => s.intentId)).toEqual(["b"]);
-    expect(reopened.list(2, 7).map((s) => s.intentId)).toEqual(["c"]);
-    expect(reopened.list(1, 8)).toEqual([]);
-    reopened.clear(1, 7);
-    expect(new OpenSummaryStore(stores).list(1, 7)).toEqual([]);
+    expect((await reopened.list(1, 7)).map((s) => s.intentId)).toEqual(["b"]);
+    expect((await reopened.list(2, 7)).map((s) => s.intentId)).toEqual(["c"]);
+    expect(await reopened.list(1, 8)).toEqual([]);
+    await reopened.clear(1, 7);
+    expect(await new OpenSummaryStore(stores).list(1, 7)).toEqual([]);
   });
 
-  it("hands out copies: changing a list given out changes nothing kept", () => {
+  it("hands out copies: changing a list given out changes nothing kept", async () => {
     const summaries = new OpenSummaryStore(
       (namespace) => new KeyValueStore(ledgerFixture().db, namespace),
     );
-    summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
-    summaries.list(1, 7).pop();
-    expect(summaries.list(1, 7).map((s) => s.intentId)).toEqual(["a"]);
+    await summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
+    (await summaries.list(1, 7)).pop();
+    expect((await summaries.list(1, 7)).map((s) => s.intentId)).toEqual(["a"]);
   });
 });

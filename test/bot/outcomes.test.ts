@@ -99,7 +99,9 @@ describe("what a person sees for each outcome", () => {
       ].join("\n"),
     );
     expect(buttonsOf(h.telegram.message(alice.chatId, summary.message_id))).toEqual([]);
-    expect(h.records.getIntent(h.records.recent({ limit: 1 })[0]?.id ?? "")).toMatchObject({
+    expect(
+      await h.records.getIntent((await h.records.recent({ limit: 1 }))[0]?.id ?? ""),
+    ).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: cancelled at shutdown",
     });
@@ -110,12 +112,12 @@ describe("what a person sees for each outcome", () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(604));
     const summary = await toSummary(alice);
-    h.desk.pause(1);
+    await h.desk.pause(1);
     const before = h.telegram.mark();
     await alice.pressButton("✅ Confirm");
     expect(answersSince(h, before)).toEqual(["Purchases are paused by the admins for now."]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
-    h.desk.resume(1);
+    await h.desk.resume(1);
     await alice.press(alice.findButton("✅ Confirm").data, summary.message_id);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });

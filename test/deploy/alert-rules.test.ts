@@ -13,7 +13,7 @@ const rules = readFileSync(join(ROOT, "deploy/prometheus/giftbot-rules.yml"), "u
 describe("deploy/prometheus/giftbot-rules.yml", () => {
   it("names only metrics the bot exposes", async () => {
     const metrics = createMetrics({
-      deskStatus: () => ({ paused: false, unconfirmed: 0 }),
+      deskStatus: () => Promise.resolve({ paused: false, unconfirmed: 0 }),
       lastBackupAt: () => Date.UTC(2030, 0, 1),
       backupIntervalSeconds: () => 86_400,
     });

@@ -13,7 +13,7 @@ import { tempDir } from "./temp-dir.js";
 export function translators(): Record<"en" | "ru", Translate> {
   const storage = openSqliteStorage(join(tempDir(), "db.sqlite"));
   onTestFinished(() => {
-    storage.close();
+    void storage.close();
   });
   const i18n = createI18n(new UserSettingsStore(storage.keyValues));
   const t =

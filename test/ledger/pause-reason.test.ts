@@ -37,16 +37,16 @@ describe("the pause with its reason", () => {
 });
 
 describe("the status the bot and the metrics read", () => {
-  it("says who paused: the breaker, an admin, or nobody once purchases reopen", () => {
+  it("says who paused: the breaker, an admin, or nobody once purchases reopen", async () => {
     const { ledger } = ledgerFixture();
     const records = createPurchaseRecords(ledger);
-    expect(records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
+    expect(await records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
     ledger.pauseByBreaker({ cause: "session" });
-    expect(records.status()).toEqual({ paused: true, pausedBy: "breaker", unconfirmed: 0 });
+    expect(await records.status()).toEqual({ paused: true, pausedBy: "breaker", unconfirmed: 0 });
     ledger.setPaused(true, 7);
-    expect(records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
+    expect(await records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
     ledger.setPaused(false, 7);
-    expect(records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
+    expect(await records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
   });
 });
 

@@ -16,7 +16,7 @@ describe("purchases_paused by reason", () => {
       pausedBy: undefined as "admin" | "breaker" | undefined,
       unconfirmed: 0,
     };
-    const metrics = createMetrics({ deskStatus: () => status });
+    const metrics = createMetrics({ deskStatus: () => Promise.resolve(status) });
     const scrape = async () => (await metrics.expose()).body;
 
     let text = await scrape();

@@ -73,7 +73,7 @@ describe("the balance after a purchase", () => {
     expect(quiet.balanceReads()).toBe(0);
 
     const { f, readings, balanceReads } = await world({ quotaIdle: true });
-    f.desk.pause(99);
+    await f.desk.pause(99);
     const refused = await f.desk.confirm(f.starsDraft().id, 1);
     expect(refused).toMatchObject({ kind: "refused", refusal: { reason: "paused" } });
     await f.desk.settled();
@@ -90,9 +90,9 @@ async function costWorld(options: { quotaIdle: boolean }) {
   f.desk.onBalanceRead((reading) => readings.push(reading));
   const balanceReads = () => f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
   /** A draft made as a summary makes one: its "balance before" is the desk's (shared) read. */
-  const draft = (name: string, userId: number) => {
+  const draft = async (name: string, userId: number) => {
     f.clock.now += 1;
-    return f.desk.createDraft({
+    return await f.desk.createDraft({
       kind: "stars",
       recipient: username(name),
       quantity: 100,
@@ -124,7 +124,7 @@ describe("the cost of a purchase, from that same one read", () => {
     // One read after the purchase, shared by the low-balance listener and the cost.
     expect(balanceReads()).toBe(2);
     expect(readings).toHaveLength(2);
-    expect(f.records.getIntent(intent.id)?.cost).toEqual(cost);
+    expect((await f.records.getIntent(intent.id))?.cost).toEqual(cost);
   });
 
   it("costs no request while the quota is in demand: the next summary's read measures it", async () => {
@@ -140,7 +140,7 @@ describe("the cost of a purchase, from that same one read", () => {
     f.clock.now += 1;
     await f.desk.readBalance();
     expect(balanceReads()).toBe(2);
-    expect(f.records.getIntent(intent.id)?.cost).toMatchObject({
+    expect((await f.records.getIntent(intent.id))?.cost).toMatchObject({
       measured: true,
       amount: PRICE_100_STARS_TON,
       source: "later_balance",
@@ -161,7 +161,7 @@ describe("the cost of a purchase, from that same one read", () => {
     // Every "before" was the summaries' shared reading and the one "after" came once all three
     // went out: each drop would include the others' prices, so none gets a figure.
     for (const d of drafts) {
-      expect(f.records.getIntent(d.id)?.cost).toMatchObject({
+      expect((await f.records.getIntent(d.id))?.cost).toMatchObject({
         measured: false,
         reason: "other_purchase",
       });

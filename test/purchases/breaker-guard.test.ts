@@ -48,8 +48,8 @@ describe("breaker guard on the desk", () => {
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
     expect(openings).toHaveLength(1);
     expect(openings[0]?.cause).toBe("session");
-    expect(f.records.pauseReason()?.source).toBe("breaker");
-    expect(f.records.getIntent(second.id)?.status).toBe("draft");
+    expect((await f.records.pauseReason())?.source).toBe("breaker");
+    expect((await f.records.getIntent(second.id))?.status).toBe("draft");
   });
 
   it("refusals about the input never open it; an admin's resume closes it and the same cause reopens it at once", async () => {
@@ -64,16 +64,16 @@ describe("breaker guard on the desk", () => {
       expect(result.kind).toBe("rejected");
     }
     expect(openings).toHaveLength(0);
-    expect(f.records.status().paused).toBe(false);
+    expect((await f.records.status()).paused).toBe(false);
 
     f.sandbox.drainWallet();
     await f.desk.confirm(f.starsDraft(buyer(4)).id, 4);
     expect(openings.map((opening) => opening.cause)).toEqual(["wallet"]);
 
-    f.desk.resume(99);
-    expect(f.records.status().paused).toBe(false);
+    await f.desk.resume(99);
+    expect((await f.records.status()).paused).toBe(false);
     await f.desk.confirm(f.starsDraft(buyer(5)).id, 5);
     expect(openings.map((opening) => opening.cause)).toEqual(["wallet", "wallet"]);
-    expect(f.records.status().paused).toBe(true);
+    expect((await f.records.status()).paused).toBe(true);
   });
 });

@@ -83,11 +83,14 @@ describe("the cost meter", () => {
     expect(ledger.get(intent.id)?.cost).toBeUndefined();
     // A read that started before the answer says nothing about this purchase.
     meter.observe({ balance: { ton: "100", usdt: "1000" }, at: intent.finishedAt! - 1 });
+    await meter.idle();
     // The transfer has not settled yet: wait for a later reading.
     meter.observe(reading("1000"));
+    await meter.idle();
     expect(ledger.get(intent.id)?.cost).toBeUndefined();
     clock.now += 5_000;
     meter.observe(reading("999.25"));
+    await meter.idle();
     expect(ledger.get(intent.id)?.cost).toMatchObject({
       measured: true,
       amount: "0.75",
@@ -95,19 +98,23 @@ describe("the cost meter", () => {
     });
   });
 
-  it("records no figure when another purchase went out before the reading after", () => {
+  it("records no figure when another purchase went out before the reading after", async () => {
     const { ledger, meter, deliver, reading } = fixture();
     const first = deliver("1000");
     meter.delivered(first);
     const second = deliver("999.25");
     meter.delivered(second);
     meter.observe(reading("998.5"));
-    expect(ledger.get(first.id)?.cost).toMatchObject({ measured: false, reason: "other_purchase" });
+    await meter.idle();
+    expect(ledger.get(first.id)?.cost).toMatchObject({
+      measured: false,
+      reason: "other_purchase",
+    });
     // The second's own "before" was read after the first finished: it is measured.
     expect(ledger.get(second.id)?.cost).toMatchObject({ measured: true, amount: "0.75" });
   });
 
-  it("judges every purchase waiting for one reading by its own window, from one read of the ledger", () => {
+  it("judges every purchase waiting for one reading by its own window, from one read of the ledger", async () => {
     const { ledger, meter, deliver, reading, clock } = fixture();
     // Three purchases back to back while no balance was read (the quota was busy): each one's
     // "before" was read while the previous one was still out, or after it.
@@ -123,8 +130,12 @@ describe("the cost meter", () => {
       return outBetween(from, to);
     };
     meter.observe(reading("997"));
+    await meter.idle();
     expect(reads).toBe(1);
-    expect(ledger.get(first.id)?.cost).toMatchObject({ measured: false, reason: "other_purchase" });
+    expect(ledger.get(first.id)?.cost).toMatchObject({
+      measured: false,
+      reason: "other_purchase",
+    });
     expect(ledger.get(second.id)?.cost).toMatchObject({
       measured: false,
       reason: "other_purchase",
@@ -134,12 +145,13 @@ describe("the cost meter", () => {
     expect(meter.pendingCount).toBe(0);
   });
 
-  it("gives up, saying why, when no reading comes in time", () => {
+  it("gives up, saying why, when no reading comes in time", async () => {
     const { ledger, meter, deliver, reading, clock } = fixture();
     const intent = deliver("1000");
     meter.delivered(intent);
     clock.now += 61_000;
     meter.observe(reading("999"));
+    await meter.idle();
     expect(ledger.get(intent.id)?.cost).toMatchObject({
       measured: false,
       reason: "no_reading_after",
@@ -224,7 +236,7 @@ describe("the cost on chain", () => {
       sentAt,
       finishedAt: sentAt + 3_000,
     };
-    const none = () => 0;
+    const none = () => Promise.resolve(0);
     expect(await costFromChain(chain, intent, sentAt + 4_000, none)).toEqual({
       measured: true,
       amount: "0.1875",
@@ -240,7 +252,7 @@ describe("the cost on chain", () => {
     let asked: [number, number] | undefined;
     const another = (from: number, to: number) => {
       asked = [from, to];
-      return 1;
+      return Promise.resolve(1);
     };
     expect(await costFromChain(chain, intent, sentAt + 4_000, another)).toBeUndefined();
     expect(asked).toEqual([sentAt - 60_000, sentAt + 3_000 + 60_000]);

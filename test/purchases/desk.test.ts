@@ -75,7 +75,7 @@ describe("PurchaseDesk.confirm", () => {
       amount: "100",
       payment_method: "ton",
     });
-    const stored = f.records.getIntent(intent.id);
+    const stored = await f.records.getIntent(intent.id);
     expect(stored?.status).toBe("succeeded");
     expect(stored?.response).toMatchObject({ ok: true });
     if (result.kind === "succeeded") expect(stored?.txHash).toBe(result.txHash);
@@ -96,7 +96,9 @@ describe("PurchaseDesk.confirm", () => {
     const confirmed: [string, string | undefined][] = [];
     const sent: string[] = [];
     f.desk.onConfirmed((result, giftKind) => confirmed.push([result.kind, giftKind]));
-    f.desk.onPurchaseSent((result) => sent.push(result.kind));
+    f.desk.onPurchaseSent((result) => {
+      sent.push(result.kind);
+    });
     f.desk.onConfirmed(() => {
       throw new Error("a failing listener disturbs nothing");
     });
@@ -174,10 +176,10 @@ describe("PurchaseDesk.confirm", () => {
 
       const result = await f.desk.confirm(intent.id, 1);
       expect(result.kind).toBe("unconfirmed");
-      expect(f.records.getIntent(intent.id)?.status).toBe("unconfirmed");
-      expect(f.records.getIntent(intent.id)?.response).toBeDefined();
+      expect((await f.records.getIntent(intent.id))?.status).toBe("unconfirmed");
+      expect((await f.records.getIntent(intent.id))?.response).toBeDefined();
       expect(told.map(([id]) => id)).toEqual([intent.id]);
-      expect(f.records.status()).toEqual({ paused: false, unconfirmed: 1 });
+      expect(await f.records.status()).toEqual({ paused: false, unconfirmed: 1 });
 
       expect(await f.desk.confirm(intent.id, 1)).toMatchObject({ kind: "refused" });
       expect(await f.desk.confirm(next.id, 2)).toEqual({
@@ -186,8 +188,14 @@ describe("PurchaseDesk.confirm", () => {
       });
       expect(f.sandbox.purchaseRequests()).toHaveLength(1);
 
-      expect(f.desk.resolve(intent.id, 99, true)).toMatchObject({ ok: true, unconfirmedLeft: 0 });
-      expect(f.desk.resolve(intent.id, 99, true)).toEqual({ ok: false, reason: "not_unconfirmed" });
+      expect(await f.desk.resolve(intent.id, 99, true)).toMatchObject({
+        ok: true,
+        unconfirmedLeft: 0,
+      });
+      expect(await f.desk.resolve(intent.id, 99, true)).toEqual({
+        ok: false,
+        reason: "not_unconfirmed",
+      });
       expect((await f.desk.confirm(next.id, 2)).kind).toBe("succeeded");
       expect(f.sandbox.purchaseRequests()).toHaveLength(2);
       expect(told).toHaveLength(1);
@@ -206,8 +214,8 @@ describe("PurchaseDesk.confirm", () => {
     const result = await f.desk.confirm(intent.id, 1);
     expect(result.kind).toBe("rejected");
     if (result.kind === "rejected") expect(result.rejection.detail).toContain("PRICE_GUARD");
-    expect(f.records.getIntent(intent.id)?.status).toBe("rejected");
-    expect(f.records.status().unconfirmed).toBe(0);
+    expect((await f.records.getIntent(intent.id))?.status).toBe("rejected");
+    expect((await f.records.status()).unconfirmed).toBe(0);
     expect(told).toEqual([]);
     expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
   });
@@ -223,7 +231,7 @@ describe("PurchaseDesk.confirm", () => {
     const intent = f.starsDraft();
     const result = await f.desk.confirm(intent.id, 1);
     expect(result).toMatchObject({ kind: "not_sent", reason: "invalid" });
-    expect(f.records.getIntent(intent.id)).toMatchObject({
+    expect(await f.records.getIntent(intent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: refused by the client before sending (invalid amount)",
     });
@@ -238,21 +246,24 @@ describe("PurchaseDesk.confirm", () => {
       kind: "refused",
       refusal: { reason: "limit", limit: "stars_per_purchase", max: 200 },
     });
-    f.desk.pause(99);
+    await f.desk.pause(99);
     const intent = f.starsDraft();
     expect(await f.desk.confirm(intent.id, 1)).toEqual({
       kind: "refused",
       refusal: { reason: "paused", source: "admin" },
     });
-    f.desk.resume(99);
+    await f.desk.resume(99);
     f.clock.now += 60_000;
     expect(await f.desk.confirm(intent.id, 1)).toEqual({
       kind: "refused",
       refusal: { reason: "expired" },
     });
-    expect(f.desk.expireDrafts()).toBe(2);
+    expect(await f.desk.expireDrafts()).toBe(2);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(f.records.usageToday(1)).toMatchObject({ starsUser: 0, resetsAt: Date.UTC(2030, 0, 2) });
+    expect(await f.records.usageToday(1)).toMatchObject({
+      starsUser: 0,
+      resetsAt: Date.UTC(2030, 0, 2),
+    });
   });
 });
 
@@ -270,12 +281,12 @@ describe("PurchaseDesk premium", () => {
   it("an old summary re-checks is_premium (bypassing the cache) and cancels without buying", async () => {
     const f = await deskFixture();
     expect(await f.desk.checkRecipient("bob_gift")).toMatchObject({ isPremium: false });
-    const intent = premiumDraft(f.ledger);
+    const intent = await premiumDraft(f.ledger);
     f.sandbox.setUser("bob_gift", { isPremium: true });
     f.clock.now += 60_001;
     const results = await Promise.all([f.desk.confirm(intent.id, 1), f.desk.confirm(intent.id, 1)]);
     expect(results.map((r) => r.kind).sort()).toEqual(["recipient_has_premium", "refused"]);
-    expect(f.records.getIntent(intent.id)?.status).toBe("cancelled");
+    expect((await f.records.getIntent(intent.id))?.status).toBe("cancelled");
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
     expect(userInfoRequests(f)).toBe(2);
   });
@@ -285,10 +296,10 @@ describe("PurchaseDesk premium", () => {
     // The flows check each recipient at the username step: is_premium's age counts from there.
     await f.desk.checkRecipient("carol_gift");
     await f.desk.checkRecipient("dave_gift");
-    const fresh = premiumDraft(f.ledger, "carol_gift");
+    const fresh = await premiumDraft(f.ledger, "carol_gift");
     expect((await f.desk.confirm(fresh.id, 1)).kind).toBe("succeeded");
     expect(userInfoRequests(f)).toBe(2);
-    const old = premiumDraft(f.ledger, "dave_gift");
+    const old = await premiumDraft(f.ledger, "dave_gift");
     f.clock.now += 61_000;
     expect((await f.desk.confirm(old.id, 1)).kind).toBe("succeeded");
     expect(userInfoRequests(f)).toBe(3);
@@ -310,7 +321,7 @@ describe("PurchaseDesk premium", () => {
         onChain: createTonEvidence({ endpoint: chain.endpoint, walletAddress: wallet.toString() }),
       },
     });
-    const intent = premiumDraft(f.ledger);
+    const intent = await premiumDraft(f.ledger);
     f.sandbox.injectFault({ type: "unconfirmed", executed: true }, { path: "/buy-premium/" });
     const result: ConfirmResult = await f.desk.confirm(intent.id, 1);
     expect(result.kind).toBe("unconfirmed");
@@ -320,7 +331,7 @@ describe("PurchaseDesk premium", () => {
     expect(evidence?.onChainTransfers).toEqual([
       expect.objectContaining({ amountNano: "7", at: (Math.floor(NOON / 1000) + 5) * 1000 }),
     ]);
-    expect(evidence?.txHash).toBe(f.records.getIntent(intent.id)?.txHash);
+    expect(evidence?.txHash).toBe((await f.records.getIntent(intent.id))?.txHash);
     expect(await f.desk.evidence("missing")).toBeUndefined();
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
@@ -357,7 +368,7 @@ describe("secrets and the database", () => {
       f.sandbox.injectFault(fault, { path: STARS });
       const intent = f.starsDraft();
       expect((await f.desk.confirm(intent.id, 1)).kind).toBe("unconfirmed");
-      f.desk.resolve(intent.id, 99, false);
+      await f.desk.resolve(intent.id, 99, false);
     }
     // A service or proxy that echoes the request's secrets back in its error body: the body is
     // stored as the intent's response, so this is the path from the wire to the database.
@@ -386,15 +397,15 @@ describe("secrets and the database", () => {
     expect((await f.desk.confirm(echoUnconfirmed.id, 1)).kind).toBe("unconfirmed");
     echoed.push(echoUnconfirmed.id);
     await f.desk.evidence(echoUnconfirmed.id);
-    f.desk.resolve(echoUnconfirmed.id, 99, false);
+    await f.desk.resolve(echoUnconfirmed.id, 99, false);
     for (const id of echoed) {
       // The bodies did reach the response column, with the secrets scrubbed out of them.
-      const stored = JSON.stringify(f.records.getIntent(id)?.response);
+      const stored = JSON.stringify((await f.records.getIntent(id))?.response);
       expect(stored).toContain("Mnemonic rejected");
       expect(stored).toContain("[redacted]");
     }
 
-    await f.desk.evidence(f.records.recent({ limit: 1 })[0]?.id ?? "");
+    await f.desk.evidence((await f.records.recent({ limit: 1 }))[0]?.id ?? "");
     f.db.close();
 
     expect(lines.some((l) => l.includes("purchase outcome recorded"))).toBe(true);
@@ -435,7 +446,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
     });
     expect(queued).toHaveLength(1);
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
-    expect(f.records.getIntent(second.id)?.status).toBe("draft");
+    expect((await f.records.getIntent(second.id))?.status).toBe("draft");
   });
 
   it("another connection's confirmation is refused as busy while a purchase is in flight", async () => {
@@ -467,11 +478,11 @@ describe("purchase desk: one purchase in flight at a time", () => {
     await f.client.close();
     const outcome = await result;
     expect(outcome).toMatchObject({ kind: "not_sent", reason: "cancelled" });
-    expect(f.records.getIntent(intent.id)).toMatchObject({
+    expect(await f.records.getIntent(intent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: cancelled at shutdown",
     });
-    expect(f.records.status().unconfirmed).toBe(0);
+    expect((await f.records.status()).unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 
@@ -485,15 +496,15 @@ describe("purchase desk: one purchase in flight at a time", () => {
     await queuedFor;
     f.client.stopPurchases();
     expect(await result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
-    expect(f.records.getIntent(queuedIntent.id)).toMatchObject({
+    expect(await f.records.getIntent(queuedIntent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: cancelled at shutdown",
     });
     // A later confirmation claims, is refused by the client at once, and is released the same way.
     const later = f.starsDraft();
     expect(await f.desk.confirm(later.id, 1)).toMatchObject({ kind: "not_sent" });
-    expect(f.records.getIntent(later.id)?.status).toBe("rejected");
-    expect(f.records.status().unconfirmed).toBe(0);
+    expect((await f.records.getIntent(later.id))?.status).toBe("rejected");
+    expect((await f.records.status()).unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 
@@ -513,7 +524,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
       kind: "refused",
       refusal: { reason: "recipient_unverified" },
     });
-    expect(f.records.getIntent(intent.id)?.status).toBe("draft");
+    expect((await f.records.getIntent(intent.id))?.status).toBe("draft");
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });
@@ -523,11 +534,11 @@ describe("the balance before a purchase, for reconciliation", () => {
   const balanceReads = (f: { sandbox: { requests: { path: string }[] } }) =>
     f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
   /** What the bot does for a summary: the desk reads the balance and records the draft with it. */
-  function draftWithBalance(
+  async function draftWithBalance(
     f: Awaited<ReturnType<typeof deskFixture>>,
     userId: number,
   ): Promise<PurchaseIntent> {
-    return f.desk.createDraft({
+    return await f.desk.createDraft({
       kind: "stars",
       recipient: username("alice_1"),
       quantity: 100,
@@ -559,7 +570,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     expect((await f.desk.confirm(slow.id, 1)).kind).toBe("unconfirmed");
     expect(balanceReads(f)).toBe(readsBefore);
 
-    const stored = f.records.getIntent(slow.id);
+    const stored = await f.records.getIntent(slow.id);
     expect(stored?.balanceBefore).toEqual({ ton: after.balance.ton, usdt: after.balance.usdt });
     expect(stored?.balanceBeforeAt).toBe(NOON + 120_000);
     const evidence = await f.desk.evidence(slow.id);
@@ -583,7 +594,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     f.clock.now = NOON + 120_000;
     f.sandbox.injectFault(UNCONFIRMED, { path: STARS });
     expect((await f.desk.confirm(slow.id, 1)).kind).toBe("unconfirmed");
-    const stored = f.records.getIntent(slow.id);
+    const stored = await f.records.getIntent(slow.id);
     expect(stored?.balanceBefore).toEqual({ ton: "100", usdt: "1000" });
     expect(stored?.balanceBeforeAt).toBe(NOON);
 
@@ -603,7 +614,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     await f.desk.readBalance();
     f.clock.now = NOON + 2_000;
     expect((await f.desk.confirm(draft.id, 1)).kind).toBe("succeeded");
-    expect(f.records.getIntent(draft.id)).toMatchObject({
+    expect(await f.records.getIntent(draft.id)).toMatchObject({
       balanceBefore: { ton: "100", usdt: "1000" },
       balanceBeforeAt: NOON + 1_000,
     });

@@ -236,13 +236,13 @@ async function runSchedule(s: Schedule): Promise<void> {
   // The faults stop; the process shuts down (held outcomes tried once more) and restarts.
   faults.stop();
   await desk.settled();
-  desk.close();
+  await desk.close();
   const restarted = deskOn(new Ledger(faults.db, { clock: () => clock.now }), clock);
-  restarted.recoverInterrupted();
+  await restarted.recoverInterrupted();
   const resolved = await restarted.resolveQueued({ mayBuy: () => true, isAdmin: () => false });
   for (const { result } of resolved) tell(result);
   await restarted.settled();
-  restarted.close();
+  await restarted.close();
 
   const requests = sandbox.purchaseRequests().map((r) => r.form?.username ?? "?");
   const perRecipient = new Map<string, number>();

@@ -42,7 +42,7 @@ describe("a bot process killed mid-purchase", () => {
     f.sandbox.injectFault({ type: "delay", ms: 60_000 }, { path: "/buy-stars/" });
     const child = spawnFixture("confirm-and-die.ts", [f.path, f.sandbox.url, victim.id, "1"]);
     await f.sandbox.waitForRequests(2, "/buy-stars/");
-    expect(f.records.getIntent(victim.id)?.status).toBe("sending");
+    expect((await f.records.getIntent(victim.id))?.status).toBe("sending");
     child.kill("SIGKILL");
     await once(child, "exit");
     f.sandbox.clearFaults();
@@ -52,9 +52,9 @@ describe("a bot process killed mid-purchase", () => {
     const restartedRecords = createPurchaseRecords(restartedLedger);
     const told: string[] = [];
     restarted.onUnconfirmed((intent) => told.push(intent.id));
-    expect(restarted.recoverInterrupted().map((i) => i.id)).toEqual([victim.id]);
+    expect((await restarted.recoverInterrupted()).map((i) => i.id)).toEqual([victim.id]);
     expect(told).toEqual([victim.id]);
-    expect(restartedRecords.getIntent(victim.id)).toMatchObject({
+    expect(await restartedRecords.getIntent(victim.id)).toMatchObject({
       status: "unconfirmed",
       quantity: 250,
     });
@@ -62,12 +62,12 @@ describe("a bot process killed mid-purchase", () => {
       kind: "refused",
       refusal: { reason: "already_done", status: "unconfirmed" },
     });
-    expect(restartedRecords.getIntent(done.id)?.status).toBe("succeeded");
-    expect(restartedRecords.getIntent(waiting.id)?.status).toBe("draft");
+    expect((await restartedRecords.getIntent(done.id))?.status).toBe("succeeded");
+    expect((await restartedRecords.getIntent(waiting.id))?.status).toBe("draft");
     expect(await restarted.confirm(waiting.id, 2)).toMatchObject({ refusal: { reason: "frozen" } });
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
 
-    restarted.resolve(victim.id, 99, true);
+    await restarted.resolve(victim.id, 99, true);
     expect((await restarted.confirm(waiting.id, 2)).kind).toBe("succeeded");
     expect(f.sandbox.purchaseRequests()).toHaveLength(3);
     expect(f.sandbox.purchaseRequests().filter((r) => r.form?.amount === "250")).toHaveLength(1);

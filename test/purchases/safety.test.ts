@@ -36,7 +36,7 @@ describe("a confirmation that waits its turn", () => {
     let told!: (status: string | undefined) => void;
     const statusWhenTold = new Promise<string | undefined>((resolve) => (told = resolve));
     const secondResult = f.desk.confirm(second.id, 2, {
-      onQueued: () => told(f.ledger.get(second.id)?.status),
+      onQueued: () => void Promise.resolve(f.ledger.get(second.id)).then((i) => told(i?.status)),
     });
     expect(await statusWhenTold).toBe("queued");
     expect((await firstResult).kind).toBe("succeeded");
@@ -91,7 +91,7 @@ describe("queued confirmations at start", () => {
     expect(f.ledger.queue(waiting.id, 2).ok).toBe(true);
 
     const desk = f.secondDesk();
-    expect(desk.recoverInterrupted().map((i) => i.id)).toEqual([inFlight.id]);
+    expect((await desk.recoverInterrupted()).map((i) => i.id)).toEqual([inFlight.id]);
     const [only] = await desk.resolveQueued({ mayBuy: () => true, isAdmin: () => false });
     expect(only?.result).toMatchObject({ kind: "closed", refusal: { reason: "frozen" } });
     expect(f.ledger.get(waiting.id)).toMatchObject({
@@ -129,7 +129,7 @@ describe("an outcome the database refuses after the request went out", () => {
     expect(told[0]?.intent.id).toBe(first.id);
     expect(told[0]?.answer).toMatchObject({ kind: "success" });
     // Unknown to the ledger: people are told purchases are on hold, not "busy, press again".
-    expect(f.records.status()).toEqual({ paused: false, unconfirmed: 1 });
+    expect(await f.records.status()).toEqual({ paused: false, unconfirmed: 1 });
     expect(await f.desk.confirm(next.id, 2)).toEqual({
       kind: "refused",
       refusal: { reason: "frozen", unconfirmed: 1 },
@@ -226,11 +226,11 @@ describe("a request the HTTP client refuses before sending any of it", () => {
       kind: "not_sent",
       reason: "invalid",
     });
-    expect(f.records.getIntent(intent.id)).toMatchObject({
+    expect(await f.records.getIntent(intent.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: refused by the client before sending (invalid request)",
     });
-    expect(f.records.status().unconfirmed).toBe(0);
+    expect((await f.records.status()).unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });

@@ -51,7 +51,7 @@ async function queueBehindFirst(
   const queuedFor = new Promise<void>((resolve) => (queued = resolve));
   const result = f.desk.confirm(bea.id, BEA.userId, { onQueued: () => queued() });
   await queuedFor;
-  expect(f.records.getIntent(bea.id)?.status).toBe("queued");
+  expect((await f.records.getIntent(bea.id))?.status).toBe("queued");
   expect((await first).kind).toBe("succeeded");
   return { bea: bea.id, result };
 }
@@ -82,7 +82,7 @@ describe("a queued confirmation whose claim the database refuses", () => {
     expect(sleeps).toEqual([100, 200]);
     // A lock that passed within the retries wakes nobody.
     expect(failures).toEqual([]);
-    expect(f.records.getIntent(bea)?.status).toBe("succeeded");
+    expect((await f.records.getIntent(bea))?.status).toBe("succeeded");
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
   });
 
@@ -107,7 +107,7 @@ describe("a queued confirmation whose claim the database refuses", () => {
     });
 
     expect(await result).toMatchObject({ kind: "closed", refusal: { reason: "storage" } });
-    expect(f.records.getIntent(bea)).toMatchObject({
+    expect(await f.records.getIntent(bea)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: storage",
     });
@@ -136,19 +136,19 @@ describe("a queued confirmation whose claim the database refuses", () => {
     const failures: StorageFailure[] = [];
     f.desk.onStorageFailure((failure) => failures.push(failure));
     const { bea, result } = await queueBehindFirst(f, () => setFault(true));
-    expiresAt = f.records.getIntent(bea)?.expiresAt ?? 0;
+    expiresAt = (await f.records.getIntent(bea))?.expiresAt ?? 0;
 
     expect(await result).toMatchObject({ kind: "closed", refusal: { reason: "storage" } });
     expect(failures[0]).toEqual({ operation: "claim", code: "SQLITE_READONLY", transient: false });
     expect(failures.slice(1).every((x) => x.operation === "close")).toBe(true);
     expect(sleeps).toHaveLength(3);
-    expect(f.records.getIntent(bea)?.status).toBe("queued");
+    expect((await f.records.getIntent(bea))?.status).toBe("queued");
 
     // Writable again: the next start closes the expired promise, it does not send it.
     setFault(false);
     const later = await f.desk.resolveQueued({ mayBuy: () => true, isAdmin: () => false });
     expect(later.map(({ result: r }) => r.kind)).toEqual(["closed"]);
-    expect(f.records.getIntent(bea)?.status).toBe("expired");
+    expect((await f.records.getIntent(bea))?.status).toBe("expired");
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
@@ -169,7 +169,7 @@ describe("a queued confirmation whose claim the database refuses", () => {
     });
     holder.exec("COMMIT");
     expect((await first).kind).toBe("succeeded");
-    expect(f.records.getIntent(bea.id)?.status).toBe("draft");
+    expect((await f.records.getIntent(bea.id))?.status).toBe("draft");
     expect((await f.desk.confirm(bea.id, BEA.userId)).kind).toBe("succeeded");
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
   });
@@ -194,7 +194,7 @@ describe("access re-checked when a queued confirmation's turn comes", () => {
     allowed = false; // an admin's /deny while Bea waits
     expect((await first).kind).toBe("succeeded");
     expect(await result).toMatchObject({ kind: "closed", refusal: { reason: "no_access" } });
-    expect(f.records.getIntent(bea.id)).toMatchObject({ status: "rejected" });
+    expect(await f.records.getIntent(bea.id)).toMatchObject({ status: "rejected" });
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 });
@@ -272,8 +272,8 @@ describe("the breaker's pause when the database refuses it", () => {
     expect(openings).toHaveLength(1);
     expect(failures[0]).toEqual({ operation: "pause", code: "SQLITE_BUSY", transient: true });
     // Reopened as a draft (the pause passes when an admin resumes), not closed.
-    expect(f.records.getIntent(second.id)?.status).toBe("draft");
-    await vi.waitFor(() => expect(f.records.pauseReason()?.source).toBe("breaker"), {
+    expect((await f.records.getIntent(second.id))?.status).toBe("draft");
+    await vi.waitFor(async () => expect((await f.records.pauseReason())?.source).toBe("breaker"), {
       timeout: 5_000,
     });
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
@@ -298,11 +298,14 @@ describe("a 'not sent' the database refuses to record", () => {
 
     expect(result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
     expect(failures).toEqual([{ operation: "outcome", code: "SQLITE_IOERR", transient: true }]);
-    expect(f.records.getIntent(intent.id)?.status).toBe("sending");
+    expect((await f.records.getIntent(intent.id))?.status).toBe("sending");
     setFault(false);
-    await vi.waitFor(() => expect(f.records.getIntent(intent.id)?.status).toBe("rejected"), {
-      timeout: 5_000,
-    });
+    await vi.waitFor(
+      async () => expect((await f.records.getIntent(intent.id))?.status).toBe("rejected"),
+      {
+        timeout: 5_000,
+      },
+    );
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });
 });

@@ -35,7 +35,7 @@ async function start(
     port: 0,
     path: "/telegram",
     secretToken: "s3cret-token",
-    health: () => health,
+    health: () => Promise.resolve(health),
     logger: silentLogger,
     ...options,
   });

@@ -140,7 +140,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
       ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
     });
-    app.notifier.announcePending();
+    void app.notifier.announcePending();
     return app;
   }
 

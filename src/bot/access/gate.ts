@@ -35,7 +35,7 @@ export async function checkGroupRequest(
   const userId = ctx.from?.id;
   if (chatId === undefined || userId === undefined) return "not_admin";
   if (request.kind !== "premium") return "premium_only";
-  if (!options.access.isChatAllowed(chatId)) return "chat_not_allowed";
+  if (!(await options.access.isChatAllowed(chatId))) return "chat_not_allowed";
   const check = await options.groupAdmins.check(ctx.api, chatId, userId, {
     fresh: request.stage === "confirm",
   });
@@ -64,7 +64,7 @@ export function createAccessGate(options: AccessGateOptions): PurchaseGate {
     const userId = ctx.from?.id;
     if (chat === undefined || userId === undefined) return { allowed: false };
     if (chat.type === "private") {
-      if (options.access.mayBuy(userId)) return { allowed: true };
+      if (await options.access.mayBuy(userId)) return { allowed: true };
       const contact = options.contact?.trim();
       return {
         allowed: false,

@@ -104,6 +104,8 @@ const STORAGE_ALERT_REPEAT_MS = 30 * 60_000;
 export class AdminNotifier {
   #options: AdminNotifierOptions;
   readonly #store: KeyValue<LowState | true>;
+  /** The balance checks, in order (see checkBalance). */
+  #balanceChecks: Promise<void> = Promise.resolve();
   readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
   readonly #announcing = new Set<string>();
@@ -176,23 +178,33 @@ export class AdminNotifier {
   unconfirmed(intent: PurchaseIntent): void {
     // Nobody to tell: no evidence is gathered (it costs service requests).
     if (this.#options.admins.length === 0) return;
-    const key = `unconfirmed:${intent.id}`;
     // Checked and marked in one synchronous step: no second listener call can slip in between.
-    if (this.#announcing.has(intent.id) || this.#store.read(key) !== undefined) return;
+    if (this.#announcing.has(intent.id)) return;
     this.#announcing.add(intent.id);
-    let marked = false;
+    this.#track(this.#announce(intent));
+  }
+
+  /** {@link unconfirmed}'s work: unless an earlier run already told the admins, tells them. */
+  async #announce(intent: PurchaseIntent): Promise<void> {
+    const key = `unconfirmed:${intent.id}`;
+    if ((await this.#store.read(key)) !== undefined) {
+      this.#announcing.delete(intent.id);
+      return;
+    }
+    let marked = false as boolean;
     const onReached = (): void => {
       if (marked) return;
       marked = true;
-      this.#store.write(key, true);
-      this.#announcing.delete(intent.id);
+      // Still "announcing" until the mark is kept, so no second call can announce it again.
+      void (async () => this.#store.write(key, true))()
+        .catch((err: unknown) =>
+          this.#options.logger.warn({ err, intentId: intent.id }, "could not mark an alert sent"),
+        )
+        .finally(() => this.#announcing.delete(intent.id));
     };
-    this.#track(
-      this.#sendUnconfirmed(intent, onReached).then((retrying) => {
-        // Nobody reached and nobody to retry: leave it for announcePending at the next start.
-        if (!marked && retrying === 0) this.#announcing.delete(intent.id);
-      }),
-    );
+    const retrying = await this.#sendUnconfirmed(intent, onReached);
+    // Nobody reached and nobody to retry: leave it for announcePending at the next start.
+    if (!marked && retrying === 0) this.#announcing.delete(intent.id);
   }
 
   /**
@@ -252,8 +264,8 @@ export class AdminNotifier {
    * At start: announces every unconfirmed intent no admin has been told about yet (an earlier
    * run died, or Telegram was unreachable).
    */
-  announcePending(): void {
-    for (const intent of this.#options.records.unconfirmed()) this.unconfirmed(intent);
+  async announcePending(): Promise<void> {
+    for (const intent of await this.#options.records.unconfirmed()) this.unconfirmed(intent);
   }
 
   /**
@@ -261,9 +273,19 @@ export class AdminNotifier {
    * newly crossed downwards. Safe to call on every read.
    */
   checkBalance(balance: BalanceSnapshot): void {
+    if (this.#options.alerts === undefined) return;
+    // One check at a time: each reads, compares and writes the state the previous one left.
+    const check = this.#balanceChecks.then(() => this.#checkBalance(balance));
+    this.#balanceChecks = check.catch((err: unknown) =>
+      this.#options.logger.warn({ err }, "could not check the balance against the thresholds"),
+    );
+    this.#track(this.#balanceChecks);
+  }
+
+  async #checkBalance(balance: BalanceSnapshot): Promise<void> {
     const alerts = this.#options.alerts;
     if (alerts === undefined) return;
-    const before = this.#lowState() ?? {};
+    const before = (await this.#lowState()) ?? {};
     const state: LowState = { ...before };
     const crossed: { currency: Currency; value: string; threshold: string }[] = [];
     const pairs: [Currency, string | undefined, string | undefined][] = [
@@ -279,7 +301,7 @@ export class AdminNotifier {
     }
     // Written only when a side of a threshold changed: every balance read comes through here.
     if (state.ton !== before.ton || state.usdt !== before.usdt) {
-      this.#store.write(LOW_STATE_KEY, state);
+      await this.#store.write(LOW_STATE_KEY, state);
     }
     if (crossed.length > 0) {
       this.#track(
@@ -345,8 +367,8 @@ export class AdminNotifier {
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
   }
 
-  #lowState(): LowState | undefined {
-    const saved = this.#store.read(LOW_STATE_KEY);
+  async #lowState(): Promise<LowState | undefined> {
+    const saved = await this.#store.read(LOW_STATE_KEY);
     return saved === true ? undefined : saved;
   }
 
@@ -393,7 +415,7 @@ export class AdminNotifier {
   async #sendTo(adminId: number, render: Render): Promise<"sent" | "retry" | "failed"> {
     const { api } = this.#options;
     const { i18n, settings } = this.#options;
-    const locale = settings.preferredLanguage(adminId) ?? DEFAULT_LOCALE;
+    const locale = (await settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
     const t: Translate = (key: string, variables?: TranslationVariables) =>
       i18n.t(locale, key, variables);
     const { text, keyboard } = render(t, locale);

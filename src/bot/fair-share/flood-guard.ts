@@ -48,7 +48,7 @@ export interface FloodGuardOptions {
   windowMs: number;
   board: FloodBoard;
   /** The person's "slow down" text, in their language; `seconds`: at most this long. */
-  slowDownText: (ctx: Context, seconds: number) => string;
+  slowDownText: (ctx: Context, seconds: number) => Promise<string>;
   now: () => number;
   logger: Logger;
 }
@@ -70,7 +70,7 @@ export function floodGuard<C extends Context>(options: FloodGuardOptions): Middl
       // The plugin's window restarts on its own timer; "at most one window" is what is known.
       options.board.note(userId, options.now() + options.windowMs);
       try {
-        await tellSlowDown(ctx, options.slowDownText(ctx, seconds));
+        await tellSlowDown(ctx, await options.slowDownText(ctx, seconds));
       } catch (err) {
         options.logger.debug({ err }, "could not tell a person to slow down");
       }

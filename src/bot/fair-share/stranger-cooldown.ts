@@ -14,7 +14,7 @@ import { RefusalThrottle } from "../features/group/refusal-throttle.js";
 
 export interface StrangerCooldownOptions {
   /** Whether this person may buy in a private chat (the access list). */
-  mayBuy: (userId: number) => boolean;
+  mayBuy: (userId: number) => Promise<boolean>;
   /** STRANGER_COOLDOWN_SECONDS in milliseconds; 0 answers every time. */
   cooldownMs: number;
   now: () => number;
@@ -25,7 +25,7 @@ export function strangerCooldown(options: StrangerCooldownOptions): MiddlewareFn
   const throttle = new RefusalThrottle({ cooldownMs: options.cooldownMs, now: options.now });
   return async (ctx, next) => {
     const userId = ctx.from?.id;
-    if (ctx.chat?.type !== "private" || userId === undefined || options.mayBuy(userId)) {
+    if (ctx.chat?.type !== "private" || userId === undefined || (await options.mayBuy(userId))) {
       await next();
       return;
     }

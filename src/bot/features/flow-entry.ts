@@ -28,10 +28,16 @@ export async function startFlow(
   const userId = ctx.from?.id;
   if (userId !== undefined) {
     const locale = await ctx.i18n.getLocale();
-    const problem = startProblem(ctx.t, locale, services, { userId, audience: "private" }, kind);
+    const problem = await startProblem(
+      ctx.t,
+      locale,
+      services,
+      { userId, audience: "private" },
+      kind,
+    );
     if (problem !== undefined) {
       // Paused (not a limit): they are told when purchases reopen.
-      if (purchasesState(services).paused) await notePauseMet(ctx, services.pauseWaiters);
+      if ((await purchasesState(services)).paused) await notePauseMet(ctx, services.pauseWaiters);
       await ctx.reply(problem);
       return;
     }
@@ -51,10 +57,10 @@ export async function closeOpenSummaries(ctx: BotContext, services: BotServices)
   const userId = ctx.from?.id;
   if (chatId === undefined || userId === undefined) return 0;
   let cancelled = 0;
-  for (const summary of services.summaries.list(chatId, userId)) {
-    const intent = services.records.getIntent(summary.intentId);
-    const wasDraft = services.desk.cancel(summary.intentId, userId);
-    services.summaries.remove(chatId, userId, summary.intentId);
+  for (const summary of await services.summaries.list(chatId, userId)) {
+    const intent = await services.records.getIntent(summary.intentId);
+    const wasDraft = await services.desk.cancel(summary.intentId, userId);
+    await services.summaries.remove(chatId, userId, summary.intentId);
     if (!wasDraft) continue;
     cancelled++;
     try {

@@ -10,8 +10,9 @@ export const HISTORY_LIMIT = 10;
 export function historyFeature(services: BotServices): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("history", async (ctx) => {
-    const intents = services.records
-      .recent({ limit: HISTORY_LIMIT * 2, userId: ctx.from.id })
+    const intents = (
+      await services.records.recent({ limit: HISTORY_LIMIT * 2, userId: ctx.from.id })
+    )
       // Drafts that were never confirmed are noise in a person's history.
       .filter((intent) => intent.status !== "draft")
       .slice(0, HISTORY_LIMIT);

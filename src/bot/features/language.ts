@@ -17,7 +17,7 @@ export function languageFeature(services: BotServices): Composer<BotContext> {
   composer.callbackQuery(
     LANG_DATA,
     decodedPress(decodeLanguage, async (ctx, locale) => {
-      services.settings.setLanguage(ctx.from.id, locale);
+      await services.settings.setLanguage(ctx.from.id, locale);
       await ctx.i18n.renegotiateLocale();
       await ctx.answerCallbackQuery({ text: ctx.t("language-changed") });
       await ctx.editMessageText(ctx.t("language-changed"));

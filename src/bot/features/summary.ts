@@ -51,7 +51,7 @@ export async function onSummaryPress(
   action: SummaryAction,
   services: BotServices,
 ): Promise<void> {
-  const intent = services.records.getIntent(action.intentId);
+  const intent = await services.records.getIntent(action.intentId);
   const refusal = preCheck(intent, ctx.from.id, ctx.chat?.id, services);
   if (refusal !== undefined || intent === undefined) {
     await refuse(ctx, refusal ?? { reason: "not_found" }, intent, services);
@@ -108,7 +108,7 @@ async function refuse(
         locale,
         intent,
         outcomeLine(ctx, locale, refusal),
-        summaryView(services, intent),
+        await summaryView(services, intent),
       ),
     );
   }
@@ -126,7 +126,7 @@ async function confirm(
   services: BotServices,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
-  const status = purchasesState(services);
+  const status = await purchasesState(services);
   const closed = closedText(ctx.t, status, "summary");
   if (closed !== undefined) {
     await notePauseMet(ctx, services.pauseWaiters);
@@ -139,7 +139,7 @@ async function confirm(
     // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
     await editSummary(
       ctx,
-      summaryWithStatus(ctx.t, locale, intent, closed, summaryView(services, intent)),
+      summaryWithStatus(ctx.t, locale, intent, closed, await summaryView(services, intent)),
       summaryKeyboard(ctx.t, intent),
     );
     return;
@@ -155,7 +155,7 @@ async function confirm(
   // edits are chained so the final outcome edit always comes after them.
   // An object, so TypeScript sees the callbacks set it (a local would stay narrowed to false).
   const press = { answered: false };
-  const view = summaryView(services, intent);
+  const view = await summaryView(services, intent);
   let shown: Promise<void> = Promise.resolve();
   const show = (status: string, options: { typing?: boolean; toast?: string } = {}): void => {
     const text = summaryWithStatus(ctx.t, locale, intent, status, view);
@@ -203,20 +203,20 @@ async function confirm(
     const line = outcomeLine(ctx, locale, result.refusal);
     // The desk's own list: a refusal that passes by itself keeps the summary confirmable.
     const retryable = isPassingRefusal(result.refusal);
-    const fresh = services.records.getIntent(intent.id) ?? intent;
+    const fresh = (await services.records.getIntent(intent.id)) ?? intent;
     // Through the same edit-or-send as an outcome: the press may already have been answered
     // without a text (queued), so this is the only place the person reads why.
     await showOutcome(
       ctx,
-      summaryWithStatus(ctx.t, locale, fresh, line, summaryView(services, fresh)),
+      summaryWithStatus(ctx.t, locale, fresh, line, await summaryView(services, fresh)),
       retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
     );
-    if (!retryable) services.summaries.remove(intent.requester.chatId, userId, intent.id);
+    if (!retryable) await services.summaries.remove(intent.requester.chatId, userId, intent.id);
     return;
   }
   // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
   // is done and its buttons go.
-  services.summaries.remove(intent.requester.chatId, userId, intent.id);
+  await services.summaries.remove(intent.requester.chatId, userId, intent.id);
   const receipt = await showOutcome(ctx, outcomeText(ctx.t, locale, result, services.explorerUrl));
   // The receipt goes at once; its cost is added by an edit when measured, without holding the
   // chat's next updates (sequentialize) while the measurement waits for its balance read.
@@ -298,16 +298,16 @@ async function cancel(
   intent: PurchaseIntent,
   services: BotServices,
 ): Promise<void> {
-  const cancelled = services.desk.cancel(intent.id, ctx.from.id);
+  const cancelled = await services.desk.cancel(intent.id, ctx.from.id);
   if (!cancelled) {
-    const fresh = services.records.getIntent(intent.id);
+    const fresh = await services.records.getIntent(intent.id);
     const refusal = fresh
       ? (refusalForStatus(fresh.status, fresh.expiresAt, services.now()) ?? { reason: "not_found" })
       : ({ reason: "not_found" } as const);
     await refuse(ctx, refusal, fresh, services);
     return;
   }
-  services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
+  await services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
   if (intent.requester.chatType !== "private") {
     // A group keeps no trace of a gift that was not made: the summary goes away, so the
     // toast is where its starter reads that it was cancelled.
@@ -335,9 +335,9 @@ async function switchMethod(
     await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
     return;
   }
-  const changed = services.desk.changePaymentMethod(intent.id, ctx.from.id, action.method);
+  const changed = await services.desk.changePaymentMethod(intent.id, ctx.from.id, action.method);
   if (changed === undefined) {
-    const fresh = services.records.getIntent(intent.id);
+    const fresh = await services.records.getIntent(intent.id);
     await refuse(
       ctx,
       (fresh && refusalForStatus(fresh.status, fresh.expiresAt, services.now())) ?? {
@@ -352,7 +352,7 @@ async function switchMethod(
   await ctx.answerCallbackQuery({ text: ctx.t("summary-method-changed") });
   await editSummary(
     ctx,
-    summaryText(ctx.t, locale, changed, summaryView(services, changed)),
+    summaryText(ctx.t, locale, changed, await summaryView(services, changed)),
     summaryKeyboard(ctx.t, changed),
   );
 }

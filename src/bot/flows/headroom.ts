@@ -13,10 +13,14 @@ import { formatDateTime } from "../format.js";
 import type { BotServices } from "../services.js";
 
 /** What is left today for this person of `kind`, as the claim would count it. */
-export function personHeadroom(services: BotServices, userId: number, kind: IntentKind): Headroom {
+export async function personHeadroom(
+  services: BotServices,
+  userId: number,
+  kind: IntentKind,
+): Promise<Headroom> {
   const limits = services.records.limits();
   const exempt = limits.adminsExempt && services.admins.has(userId);
-  return headroom(kind, limits, services.records.usageToday(userId), exempt);
+  return headroom(kind, limits, await services.records.usageToday(userId), exempt);
 }
 
 /** The most stars this person may ask for now: the service's range, within every limit. */
@@ -36,7 +40,7 @@ export type PurchasesState = DeskStatus;
  * Whether purchases are open, read from the ledger. Plain data, so a conversation can keep it
  * in its replay log.
  */
-export function purchasesState(services: BotServices): PurchasesState {
+export function purchasesState(services: BotServices): Promise<PurchasesState> {
   return services.records.status();
 }
 
@@ -85,30 +89,30 @@ export function withNotice(notice: string | undefined, prompt: string): string {
  * little left of a limit for the smallest gift), in their language; none when they can. In a
  * group the figures of the limit are not said (the whole group reads it), as at Confirm.
  */
-export function startProblem(
+export async function startProblem(
   t: Translate,
   locale: string,
   services: BotServices,
   who: { userId: number; audience: "private" | "group" },
   kind: IntentKind,
-): string | undefined {
-  const closed = closedText(t, purchasesState(services), "start");
+): Promise<string | undefined> {
+  const closed = closedText(t, await purchasesState(services), "start");
   if (closed !== undefined) return closed;
-  const room = personHeadroom(services, who.userId, kind);
+  const room = await personHeadroom(services, who.userId, kind);
   if (room.left >= smallest(kind)) return undefined;
   return limitReachedText(t, locale, services, who, room);
 }
 
 /** Which limit leaves too little for the smallest gift, and when it resets. */
-export function limitReachedText(
+export async function limitReachedText(
   t: Translate,
   locale: string,
   services: BotServices,
   who: { userId: number; audience: "private" | "group" },
   room: Headroom,
-): string {
+): Promise<string> {
   const limit = t(`limit-${room.limit}`);
-  const resetsAt = formatDateTime(locale, services.records.usageToday(who.userId).resetsAt);
+  const resetsAt = formatDateTime(locale, (await services.records.usageToday(who.userId)).resetsAt);
   return who.audience === "group"
     ? t("group-limit-reached", { limit, resetsAt })
     : t("flow-limit-reached", { limit, left: room.left, max: room.max, resetsAt });

@@ -60,17 +60,17 @@ export async function showSummary(
     // A crash after this step but before a conversation's save would replay it and show a
     // second summary; cancelling the person's other drafts in this chat first means only the
     // newest summary can ever be confirmed.
-    cancelOtherDrafts(services, requester.userId, requester.chatId);
+    await cancelOtherDrafts(services, requester.userId, requester.chatId);
     // The desk reads the balance (the "balance before") and records the draft with it.
     const draft = await services.desk.createDraft(
       { ...request, paymentMethod: services.defaultPaymentMethod, requester },
       { onQueued: tellQueued(outside, options.onNotice) },
     );
-    return { intent: draft, status: purchasesState(services) };
+    return { intent: draft, status: await purchasesState(services) };
   });
   const locale = await ctx.i18n.getLocale();
   // One SQLite read, no service request: the estimate never delays the summary.
-  const view = summaryView(services, intent);
+  const view = await summaryView(services, intent);
   // Paused (or on hold) since the flow began: said in the summary, which stays confirmable
   // for when purchases reopen.
   const closed = closedText(ctx.t, status, "summary");
@@ -92,9 +92,13 @@ export async function showSummary(
   return intent;
 }
 
-function cancelOtherDrafts(services: BotServices, userId: number, chatId: number): void {
-  for (const open of services.records.openDrafts(userId, chatId)) {
-    services.desk.cancel(open.id, userId);
+async function cancelOtherDrafts(
+  services: BotServices,
+  userId: number,
+  chatId: number,
+): Promise<void> {
+  for (const open of await services.records.openDrafts(userId, chatId)) {
+    await services.desk.cancel(open.id, userId);
   }
 }
 
@@ -102,9 +106,12 @@ function cancelOtherDrafts(services: BotServices, userId: number, chatId: number
  * What a summary of `intent` shows its requester besides the gift: the cost estimate (one
  * SQLite read, no service request) and whether the wallet's balance is theirs to see.
  */
-export function summaryView(services: BotServices, intent: PurchaseIntent): SummaryView {
+export async function summaryView(
+  services: BotServices,
+  intent: PurchaseIntent,
+): Promise<SummaryView> {
   return {
-    estimate: services.records.estimate(intent),
+    estimate: await services.records.estimate(intent),
     showBalance: services.balanceShownTo(intent.requester.userId),
   };
 }

@@ -76,18 +76,22 @@ export class DailyReporter {
     // Asked every minute once the hour has come: the day's figures are worked out only while
     // some admin still waits for them.
     const day = utcDay(dayStart);
-    if (this.#options.admins.every((adminId) => records.reportSent(day, adminId))) return 0;
-    const figures = records.dayFigures(dayStart);
+    const waiting = [];
+    for (const adminId of this.#options.admins) {
+      if (!(await records.reportSent(day, adminId))) waiting.push(adminId);
+    }
+    if (waiting.length === 0) return 0;
+    const figures = await records.dayFigures(dayStart);
     const limits = records.limits();
     const report = {
       ...figures,
-      unconfirmedNow: records.status().unconfirmed,
+      unconfirmedNow: (await records.status()).unconfirmed,
       limits: { starsPerBotDay: limits.starsPerBotDay, premiumPerBotDay: limits.premiumPerBotDay },
     };
     let sent = 0;
     for (const adminId of this.#options.admins) {
-      if (!records.markReportSent(figures.day, adminId)) continue;
-      const locale = this.#options.settings.preferredLanguage(adminId) ?? DEFAULT_LOCALE;
+      if (!(await records.markReportSent(figures.day, adminId))) continue;
+      const locale = (await this.#options.settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
       const t: Translate = (key: string, variables?: TranslationVariables) =>
         this.#options.i18n.t(locale, key, variables);
       try {
@@ -98,7 +102,7 @@ export class DailyReporter {
         // who blocked the bot or never opened it fails the same way every time: that day's
         // report stays marked, rather than a warning every minute for the rest of the day.
         const passing = isPassingTelegramFailure(error);
-        if (passing) records.unmarkReportSent(figures.day, adminId);
+        if (passing) await records.unmarkReportSent(figures.day, adminId);
         this.#options.logger.warn(
           { adminId, err: error, willRetry: passing },
           "could not send the daily report",

@@ -80,11 +80,11 @@ describe("who may buy in a private chat", () => {
   it("a buyer an admin allowed in the bot buys; once denied, even an open summary buys nothing", async () => {
     const { h, access } = await adminWorld();
     const carol = chatPerson(h, testUser(2002));
-    access.allowUser(carol.user.id, ADMIN.id);
+    await access.allowUser(carol.user.id, ADMIN.id);
     await carol.starsSummary("bob_gifts", "⭐ 50");
     const summary = carol.findButton("✅ Confirm");
 
-    access.denyUser(carol.user.id);
+    await access.denyUser(carol.user.id);
     const before = h.telegram.mark();
     await carol.press(summary.data, summary.messageId);
     expect(answersSince(h, before)).toEqual([

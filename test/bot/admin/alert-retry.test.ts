@@ -36,7 +36,7 @@ describe("admin alerts Telegram did not take", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
-    expect(h.records.status().unconfirmed).toBe(1);
+    expect((await h.records.status()).unconfirmed).toBe(1);
 
     // The first re-send fails too: Telegram is still down.
     await h.telegram.waitForCall(

@@ -46,8 +46,8 @@ describe("admin commands are refused to everyone else", () => {
         ).toEqual(unknown);
       }
     }
-    expect(h.records.status()).toEqual({ paused: false, unconfirmed: 0 });
-    expect(access.mayBuy(424242)).toBe(false);
+    expect(await h.records.status()).toEqual({ paused: false, unconfirmed: 0 });
+    expect(await access.mayBuy(424242)).toBe(false);
     expect(h.sandbox.requests).toHaveLength(0);
   });
 
@@ -184,7 +184,7 @@ describe("the kill switch", () => {
     expect(answersSince(h, before)).toEqual([
       "Purchases are now paused by an admin, not by the breaker: /resume reopens them.",
     ]);
-    expect(h.records.status().paused).toBe(true);
+    expect((await h.records.status()).paused).toBe(true);
 
     // The breaker's own pause is what the button lifts.
     await ada.command("resume");
@@ -196,7 +196,7 @@ describe("the kill switch", () => {
     before = h.telegram.mark();
     await ada.press("adm:resume", alert);
     expect(answersSince(h, before)).toEqual(["▶ Purchases are open again."]);
-    expect(h.records.status().paused).toBe(false);
+    expect((await h.records.status()).paused).toBe(false);
 
     // Pressed again once open: nothing changes.
     before = h.telegram.mark();
@@ -213,7 +213,7 @@ describe("who may buy: /allow, /deny, /allowed", () => {
     const ada = chatPerson(h, ADMIN);
     await ada.command("allow", String(STRANGER.id));
     expect(ada.lastMessage().text).toBe(`✅ ${STRANGER.id} may buy now.`);
-    expect(access.mayBuy(STRANGER.id)).toBe(true);
+    expect(await access.mayBuy(STRANGER.id)).toBe(true);
     const sam = chatPerson(h, STRANGER);
     await sam.command("stars");
     expect(sam.lastMessage().text).toBe(
@@ -254,7 +254,7 @@ describe("who may buy: /allow, /deny, /allowed", () => {
     const forwarded = forwardedMessage(ADMIN, { type: "user", date: 1, sender_user: dora });
     await h.send(privateMessage(ADMIN, "/allow", forwarded));
     expect(ada.lastMessage().text).toBe("✅ @dora_d (4001) may buy now.");
-    expect(access.mayBuy(dora.id)).toBe(true);
+    expect(await access.mayBuy(dora.id)).toBe(true);
 
     const hidden = forwardedMessage(ADMIN, {
       type: "hidden_user",
@@ -275,10 +275,10 @@ describe("who may buy: /allow, /deny, /allowed", () => {
     expect(ada.lastMessage().text).toBe("This message is from Fred (4002). May they buy?");
     expect(buttonsOf(ada.lastMessage())).toEqual([["✅ Allow", "🚫 Deny"]]);
     await ada.pressButton("✅ Allow");
-    expect(access.mayBuy(fred.id)).toBe(true);
+    expect(await access.mayBuy(fred.id)).toBe(true);
     await h.send(privateMessage(ADMIN, "/deny", forwarded));
     expect(ada.lastMessage().text).toBe("@dora_d (4001) may no longer buy.");
-    expect(access.mayBuy(dora.id)).toBe(false);
+    expect(await access.mayBuy(dora.id)).toBe(false);
   });
 
   it("/allowchat and /denychat inside a group, by an admin only", async () => {
@@ -287,15 +287,15 @@ describe("who may buy: /allow, /deny, /allowed", () => {
     const before = h.telegram.mark();
     await h.send(sam.update);
     expect(h.telegram.callsSince(before)).toEqual([]);
-    expect(access.isChatAllowed(OTHER_GROUP_ID)).toBe(false);
+    expect(await access.isChatAllowed(OTHER_GROUP_ID)).toBe(false);
 
     await h.send(groupMessage(ADMIN, OTHER_GROUP_ID, "/allowchat").update);
-    expect(access.isChatAllowed(OTHER_GROUP_ID)).toBe(true);
+    expect(await access.isChatAllowed(OTHER_GROUP_ID)).toBe(true);
     expect(h.telegram.messagesIn(OTHER_GROUP_ID).at(-1)?.text).toBe(
       "✅ This group's administrators can now gift Telegram Premium with /premium.",
     );
     await h.send(groupMessage(ADMIN, OTHER_GROUP_ID, "/denychat").update);
-    expect(access.isChatAllowed(OTHER_GROUP_ID)).toBe(false);
+    expect(await access.isChatAllowed(OTHER_GROUP_ID)).toBe(false);
     await h.send(groupMessage(ADMIN, GROUP_ID, "/denychat").update);
     expect(h.telegram.messagesIn(GROUP_ID).at(-1)?.text).toBe(
       "This group is allowed by ALLOWED_CHAT_IDS: remove it there and restart the bot.",

@@ -25,7 +25,7 @@ describe("reconciliation evidence", () => {
     const ada = chatPerson(h, ADMIN);
     await ada.giftStars("carl_gifts", "⭐ 100");
     expect(ada.lastMessage().text).toMatch(/^✅ Delivered: 100 Telegram Stars to @carl_gifts\./);
-    const carl = h.records.recent({ limit: 1 })[0];
+    const carl = (await h.records.recent({ limit: 1 }))[0];
     expect(carl?.recipient).toBe("carl_gifts");
     const carlSentAt = carl?.sentAt ?? 0;
 
@@ -34,7 +34,7 @@ describe("reconciliation evidence", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await bea.pressButton("✅ Confirm");
     await features.idle();
-    const bob = h.records.unconfirmed()[0];
+    const bob = (await h.records.unconfirmed())[0];
     expect(bob?.recipient).toBe("bob_gifts");
     const notifiedAt = h.clock();
 
@@ -86,7 +86,7 @@ describe("reconciliation evidence", () => {
     expect(text).not.toContain("Other purchases");
 
     // A draft recorded with a balance but no read time (as an older version wrote them).
-    const draft = h.ledger.createDraft({
+    const draft = await h.ledger.createDraft({
       kind: "stars",
       recipient: username("dora_d"),
       quantity: 50,
@@ -99,7 +99,7 @@ describe("reconciliation evidence", () => {
         "UPDATE purchase_intents SET status = 'sending', sent_at = ?, balance_before_at = NULL WHERE id = ?",
       )
       .run(h.clock(), draft.id);
-    h.desk.recoverInterrupted();
+    await h.desk.recoverInterrupted();
     await features.idle();
     const recovered = sentTexts(h, ADMIN.id).find((t) => t.includes("@dora_d")) ?? "";
     expect(recovered).toContain(

@@ -15,13 +15,13 @@ describe("unconfirmed purchases", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await bea.giftStars("bob_gifts", "⭐ 100");
     await features.idle();
-    expect(h.records.status().unconfirmed).toBe(1);
+    expect((await h.records.status()).unconfirmed).toBe(1);
 
     const ada = chatPerson(h, ADMIN);
     const adaTexts = sentTexts(h, ADMIN.id);
     expect(adaTexts).toHaveLength(1);
     const text = adaTexts[0] ?? "";
-    const id = h.records.unconfirmed()[0]?.id ?? "";
+    const id = (await h.records.unconfirmed())[0]?.id ?? "";
     expect(text.split("\n").slice(0, 4)).toEqual([
       "⚠️ A purchase ended with an unknown outcome: 100 Telegram Stars to @bob_gifts.",
       "",
@@ -51,10 +51,10 @@ describe("unconfirmed purchases", () => {
     const forged = h.telegram.mark();
     await chatPerson(h, BUYER).press(notification.data, notification.messageId);
     expect(answersSince(h, forged)).toEqual(["This button is not valid."]);
-    expect(h.records.getIntent(id)?.status).toBe("unconfirmed");
+    expect((await h.records.getIntent(id))?.status).toBe("unconfirmed");
 
     await ada.pressButton("✅ Delivered");
-    expect(h.records.getIntent(id)?.status).toBe("delivered");
+    expect((await h.records.getIntent(id))?.status).toBe("delivered");
     expect(h.telegram.message(ADMIN.id, notification.messageId)?.text).toMatch(
       new RegExp(`\\n\\nSettled as delivered by admin ${ADMIN.id}\\.$`),
     );
@@ -96,7 +96,7 @@ describe("unconfirmed purchases", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await chatPerson(h, BUYER).giftStars("bob_gifts", "⭐ 100");
     await world.features.idle();
-    expect(h.records.status().unconfirmed).toBe(1);
+    expect((await h.records.status()).unconfirmed).toBe(1);
     expect(sentTexts(h, ADMIN.id)).toHaveLength(1);
     expect(toldAda()).toEqual([]);
 
@@ -123,7 +123,7 @@ describe("unconfirmed purchases", () => {
     const bea = chatPerson(h, BUYER);
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await bea.giftStars("bob_gifts", "⭐ 100");
-    const draft = h.ledger.createDraft({
+    const draft = await h.ledger.createDraft({
       kind: "premium",
       recipient: username("carol_p"),
       quantity: 3,
@@ -134,9 +134,9 @@ describe("unconfirmed purchases", () => {
     h.db
       .prepare("UPDATE purchase_intents SET status = 'sending', sent_at = ? WHERE id = ?")
       .run(h.clock(), draft.id);
-    h.desk.recoverInterrupted();
+    await h.desk.recoverInterrupted();
     await features.idle();
-    expect(h.records.status().unconfirmed).toBe(2);
+    expect((await h.records.status()).unconfirmed).toBe(2);
     expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"))).toHaveLength(2);
 
     const before = h.telegram.mark();
@@ -164,7 +164,7 @@ describe("unconfirmed purchases", () => {
     expect(ada.lastMessage().text).toBe(
       "Every unknown outcome is settled, but purchases are paused: /resume to reopen them.",
     );
-    expect(h.records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
+    expect(await h.records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
     await ada.command("resume");
     expect(ada.lastMessage().text).toBe("▶ Purchases are open again.");
   });

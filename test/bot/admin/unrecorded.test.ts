@@ -60,8 +60,8 @@ describe("an outcome that cannot be written", () => {
     expect(String(announced.payload.text)).toContain(
       "the service answered (delivered), but the database could not record the answer at once",
     );
-    expect(h.records.status()).toEqual({ paused: false, unconfirmed: 1 });
-    expect(h.records.unconfirmed()[0]).toMatchObject({
+    expect(await h.records.status()).toEqual({ paused: false, unconfirmed: 1 });
+    expect((await h.records.unconfirmed())[0]).toMatchObject({
       recipient: "bob_gifts",
       status: "unconfirmed",
     });

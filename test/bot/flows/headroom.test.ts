@@ -69,7 +69,7 @@ describe("the amount is asked within what is left today", () => {
     expect(carl.lastMessage().text).toBe(
       "I did not understand: start with /stars or /premium, or see /help.",
     );
-    expect(h.records.recent({ userId: 706, limit: 5 })).toEqual([]);
+    expect(await h.records.recent({ userId: 706, limit: 5 })).toEqual([]);
   });
 
   it("hides the presets above what is left; in Russian too", async () => {
@@ -211,7 +211,7 @@ async function tripBreaker(h: BotHarness, buyer: ChatPerson): Promise<void> {
   for (const recipient of ["alice_friend", "bob_friend", "carol_friend"]) {
     await buyTyped(buyer, recipient, 50);
   }
-  expect(h.records.pauseReason()?.source).toBe("breaker");
+  expect((await h.records.pauseReason())?.source).toBe("breaker");
 }
 
 describe("purchases waiting for the admins are said when a flow starts", () => {
@@ -253,7 +253,7 @@ describe("purchases waiting for the admins are said when a flow starts", () => {
     h.sandbox.injectFault({ type: "unconfirmed" }, { path: "/buy-stars/" });
     await buyTyped(bea, "bob_gifts", 50);
     await features.idle();
-    expect(h.records.status().unconfirmed).toBe(1);
+    expect((await h.records.status()).unconfirmed).toBe(1);
 
     await bea.command("premium");
     expect(bea.lastMessage().text).toBe(

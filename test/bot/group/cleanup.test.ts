@@ -34,12 +34,12 @@ describe("group /cancel and /language", () => {
     await g.say(GINA, "/premium @mia_member");
     await g.press(GINA, "6 months");
     const summary = g.last();
-    const intent = h.records.recent({ userId: GINA.id, limit: 1 })[0];
+    const intent = (await h.records.recent({ userId: GINA.id, limit: 1 }))[0];
     expect(intent?.status).toBe("draft");
     const cancelSummary = h.telegram.mark();
     await g.say(GINA, "/cancel");
     expect(h.telegram.message(GROUP_ID, summary?.message_id ?? 0)).toBeUndefined();
-    expect(h.records.getIntent(intent?.id ?? "")?.status).toBe("cancelled");
+    expect((await h.records.getIntent(intent?.id ?? ""))?.status).toBe("cancelled");
     expect(sentTexts(h, GROUP_ID, cancelSummary)).toEqual([]);
 
     // Nothing left to cancel: still nothing said.

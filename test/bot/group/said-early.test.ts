@@ -71,7 +71,7 @@ describe("the group Premium flow says early what stops it", () => {
       await bea.starsSummary(recipient, "⭐ 50");
       await bea.pressButton("✅ Confirm");
     }
-    expect(h.records.pauseReason()?.source).toBe("breaker");
+    expect((await h.records.pauseReason())?.source).toBe("breaker");
 
     await g.say(GINA, "/premium @mia_member");
     const prompt = g.last();

@@ -119,15 +119,16 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
   // The low-balance check hears this read itself (it listens to the desk's balance reads).
   const read = await desk.readBalance();
   const locale = await ctx.i18n.getLocale();
-  const usage = env.services.records.usageToday();
-  const today = env.services.records.dailyTotals(1).find((d) => d.day === usage.day);
+  const usage = await env.services.records.usageToday();
+  const today = (await env.services.records.dailyTotals(1)).find((d) => d.day === usage.day);
+  const status = await env.services.records.status();
   await ctx.reply(
     balanceText(ctx.t, locale, {
       read,
       wallet: env.wallet,
       usage,
       today,
-      status: env.services.records.status(),
+      status,
     }) +
       fairShareSection(
         ctx.t,
@@ -144,7 +145,9 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
   const locale = await ctx.i18n.getLocale();
   const id = ctx.match.trim();
   if (id !== "") {
-    const intent = INTENT_ID_PATTERN.test(id) ? env.services.records.getIntent(id) : undefined;
+    const intent = INTENT_ID_PATTERN.test(id)
+      ? await env.services.records.getIntent(id)
+      : undefined;
     await ctx.reply(
       intent === undefined
         ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
@@ -159,7 +162,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
     );
     return;
   }
-  const page = purchasesAt(env, 0);
+  const page = await purchasesAt(env, 0);
   const keyboard = purchasesKeyboard(ctx.t, 0, page.hasOlder);
   await ctx.reply(
     purchasesPage(ctx.t, locale, page.intents, 0, env.services.people.nameOf),
@@ -170,7 +173,7 @@ export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise
 /** /pending: each unconfirmed purchase with its evidence and the buttons to settle it. */
 export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
-  const pending = env.services.records.unconfirmed();
+  const pending = await env.services.records.unconfirmed();
   if (pending.length === 0) {
     await ctx.reply(ctx.t("admin-pending-none"));
     return;
@@ -198,13 +201,13 @@ export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<v
 }
 
 export async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  env.services.desk.pause(ctx.from.id);
+  await env.services.desk.pause(ctx.from.id);
   await ctx.reply(ctx.t("admin-paused"));
 }
 
 /** /resume: lifts the pause, an admin's or the breaker's. */
 export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  await ctx.reply(resumeText(ctx, env, ctx.from.id));
+  await ctx.reply(await resumeText(ctx, env, ctx.from.id));
 }
 
 /**
@@ -214,7 +217,7 @@ export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promi
  */
 export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
   const shown = ctx.callbackQuery.message?.text ?? "";
-  const pause = env.services.records.pauseReason();
+  const pause = await env.services.records.pauseReason();
   if (pause?.source !== "breaker") {
     await ctx.answerCallbackQuery({
       text: ctx.t(pause === undefined ? "admin-breaker-resume-open" : "admin-breaker-resume-admin"),
@@ -223,7 +226,7 @@ export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<
     await editQuietly(ctx, shown, undefined);
     return;
   }
-  const text = resumeText(ctx, env, ctx.from.id);
+  const text = await resumeText(ctx, env, ctx.from.id);
   await ctx.answerCallbackQuery({ text });
   await editQuietly(
     ctx,
@@ -233,10 +236,10 @@ export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<
 }
 
 /** Lifts the pause (an admin's or the breaker's) and says what still holds purchases. */
-function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): string {
-  env.services.desk.resume(adminId);
-  tellReopened(ctx, env.services);
-  const { unconfirmed } = env.services.records.status();
+async function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): Promise<string> {
+  await env.services.desk.resume(adminId);
+  const { paused, unconfirmed } = await env.services.records.status();
+  if (!paused && unconfirmed === 0) tellReopened(ctx, env.services);
   return unconfirmed > 0
     ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
     : ctx.t("admin-resumed");
@@ -247,8 +250,6 @@ function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): string {
  * told, once, in their own language, in the background: the admin's answer does not wait.
  */
 function tellReopened(ctx: BotContext, services: BotServices): void {
-  const { paused, unconfirmed } = services.records.status();
-  if (paused || unconfirmed > 0) return;
   services.pauseWaiters.tellAll(
     (waiter) =>
       ctx.api.sendMessage(waiter.chatId, services.i18n.t(waiter.locale, "purchases-reopened")),
@@ -260,14 +261,14 @@ function tellReopened(ctx: BotContext, services: BotServices): void {
 export async function allowCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
   if (target.kind !== "user") return explainTarget(ctx, target);
-  await ctx.reply(allow(ctx, env, target.id, target.label));
+  await ctx.reply(await allow(ctx, env, target.id, target.label));
 }
 
 /** /deny: the same targets as /allow. */
 export async function denyCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
   if (target.kind !== "user") return explainTarget(ctx, target);
-  await ctx.reply(deny(ctx, env, target.id, target.label));
+  await ctx.reply(await deny(ctx, env, target.id, target.label));
 }
 
 /** /allowed: admins, buyers, groups, and whether purchases are public. */
@@ -280,8 +281,8 @@ export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<v
       locale,
       {
         admins: [...env.services.admins],
-        users: access.allowedUsers(),
-        chats: access.allowedChats(),
+        users: await access.allowedUsers(),
+        chats: await access.allowedChats(),
         publicPurchases: access.publicPurchases,
       },
       env.services.people.nameOf,
@@ -293,7 +294,12 @@ export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<v
 export async function showLimits(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const locale = await ctx.i18n.getLocale();
   await ctx.reply(
-    limitsText(ctx.t, locale, env.services.records.limits(), env.services.records.usageToday()),
+    limitsText(
+      ctx.t,
+      locale,
+      env.services.records.limits(),
+      await env.services.records.usageToday(),
+    ),
   );
 }
 
@@ -310,13 +316,13 @@ export async function offerForwardedSender(ctx: ForwardedMessage): Promise<void>
 
 /** /allowchat in a group: buying premium there is open to its administrators. */
 export async function allowChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
-  env.access.allowChat(ctx.chat.id, ctx.from.id, ctx.chat.title, env.services.now());
+  await env.access.allowChat(ctx.chat.id, ctx.from.id, ctx.chat.title, env.services.now());
   await ctx.reply(ctx.t("admin-chat-allowed"));
 }
 
 /** /denychat in a group: closes it again (a group from ALLOWED_CHAT_IDS stays open). */
 export async function denyChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
-  const result = env.access.denyChat(ctx.chat.id);
+  const result = await env.access.denyChat(ctx.chat.id);
   env.groupAdmins.forgetChat(ctx.chat.id);
   await ctx.reply(
     ctx.t(
@@ -343,7 +349,7 @@ export async function onAdminPress(
   switch (action.type) {
     case "page": {
       const locale = await ctx.i18n.getLocale();
-      const page = purchasesAt(env, action.offset);
+      const page = await purchasesAt(env, action.offset);
       await ctx.answerCallbackQuery();
       const keyboard = purchasesKeyboard(ctx.t, action.offset, page.hasOlder);
       await editQuietly(
@@ -355,8 +361,8 @@ export async function onAdminPress(
     }
     case "who": {
       const text = action.allow
-        ? allow(ctx, env, action.userId, undefined)
-        : deny(ctx, env, action.userId, undefined);
+        ? await allow(ctx, env, action.userId, undefined)
+        : await deny(ctx, env, action.userId, undefined);
       await ctx.answerCallbackQuery();
       await editQuietly(ctx, text, undefined);
       return;
@@ -376,10 +382,10 @@ export async function resolvePurchase(
   delivered: boolean,
 ): Promise<void> {
   const { desk } = env.services;
-  const result = desk.resolve(intentId, ctx.from.id, delivered);
+  const result = await desk.resolve(intentId, ctx.from.id, delivered);
   const shown = ctx.callbackQuery.message?.text ?? "";
   if (!result.ok) {
-    const intent = env.services.records.getIntent(intentId);
+    const intent = await env.services.records.getIntent(intentId);
     if (intent === undefined) {
       await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
       return;
@@ -397,37 +403,42 @@ export async function resolvePurchase(
   if (result.unconfirmedLeft > 0) {
     await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
   } else {
-    tellReopened(ctx, env.services);
-    await ctx.reply(
-      ctx.t(
-        env.services.records.status().paused
-          ? "admin-resolve-resumed-paused"
-          : "admin-resolve-resumed",
-      ),
-    );
+    const { paused, unconfirmed } = await env.services.records.status();
+    if (!paused && unconfirmed === 0) tellReopened(ctx, env.services);
+    await ctx.reply(ctx.t(paused ? "admin-resolve-resumed-paused" : "admin-resolve-resumed"));
   }
 }
 
-function purchasesAt(env: AdminEnv, offset: number) {
-  const rows = env.services.records.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
+async function purchasesAt(env: AdminEnv, offset: number) {
+  const rows = await env.services.records.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
   return {
     intents: rows.slice(0, PURCHASES_PAGE_SIZE),
     hasOlder: rows.length > PURCHASES_PAGE_SIZE,
   };
 }
 
-function allow(ctx: BotContext, env: AdminEnv, userId: number, label: string | undefined): string {
+async function allow(
+  ctx: BotContext,
+  env: AdminEnv,
+  userId: number,
+  label: string | undefined,
+): Promise<string> {
   const who = userName(ctx.t, userId, label);
   if (env.access.isAdmin(userId)) return ctx.t("admin-allow-admin", { who });
-  env.access.allowUser(userId, ctx.from?.id ?? 0, label, env.services.now());
+  await env.access.allowUser(userId, ctx.from?.id ?? 0, label, env.services.now());
   return ctx.t("admin-allowed-user", { who });
 }
 
-function deny(ctx: BotContext, env: AdminEnv, userId: number, label: string | undefined): string {
+async function deny(
+  ctx: BotContext,
+  env: AdminEnv,
+  userId: number,
+  label: string | undefined,
+): Promise<string> {
   const { access } = env;
   const who = userName(ctx.t, userId, label);
   if (access.isAdmin(userId)) return ctx.t("admin-deny-admin", { who });
-  const result = access.denyUser(userId);
+  const result = await access.denyUser(userId);
   const text =
     result === "removed"
       ? ctx.t("admin-denied-user", { who })

@@ -152,7 +152,7 @@ export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promi
   await tidy(ctx, env, ctx.chat.id, ctx.from.id);
   const locale = await ctx.i18n.getLocale();
   const who = { userId: ctx.from.id, audience: "group" } as const;
-  const closed = startProblem(ctx.t, locale, env.services, who, "premium");
+  const closed = await startProblem(ctx.t, locale, env.services, who, "premium");
   if (closed !== undefined) {
     await shortReply(ctx, env, closed);
     return;
@@ -180,13 +180,13 @@ export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promi
   // One flow per administrator per group: a new /premium ends the previous one.
   await endOpenFlow(ctx, env, ctx.chat.id, ctx.from.id);
   // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
-  const notice = flowNotice(ctx.t, purchasesState(env.services));
+  const notice = flowNotice(ctx.t, await purchasesState(env.services));
   const ask = withNotice(notice, ctx.t("group-ask-duration", { username }));
   const prompt = await ctx.reply(ask, {
     reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
     reply_markup: durationKeyboard(ctx.t, encodeGroup),
   });
-  env.prompts.add({
+  await env.prompts.add({
     chatId: ctx.chat.id,
     messageId: prompt.message_id,
     starterId: ctx.from.id,
@@ -209,7 +209,7 @@ export async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise
  * group's refusal cooldown like every other refusal.
  */
 export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promise<void> {
-  const allowed = env.access.isChatAllowed(ctx.chat.id);
+  const allowed = await env.access.isChatAllowed(ctx.chat.id);
   await refuse(ctx, env, ctx.t(allowed ? "access-group-premium-only" : "access-group-not-allowed"));
 }
 
@@ -219,7 +219,7 @@ export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promis
  * the group's refusal cooldown, so a crowd asking gets one answer.
  */
 export async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void> {
-  const allowed = env.access.isChatAllowed(ctx.chat.id);
+  const allowed = await env.access.isChatAllowed(ctx.chat.id);
   // The group's answer, not the asker's: a flow the asker starts next leaves it in place (it
   // goes with the sweep of expired messages).
   await refuse(
@@ -249,7 +249,7 @@ export async function onGroupPress(
     await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
     return;
   }
-  const prompt = env.prompts.get(chat.id, messageId);
+  const prompt = await env.prompts.get(chat.id, messageId);
   if (prompt === undefined) {
     await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
     await deleteQuietly(ctx, chat.id, messageId);
@@ -314,7 +314,12 @@ async function shortReply(
   const sent = await ctx.reply(text, {
     reply_parameters: { message_id: ctx.msg.message_id, allow_sending_without_reply: true },
   });
-  trackReply(env, ctx.chat.id, ownerId)(sent);
+  await env.prompts.trackReply({
+    chatId: ctx.chat.id,
+    messageId: sent.message_id,
+    ownerId,
+    createdAt: env.services.now(),
+  });
 }
 
 /**
@@ -332,8 +337,8 @@ async function refuse(
   const chatId = ctx.chat.id;
   const userId = ctx.from.id;
   const ownFlow =
-    env.prompts.openOf(chatId, userId) !== undefined ||
-    env.services.summaries.list(chatId, userId).length > 0;
+    (await env.prompts.openOf(chatId, userId)) !== undefined ||
+    (await env.services.summaries.list(chatId, userId)).length > 0;
   const decision = ownFlow ? ({ kind: "answer" } as const) : env.refusals.take(chatId);
   if (decision.kind === "note") {
     // Not silence: one short line says the answer is just above, and when the next comes.
@@ -350,13 +355,11 @@ async function refuse(
 
 /** Remembers a short reply (or a "you are queued" notice), to delete it later. */
 function trackReply(env: GroupEnv, chatId: number, ownerId: number) {
-  return (sent: { message_id: number }): void =>
-    env.prompts.trackReply({
-      chatId,
-      messageId: sent.message_id,
-      ownerId,
-      createdAt: env.services.now(),
-    });
+  return (sent: { message_id: number }): void => {
+    const reply = { chatId, messageId: sent.message_id, ownerId, createdAt: env.services.now() };
+    // Not remembered: the sweep cannot delete it, and it stays in the group. Nothing else fails.
+    env.prompts.trackReply(reply).catch(() => undefined);
+  };
 }
 
 /** Deletes what expired in this group, and this person's earlier short replies. */
@@ -366,20 +369,20 @@ async function tidy(ctx: BotContext, env: GroupEnv, chatId: number, userId: numb
     chatId,
     logger: ctx.log,
   });
-  for (const old of env.prompts.repliesOf(chatId, userId)) {
-    env.prompts.untrack(chatId, old.messageId);
+  for (const old of await env.prompts.repliesOf(chatId, userId)) {
+    await env.prompts.untrack(chatId, old.messageId);
     await deleteQuietly(ctx, chatId, old.messageId);
   }
 }
 
 async function endOpenFlow(ctx: BotContext, env: GroupEnv, chatId: number, userId: number) {
-  const open = env.prompts.openOf(chatId, userId);
+  const open = await env.prompts.openOf(chatId, userId);
   if (open !== undefined) await closePrompt(ctx, env, open);
   await closeOpenSummaries(ctx, env.services);
 }
 
 async function closePrompt(ctx: BotContext, env: GroupEnv, prompt: GroupPrompt) {
-  env.prompts.remove(prompt);
+  await env.prompts.remove(prompt);
   await deleteQuietly(ctx, prompt.chatId, prompt.messageId);
 }
 
@@ -420,12 +423,12 @@ export async function sweepGroupMessages(
   prompts: GroupPromptStore,
   options: GroupSweepOptions,
 ): Promise<number> {
-  const expired = prompts.sentBefore(options.before, options.chatId);
+  const expired = await prompts.sentBefore(options.before, options.chatId);
   for (const message of expired) {
     const prompt =
-      message.kind === "prompt" ? prompts.get(message.chatId, message.messageId) : undefined;
-    if (prompt !== undefined) prompts.remove(prompt);
-    else prompts.untrack(message.chatId, message.messageId);
+      message.kind === "prompt" ? await prompts.get(message.chatId, message.messageId) : undefined;
+    if (prompt !== undefined) await prompts.remove(prompt);
+    else await prompts.untrack(message.chatId, message.messageId);
     await deleteWith(api, message.chatId, message.messageId, options.logger);
   }
   return expired.length;

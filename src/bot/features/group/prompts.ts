@@ -52,43 +52,49 @@ export class GroupPromptStore {
   }
 
   /** Remembers a short reply of the bot, to delete when the owner's flow ends or it expires. */
-  trackReply(reply: Omit<TrackedGroupMessage, "kind">): void {
-    this.#track({ ...reply, kind: "reply" });
+  async trackReply(reply: Omit<TrackedGroupMessage, "kind">): Promise<void> {
+    await this.#track({ ...reply, kind: "reply" });
   }
 
   /** The bot's tracked short replies to one person in a group. */
-  repliesOf(chatId: number, ownerId: number): TrackedGroupMessage[] {
-    return this.#trackedIn(chatId).filter((m) => m.kind === "reply" && m.ownerId === ownerId);
+  async repliesOf(chatId: number, ownerId: number): Promise<TrackedGroupMessage[]> {
+    return (await this.#trackedIn(chatId)).filter(
+      (m) => m.kind === "reply" && m.ownerId === ownerId,
+    );
   }
 
   /** Forgets a tracked message (it was deleted, or is gone). */
-  untrack(chatId: number, messageId: number): void {
-    const list = this.#trackedIn(chatId);
+  async untrack(chatId: number, messageId: number): Promise<void> {
+    const list = await this.#trackedIn(chatId);
     const rest = list.filter((m) => m.messageId !== messageId);
     if (rest.length === list.length) return;
-    this.#saveTracked(chatId, rest);
+    await this.#saveTracked(chatId, rest);
   }
 
   /** Tracked messages sent at or before `before`, in one group or in all of them. */
-  sentBefore(before: number, chatId?: number): TrackedGroupMessage[] {
-    const chats = chatId === undefined ? (this.#chats.read(CHATS_KEY) ?? []) : [chatId];
-    return chats.flatMap((id) => this.#trackedIn(id).filter((m) => m.createdAt <= before));
+  async sentBefore(before: number, chatId?: number): Promise<TrackedGroupMessage[]> {
+    const chats = chatId === undefined ? ((await this.#chats.read(CHATS_KEY)) ?? []) : [chatId];
+    const found: TrackedGroupMessage[] = [];
+    for (const id of chats) {
+      found.push(...(await this.#trackedIn(id)).filter((m) => m.createdAt <= before));
+    }
+    return found;
   }
 
-  get(chatId: number, messageId: number): GroupPrompt | undefined {
+  async get(chatId: number, messageId: number): Promise<GroupPrompt | undefined> {
     return this.#byMessage.read(`${chatId}:${messageId}`);
   }
 
   /** The starter's open prompt in the chat, if any. */
-  openOf(chatId: number, starterId: number): GroupPrompt | undefined {
-    const messageId = this.#byStarter.read(`${chatId}:${starterId}`);
+  async openOf(chatId: number, starterId: number): Promise<GroupPrompt | undefined> {
+    const messageId = await this.#byStarter.read(`${chatId}:${starterId}`);
     return messageId === undefined ? undefined : this.get(chatId, messageId);
   }
 
-  add(prompt: GroupPrompt): void {
-    this.#byMessage.write(`${prompt.chatId}:${prompt.messageId}`, prompt);
-    this.#byStarter.write(`${prompt.chatId}:${prompt.starterId}`, prompt.messageId);
-    this.#track({
+  async add(prompt: GroupPrompt): Promise<void> {
+    await this.#byMessage.write(`${prompt.chatId}:${prompt.messageId}`, prompt);
+    await this.#byStarter.write(`${prompt.chatId}:${prompt.starterId}`, prompt.messageId);
+    await this.#track({
       chatId: prompt.chatId,
       messageId: prompt.messageId,
       ownerId: prompt.starterId,
@@ -97,37 +103,39 @@ export class GroupPromptStore {
     });
   }
 
-  remove(prompt: GroupPrompt): void {
-    this.#byMessage.delete(`${prompt.chatId}:${prompt.messageId}`);
-    if (this.#byStarter.read(`${prompt.chatId}:${prompt.starterId}`) === prompt.messageId) {
-      this.#byStarter.delete(`${prompt.chatId}:${prompt.starterId}`);
+  async remove(prompt: GroupPrompt): Promise<void> {
+    await this.#byMessage.delete(`${prompt.chatId}:${prompt.messageId}`);
+    if ((await this.#byStarter.read(`${prompt.chatId}:${prompt.starterId}`)) === prompt.messageId) {
+      await this.#byStarter.delete(`${prompt.chatId}:${prompt.starterId}`);
     }
-    this.untrack(prompt.chatId, prompt.messageId);
+    await this.untrack(prompt.chatId, prompt.messageId);
   }
 
-  #trackedIn(chatId: number): TrackedGroupMessage[] {
-    return this.#tracked.read(String(chatId)) ?? [];
+  async #trackedIn(chatId: number): Promise<TrackedGroupMessage[]> {
+    return (await this.#tracked.read(String(chatId))) ?? [];
   }
 
-  #track(message: TrackedGroupMessage): void {
-    const list = this.#trackedIn(message.chatId).filter((m) => m.messageId !== message.messageId);
+  async #track(message: TrackedGroupMessage): Promise<void> {
+    const list = (await this.#trackedIn(message.chatId)).filter(
+      (m) => m.messageId !== message.messageId,
+    );
     list.push(message);
-    this.#saveTracked(message.chatId, list.slice(-MAX_TRACKED_PER_CHAT));
+    await this.#saveTracked(message.chatId, list.slice(-MAX_TRACKED_PER_CHAT));
   }
 
-  #saveTracked(chatId: number, list: TrackedGroupMessage[]): void {
-    const chats = this.#chats.read(CHATS_KEY) ?? [];
+  async #saveTracked(chatId: number, list: TrackedGroupMessage[]): Promise<void> {
+    const chats = (await this.#chats.read(CHATS_KEY)) ?? [];
     if (list.length === 0) {
-      this.#tracked.delete(String(chatId));
+      await this.#tracked.delete(String(chatId));
       if (chats.includes(chatId)) {
-        this.#chats.write(
+        await this.#chats.write(
           CHATS_KEY,
           chats.filter((id) => id !== chatId),
         );
       }
       return;
     }
-    this.#tracked.write(String(chatId), list);
-    if (!chats.includes(chatId)) this.#chats.write(CHATS_KEY, [...chats, chatId]);
+    await this.#tracked.write(String(chatId), list);
+    if (!chats.includes(chatId)) await this.#chats.write(CHATS_KEY, [...chats, chatId]);
   }
 }
