@@ -9,10 +9,10 @@
 import { existsSync, mkdtempSync, rmSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ledger } from "../src/ledger/ledger.js";
+import { Ledger } from "../src/storage/sqlite/ledger.js";
 import type { NewIntent } from "../src/ledger/types.js";
 import type { PurchaseOutcome } from "../src/service/types.js";
-import { openDatabase } from "../src/storage/database.js";
+import { openDatabase } from "../src/storage/sqlite/database.js";
 import { round } from "./lib/stats.js";
 
 const purchases = Math.max(100, Number(process.env.BENCH_LEDGER_PURCHASES ?? 2_000));

@@ -13,7 +13,7 @@ import { TEST_BOT_INFO } from "../tools/testing/telegram-fake.js";
 import { createUpdateFactory, testUser } from "../tools/testing/updates.js";
 import { serveOnce } from "./lib/child.js";
 import { type Person, people, stepUpdate } from "./lib/flow.js";
-import { openDatabase } from "../src/storage/database.js";
+import { openDatabase } from "../src/storage/sqlite/database.js";
 import { BENCH_LIMITS, buildBotStack, LIFTED_CLIENT_QUOTA } from "./lib/stack.js";
 import { pool } from "./lib/stats.js";
 import { createTelegramStub } from "./lib/telegram-stub.js";

@@ -4,7 +4,7 @@
  * process does with errors and signals.
  */
 import { ConfigError, type LoadedSettings, loadSettings } from "./config/index.js";
-import { scrubTokens } from "./logger.js";
+import { scrubTokens } from "./shared/logger.js";
 import { reloadOnSignalAndSecretFiles, SettingsReloader } from "./run/reload.js";
 import { TelegramTokenRejectedError } from "./run/connect.js";
 import { exitAfterLogs, handleShutdownSignals } from "./run/shutdown.js";

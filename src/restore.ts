@@ -11,11 +11,11 @@
 import { chmodSync, copyFileSync, existsSync, renameSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
-import { Ledger } from "./ledger/ledger.js";
-import { SqliteSenderLease } from "./ledger/sender-lease.js";
+import { Ledger } from "./storage/sqlite/ledger.js";
+import { SqliteSenderLease } from "./storage/sqlite/sender-lease.js";
 import { isDeadHereOwner } from "./run/lease-keeper.js";
-import { backupProblem } from "./storage/backup.js";
-import { openDatabase } from "./storage/database.js";
+import { backupProblem } from "./storage/sqlite/backup.js";
+import { openDatabase } from "./storage/sqlite/database.js";
 
 function fail(code: number, message: string): never {
   process.stderr.write(`restore: ${message}\n`);

@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { GrammyError, HttpError } from "grammy";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../src/logger.js";
+import { createLogger } from "../src/shared/logger.js";
 
 const TOKEN = "1234567890:canary-token-not-real-canary-token_xyz";
 

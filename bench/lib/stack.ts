@@ -14,7 +14,7 @@ import { createApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
 import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../../src/config/index.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";

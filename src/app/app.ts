@@ -36,7 +36,7 @@ import type { Config } from "../config/index.js";
 import { configSummary, serviceCredentials } from "../config/index.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
-import { createLogger, type Logger } from "../logger.js";
+import { createLogger, type Logger } from "../shared/logger.js";
 import { BackupSchedule } from "../run/backups.js";
 import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
 import { instrumentClient } from "../metrics/instrument.js";
@@ -57,7 +57,7 @@ import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js
 import { createGiftServiceClient, CredentialHolder } from "../service/client.js";
 import type { GiftServiceClientWithQuota, QuotaSnapshot, ReadOutcome } from "../service/types.js";
 import { BreakerGuard } from "../purchases/breaker-guard.js";
-import { openSqliteStorage } from "../storage/sqlite.js";
+import { openSqliteStorage } from "../storage/sqlite/storage.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { Observability } from "./observability.js";

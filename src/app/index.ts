@@ -2,4 +2,4 @@
 export { type App, type AppOverrides, createApp } from "./app.js";
 export { trackUpdates, type UpdateTracker } from "./in-flight.js";
 export { tellRequestersOutcomeUnknown } from "./recovered.js";
-export { DatabaseDamagedError, DatabaseTooNewError } from "../storage/errors.js";
+export { DatabaseDamagedError, DatabaseTooNewError } from "../storage/sqlite/errors.js";

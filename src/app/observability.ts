@@ -7,7 +7,7 @@
  */
 import type { Bot, Context } from "grammy";
 import type { RunConfig } from "../config/index.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { countPurchases, measureUpdates, telegramErrorCounter } from "../metrics/instrument.js";
 import { type BotMetrics, createMetrics, type MetricSources } from "../metrics/metrics.js";
 import type { PurchaseDesk } from "../purchases/types.js";

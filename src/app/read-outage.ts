@@ -5,7 +5,7 @@
  * nobody reads any more.
  */
 import type { AdminNotifier } from "../bot/admin-notifications/index.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { ReadHealth, type ReadHealthEvent } from "../purchases/read-health.js";
 import type { ReadOutcome } from "../service/types.js";
 

@@ -8,9 +8,9 @@ import type { Api } from "grammy";
 import type { Translate } from "../bot/context.js";
 import { DEFAULT_LOCALE } from "../bot/i18n.js";
 import type { BotServices } from "../bot/services.js";
-import { outcomeText } from "../bot/views.js";
+import { outcomeText } from "../bot/purchase-views.js";
 import type { PurchaseIntent } from "../ledger/types.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { QueuedResolution } from "../purchases/types.js";
 
 /**

@@ -6,7 +6,7 @@
 import type { ConversationFlavor } from "@grammyjs/conversations";
 import type { I18nFlavor } from "@grammyjs/i18n";
 import type { Context } from "grammy";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 
 /** What the bot's own middleware adds to each update's context. */
 export interface BotContextExtras {

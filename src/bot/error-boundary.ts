@@ -5,7 +5,7 @@
  */
 import type { I18n } from "@grammyjs/i18n";
 import type { BotError, Context, NextFunction } from "grammy";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { BotContext } from "./context.js";
 import { negotiateLocale, type UserSettingsStore } from "./i18n.js";
 

@@ -4,7 +4,7 @@
  */
 import type { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../gifts/catalogue.js";

@@ -14,7 +14,7 @@
  */
 import { type FSWatcher, statSync, watch } from "node:fs";
 import { dirname, resolve } from "node:path";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { SECRET_VARIABLES } from "./schema.js";
 
 export interface SecretFileWatch {

@@ -6,7 +6,7 @@
  * currency's smallest unit.
  */
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
-import type { CostSample } from "../ledger/accounts.js";
+import type { CostSample } from "./types.js";
 import { currencyOf, exceeds, parseMoney, scaleMoney, sumMoney, type Money } from "./money.js";
 
 /** How many recent measured costs an estimate is made from, at most. */

@@ -4,7 +4,7 @@
  * could have moved the balance in between; otherwise no figure is recorded (docs in
  * src/costs/types.ts), because a wrong cost in the books is worse than a missing one.
  */
-import type { BalanceSnapshot } from "../ledger/types.js";
+import type { BalanceSnapshot } from "./types.js";
 import { balanceIn, type Currency, formatMoney, spentBetween } from "./money.js";
 import type { CostSource, PurchaseCost, UnmeasuredReason } from "./types.js";
 

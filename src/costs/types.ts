@@ -4,7 +4,22 @@
  * the purchase or the purchase's outgoing transfer on chain; when neither is certain, no figure
  * is recorded (an unmeasured cost, with why), rather than a wrong one.
  */
-import type { Currency } from "./money.js";
+import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
+import type { Currency, Money } from "./money.js";
+
+/** Balances as decimal strings, as the service reported them. */
+export interface BalanceSnapshot {
+  ton: string | undefined;
+  usdt: string | undefined;
+}
+
+/** One measured cost, for estimating the next purchase of the same kind. */
+export interface CostSample {
+  kind: GiftKind;
+  quantity: number;
+  paymentMethod: PaymentMethod;
+  cost: Money;
+}
 
 /**
  * How a cost was measured:

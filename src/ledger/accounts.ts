@@ -4,19 +4,13 @@
  * export, and which daily reports were sent. None of it decides whether a purchase may be sent
  * (the ledger's claim alone does); it is written after the fact and read for reports.
  */
-import type { Currency, Money } from "../costs/money.js";
-import type { PurchaseCost } from "../costs/types.js";
+import type { Currency } from "../costs/money.js";
+import type { CostSample, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
 
-/** One measured cost, for estimating the next purchase of the same kind. */
-export interface CostSample {
-  kind: GiftKind;
-  quantity: number;
-  paymentMethod: PaymentMethod;
-  cost: Money;
-}
+export type { CostSample } from "../costs/types.js";
 
 /** Money spent in one currency on a day, from the measured costs. */
 export interface SpentIn {

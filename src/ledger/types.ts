@@ -2,10 +2,10 @@
  * The purchase ledger's vocabulary. The ledger (SQLite) is the only judge of whether a
  * purchase request may be sent; these types are what it answers with.
  */
-import type { PurchaseCost } from "../costs/types.js";
+import type { BalanceSnapshot, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
 export type IntentKind = GiftKind;
@@ -39,11 +39,7 @@ export interface Requester {
   chatType: ChatType;
 }
 
-/** Balances as decimal strings, as the service reported them. */
-export interface BalanceSnapshot {
-  ton: string | undefined;
-  usdt: string | undefined;
-}
+export type { BalanceSnapshot } from "../costs/types.js";
 
 export interface PurchaseIntent {
   /** Random and unguessable: it travels in callback data. */

@@ -8,7 +8,7 @@
  * the Resume button) lifts it, and the guard sees that at the next outcome and closes the
  * breaker, which keeps the last cause on probation (see {@link PurchaseBreaker}).
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { asOpening, type BreakerInput, type BreakerOpening, PurchaseBreaker } from "./breaker.js";
 import type { PurchaseRecords } from "./records.js";
 import type { PurchaseDesk, SentResult } from "./types.js";

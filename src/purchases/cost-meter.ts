@@ -16,8 +16,8 @@ import { measureFromBalances, type Reading } from "../costs/measure.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { BalanceSnapshot, OutWindow, PurchaseIntent } from "../ledger/types.js";
-import type { Logger } from "../logger.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import type { Logger } from "../shared/logger.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 import { costFromChain, type OnChainEvidence } from "./on-chain.js";
 
 export interface CostMeterDeps {

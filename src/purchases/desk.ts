@@ -20,7 +20,7 @@ import type {
   QueueResult,
   SpendingLimits,
 } from "../ledger/types.js";
-import { type Logger, silentLogger } from "../logger.js";
+import { type Logger, silentLogger } from "../shared/logger.js";
 import type { WriteRetryPolicy } from "../storage/write-retry.js";
 import type { Ambiguous, GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";

@@ -4,7 +4,7 @@
  * premium now, and outgoing on-chain transfers when TON_API_ENDPOINT is configured.
  */
 import type { PurchaseLedger } from "../ledger/types.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { balanceSnapshot } from "./decisions.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import type { BalanceRead, ReconciliationEvidence } from "./types.js";

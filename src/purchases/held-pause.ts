@@ -7,9 +7,9 @@
  * it. A refusal that will never pass (read-only file) stops the retries but keeps the pause held
  * for as long as the process runs; admins are told through the desk's storage failures.
  */
-import { backoffDelay } from "../backoff.js";
-import type { Logger } from "../logger.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import { backoffDelay } from "../shared/backoff.js";
+import type { Logger } from "../shared/logger.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { UnrecordedRetry } from "./unrecorded.js";
 
 export class HeldPause {

@@ -2,7 +2,7 @@
  * Listeners of one desk event. A listener that throws (or whose promise rejects) is logged and
  * never disturbs the purchase or the other listeners.
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 
 export class Listeners<A extends unknown[]> {
   readonly #listeners = new Set<(...args: A) => unknown>();

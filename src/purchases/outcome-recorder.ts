@@ -5,8 +5,8 @@
  * request that never left is recorded "not sent" the same way.
  */
 import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
-import type { Logger } from "../logger.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import type { Logger } from "../shared/logger.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { Ambiguous, PurchaseOutcome } from "../service/types.js";
 import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import { lateAfterRecovery } from "./decisions.js";

@@ -3,7 +3,11 @@
  * needs no service request and no purchase rule, so it does not go through the desk; writing
  * does (src/purchases/desk.ts).
  */
+import { type Headroom, headroom } from "../ledger/limits.js";
+import { refusalForStatus } from "../ledger/transitions.js";
 import type {
+  ClaimRefusal,
+  IntentKind,
   DayTotals,
   DayUsage,
   PurchaseIntent,
@@ -53,6 +57,16 @@ export interface PurchaseRecords {
   /** Why purchases are paused (an admin, or the breaker with its detail); undefined when open. */
   pauseReason(): Promise<PauseReason | undefined>;
   limits(): SpendingLimits;
+  /**
+   * What is left today for this person of `kind`, as the claim would count it (`exempt`: an
+   * admin whose own purchases skip the per-person limits, when the limits say so).
+   */
+  headroom(userId: number, kind: IntentKind, isAdmin: boolean): Promise<Headroom>;
+  /**
+   * Why an intent in its current state cannot be confirmed (done, cancelled, expired), or
+   * undefined while it still can; the claim alone decides the rest.
+   */
+  refusalOf(intent: Pick<PurchaseIntent, "status" | "expiresAt">): ClaimRefusal | undefined;
   /** Today's (UTC) spending against the limits, the bot's and (with `userId`) one person's. */
   usageToday(userId?: number): Promise<DayUsage>;
   /** Per UTC day totals for the admins, newest first (default 7 days). */
@@ -110,6 +124,14 @@ export function createPurchaseRecords(
     },
     pauseReason: async () => ledger.pauseReason(),
     limits: () => ({ ...ledger.limits }),
+    headroom: async (userId, kind, isAdmin) =>
+      headroom(
+        kind,
+        ledger.limits,
+        await ledger.usage(userId, clock()),
+        isAdmin && ledger.limits.adminsExempt,
+      ),
+    refusalOf: (intent) => refusalForStatus(intent.status, intent.expiresAt, clock()),
     usageToday: async (userId) => ledger.usage(userId, clock()),
     dailyTotals: async (days) => ledger.dailyTotals(days, clock()),
     history: async (id) => ledger.history(id),

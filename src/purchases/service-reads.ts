@@ -4,7 +4,7 @@
  * to the person who causes them (./check-allowance.ts).
  */
 import { parseUsername } from "../gifts/username.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { GiftServiceClient } from "../service/types.js";
 import { CheckAllowance } from "./check-allowance.js";
 import { knownBalance, toBalanceRead, toRecipientCheck } from "./decisions.js";

@@ -7,10 +7,10 @@
  * purchases are on hold, not "busy". If the process stops first, the intent is still `sending`
  * in the database and the next start recovers it as unconfirmed: nothing is lost either way.
  */
-import { backoffDelay } from "../backoff.js";
+import { backoffDelay } from "../shared/backoff.js";
 import type { RecordedOutcome } from "../ledger/types.js";
-import type { Logger } from "../logger.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import type { Logger } from "../shared/logger.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 
 export interface UnrecordedRetry {
   /** The pause before the first background write; it doubles up to `maxDelayMs`. */

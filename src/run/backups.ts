@@ -1,11 +1,11 @@
 /**
  * Backups while the bot runs: one every BACKUP_INTERVAL_HOURS into BACKUP_DIR, the newest
- * BACKUP_KEEP kept (src/storage/backup.ts), and one on an admin's /backup. A backup that fails
+ * BACKUP_KEEP kept (src/storage/sqlite/backup.ts), and one on an admin's /backup. A backup that fails
  * (the folder not writable, the disk full) is tried again sooner, and the admins are told once
  * per run of failures, not at every try; purchases never wait for a backup.
  */
-import type { Logger } from "../logger.js";
-import type { BackupResult } from "../storage/backup.js";
+import type { Logger } from "../shared/logger.js";
+import type { BackupResult } from "../storage/types.js";
 
 export interface BackupSettings {
   /** Hours between backups; 0: no scheduled backups (/backup still works). */

@@ -4,7 +4,7 @@
  * exiting. Each failure reaches the Telegram watch, which says so in the log (at most once a
  * minute). A token Telegram rejects (401/404) cannot get better by waiting: that ends the start.
  */
-import { type Backoff, backoffDelay } from "../backoff.js";
+import { type Backoff, backoffDelay } from "../shared/backoff.js";
 import type { Bot, Context } from "grammy";
 import { isTokenRejected, telegramCause } from "./telegram-watch.js";
 

@@ -3,7 +3,7 @@
  * quota, so the service side is judged from the outcomes of the calls the bot makes anyway.
  */
 import type { GiftServiceClient, ReadOutcome, Superseded } from "../service/types.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 
 export type Health = "up" | "down" | "unknown";
 

@@ -1,5 +1,5 @@
 /**
- * Keeps this process's hold on the sender lease (src/ledger/sender-lease.ts): one process at a
+ * Keeps this process's hold on the sender lease (src/storage/sqlite/sender-lease.ts): one process at a
  * time takes updates, recovers what an earlier one left in flight, and sends purchases.
  *
  * - At start, {@link LeaseKeeper.acquire} takes the lease, or waits on standby (trying again every
@@ -15,7 +15,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { LeaseFence, LeaseHolder, SenderLease } from "../ledger/types.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 
 export interface LeaseTiming {
   /** How long a lease lasts without a renewal (LEASE_SECONDS). */

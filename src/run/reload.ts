@@ -15,7 +15,7 @@ import {
   secretFilePaths,
   watchSecretFiles,
 } from "../config/watch.js";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 
 export interface ReloadOutcome {
   applied: string[];

@@ -4,7 +4,7 @@
  * once; whatever was claimed and not finished stays `sending` and becomes unconfirmed at the
  * next start, so nothing is lost and nothing is sent twice.
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 
 export interface ShutdownOptions {
   /** Stops everything in order; resolves when done. */
@@ -20,7 +20,7 @@ const LOG_FLUSH_WAIT_MS = 2_000;
 
 /**
  * Exits once the logger's destination says every line is written. The bot's own stdout logger
- * writes synchronously (src/logger.ts); a buffered destination (the pretty printer's worker, a
+ * writes synchronously (src/shared/logger.ts); a buffered destination (the pretty printer's worker, a
  * test's stream) gets the chance to finish, so the last lines of a stop are not lost.
  */
 export function exitAfterLogs(logger: Logger, code: number, exit: (code: number) => void): void {

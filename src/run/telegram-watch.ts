@@ -9,7 +9,7 @@
  * request's URL.
  */
 import { GrammyError, HttpError, type Transformer } from "grammy";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 
 /** The calls whose failure means the bot is cut off from Telegram. */
 const CONNECTION_METHODS = new Set(["getMe", "getUpdates"]);

@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Bot, type Context, webhookCallback } from "grammy";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { HealthReport } from "./health.js";
 import { type ProbeHandler, probeHandler } from "./probes.js";
 

@@ -8,7 +8,7 @@
  * quota and one exchange (sender.ts, quota.ts, transport.ts, body-limit.ts) → classification
  * (classify-read.ts with read-retries.ts, or classify-purchase.ts with purchase.ts).
  */
-import { silentLogger } from "../logger.js";
+import { silentLogger } from "../shared/logger.js";
 import { classifyBalanceAnswer } from "./balance.js";
 import { classifyUserInfoAnswer } from "./classify-read.js";
 import { LatestChecks } from "./latest-checks.js";

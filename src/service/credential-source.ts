@@ -7,9 +7,23 @@
  * It also remembers every secret value it has held: a late answer to a request sent with the
  * old cookie may echo that cookie, and it must be scrubbed as surely as the new one.
  */
-import type { GiftServiceCredentials } from "./options.js";
+import type { WalletVersion } from "./types.js";
 import { GiftServiceConfigError } from "./errors.js";
 import { SecretScrubber, secretValues } from "./secrets.js";
+
+/**
+ * The service's credentials (docs/service-contract.md §3.3, §10). Optional headers are omitted when
+ * unset.
+ */
+export interface GiftServiceCredentials {
+  mnemonic: string;
+  cookie: string;
+  walletVersion?: WalletVersion;
+  walletAddress?: string;
+  proxy?: string;
+  apiKey?: string;
+  userAgent?: string;
+}
 
 /** What the client asks for its credentials. */
 export interface CredentialSource {

@@ -3,27 +3,19 @@
  * §8, §10). A bad option fails at start-up with `GiftServiceConfigError`, whose message never holds
  * a secret value; everything later runs on the resolved `ClientSettings`.
  */
-import type { Logger } from "../logger.js";
-import { checkCredentials, CredentialHolder, type CredentialSource } from "./credential-source.js";
+import type { Logger } from "../shared/logger.js";
+import {
+  checkCredentials,
+  CredentialHolder,
+  type CredentialSource,
+  type GiftServiceCredentials,
+} from "./credential-source.js";
+
+export type { GiftServiceCredentials } from "./credential-source.js";
 import { GiftServiceConfigError } from "./errors.js";
 import { QUOTA_DEFAULTS } from "./quota.js";
 import { MAX_TIMER_MS } from "./timers.js";
 import type { ExchangeLimits, TransportTimeouts } from "./transport.js";
-import type { WalletVersion } from "./types.js";
-
-/**
- * The service's credentials (docs/service-contract.md §3.3, §10). Optional headers are omitted when
- * unset.
- */
-export interface GiftServiceCredentials {
-  mnemonic: string;
-  cookie: string;
-  walletVersion?: WalletVersion;
-  walletAddress?: string;
-  proxy?: string;
-  apiKey?: string;
-  userAgent?: string;
-}
 
 export interface GiftServiceClientOptions {
   baseUrl: string;

@@ -3,7 +3,7 @@
  * and logged at error level when its outcome is unknown, since then someone must reconcile the
  * wallet and the recipient before any new purchase.
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { classifyPurchaseAnswer } from "./classify-purchase.js";
 import type { ServiceRequest } from "./requests.js";
 import type { QuotaSender } from "./sender.js";

@@ -3,7 +3,7 @@
  * at most `readRetries` times. The retry needs no sleep of its own: the 429/503 already held
  * the shared quota for the wait the service asked, so the next send waits exactly that long.
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import type { Answer } from "./answer.js";
 import { classifyReadAnswer } from "./classify-read.js";
 import type { ServiceRequest } from "./requests.js";

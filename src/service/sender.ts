@@ -5,7 +5,7 @@
  * cancellation (the caller's signal, close, shutdown), never for the service or the network.
  */
 import type { Agent } from "undici";
-import type { Logger } from "../logger.js";
+import type { Logger } from "../shared/logger.js";
 import { type Answer, isHoldStatus, type NoAnswer, toAnswer, waitHintSeconds } from "./answer.js";
 import { GiftServiceCallCancelledError } from "./errors.js";
 import type { ExchangeRecord } from "./options.js";

@@ -1,12 +1,12 @@
 /**
  * What the bot keeps, as interfaces: the bot, the access rules and the app use these, never
  * SQLite itself, so a second implementation (e.g. PostgreSQL, for several processes) could
- * provide them. The SQLite ones are in this folder (src/storage/sqlite.ts) and src/ledger.
+ * provide them. The SQLite ones are in src/storage/sqlite, the PostgreSQL ones in
+ * src/storage/postgres; the ledger's own interfaces are in src/ledger/types.ts.
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
-import type { BackupResult } from "./backup.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
 export interface KeyValue<T> {
@@ -51,7 +51,14 @@ export interface AccessStore {
   chats(): MaybePromise<StoredGrant[]>;
 }
 
-/** Options of the purchase ledger a storage opens (see src/ledger/ledger.ts). */
+/** A checked backup file: where, how big, and when it was taken (ms since the epoch). */
+export interface BackupResult {
+  path: string;
+  bytes: number;
+  at: number;
+}
+
+/** Options of the purchase ledger a storage opens (see src/storage/sqlite/ledger.ts). */
 export interface LedgerSettings {
   limits?: Partial<PurchaseLedger["limits"]>;
   draftTtlMs?: number;

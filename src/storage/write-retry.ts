@@ -5,8 +5,8 @@
  * Such failures are usually brief, so the write is tried again with a bounded, growing pause;
  * the caller decides what to do if it still fails (tell the admins, keep trying).
  */
-import { backoffDelay } from "../backoff.js";
-import type { MaybePromise } from "../types/maybe-promise.js";
+import { backoffDelay } from "../shared/backoff.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 export interface WriteRetryPolicy {
   /** Tries in all, the first included (at least 1). */
   attempts: number;

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AccessConfig, AccessList } from "../../src/access/access-list.js";
-import { SqliteAccessStore } from "../../src/storage/access-store.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { SqliteAccessStore } from "../../src/storage/sqlite/access-store.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const config: AccessConfig = {

@@ -7,10 +7,10 @@ import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createApp } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/index.js";
-import { Ledger } from "../../src/ledger/ledger.js";
-import { silentLogger } from "../../src/logger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
 import {
   DEMO_ADMIN,

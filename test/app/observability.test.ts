@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { Observability } from "../../src/app/observability.js";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import type { HealthReport } from "../../src/run/health.js";
 import { testConfig } from "../../tools/testing/test-config.js";
 

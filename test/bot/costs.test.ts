@@ -4,7 +4,7 @@
  * the daily report and the accountant's export.
  */
 import { describe, expect, it } from "vitest";
-import type { Db } from "../../src/storage/database.js";
+import type { Db } from "../../src/storage/sqlite/database.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import type { TestClock } from "../../tools/testing/clock.js";
 import { readCsv } from "../helpers/csv-reader.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
-import { KeyValueStore } from "../../src/storage/key-value-store.js";
+import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
 import type { KeyValueStores } from "../../src/storage/types.js";
 import { ledgerFixture } from "../ledger/helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { outcomeText } from "../../src/bot/views.js";
+import { outcomeText } from "../../src/bot/purchase-views.js";
 import type { ConfirmRefusal } from "../../src/purchases/types.js";
 import { testIntent } from "../helpers/intent.js";
 import { translators } from "../helpers/translators.js";

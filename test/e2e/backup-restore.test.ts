@@ -16,9 +16,9 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import {
   DEMO_ADMIN,
   DEMO_USER,

@@ -10,11 +10,11 @@ import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { onTestFinished } from "vitest";
 import { RUN_MARKER } from "../helpers/leftovers.js";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../../tools/sandbox/types.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
 import {
   DEMO_ADMIN,

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import type { Translate } from "../../src/bot/context.js";
 import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
-import { openSqliteStorage } from "../../src/storage/sqlite.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
 import { tempDir } from "./temp-dir.js";
 
 export function translators(): Record<"en" | "ru", Translate> {

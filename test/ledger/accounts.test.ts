@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SqliteAccounts } from "../../src/ledger/sqlite-accounts.js";
+import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 

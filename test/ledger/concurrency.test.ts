@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { ledgerFixture } from "./helpers.js";
 import { nextLine, spawnFixture } from "./processes.js";
 

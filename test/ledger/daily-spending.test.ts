@@ -1,13 +1,13 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { SPENDING_STATUSES } from "../../src/ledger/transitions.js";
-import { DAY_MS } from "../../src/ledger/time.js";
+import { DAY_MS } from "../../src/shared/utc-day.js";
 import type { IntentStatus } from "../../src/ledger/types.js";
 import type { Ambiguous, PurchaseOutcome } from "../../src/service/types.js";
-import { migrate, openDatabase } from "../../src/storage/database.js";
-import { migrations } from "../../src/storage/migrations.js";
+import { migrate, openDatabase } from "../../src/storage/sqlite/database.js";
+import { migrations } from "../../src/storage/sqlite/migrations.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { ledgerFixture, NOON, starsDraft } from "./helpers.js";
 

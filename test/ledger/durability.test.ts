@@ -7,9 +7,9 @@
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { durably, openDatabase } from "../../src/storage/database.js";
+import { durably, openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { NOON, starsDraft } from "./helpers.js";
 

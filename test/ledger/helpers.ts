@@ -1,9 +1,9 @@
 /** Shared setup for ledger tests: a real SQLite file in a temp folder, and a movable clock. */
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
+import { Ledger, type LedgerOptions } from "../../src/storage/sqlite/ledger.js";
 import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
-import { type Db, openDatabase } from "../../src/storage/database.js";
+import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 /** 2030-01-01T12:00:00Z: far from a UTC midnight unless a test moves there. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
-import { Ledger, newIntentId } from "../../src/ledger/ledger.js";
+import { Ledger, newIntentId } from "../../src/storage/sqlite/ledger.js";
 import { canMove } from "../../src/ledger/transitions.js";
 import type { IntentStatus } from "../../src/ledger/types.js";
 import type { Ambiguous, PurchaseOutcome } from "../../src/service/types.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 
 const success: PurchaseOutcome = {

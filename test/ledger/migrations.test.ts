@@ -1,10 +1,10 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
-import { migrate, openDatabase, schemaVersion } from "../../src/storage/database.js";
-import { KeyValueStore } from "../../src/storage/key-value-store.js";
-import { migrations } from "../../src/storage/migrations.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import { migrate, openDatabase, schemaVersion } from "../../src/storage/sqlite/database.js";
+import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
+import { migrations } from "../../src/storage/sqlite/migrations.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { starsDraft } from "./helpers.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { createPurchaseRecords } from "../../src/purchases/records.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 

@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 import { nextLine, spawnFixture } from "./processes.js";
 

@@ -4,9 +4,9 @@
  * holder that was paused past its expiry whose claim the database itself refuses.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
-import { SqliteSenderLease } from "../../src/ledger/sender-lease.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import { SqliteSenderLease } from "../../src/storage/sqlite/sender-lease.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { ledgerFixture, NOON } from "./helpers.js";
 
 const TTL = 30_000;

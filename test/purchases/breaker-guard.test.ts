@@ -3,7 +3,7 @@
  * ledger is a real SQLite file. The pause must land before the next queued confirmation claims.
  */
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
 import type { BreakerOpening } from "../../src/purchases/breaker.js";
 import { type DeskFixture, deskFixture } from "./helpers.js";

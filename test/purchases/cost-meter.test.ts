@@ -1,7 +1,7 @@
 import { Address, beginCell } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { SqliteAccounts } from "../../src/ledger/sqlite-accounts.js";
-import { silentLogger } from "../../src/logger.js";
+import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import { CostMeter } from "../../src/purchases/cost-meter.js";
 import {
   costFromChain,

@@ -4,7 +4,7 @@ import { Writable } from "node:stream";
 import { Address } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/shared/logger.js";
 import { createTonEvidence } from "../../src/purchases/on-chain.js";
 import type { ConfirmResult } from "../../src/purchases/types.js";
 import type { Fault } from "../../tools/sandbox/server.js";

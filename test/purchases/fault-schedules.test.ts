@@ -21,13 +21,13 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
 import { createGiftServiceClient } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { type Sandbox, startSandbox } from "../../tools/sandbox/server.js";
 import type { Fault } from "../../tools/sandbox/types.js";
 import { username } from "../helpers/username.js";

@@ -4,8 +4,8 @@
  */
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import { Ledger, type LedgerOptions } from "../../src/ledger/ledger.js";
-import { SqliteAccounts } from "../../src/ledger/sqlite-accounts.js";
+import { Ledger, type LedgerOptions } from "../../src/storage/sqlite/ledger.js";
+import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
 import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
 import { createPurchaseRecords, type PurchaseRecords } from "../../src/purchases/records.js";
@@ -16,7 +16,7 @@ import {
   type GiftServiceClientOptions,
 } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { type Db, openDatabase } from "../../src/storage/database.js";
+import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { username } from "../helpers/username.js";
 

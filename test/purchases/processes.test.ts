@@ -1,9 +1,9 @@
 import { once } from "node:events";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/ledger/ledger.js";
+import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import { createPurchaseRecords } from "../../src/purchases/records.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { nextLine, spawnFixture } from "../ledger/processes.js";
 import { deskFixture } from "./helpers.js";
 

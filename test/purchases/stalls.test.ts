@@ -6,11 +6,11 @@
  * later start never sends it. The event loop is never held while the lock lasts.
  */
 import { describe, expect, it, onTestFinished, vi } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
 import type { BreakerOpening } from "../../src/purchases/breaker.js";
 import type { PurchaseDesk, StorageFailure } from "../../src/purchases/types.js";
-import { type Db, openDatabase } from "../../src/storage/database.js";
+import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
 import { installWriteFault } from "../helpers/write-fault.js";
 import { type DeskFixture, deskFixture } from "./helpers.js";
 

@@ -5,7 +5,7 @@ import { probeHandler, type ProbeServer, startProbeServer } from "../../src/run/
 import { trackReadiness } from "../../src/run/readiness.js";
 import type { TelegramState } from "../../src/run/telegram-watch.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 let server: ProbeServer | undefined;

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import { exitAfterLogs, handleShutdownSignals } from "../../src/run/shutdown.js";
 
 // SIGUSR2 stands in for SIGTERM so the test process itself is never asked to stop.

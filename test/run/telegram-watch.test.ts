@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Writable } from "node:stream";
 import { Bot } from "grammy";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/shared/logger.js";
 import { connectToTelegram, TelegramTokenRejectedError } from "../../src/run/connect.js";
 import { trackReadiness } from "../../src/run/readiness.js";
 import { REPEAT_EVERY_MS, watchTelegram } from "../../src/run/telegram-watch.js";

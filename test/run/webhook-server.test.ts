@@ -1,6 +1,6 @@
 import { Bot } from "grammy";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import type { HealthReport } from "../../src/run/health.js";
 import { startWebhookServer, type WebhookServer } from "../../src/run/webhook-server.js";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";

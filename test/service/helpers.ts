@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { onTestFinished } from "vitest";
-import { createLogger, type Logger } from "../../src/logger.js";
+import { createLogger, type Logger } from "../../src/shared/logger.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 import {
   createGiftServiceClient,

@@ -6,10 +6,10 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { silentLogger } from "../../src/logger.js";
+import { silentLogger } from "../../src/shared/logger.js";
 import { BackupSchedule } from "../../src/run/backups.js";
-import { backupDatabase, backupProblem, listBackups } from "../../src/storage/backup.js";
-import { openDatabase } from "../../src/storage/database.js";
+import { backupDatabase, backupProblem, listBackups } from "../../src/storage/sqlite/backup.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { ledgerFixture } from "../ledger/helpers.js";
 import { tempDir } from "../helpers/temp-dir.js";
 

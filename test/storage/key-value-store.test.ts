@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase, schemaVersion } from "../../src/storage/database.js";
-import { KeyValueStore } from "../../src/storage/key-value-store.js";
-import { migrations } from "../../src/storage/migrations.js";
+import { openDatabase, schemaVersion } from "../../src/storage/sqlite/database.js";
+import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
+import { migrations } from "../../src/storage/sqlite/migrations.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 describe("KeyValueStore", () => {

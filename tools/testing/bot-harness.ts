@@ -20,12 +20,12 @@ import type {
   ReportsConfig,
 } from "../../src/config/index.js";
 import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
-import { type Logger, silentLogger } from "../../src/logger.js";
+import { type Logger, silentLogger } from "../../src/shared/logger.js";
 import type { PurchaseRecords } from "../../src/purchases/records.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
-import { type Db, openDatabase } from "../../src/storage/database.js";
-import { openSqliteStorage } from "../../src/storage/sqlite.js";
+import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 import { createTestClock, type TestClock } from "./clock.js";

@@ -14,24 +14,24 @@
  * outer retries) is sent again to that admin with a bounded, growing pause while the process
  * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
  */
-import { backoffDelay } from "../../backoff.js";
+import { backoffDelay } from "../../shared/backoff.js";
 import type { NameLookup } from "../people.js";
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
 import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../shared/logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { PurchaseDesk, StorageFailure } from "../../purchases/types.js";
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
-import { evidenceText, giftName } from "../features/admin/views.js";
+import { evidenceText, giftName } from "../admin-views.js";
 import { resolveKeyboard, resumeKeyboard } from "../keyboards/admin.js";
 import type { BreakerOpening } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
 import { answerText } from "../outcome-detail.js";
-import { transactionLine } from "../views.js";
+import { transactionLine } from "../purchase-views.js";
 import { formatDecimal } from "../format.js";
 import { quoteServiceText } from "../../service/quote.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";

@@ -7,7 +7,7 @@
  */
 import { limit } from "@grammyjs/ratelimiter";
 import type { Context, MiddlewareFn } from "grammy";
-import type { Logger } from "../../logger.js";
+import type { Logger } from "../../shared/logger.js";
 import type { ThrottledPerson } from "../../purchases/check-allowance.js";
 
 /** Who was cut short recently, for the admins' status (ids only, never a metric label). */

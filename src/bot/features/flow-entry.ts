@@ -10,7 +10,7 @@ import type { BotContext } from "../context.js";
 import type { BotServices } from "../services.js";
 import { purchasesState, startProblem } from "../flows/headroom.js";
 import { notePauseMet } from "../pause-waiters.js";
-import { cancelledText } from "../views.js";
+import { cancelledText } from "../purchase-views.js";
 
 /** Conversation ids, one per kind of gift. */
 export const FLOW_ID: Record<IntentKind, string> = { stars: "stars", premium: "premium" };

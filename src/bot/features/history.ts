@@ -2,7 +2,7 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../context.js";
 import type { BotServices } from "../services.js";
-import { historyLine } from "../views.js";
+import { historyLine } from "../purchase-views.js";
 
 /** How many gifts /history lists. */
 export const HISTORY_LIMIT = 10;

@@ -11,7 +11,6 @@
  */
 import { editQuietly } from "../edit-quietly.js";
 import { Composer, type Filter, GrammyError } from "grammy";
-import { refusalForStatus } from "../../ledger/transitions.js";
 import type { ClaimRefusal, PurchaseIntent } from "../../ledger/types.js";
 import { isPassingRefusal } from "../../purchases/decisions.js";
 import type { ConfirmRefusal, ConfirmResult } from "../../purchases/types.js";
@@ -32,7 +31,7 @@ import {
   sentence,
   summaryText,
   summaryWithStatus,
-} from "../views.js";
+} from "../purchase-views.js";
 
 type CallbackContext = Filter<BotContext, "callback_query:data">;
 
@@ -80,7 +79,7 @@ function preCheck(
   if (intent.requester.userId !== userId || intent.requester.chatId !== chatId) {
     return { reason: "not_owner" };
   }
-  return refusalForStatus(intent.status, intent.expiresAt, services.now());
+  return services.records.refusalOf(intent);
 }
 
 /** Answers a refused press; a summary that can never be confirmed loses its keyboard. */
@@ -302,7 +301,7 @@ async function cancel(
   if (!cancelled) {
     const fresh = await services.records.getIntent(intent.id);
     const refusal = fresh
-      ? (refusalForStatus(fresh.status, fresh.expiresAt, services.now()) ?? { reason: "not_found" })
+      ? (services.records.refusalOf(fresh) ?? { reason: "not_found" })
       : ({ reason: "not_found" } as const);
     await refuse(ctx, refusal, fresh, services);
     return;
@@ -340,7 +339,7 @@ async function switchMethod(
     const fresh = await services.records.getIntent(intent.id);
     await refuse(
       ctx,
-      (fresh && refusalForStatus(fresh.status, fresh.expiresAt, services.now())) ?? {
+      (fresh && services.records.refusalOf(fresh)) ?? {
         reason: "not_found",
       },
       fresh,

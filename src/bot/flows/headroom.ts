@@ -5,7 +5,7 @@
  * from walking through a flow that the claim would refuse at its end.
  */
 import { MAX_STARS, MIN_STARS } from "../../gifts/catalogue.js";
-import { type Headroom, headroom } from "../../ledger/limits.js";
+import type { Headroom } from "../../ledger/limits.js";
 import type { IntentKind } from "../../ledger/types.js";
 import type { DeskStatus } from "../../purchases/types.js";
 import type { Translate } from "../context.js";
@@ -18,9 +18,7 @@ export async function personHeadroom(
   userId: number,
   kind: IntentKind,
 ): Promise<Headroom> {
-  const limits = services.records.limits();
-  const exempt = limits.adminsExempt && services.admins.has(userId);
-  return headroom(kind, limits, await services.records.usageToday(userId), exempt);
+  return services.records.headroom(userId, kind, services.admins.has(userId));
 }
 
 /** The most stars this person may ask for now: the service's range, within every limit. */

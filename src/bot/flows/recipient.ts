@@ -7,7 +7,7 @@ import type { Username } from "../../gifts/username.js";
 import type { IntentKind } from "../../ledger/types.js";
 import type { RecipientCheck } from "../../purchases/types.js";
 import type { Translate } from "../context.js";
-import type { Audience } from "../views.js";
+import type { Audience } from "../purchase-views.js";
 
 type Problem = "has_premium" | Exclude<RecipientCheck["kind"], "ok">;
 

@@ -12,7 +12,7 @@ import type { BotContext, FlowContext } from "../context.js";
 import { tellQueued } from "../format.js";
 import { summaryKeyboard } from "../keyboards/index.js";
 import type { BotServices } from "../services.js";
-import { type SummaryView, summaryText, summaryWithStatus } from "../views.js";
+import { type SummaryView, summaryText, summaryWithStatus } from "../purchase-views.js";
 import { notePauseMet } from "../pause-waiters.js";
 import { closedText, purchasesState } from "./headroom.js";
 

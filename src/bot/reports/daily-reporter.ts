@@ -7,8 +7,8 @@
  */
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import type { Api, Context } from "grammy";
-import { utcDay } from "../../ledger/time.js";
-import type { Logger } from "../../logger.js";
+import { utcDay } from "../../shared/utc-day.js";
+import type { Logger } from "../../shared/logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { Translate } from "../context.js";
 import { isPassingTelegramFailure } from "../admin-notifications/index.js";

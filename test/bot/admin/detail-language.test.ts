@@ -4,7 +4,7 @@
  * Intents come from a real ledger on a SQLite file, texts from the real locale files.
  */
 import { describe, expect, it } from "vitest";
-import { evidenceText, purchaseDetails } from "../../../src/bot/features/admin/views.js";
+import { evidenceText, purchaseDetails } from "../../../src/bot/admin-views.js";
 import type { PurchaseIntent } from "../../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../../src/service/types.js";
 import { ledgerFixture } from "../../ledger/helpers.js";

@@ -8,7 +8,7 @@ import {
   encodeAdmin,
   encodeGroup,
 } from "../../../src/bot/callback-data/index.js";
-import { evidenceText } from "../../../src/bot/features/admin/views.js";
+import { evidenceText } from "../../../src/bot/admin-views.js";
 import { testIntent } from "../../helpers/intent.js";
 import type { ReconciliationEvidence } from "../../../src/purchases/types.js";
 

@@ -33,7 +33,7 @@ import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
 import { formatBytes } from "../../format.js";
 import { quoteServiceText } from "../../../service/quote.js";
-import { sentence } from "../../views.js";
+import { sentence } from "../../purchase-views.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
 import {
   allowedText,
@@ -44,7 +44,7 @@ import {
   purchasesPage,
   userName,
   type WalletInfo,
-} from "./views.js";
+} from "../../admin-views.js";
 import { exportPurchases } from "./export.js";
 
 export interface AdminCommandsDeps {

@@ -3,8 +3,8 @@
  * Each move is one statement, so two processes asking at once cannot both win: SQLite's write
  * lock orders them, and the second finds the lease taken.
  */
-import type { Db } from "../storage/database.js";
-import type { LeaseHolder, SenderLease } from "./types.js";
+import type { Db } from "./database.js";
+import type { LeaseHolder, SenderLease } from "../../ledger/types.js";
 
 interface LeaseRow {
   owner: string | null;

@@ -5,15 +5,15 @@
  * same evidence the same way.
  */
 import { fromNano } from "@ton/core";
-import type { AllowedEntry } from "../../../access/access-list.js";
-import type { DayTotals, DayUsage, PurchaseIntent, SpendingLimits } from "../../../ledger/types.js";
-import type { BalanceRead, DeskStatus, ReconciliationEvidence } from "../../../purchases/types.js";
-import { quoteServiceText } from "../../../service/quote.js";
-import type { Translate } from "../../context.js";
-import { formatDateTime, formatDecimal } from "../../format.js";
-import { outcomeDetailText } from "../../outcome-detail.js";
-import type { NameLookup } from "../../people.js";
-import { costDetailLine, giftName, transactionLine, transactionUrl } from "../../views.js";
+import type { AllowedEntry } from "../access/access-list.js";
+import type { DayTotals, DayUsage, PurchaseIntent, SpendingLimits } from "../ledger/types.js";
+import type { BalanceRead, DeskStatus, ReconciliationEvidence } from "../purchases/types.js";
+import { quoteServiceText } from "../service/quote.js";
+import type { Translate } from "./context.js";
+import { formatDateTime, formatDecimal } from "./format.js";
+import { outcomeDetailText } from "./outcome-detail.js";
+import type { NameLookup } from "./people.js";
+import { costDetailLine, giftName, transactionLine, transactionUrl } from "./purchase-views.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -21,7 +21,7 @@ export interface WalletInfo {
   version?: string | undefined;
 }
 
-/** The gift's one name, as every other text shows it (src/bot/views.ts). */
+/** The gift's one name, as every other text shows it (src/bot/purchase-views.ts). */
 export { giftName };
 
 function value(t: Translate, locale: string, decimal: string | undefined): string {

@@ -12,17 +12,11 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import type { Db } from "./database.js";
 import { migrations } from "./migrations.js";
+import type { BackupResult } from "../types.js";
 
 /** Backup files are named so that their names sort by time. */
 const PREFIX = "giftbot-";
 const SUFFIX = ".sqlite";
-
-export interface BackupResult {
-  path: string;
-  bytes: number;
-  /** When it was taken (ms since the epoch). */
-  at: number;
-}
 
 /** Why a file cannot serve as a backup, or undefined when it can. */
 export function backupProblem(path: string): string | undefined {

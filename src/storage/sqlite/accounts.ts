@@ -3,20 +3,20 @@
  * `balance_readings` and `daily_reports` tables (migration 6). Money is summed here with exact
  * integers (src/costs/money.ts), never with SQL's SUM over text, which would go through floats.
  */
-import { parseMoney, formatMoney, sumMoney, type Currency, type Money } from "../costs/money.js";
-import type { PurchaseCost } from "../costs/types.js";
-import type { Db } from "../storage/database.js";
+import { parseMoney, formatMoney, sumMoney, type Currency, type Money } from "../../costs/money.js";
+import type { PurchaseCost } from "../../costs/types.js";
+import type { Db } from "./database.js";
 import type {
   BalanceReading,
   CostSample,
   DayFigures,
   PurchaseAccounts,
   SpentIn,
-} from "./accounts.js";
+} from "../../ledger/accounts.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
-import { DAY_MS, utcDay } from "./time.js";
-import { SPENDING_STATUSES } from "./transitions.js";
-import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
+import { DAY_MS, utcDay } from "../../shared/utc-day.js";
+import { SPENDING_STATUSES } from "../../ledger/transitions.js";
+import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "../../ledger/types.js";
 
 const DELIVERED_SQL = "('succeeded', 'delivered')";
 /** A balance unchanged for this long is kept again, so a day's start is never far back. */

@@ -2,14 +2,14 @@
  * The SQLite implementation of {@link Storage}: one file holds the ledger, the key-value
  * namespaces and the access lists. Only src/storage and src/ledger know it is SQLite.
  */
-import { Ledger } from "../ledger/ledger.js";
-import { SqliteAccounts } from "../ledger/sqlite-accounts.js";
-import { SqliteSenderLease } from "../ledger/sender-lease.js";
+import { Ledger } from "./ledger.js";
+import { SqliteAccounts } from "./accounts.js";
+import { SqliteSenderLease } from "./sender-lease.js";
 import { SqliteAccessStore } from "./access-store.js";
 import { backupDatabase } from "./backup.js";
 import { type Db, openDatabase } from "./database.js";
 import { KeyValueStore } from "./key-value-store.js";
-import type { Storage } from "./types.js";
+import type { Storage } from "../types.js";
 
 /**
  * Opens (creating and migrating it if needed) the database file at `path`. `onOpen` is handed

@@ -2,16 +2,16 @@
  * The SQLite row of an intent and its mapping to {@link PurchaseIntent}. Kept apart so the
  * column names live in one place next to the migration that made them.
  */
-import type { Currency } from "../costs/money.js";
-import type { CostSource, PurchaseCost, UnmeasuredReason } from "../costs/types.js";
-import type { PaymentMethod } from "../service/types.js";
+import type { Currency } from "../../costs/money.js";
+import type { CostSource, PurchaseCost, UnmeasuredReason } from "../../costs/types.js";
+import type { PaymentMethod } from "../../service/types.js";
 import type {
   BalanceSnapshot,
   ChatType,
   IntentKind,
   IntentStatus,
   PurchaseIntent,
-} from "./types.js";
+} from "../../ledger/types.js";
 
 /** A `purchase_intents` row as better-sqlite3 returns it. */
 export interface IntentRow {

@@ -3,9 +3,9 @@
  * plugin's storage (so a restart mid-flow resumes where the person was) and grammY sessions.
  * Values are JSON; a row is deleted when its conversation ends.
  */
-import { retryWrite, type WriteRetryPolicy } from "./write-retry.js";
+import { retryWrite, type WriteRetryPolicy } from "../write-retry.js";
 import { type Db, isTransientSqliteError } from "./database.js";
-import type { KeyValue } from "./types.js";
+import type { KeyValue } from "../types.js";
 
 /** About 3 s in all: 8 tries, 25 ms doubling to 800 ms. */
 const STORE_WRITE_RETRY: WriteRetryPolicy = { attempts: 8, firstDelayMs: 25, maxDelayMs: 800 };

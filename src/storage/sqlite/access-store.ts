@@ -1,6 +1,6 @@
 /** The buyers and groups admins allow in the bot, in SQLite (tables of migration 2). */
 import type { Db } from "./database.js";
-import type { AccessStore, StoredGrant } from "./types.js";
+import type { AccessStore, StoredGrant } from "../types.js";
 
 interface Row {
   id: number;
