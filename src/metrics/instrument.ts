@@ -13,7 +13,7 @@ import type { BotMetrics } from "./metrics.js";
  * `onConfirmed` event. Returns a function that stops counting.
  */
 export function countPurchases(desk: PurchaseDesk, metrics: BotMetrics): () => void {
-  return desk.onConfirmed((result, giftKind) =>
+  return desk.events.on("confirmed", (result, giftKind) =>
     metrics.purchase(giftKind ?? "unknown", result.kind),
   );
 }

@@ -1,6 +1,6 @@
 /**
  * The purchase breaker on the desk's purchase path: it listens to every purchase that went
- * out (the desk's `onPurchaseSent` event), feeds the outcome to the breaker, and when the
+ * out (the desk's `sent` event), feeds the outcome to the breaker, and when the
  * breaker opens, pauses purchases in the ledger with the reasons (so the next claim is refused,
  * and a restart stays paused) and tells its listeners (the admin notifier).
  *
@@ -37,7 +37,7 @@ export class BreakerGuard {
 
   /** Starts listening to the desk; returns a function that stops. */
   listen(): () => void {
-    return this.#options.desk.onPurchaseSent((result) => this.#onSent(result));
+    return this.#options.desk.events.on("sent", (result) => this.#onSent(result));
   }
 
   /** Called once per opening (not per refusal). */

@@ -1,6 +1,6 @@
 /**
  * Measures what each delivered purchase cost, without a request of its own. The meter never
- * reads the wallet: it listens to the desk's balance reads (`onBalanceRead`), among them the
+ * reads the wallet: it listens to the desk's balance reads (the `balanceRead` event), among them the
  * desk's one "balance after purchase" read, made only when the service's quota is idle
  * (`#readBalanceAfterPurchase` in ./desk.ts). When the quota is in demand there is no such read,
  * and the next balance read the desk makes anyway (for a summary, say) serves, as long as no

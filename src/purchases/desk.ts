@@ -22,7 +22,7 @@ import type {
 } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../shared/logger.js";
 import type { WriteRetryPolicy } from "../storage/write-retry.js";
-import type { Ambiguous, GiftServiceClient, PaymentMethod } from "../service/types.js";
+import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
 import {
   balanceReadAt,
@@ -38,7 +38,7 @@ import {
 } from "./decisions.js";
 import { gatherEvidence } from "./evidence.js";
 import { CostMeter } from "./cost-meter.js";
-import { Listeners } from "./listeners.js";
+import { DeskEventHub } from "./desk-events.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import { type Answer, OutcomeRecorder } from "./outcome-recorder.js";
 import { PurchaseLane } from "./purchase-lane.js";
@@ -49,27 +49,19 @@ import { HeldPause } from "./held-pause.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
   BalanceRead,
-  BalanceReading,
-  BalanceReadListener,
   ClaimOptions,
   ConfirmOptions,
   ConfirmRefusal,
   ConfirmResult,
-  ConfirmedListener,
   DraftRequest,
   FairShareStatus,
   PurchaseDesk,
-  PurchaseSentListener,
   QueuedResolution,
   RecipientCheck,
   RecipientCheckRequest,
   ReconciliationEvidence,
   ResolveQueuedOptions,
   ResolveResult,
-  SentResult,
-  StorageFailure,
-  UnconfirmedListener,
-  UnrecordedListener,
 } from "./types.js";
 
 export interface PurchaseDeskDeps {
@@ -155,15 +147,12 @@ class Desk implements PurchaseDesk {
   readonly #onChain: OnChainEvidence | undefined;
   readonly #reads: ServiceReads;
   readonly #quotaSnapshot: (() => QuotaSnapshot) | undefined;
-  readonly #unconfirmed: Listeners<[PurchaseIntent, Ambiguous]>;
-  readonly #sent: Listeners<[SentResult]>;
+  readonly events: DeskEventHub;
   /** Outcomes written, or held in memory while the database refuses them. */
   readonly #outcomes: OutcomeRecorder;
-  readonly #balanceRead: Listeners<[BalanceReading]>;
   readonly #quotaIdle: () => boolean;
   /** The desk's own balance reads after purchases, until they and their listeners are done. */
   readonly #background = new Set<Promise<unknown>>();
-  readonly #confirmed: Listeners<Parameters<ConfirmedListener>>;
   // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
   // their turn here instead of being refused as "busy".
   readonly #lane = new PurchaseLane();
@@ -184,28 +173,29 @@ class Desk implements PurchaseDesk {
     this.#onChain = deps.onChain;
     this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#quotaSnapshot = deps.quotaSnapshot;
-    this.#unconfirmed = new Listeners(this.#logger, "unconfirmed listener failed");
-    this.#sent = new Listeners(this.#logger, "purchase-sent listener failed");
+    this.events = new DeskEventHub(this.#logger);
     this.#outcomes = new OutcomeRecorder({
       ledger: deps.ledger,
       logger: this.#logger,
       clock: this.#clock,
       retry: deps.outcomeWriteRetry,
       unrecordedRetry: deps.unrecordedRetry,
-      onUnconfirmed: (intent, ambiguity) => this.#unconfirmed.emit(intent.id, intent, ambiguity),
+      onUnconfirmed: (intent, ambiguity) =>
+        this.events.emit("unconfirmed", intent.id, intent, ambiguity),
+      onUnrecorded: (intent, answer) =>
+        this.events.emit("outcomeUnrecorded", intent.id, intent, answer),
       onRefused: (err) => this.#writes.report("outcome", err),
     });
-    this.#balanceRead = new Listeners(this.#logger, "balance-read listener failed");
     this.#reads = new ServiceReads(deps, this.#clock, this.#logger, (reading) =>
-      this.#balanceRead.emit(undefined, reading),
+      this.events.emit("balanceRead", undefined, reading),
     );
     this.#costs = this.#costMeter(deps);
-    this.#confirmed = new Listeners(this.#logger, "confirmed listener failed");
     this.#writes = new RefusedWrites({
       ledger: deps.ledger,
       retry: deps.storageRetry,
       logger: this.#logger,
       clock: this.#clock,
+      onFailure: (failure) => this.events.emit("storageFailure", undefined, failure),
     });
     this.#heldPause = new HeldPause({
       retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
@@ -228,7 +218,7 @@ class Desk implements PurchaseDesk {
       clock: this.#clock,
       logger: this.#logger,
     });
-    this.#balanceRead.add((reading) => meter.observe(reading));
+    this.events.on("balanceRead", (reading) => meter.observe(reading));
     return meter;
   }
 
@@ -269,7 +259,7 @@ class Desk implements PurchaseDesk {
       before === undefined
         ? { kind: "refused", refusal: { reason: "not_found" } }
         : await this.#confirmIntent(id, userId, options);
-    this.#confirmed.emit(id, result, before?.kind);
+    this.events.emit("confirmed", id, result, before?.kind);
     return result;
   }
 
@@ -329,7 +319,7 @@ class Desk implements PurchaseDesk {
       const result = await this.#lane.run(async () =>
         this.#told(await this.#claimAndSend(intent.id, userId, send)),
       );
-      this.#confirmed.emit(intent.id, result, intent.kind);
+      this.events.emit("confirmed", intent.id, result, intent.kind);
       resolved.push({ intent, result });
     }
     const sent = resolved.map(({ result }) => result).filter(isSent);
@@ -339,14 +329,6 @@ class Desk implements PurchaseDesk {
 
   unrecordedCount(): number {
     return this.#outcomes.heldCount;
-  }
-
-  onOutcomeUnrecorded(listener: UnrecordedListener): () => void {
-    return this.#outcomes.onUnrecorded(listener);
-  }
-
-  onStorageFailure(listener: (failure: StorageFailure) => void): () => void {
-    return this.#writes.onFailure(listener);
   }
 
   async close(): Promise<void> {
@@ -402,21 +384,9 @@ class Desk implements PurchaseDesk {
     this.#ledger.setLimits(limits);
   }
 
-  onUnconfirmed(listener: UnconfirmedListener): () => void {
-    return this.#unconfirmed.add(listener);
-  }
-
   async measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined> {
     await this.#costs?.settled(id, waitMs);
     return (await this.#ledger.get(id))?.cost;
-  }
-
-  onPurchaseSent(listener: PurchaseSentListener): () => void {
-    return this.#sent.add(listener);
-  }
-
-  onBalanceRead(listener: BalanceReadListener): () => void {
-    return this.#balanceRead.add(listener);
   }
 
   async settled(options: { costsWithinMs?: number } = {}): Promise<boolean> {
@@ -424,14 +394,10 @@ class Desk implements PurchaseDesk {
     return (await this.#costs?.idle(options.costsWithinMs)) ?? true;
   }
 
-  onConfirmed(listener: ConfirmedListener): () => void {
-    return this.#confirmed.add(listener);
-  }
-
   async recoverInterrupted(): Promise<PurchaseIntent[]> {
     const recovered = await this.#ledger.recoverInterrupted(this.#clock());
     for (const intent of recovered) {
-      this.#unconfirmed.emit(intent.id, intent, {
+      this.events.emit("unconfirmed", intent.id, intent, {
         kind: "ambiguous",
         cause: "transport",
         detail: intent.outcomeDetail ?? "interrupted while the request was in flight",
@@ -455,7 +421,7 @@ class Desk implements PurchaseDesk {
    * request went out), so their cost can wait for it.
    */
   #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
-    if (this.#balanceRead.size === 0 || this.#lane.busy || !this.#quotaIdle()) return;
+    if (!this.events.has("balanceRead") || this.#lane.busy || !this.#quotaIdle()) return;
     const read: Promise<unknown> = this.#reads
       .balance({ fresh: true })
       .finally(() => this.#background.delete(read));
@@ -470,7 +436,7 @@ class Desk implements PurchaseDesk {
    * (the breaker) does so before anything else can be sent.
    */
   async #told(result: ConfirmResult): Promise<ConfirmResult> {
-    if (isSent(result)) await this.#sent.emitAndWait(result.intent.id, result);
+    if (isSent(result)) await this.events.emitAndWait("sent", result.intent.id, result);
     return result;
   }
 
@@ -553,7 +519,7 @@ class Desk implements PurchaseDesk {
     // Its reading after comes from the desk's read once out of the lane, or a later one.
     if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent);
     if (outcome.kind === "ambiguous" && recorded.recorded) {
-      this.#unconfirmed.emit(intent.id, intent, outcome);
+      this.events.emit("unconfirmed", intent.id, intent, outcome);
     }
     return confirmResultOf(outcome, recorded);
   }

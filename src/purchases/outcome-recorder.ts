@@ -10,8 +10,7 @@ import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { Ambiguous, PurchaseOutcome } from "../service/types.js";
 import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import { lateAfterRecovery } from "./decisions.js";
-import { Listeners } from "./listeners.js";
-import type { ConfirmResult, UnrecordedListener } from "./types.js";
+import type { ConfirmResult } from "./types.js";
 import { type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
 
 /** The service's answer to a request that went out, and when it came. */
@@ -32,6 +31,8 @@ export interface OutcomeRecorderOptions {
   onUnconfirmed: (intent: PurchaseIntent, ambiguity: Ambiguous) => void;
   /** A write refused for good, or a "not sent" refused past its retries: the admins are told. */
   onRefused: (error: unknown) => void;
+  /** An answer whose outcome could not be written yet: the admins must be told at once. */
+  onUnrecorded: (intent: PurchaseIntent, answer: PurchaseOutcome) => void;
 }
 
 export class OutcomeRecorder {
@@ -40,9 +41,9 @@ export class OutcomeRecorder {
   readonly #clock: () => number;
   readonly #retry: WriteRetryPolicy;
   readonly #held: UnrecordedOutcomes;
-  readonly #unrecorded: Listeners<[PurchaseIntent, PurchaseOutcome]>;
   readonly #onUnconfirmed: OutcomeRecorderOptions["onUnconfirmed"];
   readonly #onRefused: OutcomeRecorderOptions["onRefused"];
+  readonly #onUnrecorded: OutcomeRecorderOptions["onUnrecorded"];
 
   constructor(options: OutcomeRecorderOptions) {
     this.#ledger = options.ledger;
@@ -51,7 +52,7 @@ export class OutcomeRecorder {
     this.#retry = { ...OUTCOME_WRITE_RETRY, ...options.retry };
     this.#onUnconfirmed = options.onUnconfirmed;
     this.#onRefused = options.onRefused;
-    this.#unrecorded = new Listeners(options.logger, "unrecorded-outcome listener failed");
+    this.#onUnrecorded = options.onUnrecorded;
     this.#held = new UnrecordedOutcomes({
       retry: options.unrecordedRetry,
       logger: options.logger,
@@ -63,11 +64,6 @@ export class OutcomeRecorder {
   /** Outcomes held in memory, waiting to be written: purchases are on hold meanwhile. */
   get heldCount(): number {
     return this.#held.size;
-  }
-
-  /** Listens to outcomes that could not be recorded; returns a function that stops it. */
-  onUnrecorded(listener: UnrecordedListener): () => void {
-    return this.#unrecorded.add(listener);
   }
 
   /** Tries every held write once more and stops the background retries (shutdown). */
@@ -132,7 +128,7 @@ export class OutcomeRecorder {
         { err, intentId: id, outcome: outcomeKind },
         "could not record a purchase outcome",
       );
-      // An answer that went unrecorded has its own alert (onOutcomeUnrecorded); a request that
+      // An answer that went unrecorded has its own alert (the desk's `outcomeUnrecorded` event); a request that
       // never left has none, so its refused write is reported here.
       if (answer === undefined) this.#onRefused(err);
       this.#hold(claimed, write, answer);
@@ -179,6 +175,6 @@ export class OutcomeRecorder {
         }
       },
     );
-    this.#unrecorded.emit(claimed.id, claimed, answer.outcome);
+    this.#onUnrecorded(claimed, answer.outcome);
   }
 }

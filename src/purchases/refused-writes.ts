@@ -11,7 +11,6 @@ import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import type { MaybePromise } from "../shared/maybe-promise.js";
 import { retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
-import { Listeners } from "./listeners.js";
 import type { ConfirmRefusal, ConfirmResult, StorageFailure } from "./types.js";
 
 /**
@@ -32,24 +31,21 @@ export class RefusedWrites {
   readonly #retry: WriteRetryPolicy;
   readonly #logger: Logger;
   readonly #clock: () => number;
-  readonly #failures: Listeners<[StorageFailure]>;
+  readonly #onFailure: (failure: StorageFailure) => void;
 
   constructor(options: {
     ledger: PurchaseLedger;
     retry?: Partial<WriteRetryPolicy> | undefined;
     logger: Logger;
     clock: () => number;
+    /** Told of every refusal that outlasted its retries. */
+    onFailure: (failure: StorageFailure) => void;
   }) {
     this.#ledger = options.ledger;
     this.#retry = { ...STORAGE_WRITE_RETRY, ...options.retry };
     this.#logger = options.logger;
     this.#clock = options.clock;
-    this.#failures = new Listeners(options.logger, "storage-failure listener failed");
-  }
-
-  /** Listens to refusals that outlasted their retries; returns a function that stops it. */
-  onFailure(listener: (failure: StorageFailure) => void): () => void {
-    return this.#failures.add(listener);
+    this.#onFailure = options.onFailure;
   }
 
   /**
@@ -76,7 +72,7 @@ export class RefusedWrites {
 
   report(operation: StorageFailure["operation"], err: unknown): void {
     const code = (err as { code?: unknown } | undefined)?.code;
-    this.#failures.emit(undefined, {
+    this.#onFailure({
       operation,
       code: typeof code === "string" ? code : "unknown",
       transient: this.#ledger.isTransientWriteError(err),

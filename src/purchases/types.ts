@@ -135,7 +135,7 @@ export interface ClaimOptions extends ConfirmOptions {
 }
 
 /**
- * A write of the money path the database refused (see the desk's `onStorageFailure`): the
+ * A write of the money path the database refused (see the desk's `storageFailure` event): the
  * admins are told, since purchases cannot go on while it lasts. `transient`: it may pass by
  * itself (locked, full, an I/O error) and is being retried; otherwise (read-only, damaged)
  * only an operator can mend it.
@@ -198,17 +198,6 @@ export interface DeskStatus {
   unconfirmed: number;
 }
 
-/** Called once per intent that ends unconfirmed, so admins can be told at once. */
-export type UnconfirmedListener = (intent: PurchaseIntent, ambiguity: Ambiguous) => void;
-
-/**
- * Called after a confirmation whose request went out, whatever its outcome (succeeded,
- * rejected or unconfirmed), so work that follows a purchase (the low-balance check) runs in
- * the background of the person's answer. Not called when nothing was sent (refused, recipient
- * already premium, not sent): that spent nothing.
- */
-export type PurchaseSentListener = (result: SentResult) => void | Promise<void>;
-
 /**
  * A wallet balance the service answered with figures the desk recognises, and when the read
  * started: the balance is the wallet's at that moment or later.
@@ -217,21 +206,6 @@ export interface BalanceReading {
   balance: BalanceSnapshot;
   at: number;
 }
-
-/**
- * Called with every good balance read the desk makes: the summaries', /balance's, the
- * evidence's, and the desk's own "balance after a purchase" (see
- * {@link PurchaseDesk.onBalanceRead}). Listeners must not read the balance themselves.
- */
-export type BalanceReadListener = (reading: BalanceReading) => void;
-
-/**
- * Called after every press of Confirm, whatever it came to (sent, not sent, refused, recipient
- * already premium), and for each confirmation queued by an earlier process and resolved at
- * start, with the gift's kind when the intent exists: purchases by outcome are counted from it
- * (src/metrics). Runs after the result is known, never delaying it.
- */
-export type ConfirmedListener = (result: ConfirmResult, giftKind: IntentKind | undefined) => void;
 
 /** The confirmations whose request went out. */
 export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
@@ -250,14 +224,51 @@ export interface QueuedResolution {
 }
 
 /**
- * Called at once when a purchase's outcome could not be written after its request went out,
- * with what is known: the intent as claimed and the service's answer (or the client's reason
- * it is unknown). The ledger still says `sending` until the write succeeds.
+ * What the desk tells the rest of the bot, by event name: `desk.events.on(name, listener)`
+ * returns a function that stops listening.
  */
-export type UnrecordedListener = (intent: PurchaseIntent, answer: PurchaseOutcome) => void;
+export interface DeskEventMap {
+  /**
+   * An intent ended unconfirmed (also each one recovered at start), so admins can be told at
+   * once.
+   */
+  unconfirmed: [intent: PurchaseIntent, ambiguity: Ambiguous];
+  /**
+   * A confirmation whose request went out, whatever its outcome. Awaited inside the purchase
+   * lane: the next claim waits for these listeners (the breaker pauses before it).
+   */
+  sent: [result: SentResult];
+  /**
+   * Every press of Confirm, whatever it came to, and each queued confirmation resolved at start,
+   * with the gift's kind when the intent exists (the metrics count purchases from it).
+   */
+  confirmed: [result: ConfirmResult, giftKind: IntentKind | undefined];
+  /**
+   * An outcome that could not be written after its request went out, with what is known: the
+   * ledger still says `sending` until the write lands.
+   */
+  outcomeUnrecorded: [intent: PurchaseIntent, answer: PurchaseOutcome];
+  /** A write of the money path the database refused: told at every failure. */
+  storageFailure: [failure: StorageFailure];
+  /**
+   * Every good balance read the desk makes (the summaries', /balance's, the evidence's, and
+   * its own read after a purchase). Listeners must not read the balance themselves.
+   */
+  balanceRead: [reading: BalanceReading];
+}
+
+export type DeskEventName = keyof DeskEventMap;
+export type DeskListener<K extends DeskEventName> = (...args: DeskEventMap[K]) => unknown;
+
+/** The listening half of the desk's events, as its users see it. */
+export interface DeskEvents {
+  on<K extends DeskEventName>(event: K, listener: DeskListener<K>): () => void;
+}
 
 /** The desk's whole surface, as the bot uses it. Reading goes through PurchaseRecords. */
 export interface PurchaseDesk {
+  /** What the desk tells: purchases sent, outcomes unknown or unrecorded, balance reads. */
+  readonly events: DeskEvents;
   /**
    * Parses (anything a person may type, or a {@link Username}), then checks the recipient with
    * the service (shared, briefly cached reads).
@@ -300,11 +311,6 @@ export interface PurchaseDesk {
   pauseByBreaker(detail: unknown): void;
   /** New spending limits from the next claim on (settings reloaded while running). */
   setLimits(limits: SpendingLimits): void;
-  onUnconfirmed(listener: UnconfirmedListener): () => void;
-  /** Listens to every confirmation whose request went out; returns a function that stops it. */
-  onPurchaseSent(listener: PurchaseSentListener): () => void;
-  /** Listens to every confirmation, whatever it came to; returns a function that stops it. */
-  onConfirmed(listener: ConfirmedListener): () => void;
   /**
    * At start, after {@link recoverInterrupted} and before any update is taken: every
    * confirmation a previous process recorded as queued is sent in its turn if every rule still
@@ -319,24 +325,8 @@ export interface PurchaseDesk {
    * unconfirmed. Each is written as unconfirmed as soon as the database accepts it.
    */
   unrecordedCount(): number;
-  /** Listens to outcomes that could not be recorded; returns a function that stops it. */
-  onOutcomeUnrecorded(listener: UnrecordedListener): () => void;
-  /**
-   * Listens to writes of the money path the database refused (a claim, a queued promise, its
-   * closing, an outcome): told at every failure; the listener decides how often to tell.
-   */
-  onStorageFailure(listener: (failure: StorageFailure) => void): () => void;
   /** Tries once more to write every held outcome (shutdown), and stops retrying. */
   close(): Promise<void>;
-  /**
-   * Listens to every good balance read; returns a function that stops it. After a purchase
-   * whose request went out the desk wants one "balance after purchase" for its listeners (the
-   * low-balance check, the cost of what was bought), but never at the price of a request of
-   * its own while the quota is in demand: it reads only when the service's quota is idle and
-   * no other confirmation waits; otherwise the next read a summary or /balance makes anyway
-   * is that balance. Nothing is read after a purchase while nobody listens.
-   */
-  onBalanceRead(listener: BalanceReadListener): () => void;
   /**
    * Resolves when the desk's own reads after purchases (and their listeners) are done, and
    * every cost measurement under way (the chain) has finished, or `costsWithinMs` has passed
@@ -351,7 +341,7 @@ export interface PurchaseDesk {
   measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined>;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
-   * and the onUnconfirmed listeners are told about each. Call it after registering listeners.
+   * and the `unconfirmed` listeners are told about each. Call it after registering listeners.
    */
   recoverInterrupted(): Promise<PurchaseIntent[]>;
   /** Marks drafts past their expiry as expired; returns how many (run it now and then). */

@@ -10,7 +10,8 @@ async function world(options: { quotaIdle: boolean; listen?: boolean }) {
   const desk: DeskFixtureOptions["desk"] = { quotaIdle: () => idle.now };
   const f = await deskFixture({ desk });
   const readings: BalanceReading[] = [];
-  if (options.listen !== false) f.desk.onBalanceRead((reading) => readings.push(reading));
+  if (options.listen !== false)
+    f.desk.events.on("balanceRead", (reading) => readings.push(reading));
   const balanceReads = () => f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
   return { f, idle, readings, balanceReads };
 }
@@ -87,7 +88,7 @@ async function costWorld(options: { quotaIdle: boolean }) {
   const idle = { now: options.quotaIdle };
   const f = await deskFixture({ accounts: true, desk: { quotaIdle: () => idle.now } });
   const readings: BalanceReading[] = [];
-  f.desk.onBalanceRead((reading) => readings.push(reading));
+  f.desk.events.on("balanceRead", (reading) => readings.push(reading));
   const balanceReads = () => f.sandbox.requests.filter((r) => r.path === "/wallet-balance/").length;
   /** A draft made as a summary makes one: its "balance before" is the desk's (shared) read. */
   const draft = async (name: string, userId: number) => {

@@ -95,11 +95,11 @@ describe("PurchaseDesk.confirm", () => {
     const f = await deskFixture();
     const confirmed: [string, string | undefined][] = [];
     const sent: string[] = [];
-    f.desk.onConfirmed((result, giftKind) => confirmed.push([result.kind, giftKind]));
-    f.desk.onPurchaseSent((result) => {
+    f.desk.events.on("confirmed", (result, giftKind) => confirmed.push([result.kind, giftKind]));
+    f.desk.events.on("sent", (result) => {
       sent.push(result.kind);
     });
-    f.desk.onConfirmed(() => {
+    f.desk.events.on("confirmed", () => {
       throw new Error("a failing listener disturbs nothing");
     });
     const intent = f.starsDraft();
@@ -166,8 +166,8 @@ describe("PurchaseDesk.confirm", () => {
     async (_name, fault) => {
       const f = await deskFixture({ client: { timeouts: { headersMs: 300, bodyMs: 300 } } });
       const told: [string, Ambiguous][] = [];
-      f.desk.onUnconfirmed((intent, ambiguity) => told.push([intent.id, ambiguity]));
-      f.desk.onUnconfirmed(() => {
+      f.desk.events.on("unconfirmed", (intent, ambiguity) => told.push([intent.id, ambiguity]));
+      f.desk.events.on("unconfirmed", () => {
         throw new Error("a broken listener must not break the purchase");
       });
       const intent = f.starsDraft();
@@ -205,7 +205,7 @@ describe("PurchaseDesk.confirm", () => {
   it("a rejected outcome (400) ends rejected, freezes nothing and notifies no one", async () => {
     const f = await deskFixture();
     const told: string[] = [];
-    f.desk.onUnconfirmed((intent) => told.push(intent.id));
+    f.desk.events.on("unconfirmed", (intent) => told.push(intent.id));
     const intent = f.starsDraft();
     f.sandbox.injectFault(
       { type: "status", status: 400, body: { ok: false, error: "PRICE_GUARD", price_guard: true } },

@@ -51,7 +51,7 @@ describe("a bot process killed mid-purchase", () => {
     const restarted = createPurchaseDesk({ ledger: restartedLedger, client: f.client });
     const restartedRecords = createPurchaseRecords(restartedLedger);
     const told: string[] = [];
-    restarted.onUnconfirmed((intent) => told.push(intent.id));
+    restarted.events.on("unconfirmed", (intent) => told.push(intent.id));
     expect((await restarted.recoverInterrupted()).map((i) => i.id)).toEqual([victim.id]);
     expect(told).toEqual([victim.id]);
     expect(await restartedRecords.getIntent(victim.id)).toMatchObject({

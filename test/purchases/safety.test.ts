@@ -112,9 +112,9 @@ describe("an outcome the database refuses after the request went out", () => {
     });
     const setFault = installWriteFault(f.db);
     const told: { intent: PurchaseIntent; answer: PurchaseOutcome }[] = [];
-    f.desk.onOutcomeUnrecorded((intent, answer) => told.push({ intent, answer }));
+    f.desk.events.on("outcomeUnrecorded", (intent, answer) => told.push({ intent, answer }));
     const unconfirmed = new Promise<PurchaseIntent>((resolve) => {
-      f.desk.onUnconfirmed((intent) => resolve(intent));
+      f.desk.events.on("unconfirmed", (intent) => resolve(intent));
     });
     const first = f.starsDraft();
     const next = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });

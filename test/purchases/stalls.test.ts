@@ -40,7 +40,7 @@ async function queueBehindFirst(
   const bea = f.starsDraft({ requester: BEA });
   f.sandbox.injectFault({ type: "delay", ms: 150 }, { path: STARS });
   let once = false;
-  f.desk.onPurchaseSent(() => {
+  f.desk.events.on("sent", () => {
     if (once) return;
     once = true;
     afterFirst();
@@ -72,7 +72,7 @@ describe("a queued confirmation whose claim the database refuses", () => {
       },
     });
     const failures: StorageFailure[] = [];
-    f.desk.onStorageFailure((failure) => failures.push(failure));
+    f.desk.events.on("storageFailure", (failure) => failures.push(failure));
     const { bea, result } = await queueBehindFirst(f, () => {
       holder = secondConnection(f.path);
       holder.exec("BEGIN IMMEDIATE");
@@ -134,7 +134,7 @@ describe("a queued confirmation whose claim the database refuses", () => {
     });
     const setFault = installWriteFault(f.db, "SQLITE_READONLY");
     const failures: StorageFailure[] = [];
-    f.desk.onStorageFailure((failure) => failures.push(failure));
+    f.desk.events.on("storageFailure", (failure) => failures.push(failure));
     const { bea, result } = await queueBehindFirst(f, () => setFault(true));
     expiresAt = (await f.records.getIntent(bea))?.expiresAt ?? 0;
 
@@ -236,11 +236,11 @@ describe("the breaker's pause when the database refuses it", () => {
     const f = await deskFixture({ desk: { unrecordedRetry: { firstDelayMs: 5, maxDelayMs: 20 } } });
     const holder = secondConnection(f.path);
     // Registered before the guard: the lock is taken right before the breaker writes its pause.
-    f.desk.onPurchaseSent(() => {
+    f.desk.events.on("sent", () => {
       if (!holder.inTransaction) holder.exec("BEGIN IMMEDIATE");
     });
     const failures: StorageFailure[] = [];
-    f.desk.onStorageFailure((failure) => failures.push(failure));
+    f.desk.events.on("storageFailure", (failure) => failures.push(failure));
     const guard = new BreakerGuard({
       desk: f.desk,
       records: f.records,
@@ -290,7 +290,7 @@ describe("a 'not sent' the database refuses to record", () => {
     });
     const setFault = installWriteFault(f.db);
     const failures: StorageFailure[] = [];
-    f.desk.onStorageFailure((failure) => failures.push(failure));
+    f.desk.events.on("storageFailure", (failure) => failures.push(failure));
     f.client.stopPurchases(); // the client refuses the request before it leaves
     const intent = f.starsDraft();
 

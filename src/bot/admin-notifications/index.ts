@@ -132,11 +132,11 @@ export class AdminNotifier {
    */
   listen(): () => void {
     const { desk } = this.#options;
-    const stopUnconfirmed = desk.onUnconfirmed((intent) => this.unconfirmed(intent));
-    const stopUnrecorded = desk.onOutcomeUnrecorded((intent, answer) =>
+    const stopUnconfirmed = desk.events.on("unconfirmed", (intent) => this.unconfirmed(intent));
+    const stopUnrecorded = desk.events.on("outcomeUnrecorded", (intent, answer) =>
       this.unrecorded(intent, answer),
     );
-    const stopStorage = desk.onStorageFailure((failure) => this.storageFailure(failure));
+    const stopStorage = desk.events.on("storageFailure", (failure) => this.storageFailure(failure));
     this.#listening = true;
     this.#followBalanceReads();
     return () => {
@@ -155,7 +155,7 @@ export class AdminNotifier {
   #followBalanceReads(): void {
     const wanted = this.#listening && this.hasBalanceAlerts && this.#options.admins.length > 0;
     if (wanted && this.#stopBalanceReads === undefined) {
-      this.#stopBalanceReads = this.#options.desk.onBalanceRead((reading) =>
+      this.#stopBalanceReads = this.#options.desk.events.on("balanceRead", (reading) =>
         this.checkBalance(reading.balance),
       );
     } else if (!wanted && this.#stopBalanceReads !== undefined) {
@@ -232,7 +232,7 @@ export class AdminNotifier {
 
   /**
    * The database refused a write of the money path past its retries (see the desk's
-   * `onStorageFailure`). Told once per kind of refusal (its SQLite code, passing or not) every
+   * `storageFailure` event). Told once per kind of refusal (its SQLite code, passing or not) every
    * {@link STORAGE_ALERT_REPEAT_MS}: a locked or read-only file refuses every write, and one
    * message says so as well as fifty.
    */
