@@ -1,0 +1,260 @@
+/**
+ * One confirmation's way out, run in the purchase lane (one at a time in this process): the
+ * checks of a queued confirmation's turn, a premium recipient's fresh `is_premium`, the claim,
+ * and only if the claim won, the one request and its outcome, written (or held while the
+ * database refuses it). A refusal closes or reopens a queued promise so its person is never
+ * left waiting.
+ */
+import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
+import type { Logger } from "../shared/logger.js";
+import type { GiftServiceClient } from "../service/types.js";
+import type { CostMeter } from "./cost-meter.js";
+import {
+  confirmResultOf,
+  freshPremiumCheck,
+  isPassingRefusal,
+  knownBalance,
+  needsPremiumCheck,
+  premiumVerdict,
+  unrecorded,
+} from "./decisions.js";
+import type { DeskEventHub } from "./desk-events.js";
+import type { HeldPause } from "./held-pause.js";
+import type { Answer, OutcomeRecorder } from "./outcome-recorder.js";
+import type { RefusedWrites } from "./refused-writes.js";
+import { sendPurchase } from "./send.js";
+import type { ServiceReads } from "./service-reads.js";
+import type { ConfirmRefusal, ConfirmResult } from "./types.js";
+
+export type OnQueued = ((waitMs: number) => void) | undefined;
+
+/** What the lane's claim-and-send is told besides the intent and its requester. */
+export interface SendOptions {
+  onQueued?: OnQueued;
+  isAdmin?: boolean;
+  /** Told once the claim has won, before the request goes out (see ClaimOptions). */
+  onClaimed?: () => void;
+  /** At start, resolving a queued confirmation of a process that died: nobody can press again. */
+  atStart?: boolean;
+  /** Asked before the claim of a queued confirmation (see ClaimOptions.mayBuy). */
+  mayBuy?: () => boolean | Promise<boolean>;
+  /** The intent was recorded as queued: its person holds a promise the desk must keep. */
+  queued?: boolean;
+}
+
+/** What a confirmation meets while the breaker's pause is held in memory. */
+export const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
+
+/** The parts of the desk a confirmation's way out uses. */
+export interface ClaimAndSendParts {
+  ledger: PurchaseLedger;
+  client: GiftServiceClient;
+  clock: () => number;
+  logger: Logger;
+  reads: ServiceReads;
+  outcomes: OutcomeRecorder;
+  writes: RefusedWrites;
+  heldPause: HeldPause;
+  costs: CostMeter | undefined;
+  events: DeskEventHub;
+  /** How old a recipient's `is_premium` may be at the claim. */
+  recheckAfterMs: number;
+}
+
+export class ClaimAndSend {
+  readonly #ledger: PurchaseLedger;
+  readonly #client: GiftServiceClient;
+  readonly #clock: () => number;
+  readonly #logger: Logger;
+  readonly #reads: ServiceReads;
+  readonly #outcomes: OutcomeRecorder;
+  readonly #writes: RefusedWrites;
+  readonly #heldPause: HeldPause;
+  readonly #costs: CostMeter | undefined;
+  readonly #events: DeskEventHub;
+  readonly #recheckAfterMs: number;
+
+  constructor(parts: ClaimAndSendParts) {
+    this.#ledger = parts.ledger;
+    this.#client = parts.client;
+    this.#clock = parts.clock;
+    this.#logger = parts.logger;
+    this.#reads = parts.reads;
+    this.#outcomes = parts.outcomes;
+    this.#writes = parts.writes;
+    this.#heldPause = parts.heldPause;
+    this.#costs = parts.costs;
+    this.#events = parts.events;
+    this.#recheckAfterMs = parts.recheckAfterMs;
+  }
+
+  /** Purchases on hold: unconfirmed intents, and outcomes not yet recorded, count alike. */
+  async onHold(): Promise<ConfirmRefusal> {
+    return {
+      reason: "frozen",
+      unconfirmed: (await this.#ledger.unconfirmedCount()) + this.#outcomes.heldCount,
+    };
+  }
+
+  /**
+   * Claims the intent and, only if the claim won, sends its one request and records the
+   * outcome. Runs in the purchase lane: one at a time in this process. Right before the
+   * claim, a premium recipient's `is_premium` must be known and fresh.
+   */
+  async run(id: string, userId: number, options: SendOptions): Promise<ConfirmResult> {
+    let claimed: PurchaseIntent | ConfirmResult;
+    try {
+      claimed = await this.#claimStep(id, userId, options);
+    } catch (err) {
+      return this.#writes.afterRefusedClaim(id, err, options.queued === true);
+    }
+    return "status" in claimed ? this.#send(claimed, options) : claimed;
+  }
+
+  /**
+   * Everything before the request: the checks of a queued confirmation's turn, a premium
+   * recipient's fresh `is_premium`, and the claim itself. The claimed intent, or what the
+   * confirmation came to instead. Throws when the database refused a write past its retries.
+   */
+  async #claimStep(
+    id: string,
+    userId: number,
+    options: SendOptions,
+  ): Promise<PurchaseIntent | ConfirmResult> {
+    const close = options.atStart === true;
+    const before = await this.#ledger.get(id);
+    if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
+    if (this.#outcomes.heldCount > 0) return this.#refuse(before, await this.onHold(), close);
+    if (this.#heldPause.active) return this.#refuse(before, BREAKER_PAUSE, close);
+    if (before.status === "queued" && options.mayBuy !== undefined && !(await options.mayBuy())) {
+      // Access may have been taken away while it waited: closed, never reopened.
+      return this.#refuse(before, { reason: "no_access" }, true);
+    }
+    if (needsPremiumCheck(before, userId, this.#clock())) {
+      const blocked = await this.#premiumBlock(before, userId, options.onQueued, close);
+      if (blocked !== undefined) return blocked;
+    }
+    const claim = await this.#writes.write("claim", () =>
+      this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
+    );
+    if (claim.ok) return claim.intent;
+    const { ok: _ok, ...refusal } = claim;
+    const now = await this.#ledger.get(id);
+    return now?.status === "queued"
+      ? this.#refuse(now, refusal, close)
+      : { kind: "refused", refusal };
+  }
+
+  /**
+   * Sends a claimed intent's one request and records the outcome. The claim has committed
+   * (the ledger answers synchronously): only now may the request go.
+   */
+  async #send(claimed: PurchaseIntent, options: SendOptions): Promise<ConfirmResult> {
+    const id = claimed.id;
+    const claim = { intent: claimed };
+    await this.#refreshBalanceBefore(claim.intent);
+    try {
+      options.onClaimed?.();
+    } catch (err) {
+      this.#logger.warn({ err, intentId: id }, "onClaimed listener failed");
+    }
+    const outcome = await sendPurchase(this.#client, claim.intent, options.onQueued);
+    if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
+      return this.#outcomes.recordNotSent(claim.intent, outcome);
+    }
+    const answer: Answer = { outcome, answeredAt: this.#clock() };
+    const recorded = await this.#outcomes.record(claim.intent, outcome.kind, answer, () =>
+      this.#ledger.recordOutcome(id, outcome, this.#clock()),
+    );
+    if (recorded === undefined) return unrecorded(claim.intent);
+    const { intent } = recorded;
+    if (intent.kind === "premium" && outcome.kind === "success") {
+      this.#reads.recipients.forget(intent.recipient.toLowerCase());
+    }
+    this.#reads.balances.forget("wallet");
+    // Its reading after comes from the desk's read once out of the lane, or a later one.
+    if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent);
+    if (outcome.kind === "ambiguous" && recorded.recorded) {
+      this.#events.emit("unconfirmed", intent.id, intent, outcome);
+    }
+    return confirmResultOf(outcome, recorded);
+  }
+
+  /**
+   * Reads `is_premium` again unless a fresh, plain answer is cached (concurrent confirmations
+   * share the read). The result when nothing may be bought, else undefined.
+   */
+  async #premiumBlock(
+    before: PurchaseIntent,
+    userId: number,
+    onQueued: OnQueued,
+    close: boolean,
+  ): Promise<ConfirmResult | undefined> {
+    const cached = this.#reads.recipients.peek(before.recipient.toLowerCase());
+    const check =
+      freshPremiumCheck(cached, this.#clock(), this.#recheckAfterMs) ??
+      (await this.#reads.recipient(before.recipient, { fresh: true, onQueued }));
+    const verdict = premiumVerdict(check);
+    if (verdict === undefined) return undefined;
+    if (verdict === "has_premium") return this.#recipientHasPremium(before, userId);
+    return this.#refuse((await this.#ledger.get(before.id)) ?? before, verdict, close);
+  }
+
+  /** The recipient got premium since: nothing is bought, the draft or queued promise closed. */
+  async #recipientHasPremium(intent: PurchaseIntent, userId: number): Promise<ConfirmResult> {
+    const closed =
+      intent.status === "queued"
+        ? (await this.#ledger.closeQueued(intent.id, "recipient_has_premium", this.#clock())) !==
+          undefined
+        : await this.#ledger.cancel(intent.id, userId, this.#clock());
+    if (!closed) return { kind: "refused", refusal: { reason: "already_processing" } };
+    return { kind: "recipient_has_premium", intent: (await this.#ledger.get(intent.id)) ?? intent };
+  }
+
+  /**
+   * A confirmation that will not be sent. A draft stays a draft. A queued one goes back to an
+   * open draft when the refusal passes by itself (paused, on hold, a limit, the recipient not
+   * checkable just now) and the person is there to press again; otherwise, and always at the
+   * start after a crash (`close`), it is closed unsent with an answer to give.
+   */
+  async #refuse(
+    intent: PurchaseIntent,
+    refusal: ConfirmRefusal,
+    close: boolean,
+  ): Promise<ConfirmResult> {
+    if (intent.status !== "queued") return { kind: "refused", refusal };
+    const now = this.#clock();
+    if (
+      !close &&
+      isPassingRefusal(refusal) &&
+      (await this.#writes.write("close", () => this.#ledger.reopenQueued(intent.id, now)))
+    ) {
+      return { kind: "refused", refusal };
+    }
+    const closed = await this.#writes.write("close", () =>
+      this.#ledger.closeQueued(intent.id, refusal.reason, now),
+    );
+    return closed === undefined
+      ? { kind: "refused", refusal: { reason: "already_processing" } }
+      : { kind: "closed", intent: closed, refusal };
+  }
+
+  /**
+   * Just before a claimed intent's request goes out, replaces its "balance before" (read for
+   * the draft, up to the draft's lifetime ago) with a newer read the desk already holds, so a
+   * purchase sent in between is not mistaken for this one's spending. Evidence only: a failure
+   * to write it is logged and the purchase goes on, since the claim has already committed.
+   */
+  async #refreshBalanceBefore(intent: PurchaseIntent): Promise<void> {
+    const known = knownBalance(this.#reads.balances.peek("wallet"));
+    if (known === undefined) return;
+    try {
+      await this.#ledger.recordBalanceBefore(intent.id, known.balance, known.at, this.#clock());
+    } catch (err) {
+      this.#logger.warn(
+        { err, intentId: intent.id },
+        "could not record the balance before a purchase",
+      );
+    }
+  }
+}
