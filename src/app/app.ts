@@ -363,11 +363,8 @@ function createGiftBot(
   });
 }
 
-/**
- * Builds every part from the configuration; nothing talks to the network yet. `overrides`
- * replace what a test or the bench must control (see {@link AppOverrides}).
- */
-export function createApp(config: Config, overrides: AppOverrides = {}): App {
+/** The stores and what reads them first: opened once, closed last. */
+function openStores(config: Config, overrides: AppOverrides) {
   const logger =
     overrides.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
   const storage = (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
@@ -376,6 +373,65 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     draftTtlMs: config.ledger.draftTtlSeconds * 1000,
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
   });
+  return { logger, storage, ledger, accounts: storage.openAccounts() };
+}
+
+/** The sender lease's keeper: standby while another process holds it, a fatal stop if lost. */
+function keepLease(
+  config: Config,
+  overrides: AppOverrides,
+  parts: { storage: Storage; logger: Logger; observability: Observability },
+): LeaseKeeper {
+  const { logger } = parts;
+  return new LeaseKeeper({
+    lease: parts.storage.senderLease,
+    timing: leaseTiming(config.run.leaseSeconds),
+    logger,
+    onStandby: () => parts.observability.readiness.set("standby"),
+    onLost: (reason) => {
+      logger.fatal({ reason }, "this process no longer holds the sender lease: stopping");
+      overrides.onFatal?.(new Error(reason));
+    },
+  });
+}
+
+/** The service client, the desk over it and the ledger, and the records that read the ledger. */
+function buildPurchasing(
+  config: Config,
+  overrides: AppOverrides,
+  parts: {
+    logger: Logger;
+    credentials: CredentialHolder;
+    ledger: PurchaseLedger;
+    accounts: PurchaseAccounts;
+    readOutages: ReadOutageWatch;
+    observability: Observability;
+    tonApiKey: () => string | undefined;
+  },
+) {
+  const { logger, ledger, accounts, observability } = parts;
+  const { monitor, quotaIdle, client, quotaSnapshot } = createService(config, overrides, {
+    logger,
+    credentials: parts.credentials,
+    onRead: (outcome) => parts.readOutages.record(outcome),
+    metrics: observability.metrics,
+  });
+  const desk = createDesk(config, overrides, {
+    ...{ ledger, accounts, service: monitor, quotaIdle, quotaSnapshot, logger },
+    tonApiKey: parts.tonApiKey,
+  });
+  observability.watchDesk(desk);
+  const unrecorded = () => desk.unrecordedCount();
+  const records = createPurchaseRecords(ledger, overrides.clock, unrecorded, accounts);
+  return { service: monitor, client, desk, records };
+}
+
+/**
+ * Builds every part from the configuration; nothing talks to the network yet. `overrides`
+ * replace what a test or the bench must control (see {@link AppOverrides}).
+ */
+export function createApp(config: Config, overrides: AppOverrides = {}): App {
+  const { logger, storage, ledger, accounts } = openStores(config, overrides);
   const clock = overrides.clock ?? Date.now;
   const credentials = new CredentialHolder(serviceCredentials(config));
   let running = config;
@@ -394,34 +450,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     lastBackupAt: () => backups?.lastGoodAt,
     backupIntervalSeconds: () => (backups === undefined ? 0 : config.backups.intervalHours * 3600),
   });
-  const accounts = storage.openAccounts();
-  const {
-    monitor: service,
-    quotaIdle,
-    client,
-    quotaSnapshot,
-  } = createService(config, overrides, {
-    logger,
-    credentials,
-    onRead: (outcome) => readOutages.record(outcome),
-    metrics: observability.metrics,
-  });
-  const desk = createDesk(config, overrides, {
-    ledger,
-    accounts,
-    service,
-    quotaIdle,
-    quotaSnapshot,
-    logger,
+  const { service, client, desk, records } = buildPurchasing(config, overrides, {
+    ...{ logger, credentials, ledger, accounts, readOutages, observability },
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
-  observability.watchDesk(desk);
-  const records = createPurchaseRecords(
-    ledger,
-    overrides.clock,
-    () => desk.unrecordedCount(),
-    accounts,
-  );
   const access = new AccessList(storage.access, config.access);
   const giftBot = createGiftBot(config, overrides, {
     desk,
@@ -434,63 +466,73 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   tellBackupFailing = (error) => giftBot.notifier.backupFailing(config.backups.dir, error);
   const { bot, services, notifier } = giftBot;
   readOutages.tell(notifier);
-  guardPurchases({
-    desk,
-    records,
-    ledger,
-    accounts,
-    notifier,
-    logger,
-    threshold: config.alerts.breakerRefusals,
-  });
-
+  const threshold = config.alerts.breakerRefusals;
+  guardPurchases({ desk, records, ledger, accounts, notifier, logger, threshold });
   const applySettings = (next: Config): void => {
     running = next;
     applyReloaded(next, { credentials, access, desk, notifier });
   };
+  const updates = prepareBot(bot, observability, overrides, logger);
+  const health = (): Promise<HealthReport> => healthReport(() => storage.isUp(), service);
+  const probes = {
+    ownPorts: observability.probes(health),
+    webhook: observability.probes(health, { onWebhookPort: true }),
+  };
+  const lease = keepLease(config, overrides, { storage, logger, observability });
+  const run = runControls(
+    { config, overrides, logger, ledger, lease, backups, desk, access, giftBot, health, probes },
+    { service, updates, storage, observability, readOutages },
+  );
+  return {
+    ...{ config, logger, storage, ledger, desk, records, access, bot, services, notifier },
+    ...{ service, updates, observability, health, applySettings },
+    get webhookServer() {
+      return run.webhookServer();
+    },
+    sweepGroups: () => giftBot.sweepGroups(),
+    sendDueReports: () => giftBot.reporter.sendDue(),
+    start: run.start,
+    stop: run.stop,
+  };
+}
+
+/** The bot's last error handler, its Telegram calls watched and retried, its updates counted. */
+function prepareBot(
+  bot: GiftBot["bot"],
+  observability: Observability,
+  overrides: AppOverrides,
+  logger: Logger,
+): UpdateTracker {
   // The features run inside the bot's error boundary; this catches what is left (the outermost
   // middleware). grammY's default would rethrow and end long polling for everyone.
   bot.catch((error) => {
     logger.error({ err: error.error, updateId: error.ctx.update.update_id }, "update failed");
   });
   configureTelegramCalls(bot, observability, overrides.telegram?.autoRetry ?? true);
-  const updates = trackUpdates(bot);
+  return trackUpdates(bot);
+}
 
-  const health = (): Promise<HealthReport> => healthReport(() => storage.isUp(), service);
-  const probes = {
-    ownPorts: observability.probes(health),
-    webhook: observability.probes(health, { onWebhookPort: true }),
-  };
+/**
+ * `start` and `stop`, each run once however often called: a stop during a start waits for it
+ * and undoes what it began.
+ */
+function runControls(
+  parts: RunParts,
+  closing: {
+    service: ServiceMonitor;
+    updates: UpdateTracker;
+    storage: Storage;
+    observability: Observability;
+    readOutages: ReadOutageWatch;
+  },
+) {
+  const { logger, desk, giftBot, lease, backups } = parts;
+  const { observability, readOutages } = closing;
   // Aborted by stop(): ends the retries of a start that is still connecting, or on standby.
   const connecting = new AbortController();
-  const lease = new LeaseKeeper({
-    lease: storage.senderLease,
-    timing: leaseTiming(config.run.leaseSeconds),
-    logger,
-    onStandby: () => observability.readiness.set("standby"),
-    onLost: (reason) => {
-      logger.fatal({ reason }, "this process no longer holds the sender lease: stopping");
-      overrides.onFatal?.(new Error(reason));
-    },
-  });
-
   const begun: Started = { runner: undefined, webhookServer: undefined, expiry: undefined };
   let stopping: Promise<void> | undefined;
   let starting: Promise<void> | undefined;
-
-  const parts: RunParts = {
-    config,
-    overrides,
-    logger,
-    ledger,
-    lease,
-    backups,
-    desk,
-    access,
-    giftBot,
-    health,
-    probes,
-  };
   const start = (): Promise<void> =>
     (starting ??= begin(parts, begun, {
       observability,
@@ -498,17 +540,12 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
       readOutages,
       stopped: () => stopping !== undefined,
     }));
-
-  const stop = (): Promise<void> => {
-    stopping ??= windDown(
+  const stop = (): Promise<void> =>
+    (stopping ??= windDown(
       {
+        ...closing,
         logger,
-        service,
-        updates,
-        notifier,
-        storage,
-        observability,
-        readOutages,
+        notifier: giftBot.notifier,
         desk,
         connecting,
         reporter: giftBot.reporter,
@@ -518,34 +555,8 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
         starting,
       },
       () => begun,
-    );
-    return stopping;
-  };
-
-  return {
-    config,
-    logger,
-    storage,
-    ledger,
-    desk,
-    records,
-    access,
-    bot,
-    services,
-    notifier,
-    service,
-    updates,
-    observability,
-    get webhookServer() {
-      return begun.webhookServer;
-    },
-    health,
-    applySettings,
-    sweepGroups: () => giftBot.sweepGroups(),
-    sendDueReports: () => giftBot.reporter.sendDue(),
-    start,
-    stop,
-  };
+    ));
+  return { start, stop, webhookServer: () => begun.webhookServer };
 }
 
 /** What stopping the app works with: the parts to close in order. */

@@ -31,6 +31,7 @@ import {
   sentence,
   summaryText,
   summaryWithStatus,
+  type SummaryView,
 } from "../purchase-views.js";
 
 type CallbackContext = Filter<BotContext, "callback_query:data">;
@@ -119,64 +120,114 @@ function outcomeLine(ctx: BotContext, locale: string, refusal: ConfirmRefusal): 
   });
 }
 
+/** Confirm: refused while purchases are closed, else claimed by the desk and its outcome shown. */
 async function confirm(
   ctx: CallbackContext,
   intent: PurchaseIntent,
   services: BotServices,
 ): Promise<void> {
   const locale = await ctx.i18n.getLocale();
-  const status = await purchasesState(services);
-  const closed = closedText(ctx.t, status, "summary");
-  if (closed !== undefined) {
-    await notePauseMet(ctx, services.pauseWaiters);
-    const early: ConfirmRefusal = status.paused
-      ? { reason: "paused", source: status.pausedBy ?? "admin" }
-      : { reason: "frozen", unconfirmed: status.unconfirmed };
-    await ctx.answerCallbackQuery({
-      text: sentence(refusalText(ctx.t, locale, early, audienceOf(ctx.chat?.type))),
-    });
-    // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
-    await editSummary(
-      ctx,
-      summaryWithStatus(ctx.t, locale, intent, closed, await summaryView(services, intent)),
-      summaryKeyboard(ctx.t, intent),
-    );
-    return;
-  }
+  if (await refusedWhileClosed(ctx, intent, services, locale)) return;
   const gate = await services.canBuy(ctx, { kind: intent.kind, stage: "confirm" });
   if (!gate.allowed) {
     await ctx.answerCallbackQuery({ text: gate.text ?? ctx.t("purchase-not-allowed") });
     return;
   }
-  // The press is answered at the first thing the desk reports: "sending" once the claim has
-  // won (never before: a refused claim must not say it), a wait in the queue, or else the
-  // claim's refusal below. The desk's callbacks are synchronous; the answer and the message
-  // edits are chained so the final outcome edit always comes after them.
-  // An object, so TypeScript sees the callbacks set it (a local would stay narrowed to false).
-  const press = { answered: false };
-  const view = await summaryView(services, intent);
-  let shown: Promise<void> = Promise.resolve();
-  const show = (status: string, options: { typing?: boolean; toast?: string } = {}): void => {
-    const text = summaryWithStatus(ctx.t, locale, intent, status, view);
-    const answer = !press.answered;
-    press.answered = true;
-    shown = shown
+  const progress = new PressProgress(ctx, locale, intent, await summaryView(services, intent));
+  const result = await claimAndSend(ctx, intent, services, progress);
+  if (!progress.answered) {
+    await ctx.answerCallbackQuery(
+      result.kind === "refused"
+        ? { text: sentence(refusalText(ctx.t, locale, result.refusal, audienceOf(ctx.chat?.type))) }
+        : {},
+    );
+  }
+  if (result.kind === "refused") await showRefusal(ctx, intent, result.refusal, services, locale);
+  else await showFinalOutcome(ctx, intent, result, services, locale);
+}
+
+/**
+ * Purchases paused or on hold: the press is refused at once, the summary says why and keeps
+ * its buttons (for when purchases reopen), and the person is told when they do. True when so.
+ */
+async function refusedWhileClosed(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  services: BotServices,
+  locale: string,
+): Promise<boolean> {
+  const status = await purchasesState(services);
+  const closed = closedText(ctx.t, status, "summary");
+  if (closed === undefined) return false;
+  await notePauseMet(ctx, services.pauseWaiters);
+  const early: ConfirmRefusal = status.paused
+    ? { reason: "paused", source: status.pausedBy ?? "admin" }
+    : { reason: "frozen", unconfirmed: status.unconfirmed };
+  await ctx.answerCallbackQuery({
+    text: sentence(refusalText(ctx.t, locale, early, audienceOf(ctx.chat?.type))),
+  });
+  // Kept in the chat, not only in the toast: the summary says why and keeps its buttons.
+  await editSummary(
+    ctx,
+    summaryWithStatus(ctx.t, locale, intent, closed, await summaryView(services, intent)),
+    summaryKeyboard(ctx.t, intent),
+  );
+  return true;
+}
+
+/**
+ * What the summary shows while its Confirm is under way. The press is answered at the first
+ * thing the desk reports: "sending" once the claim has won (never before: a refused claim must
+ * not say it), or a wait in the queue. The desk's callbacks are synchronous; the answer and the
+ * edits are chained so the final outcome's edit always comes after them ({@link settled}).
+ */
+class PressProgress {
+  answered = false;
+  #shown: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ctx: CallbackContext,
+    private readonly locale: string,
+    private readonly intent: PurchaseIntent,
+    private readonly view: SummaryView,
+  ) {}
+
+  show(status: string, options: { typing?: boolean; toast?: string } = {}): void {
+    const { ctx } = this;
+    const text = summaryWithStatus(ctx.t, this.locale, this.intent, status, this.view);
+    const answer = !this.answered;
+    this.answered = true;
+    this.#shown = this.#shown
       .then(() => (answer ? ctx.answerCallbackQuery({ text: options.toast }) : undefined))
       .then(() => (options.typing === true ? ctx.replyWithChatAction("typing") : undefined))
       .then(() => editSummary(ctx, text))
       .catch((error: unknown) => ctx.log.debug({ error }, "could not show the summary's status"));
-  };
+  }
+
+  /** Resolves once every status shown so far is on the summary (or failed). */
+  settled(): Promise<void> {
+    return this.#shown;
+  }
+}
+
+/** The desk's confirm, with the summary kept up to date while it waits and sends. */
+async function claimAndSend(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  services: BotServices,
+  progress: PressProgress,
+): Promise<ConfirmResult> {
   const userId = ctx.from.id;
   const result = await services.desk.confirm(intent.id, userId, {
     onQueued: (waitMs) =>
-      show(ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }), { typing: true }),
-    onClaimed: () => show(ctx.t("summary-sending"), { toast: ctx.t("summary-sending") }),
+      progress.show(ctx.t("summary-queued", { seconds: waitSeconds(waitMs) }), { typing: true }),
+    onClaimed: () => progress.show(ctx.t("summary-sending"), { toast: ctx.t("summary-sending") }),
     isAdmin: services.admins.has(userId),
     // Asked again when a queued confirmation's turn comes: access may have gone meanwhile.
     mayBuy: async () =>
       (await services.canBuy(ctx, { kind: intent.kind, stage: "confirm" })).allowed,
   });
-  await shown;
+  await progress.settled();
   ctx.log.info(
     {
       intentId: intent.id,
@@ -186,39 +237,50 @@ async function confirm(
     },
     "confirmation finished",
   );
+  return result;
+}
 
-  if (!press.answered) {
-    await ctx.answerCallbackQuery(
-      result.kind === "refused"
-        ? { text: sentence(refusalText(ctx.t, locale, result.refusal, audienceOf(ctx.chat?.type))) }
-        : {},
-    );
-  }
-  if (result.kind === "refused") {
-    const reason = result.refusal.reason;
-    if (reason === "paused" || reason === "frozen") await notePauseMet(ctx, services.pauseWaiters);
-    // Another press of the same summary won the claim: its handler shows the outcome.
-    if (reason === "already_processing" || reason === "already_done") return;
-    const line = outcomeLine(ctx, locale, result.refusal);
-    // The desk's own list: a refusal that passes by itself keeps the summary confirmable.
-    const retryable = isPassingRefusal(result.refusal);
-    const fresh = (await services.records.getIntent(intent.id)) ?? intent;
-    // Through the same edit-or-send as an outcome: the press may already have been answered
-    // without a text (queued), so this is the only place the person reads why.
-    await showOutcome(
-      ctx,
-      summaryWithStatus(ctx.t, locale, fresh, line, await summaryView(services, fresh)),
-      retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
-    );
-    if (!retryable) await services.summaries.remove(intent.requester.chatId, userId, intent.id);
-    return;
-  }
-  // A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
-  // is done and its buttons go.
-  await services.summaries.remove(intent.requester.chatId, userId, intent.id);
+/** A confirmation the desk refused: said on the summary, which stays confirmable if it passes. */
+async function showRefusal(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  refusal: ConfirmRefusal,
+  services: BotServices,
+  locale: string,
+): Promise<void> {
+  const reason = refusal.reason;
+  if (reason === "paused" || reason === "frozen") await notePauseMet(ctx, services.pauseWaiters);
+  // Another press of the same summary won the claim: its handler shows the outcome.
+  if (reason === "already_processing" || reason === "already_done") return;
+  const line = outcomeLine(ctx, locale, refusal);
+  // The desk's own list: a refusal that passes by itself keeps the summary confirmable.
+  const retryable = isPassingRefusal(refusal);
+  const fresh = (await services.records.getIntent(intent.id)) ?? intent;
+  // Through the same edit-or-send as an outcome: the press may already have been answered
+  // without a text (queued), so this is the only place the person reads why.
+  await showOutcome(
+    ctx,
+    summaryWithStatus(ctx.t, locale, fresh, line, await summaryView(services, fresh)),
+    retryable && fresh.status === "draft" ? summaryKeyboard(ctx.t, fresh) : undefined,
+  );
+  if (!retryable) await services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
+}
+
+/**
+ * A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
+ * is done and its buttons go. The receipt goes at once; its cost is added by an edit when
+ * measured, without holding the chat's next updates (sequentialize) while the measurement
+ * waits for its balance read.
+ */
+async function showFinalOutcome(
+  ctx: CallbackContext,
+  intent: PurchaseIntent,
+  result: Exclude<ConfirmResult, { kind: "refused" }>,
+  services: BotServices,
+  locale: string,
+): Promise<void> {
+  await services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
   const receipt = await showOutcome(ctx, outcomeText(ctx.t, locale, result, services.explorerUrl));
-  // The receipt goes at once; its cost is added by an edit when measured, without holding the
-  // chat's next updates (sequentialize) while the measurement waits for its balance read.
   if (result.kind === "succeeded" && receipt !== undefined) {
     addCostLater(ctx, receipt, locale, result, services);
   }
