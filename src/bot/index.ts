@@ -140,38 +140,7 @@ export interface GiftBot {
 /** Builds the bot without starting it. */
 export function createBot(deps: BotDeps): GiftBot {
   const bot = newGrammyBot(deps);
-  const settings = new UserSettingsStore(deps.stores);
-  const i18n = createI18n(settings);
-  const now = deps.now ?? Date.now;
-  const groupAdmins = new GroupAdminChecker({
-    now,
-    ...(deps.groupAdminCacheMs !== undefined ? { ttlMs: deps.groupAdminCacheMs } : {}),
-  });
-  const gate = { access: deps.access, groupAdmins, contact: deps.contact };
-  const services: BotServices = {
-    desk: deps.desk,
-    records: deps.records,
-    i18n,
-    settings,
-    summaries: new OpenSummaryStore(deps.stores),
-    canBuy: deps.canBuy ?? createAccessGate(gate),
-    admins: new Set(deps.access.adminIds),
-    walletAddress: deps.wallet?.address,
-    defaultPaymentMethod: deps.defaultPaymentMethod,
-    floods: new FloodBoard(now),
-    explorerUrl: deps.explorerUrl,
-    now,
-    logger: deps.logger,
-    people: new KnownPeople(deps.stores),
-    background: new BackgroundWork(),
-    backups: deps.backups,
-    balanceShownTo: (userId) =>
-      balanceShownTo(
-        { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
-        deps.access.adminIds.includes(userId),
-      ),
-    pauseWaiters: new PauseWaiters(),
-  };
+  const { services, settings, i18n, groupAdmins, gate, now } = buildServices(deps);
   const notifier = new AdminNotifier({
     api: bot.api,
     admins: [...services.admins],
@@ -227,6 +196,43 @@ export function createBot(deps: BotDeps): GiftBot {
       await registerAdminCommands(bot.api, services);
     },
   };
+}
+
+/** What every feature is handed (see {@link BotServices}), and the parts they share. */
+function buildServices(deps: BotDeps) {
+  const settings = new UserSettingsStore(deps.stores);
+  const i18n = createI18n(settings);
+  const now = deps.now ?? Date.now;
+  const groupAdmins = new GroupAdminChecker({
+    now,
+    ...(deps.groupAdminCacheMs !== undefined ? { ttlMs: deps.groupAdminCacheMs } : {}),
+  });
+  const gate = { access: deps.access, groupAdmins, contact: deps.contact };
+  const services: BotServices = {
+    desk: deps.desk,
+    records: deps.records,
+    i18n,
+    settings,
+    summaries: new OpenSummaryStore(deps.stores),
+    canBuy: deps.canBuy ?? createAccessGate(gate),
+    admins: new Set(deps.access.adminIds),
+    walletAddress: deps.wallet?.address,
+    defaultPaymentMethod: deps.defaultPaymentMethod,
+    floods: new FloodBoard(now),
+    explorerUrl: deps.explorerUrl,
+    now,
+    logger: deps.logger,
+    people: new KnownPeople(deps.stores),
+    background: new BackgroundWork(),
+    backups: deps.backups,
+    balanceShownTo: (userId) =>
+      balanceShownTo(
+        { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
+        deps.access.adminIds.includes(userId),
+      ),
+    pauseWaiters: new PauseWaiters(),
+  };
+  return { services, settings, i18n, groupAdmins, gate, now };
 }
 
 /** The grammY bot itself: token, API root, fetch, and the button-answer courtesy. */

@@ -332,98 +332,114 @@ export const configSchema = z
     },
     whenClean("WALLET_MNEMONIC", "WALLET_VERSION", "WALLET_ADDRESS"),
   )
-  .transform((env): Config => {
-    const effectiveVersion = effectiveWalletVersion(env.WALLET_VERSION);
-    const phrase = env.WALLET_MNEMONIC;
-    const configured =
-      env.WALLET_ADDRESS === undefined ? undefined : parseWalletAddress(env.WALLET_ADDRESS);
-    const address =
-      phrase.scheme === "ton"
-        ? userFacingAddress(deriveWalletAddress(phrase.publicKey, effectiveVersion))
-        : configured && userFacingAddress(configured);
-    const limits: SpendingLimits = {
-      starsPerPurchase: env.LIMIT_STARS_PER_PURCHASE,
-      starsPerUserDay: env.LIMIT_STARS_PER_USER_DAY,
-      starsPerBotDay: env.LIMIT_STARS_PER_DAY,
-      premiumPerUserDay: env.LIMIT_PREMIUM_PER_USER_DAY,
-      premiumPerBotDay: env.LIMIT_PREMIUM_PER_DAY,
-      adminsExempt: env.LIMITS_EXEMPT_ADMINS,
-    };
-    return {
-      telegram: { token: env.BOT_TOKEN, apiRoot: env.TELEGRAM_API_ROOT },
-      service: {
-        baseUrl: env.GIFT_API_BASE_URL,
-        quotaPerMinute: env.SERVICE_QUOTA_PER_MINUTE,
-        timeoutMs: env.SERVICE_TIMEOUT_MS,
-        apiKey: env.PROVIDER_API_KEY,
-        proxy: env.UPSTREAM_PROXY,
-        userAgent: env.UPSTREAM_USER_AGENT,
-      },
-      wallet: {
-        mnemonic: phrase.words.join(" "),
-        cookie: env.MARKETPLACE_COOKIE,
-        version: env.WALLET_VERSION,
-        effectiveVersion,
-        address,
-        addressSource:
-          phrase.scheme === "ton" ? "derived" : address === undefined ? "unknown" : "configured",
-        configuredAddress: env.WALLET_ADDRESS,
-        mnemonicScheme: phrase.scheme,
-        paymentMethod: env.PAYMENT_METHOD,
-      },
-      access: {
-        adminIds: env.ADMIN_IDS,
-        allowedUserIds: env.ALLOWED_USER_IDS,
-        allowedChatIds: env.ALLOWED_CHAT_IDS,
-        publicPurchases: env.PUBLIC_PURCHASES,
-        showBalanceTo: env.SHOW_BALANCE_TO,
-        adminContact: env.ADMIN_CONTACT,
-      },
-      ledger: {
-        databasePath: env.DATABASE_PATH,
-        draftTtlSeconds: env.DRAFT_TTL_SECONDS,
-        limits,
-        tonApi:
-          env.TON_API_ENDPOINT === undefined
-            ? undefined
-            : { endpoint: env.TON_API_ENDPOINT, apiKey: env.TON_API_KEY },
-      },
-      alerts: {
-        lowBalanceTon: env.LOW_BALANCE_TON,
-        lowBalanceUsdt: env.LOW_BALANCE_USDT,
-        breakerRefusals: env.BREAKER_REFUSALS,
-        readOutageAlertSeconds: env.READ_OUTAGE_ALERT_SECONDS,
-      },
-      fairShare: {
-        checksPerUserMinute: env.CHECKS_PER_USER_MINUTE,
-        checksExemptAdmins: env.CHECKS_EXEMPT_ADMINS,
-        updatesPerUser: env.UPDATES_PER_USER,
-        updatesWindowSeconds: env.UPDATES_WINDOW_SECONDS,
-        strangerCooldownSeconds: env.STRANGER_COOLDOWN_SECONDS,
-      },
-      reports: {
-        reportHourUtc: env.REPORT_HOUR_UTC,
-        explorerUrl: env.TON_EXPLORER_URL === "none" ? undefined : env.TON_EXPLORER_URL,
-      },
-      run: {
-        mode: env.BOT_MODE,
-        host: env.HOST,
-        port: env.PORT,
-        healthPort: env.HEALTH_PORT,
-        metricsPort: env.METRICS_PORT,
-        webhook:
-          env.BOT_MODE === "webhook" && env.WEBHOOK_URL && env.WEBHOOK_SECRET
-            ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET }
-            : undefined,
-        shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
-        leaseSeconds: env.LEASE_SECONDS,
-        secretPollSeconds: env.SECRET_POLL_SECONDS,
-      },
-      backups: {
-        intervalHours: env.BACKUP_INTERVAL_HOURS,
-        dir: env.BACKUP_DIR ?? join(dirname(env.DATABASE_PATH), "backups"),
-        keep: env.BACKUP_KEEP,
-      },
-      log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
-    };
-  });
+  .transform((env): Config => ({
+    telegram: { token: env.BOT_TOKEN, apiRoot: env.TELEGRAM_API_ROOT },
+    service: {
+      baseUrl: env.GIFT_API_BASE_URL,
+      quotaPerMinute: env.SERVICE_QUOTA_PER_MINUTE,
+      timeoutMs: env.SERVICE_TIMEOUT_MS,
+      apiKey: env.PROVIDER_API_KEY,
+      proxy: env.UPSTREAM_PROXY,
+      userAgent: env.UPSTREAM_USER_AGENT,
+    },
+    wallet: walletOf(env),
+    access: {
+      adminIds: env.ADMIN_IDS,
+      allowedUserIds: env.ALLOWED_USER_IDS,
+      allowedChatIds: env.ALLOWED_CHAT_IDS,
+      publicPurchases: env.PUBLIC_PURCHASES,
+      showBalanceTo: env.SHOW_BALANCE_TO,
+      adminContact: env.ADMIN_CONTACT,
+    },
+    ledger: ledgerOf(env),
+    alerts: {
+      lowBalanceTon: env.LOW_BALANCE_TON,
+      lowBalanceUsdt: env.LOW_BALANCE_USDT,
+      breakerRefusals: env.BREAKER_REFUSALS,
+      readOutageAlertSeconds: env.READ_OUTAGE_ALERT_SECONDS,
+    },
+    fairShare: {
+      checksPerUserMinute: env.CHECKS_PER_USER_MINUTE,
+      checksExemptAdmins: env.CHECKS_EXEMPT_ADMINS,
+      updatesPerUser: env.UPDATES_PER_USER,
+      updatesWindowSeconds: env.UPDATES_WINDOW_SECONDS,
+      strangerCooldownSeconds: env.STRANGER_COOLDOWN_SECONDS,
+    },
+    reports: {
+      reportHourUtc: env.REPORT_HOUR_UTC,
+      explorerUrl: env.TON_EXPLORER_URL === "none" ? undefined : env.TON_EXPLORER_URL,
+    },
+    run: runOf(env),
+    backups: {
+      intervalHours: env.BACKUP_INTERVAL_HOURS,
+      dir: env.BACKUP_DIR ?? join(dirname(env.DATABASE_PATH), "backups"),
+      keep: env.BACKUP_KEEP,
+    },
+    log: { level: env.LOG_LEVEL, pretty: env.LOG_PRETTY },
+  }));
+
+/** The variables as the schema's fields parsed them, before they become a {@link Config}. */
+type Env = z.output<z.ZodObject<typeof fields>>;
+
+/** The paying wallet: the mnemonic's words, the version, and the address purchases pay from. */
+function walletOf(env: Env): Config["wallet"] {
+  const effectiveVersion = effectiveWalletVersion(env.WALLET_VERSION);
+  const phrase = env.WALLET_MNEMONIC;
+  const configured =
+    env.WALLET_ADDRESS === undefined ? undefined : parseWalletAddress(env.WALLET_ADDRESS);
+  const address =
+    phrase.scheme === "ton"
+      ? userFacingAddress(deriveWalletAddress(phrase.publicKey, effectiveVersion))
+      : configured && userFacingAddress(configured);
+  return {
+    mnemonic: phrase.words.join(" "),
+    cookie: env.MARKETPLACE_COOKIE,
+    version: env.WALLET_VERSION,
+    effectiveVersion,
+    address,
+    addressSource:
+      phrase.scheme === "ton" ? "derived" : address === undefined ? "unknown" : "configured",
+    configuredAddress: env.WALLET_ADDRESS,
+    mnemonicScheme: phrase.scheme,
+    paymentMethod: env.PAYMENT_METHOD,
+  };
+}
+
+/** Where purchases are kept, the spending limits the claim checks, and the chain's API. */
+function ledgerOf(env: Env): Config["ledger"] {
+  const limits: SpendingLimits = {
+    starsPerPurchase: env.LIMIT_STARS_PER_PURCHASE,
+    starsPerUserDay: env.LIMIT_STARS_PER_USER_DAY,
+    starsPerBotDay: env.LIMIT_STARS_PER_DAY,
+    premiumPerUserDay: env.LIMIT_PREMIUM_PER_USER_DAY,
+    premiumPerBotDay: env.LIMIT_PREMIUM_PER_DAY,
+    adminsExempt: env.LIMITS_EXEMPT_ADMINS,
+  };
+  return {
+    databasePath: env.DATABASE_PATH,
+    draftTtlSeconds: env.DRAFT_TTL_SECONDS,
+    limits,
+    tonApi:
+      env.TON_API_ENDPOINT === undefined
+        ? undefined
+        : { endpoint: env.TON_API_ENDPOINT, apiKey: env.TON_API_KEY },
+  };
+}
+
+/** How the process runs: polling or webhook, its ports, and its stop and lease timings. */
+function runOf(env: Env): Config["run"] {
+  return {
+    mode: env.BOT_MODE,
+    host: env.HOST,
+    port: env.PORT,
+    healthPort: env.HEALTH_PORT,
+    metricsPort: env.METRICS_PORT,
+    webhook:
+      env.BOT_MODE === "webhook" && env.WEBHOOK_URL && env.WEBHOOK_SECRET
+        ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET }
+        : undefined,
+    shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
+    leaseSeconds: env.LEASE_SECONDS,
+    secretPollSeconds: env.SECRET_POLL_SECONDS,
+  };
+}

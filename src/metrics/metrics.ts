@@ -70,53 +70,16 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   const registers = [registry];
+  const gauges = { Gauge, registers, sources };
+  backupGauges(gauges);
+  purchaseGauges(gauges);
+  quotaGauges(gauges);
 
   const purchases = new Counter({
     name: `${PREFIX}purchases_total`,
     help: "Confirm presses by gift kind and outcome (succeeded, rejected, unconfirmed, not_sent, refused, recipient_has_premium).",
     labelNames: ["kind", "outcome"] as const,
     registers,
-  });
-  new Gauge({
-    name: `${PREFIX}backup_last_success_timestamp_seconds`,
-    help: "When the last good backup of the database was taken (Unix seconds); absent until one was taken by this process.",
-    registers,
-    collect() {
-      const at = sources.lastBackupAt?.();
-      if (at !== undefined) this.set(Math.floor(at / 1000));
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}backup_interval_seconds`,
-    help: "Seconds between scheduled backups (BACKUP_INTERVAL_HOURS); 0: none scheduled.",
-    registers,
-    collect() {
-      const seconds = sources.backupIntervalSeconds?.();
-      if (seconds !== undefined) this.set(seconds);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}purchases_unconfirmed_open`,
-    help: "Purchases whose outcome is unknown and waits for an admin; new purchases wait while above 0.",
-    registers,
-    async collect() {
-      const status = await sources.deskStatus?.();
-      if (status !== undefined) this.set(status.unconfirmed);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}purchases_paused`,
-    help: "1 while purchases are held, by reason: admin (/pause), breaker (paused by itself after refusals), unconfirmed (an outcome waits for an admin).",
-    labelNames: ["reason"] as const,
-    registers,
-    async collect() {
-      const status = await sources.deskStatus?.();
-      if (status === undefined) return;
-      const breaker = status.paused && status.pausedBy === "breaker";
-      this.set({ reason: "admin" }, status.paused && !breaker ? 1 : 0);
-      this.set({ reason: "breaker" }, breaker ? 1 : 0);
-      this.set({ reason: "unconfirmed" }, status.unconfirmed > 0 ? 1 : 0);
-    },
   });
   const serviceRequests = new Counter({
     name: `${PREFIX}service_requests_total`,
@@ -130,35 +93,6 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
     labelNames: ["operation"] as const,
     buckets: SERVICE_BUCKETS,
     registers,
-  });
-  new Gauge({
-    name: `${PREFIX}service_quota_used`,
-    help: "Requests counted against the service's quota in the current window (or unanswered).",
-    registers,
-    collect() {
-      const quota = sources.quota?.();
-      if (quota !== undefined) this.set(quota.usedSlots);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}service_quota_limit`,
-    help: "Requests the bot allows itself per window (SERVICE_QUOTA_PER_MINUTE).",
-    registers,
-    collect() {
-      const quota = sources.quota?.();
-      if (quota !== undefined) this.set(quota.limit);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}service_quota_waiting`,
-    help: "Requests waiting for their turn in the quota, by priority (purchase, shared_read, read).",
-    labelNames: ["priority"] as const,
-    registers,
-    collect() {
-      const quota = sources.quota?.();
-      if (quota === undefined) return;
-      for (const [priority, count] of Object.entries(quota.queued)) this.set({ priority }, count);
-    },
   });
   const updates = new Counter({
     name: `${PREFIX}updates_total`,
@@ -209,4 +143,93 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
     },
     telegramReachable: (reachable) => telegramUp.set(reachable ? 1 : 0),
   };
+}
+
+/** What the gauges read at scrape time are built with. */
+interface GaugeParts {
+  Gauge: typeof PromClient.Gauge;
+  registers: PromClient.Registry[];
+  sources: MetricSources;
+}
+
+/** When the last good backup was taken, and how often one is due (the backup-age alert). */
+function backupGauges({ Gauge, registers, sources }: GaugeParts): void {
+  new Gauge({
+    name: `${PREFIX}backup_last_success_timestamp_seconds`,
+    help: "When the last good backup of the database was taken (Unix seconds); absent until one was taken by this process.",
+    registers,
+    collect() {
+      const at = sources.lastBackupAt?.();
+      if (at !== undefined) this.set(Math.floor(at / 1000));
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}backup_interval_seconds`,
+    help: "Seconds between scheduled backups (BACKUP_INTERVAL_HOURS); 0: none scheduled.",
+    registers,
+    collect() {
+      const seconds = sources.backupIntervalSeconds?.();
+      if (seconds !== undefined) this.set(seconds);
+    },
+  });
+}
+
+/** Purchases held: unconfirmed outcomes, and the pause by reason. */
+function purchaseGauges({ Gauge, registers, sources }: GaugeParts): void {
+  new Gauge({
+    name: `${PREFIX}purchases_unconfirmed_open`,
+    help: "Purchases whose outcome is unknown and waits for an admin; new purchases wait while above 0.",
+    registers,
+    async collect() {
+      const status = await sources.deskStatus?.();
+      if (status !== undefined) this.set(status.unconfirmed);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}purchases_paused`,
+    help: "1 while purchases are held, by reason: admin (/pause), breaker (paused by itself after refusals), unconfirmed (an outcome waits for an admin).",
+    labelNames: ["reason"] as const,
+    registers,
+    async collect() {
+      const status = await sources.deskStatus?.();
+      if (status === undefined) return;
+      const breaker = status.paused && status.pausedBy === "breaker";
+      this.set({ reason: "admin" }, status.paused && !breaker ? 1 : 0);
+      this.set({ reason: "breaker" }, breaker ? 1 : 0);
+      this.set({ reason: "unconfirmed" }, status.unconfirmed > 0 ? 1 : 0);
+    },
+  });
+}
+
+/** The service's quota: used, allowed, and waiting by priority. */
+function quotaGauges({ Gauge, registers, sources }: GaugeParts): void {
+  new Gauge({
+    name: `${PREFIX}service_quota_used`,
+    help: "Requests counted against the service's quota in the current window (or unanswered).",
+    registers,
+    collect() {
+      const quota = sources.quota?.();
+      if (quota !== undefined) this.set(quota.usedSlots);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}service_quota_limit`,
+    help: "Requests the bot allows itself per window (SERVICE_QUOTA_PER_MINUTE).",
+    registers,
+    collect() {
+      const quota = sources.quota?.();
+      if (quota !== undefined) this.set(quota.limit);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}service_quota_waiting`,
+    help: "Requests waiting for their turn in the quota, by priority (purchase, shared_read, read).",
+    labelNames: ["priority"] as const,
+    registers,
+    collect() {
+      const quota = sources.quota?.();
+      if (quota === undefined) return;
+      for (const [priority, count] of Object.entries(quota.queued)) this.set({ priority }, count);
+    },
+  });
 }

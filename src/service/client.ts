@@ -8,7 +8,7 @@
  * quota and one exchange (sender.ts, quota.ts, transport.ts, body-limit.ts) → classification
  * (classify-read.ts with read-retries.ts, or classify-purchase.ts with purchase.ts).
  */
-import { silentLogger } from "../shared/logger.js";
+import { type Logger, silentLogger } from "../shared/logger.js";
 import { classifyBalanceAnswer } from "./balance.js";
 import { classifyUserInfoAnswer } from "./classify-read.js";
 import { LatestChecks } from "./latest-checks.js";
@@ -40,6 +40,28 @@ export {
 } from "./options.js";
 export { CredentialHolder, type CredentialSource } from "./credential-source.js";
 
+/** The one way requests leave: through the quota, with the secrets scrubbed from answers. */
+function createSender(
+  settings: ReturnType<typeof resolveSettings>,
+  parts: {
+    agent: ReturnType<typeof createAgent>;
+    scheduler: QuotaScheduler;
+    logger: Logger;
+    onExchange: GiftServiceClientOptions["onExchange"];
+  },
+): QuotaSender {
+  const { credentials } = settings;
+  return new QuotaSender({
+    baseUrl: settings.baseUrl,
+    agent: parts.agent,
+    limits: settings.limits,
+    scheduler: parts.scheduler,
+    scrubber: () => credentials.scrubber(),
+    logger: parts.logger,
+    ...(parts.onExchange ? { onExchange: parts.onExchange } : {}),
+  });
+}
+
 /** Builds the client. Throws GiftServiceConfigError (without secret values) on bad options. */
 export function createGiftServiceClient(
   options: GiftServiceClientOptions,
@@ -51,14 +73,11 @@ export function createGiftServiceClient(
   const logger = (options.logger ?? silentLogger).child({ component: "gift-service" });
   const scheduler = new QuotaScheduler(settings.quota);
   const agent = createAgent(settings.timeouts);
-  const sender = new QuotaSender({
-    baseUrl: settings.baseUrl,
+  const sender = createSender(settings, {
     agent,
-    limits: settings.limits,
     scheduler,
-    scrubber: () => credentials.scrubber(),
     logger,
-    ...(options.onExchange ? { onExchange: options.onExchange } : {}),
+    onExchange: options.onExchange,
   });
   const readSettings = {
     readRetries: settings.readRetries,
