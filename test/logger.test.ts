@@ -1,21 +1,10 @@
-import { Writable } from "node:stream";
 import { GrammyError, HttpError } from "grammy";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../src/shared/logger.js";
+import { capturingLogger } from "./helpers/log-capture.js";
 
 const TOKEN = "1234567890:canary-token-not-real-canary-token_xyz";
-
-function capture() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { lines, logger: createLogger({ level: "trace", destination }) };
-}
 
 describe("logger", () => {
   it("writes the process's stdout synchronously, so the last lines of a stop keep their order", () => {
@@ -27,7 +16,7 @@ describe("logger", () => {
   });
 
   it("never prints a bot token held inside grammY's network error", () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturingLogger();
     const inner = new Error(`request to https://api.telegram.org/bot${TOKEN}/sendMessage failed`);
     const httpError = new HttpError("Network request for 'sendMessage' failed!", inner);
     logger.error({ err: httpError }, "failed");
@@ -39,7 +28,7 @@ describe("logger", () => {
   });
 
   it("keeps the useful part of an API error and redacts secret-named fields", () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturingLogger();
     const apiError = new GrammyError(
       "Call to 'sendMessage' failed!",
       { ok: false, error_code: 400, description: "Bad Request: chat not found" },

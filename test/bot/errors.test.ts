@@ -1,24 +1,12 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/shared/logger.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
 import { harness } from "./helpers.js";
-
-function captureLogs() {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(String(chunk));
-      done();
-    },
-  });
-  return { logger: createLogger({ level: "debug", destination }), lines };
-}
+import { capturingLogger } from "../helpers/log-capture.js";
 
 describe("a handler that fails", () => {
   it("apologises in the person's language and logs the update id, never the token", async () => {
-    const { logger, lines } = captureLogs();
+    const { logger, lines } = capturingLogger("debug");
     const h = await harness({ logger });
     const boris = chatPerson(h, testUser(701, { language_code: "ru" }));
     let failed = false;
@@ -56,7 +44,7 @@ describe("a handler that fails", () => {
   });
 
   it("a summary that cannot be edited does not lose the purchase outcome, nor log the token", async () => {
-    const { logger, lines } = captureLogs();
+    const { logger, lines } = capturingLogger("debug");
     const h = await harness({ logger });
     const alice = chatPerson(h, testUser(702));
     await alice.starsSummary("bob_gifts", "⭐ 100");

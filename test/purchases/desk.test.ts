@@ -1,10 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { Address } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
-import { createLogger } from "../../src/shared/logger.js";
 import { createTonEvidence } from "../../src/purchases/on-chain.js";
 import type { ConfirmResult } from "../../src/purchases/types.js";
 import type { Fault } from "../../tools/sandbox/server.js";
@@ -12,6 +10,7 @@ import type { Ambiguous } from "../../src/service/types.js";
 import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
 import { startFakeToncenter } from "./toncenter-fake.js";
 import { username } from "../helpers/username.js";
+import { capturingLogger } from "../helpers/log-capture.js";
 
 const STARS = "/buy-stars/";
 
@@ -339,16 +338,7 @@ describe("PurchaseDesk premium", () => {
 
 describe("secrets and the database", () => {
   it("no canary secret reaches the database file (or a log line) after every kind of outcome", async () => {
-    const lines: string[] = [];
-    const logger = createLogger({
-      level: "trace",
-      destination: new Writable({
-        write(chunk, _encoding, done) {
-          lines.push(String(chunk));
-          done();
-        },
-      }),
-    });
+    const { logger, lines } = capturingLogger();
     const f = await deskFixture({
       client: { timeouts: { headersMs: 300, bodyMs: 300 }, logger },
       desk: { logger },

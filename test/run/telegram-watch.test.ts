@@ -1,25 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Writable } from "node:stream";
 import { Bot } from "grammy";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/shared/logger.js";
 import { connectToTelegram, TelegramTokenRejectedError } from "../../src/run/connect.js";
 import { trackReadiness } from "../../src/run/readiness.js";
 import { REPEAT_EVERY_MS, watchTelegram } from "../../src/run/telegram-watch.js";
+import { capturingLogger } from "../helpers/log-capture.js";
 
 const TOKEN = "123456:watch-test-token-value";
-
-function captureLogs() {
-  const lines: Array<Record<string, unknown>> = [];
-  const destination = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { logger: createLogger({ level: "debug", destination }), lines };
-}
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -55,7 +43,7 @@ async function botApi(status: () => number): Promise<string> {
 
 describe("the Telegram watch", () => {
   it("a closed port: warns at once with the reason, then at most once a minute, then once on recovery", async () => {
-    const { logger, lines } = captureLogs();
+    const { logger, records } = capturingLogger("debug");
     let now = 1_000_000;
     const watch = watchTelegram({ logger, now: () => now });
     const readiness = trackReadiness(() => watch.state());
@@ -64,7 +52,7 @@ describe("the Telegram watch", () => {
     down.api.config.use(watch.transformer);
 
     await expect(down.api.getMe()).rejects.toThrow();
-    const warnings = () => lines.filter((l) => l.level === 40);
+    const warnings = () => records().filter((l) => l.level === 40);
     expect(warnings()).toHaveLength(1);
     expect(warnings()[0]).toMatchObject({
       msg: "getMe failed; retrying",
@@ -93,14 +81,14 @@ describe("the Telegram watch", () => {
     await expect(down.api.getMe()).rejects.toThrow();
     expect(warnings()).toHaveLength(2);
     // No line holds the token.
-    expect(JSON.stringify(lines)).not.toContain("watch-test-token-value");
+    expect(JSON.stringify(records())).not.toContain("watch-test-token-value");
 
     // Telegram answers again: one info line, readiness back.
     const up = new Bot(TOKEN, { client: { apiRoot: await botApi(() => 200) } });
     up.api.config.use(watch.transformer);
     await up.api.getMe();
     await up.api.getMe();
-    const recovered = lines.filter((l) => l.msg === "Telegram reachable again");
+    const recovered = records().filter((l) => l.msg === "Telegram reachable again");
     expect(recovered).toHaveLength(1);
     expect(recovered[0]).toMatchObject({ level: 30, failures: 8 });
     expect(readiness.report()).toEqual({
@@ -111,15 +99,15 @@ describe("the Telegram watch", () => {
   });
 
   it("start-up retries getMe while Telegram is unreachable and connects once it answers", async () => {
-    const { logger, lines } = captureLogs();
+    const { logger, records } = capturingLogger("debug");
     let answer = 502;
     const watch = watchTelegram({ logger });
     const bot = new Bot(TOKEN, { client: { apiRoot: await botApi(() => answer) } });
     bot.api.config.use(watch.transformer);
     const connected = connectToTelegram(bot, new AbortController().signal);
     // The first failure is said at once; then Telegram recovers and the start goes on.
-    await expect.poll(() => lines.some((l) => l.msg === "getMe failed; retrying")).toBe(true);
-    expect(lines.find((l) => l.msg === "getMe failed; retrying")).toMatchObject({
+    await expect.poll(() => records().some((l) => l.msg === "getMe failed; retrying")).toBe(true);
+    expect(records().find((l) => l.msg === "getMe failed; retrying")).toMatchObject({
       reason: "server_error",
     });
     answer = 200;
@@ -148,7 +136,7 @@ describe("the Telegram watch", () => {
   });
 
   it("a 401 at start ends the connection attempts with TelegramTokenRejectedError", async () => {
-    const { logger } = captureLogs();
+    const { logger } = capturingLogger("debug");
     const watch = watchTelegram({ logger });
     const bot = new Bot(TOKEN, { client: { apiRoot: await botApi(() => 401) } });
     bot.api.config.use(watch.transformer);

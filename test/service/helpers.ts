@@ -1,12 +1,11 @@
-import { Writable } from "node:stream";
 import { onTestFinished } from "vitest";
-import { createLogger, type Logger } from "../../src/shared/logger.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 import {
   createGiftServiceClient,
   type GiftServiceClientOptions,
 } from "../../src/service/client.js";
 import type { GiftServiceClientWithQuota } from "../../src/service/types.js";
+export { capturingLogger } from "../helpers/log-capture.js";
 
 export const CREDENTIALS = {
   mnemonic: "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima",
@@ -33,18 +32,6 @@ export function clientFor(
   });
   onTestFinished(() => client.close());
   return client;
-}
-
-/** A trace-level logger whose every line lands in `lines`. */
-export function capturingLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      lines.push(chunk.toString("utf8"));
-      callback();
-    },
-  });
-  return { logger: createLogger({ level: "trace", destination }), lines };
 }
 
 /** Headers as the sandbox saw them, without the ones the HTTP stack adds by itself. */
