@@ -18,7 +18,7 @@ import {
   setUpDemoPeople,
 } from "../../tools/telegram-emulator/demo-people.js";
 import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
-import { Person, starsSummary } from "../e2e/helpers.js";
+import { Person, starsSummary } from "../helpers/built-process.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 async function world(overrides: Record<string, string> = {}) {

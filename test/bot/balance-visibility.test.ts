@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { ADMIN, adminWorld, BUYER } from "./admin/helpers.js";
-import { harness } from "./helpers.js";
+import { ADMIN, adminWorld, BUYER } from "../helpers/admin-bot.js";
+import { harness } from "../helpers/bot.js";
 
 /** Anything that gives the balance away: the line, or the sandbox's figures. */
 const BALANCE_FIGURES = /Wallet balance|Баланс кошелька|100 TON|1,000 USDT|1\u00a0000 USDT/;

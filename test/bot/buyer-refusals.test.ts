@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import type { Fault } from "../../tools/sandbox/types.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
-import { ADMIN, adminWorld, BUYER } from "./admin/helpers.js";
+import { ADMIN, adminWorld, BUYER } from "../helpers/admin-bot.js";
 
 /** Every error code the contract names (§7) or the sandbox answers. */
 const ERROR_CODES = [

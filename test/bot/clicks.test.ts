@@ -3,7 +3,7 @@ import { encodeSummary } from "../../src/bot/callback-data/index.js";
 import type { BotHarness } from "../../tools/testing/bot-harness.js";
 import { buttonsOf, type ChatPerson, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { answersSince, harness } from "./helpers.js";
+import { answersSince, harness } from "../helpers/bot.js";
 
 /** Runs a stars flow up to the summary; returns the summary's message id and intent id. */
 async function toSummary(person: ChatPerson, recipient = "bob_gifts") {

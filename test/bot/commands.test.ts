@@ -5,7 +5,7 @@ import { testUser } from "../../tools/testing/updates.js";
 import { encodeMenu } from "../../src/bot/callback-data/menu.js";
 import { PRIVATE_COMMANDS } from "../../src/bot/commands.js";
 import { ADMIN_COMMANDS } from "../../src/bot/features/admin/command-menu.js";
-import { answersSince, harness } from "./helpers.js";
+import { answersSince, harness } from "../helpers/bot.js";
 
 describe("commands", () => {
   it("/start and /help follow the Telegram language; unknown languages get English", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { harness } from "./helpers.js";
+import { harness } from "../helpers/bot.js";
 
 describe("one slow purchase does not hold up anyone else", () => {
   it("answers another person's /start while a purchase response is held for 5 s", async () => {

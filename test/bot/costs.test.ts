@@ -9,7 +9,7 @@ import { chatPerson } from "../../tools/testing/chat-person.js";
 import type { TestClock } from "../../tools/testing/clock.js";
 import { readCsv } from "../helpers/csv-reader.js";
 import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./admin/helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../helpers/admin-bot.js";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

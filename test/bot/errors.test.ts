@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { harness } from "./helpers.js";
+import { harness } from "../helpers/bot.js";
 import { capturingLogger } from "../helpers/log-capture.js";
 
 describe("a handler that fails", () => {

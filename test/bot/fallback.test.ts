@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { GROUP_ID, groupMessage } from "./admin/helpers.js";
-import { harness } from "./helpers.js";
+import { GROUP_ID, groupMessage } from "../helpers/admin-bot.js";
+import { harness } from "../helpers/bot.js";
 
 const NOT_UNDERSTOOD = "I did not understand: start with /stars or /premium, or see /help.";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
 import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
 import type { KeyValueStores } from "../../src/storage/types.js";
-import { ledgerFixture } from "../ledger/helpers.js";
+import { ledgerFixture } from "../helpers/ledger.js";
 
 function storesOn(fixture: ReturnType<typeof ledgerFixture>): KeyValueStores {
   return <T>(namespace: string) => new KeyValueStore<T>(fixture.db, namespace);

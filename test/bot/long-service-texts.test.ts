@@ -10,7 +10,7 @@ import { type DailyReport, dailyReportText } from "../../src/bot/reports/daily-r
 import { fitToTelegram } from "../../src/bot/telegram-limits.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { translators } from "../helpers/translators.js";
-import { ADMIN, adminWorld, BUYER } from "./admin/helpers.js";
+import { ADMIN, adminWorld, BUYER } from "../helpers/admin-bot.js";
 
 const TELEGRAM_MAX_TEXT = 4096;
 /** 5,000 characters of the service's words, with a marker that must not reach a chat whole. */

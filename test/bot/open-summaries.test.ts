@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { OpenSummaryStore } from "../../src/bot/open-summaries.js";
 import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
 import type { KeyValueStores } from "../../src/storage/types.js";
-import { ledgerFixture } from "../ledger/helpers.js";
+import { ledgerFixture } from "../helpers/ledger.js";
 
 describe("open summaries", () => {
   it("are kept per chat and person, seen by a store opened later, and removed one by one", async () => {

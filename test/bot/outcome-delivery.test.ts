@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from "../../src/ledger/limits.js";
 import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { harness } from "./helpers.js";
+import { harness } from "../helpers/bot.js";
 
 describe("an outcome the summary cannot show", () => {
   it("is sent as a new message when the summary's edit fails", async () => {

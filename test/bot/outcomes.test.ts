@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, type ChatPerson, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { answersSince, harness } from "./helpers.js";
+import { answersSince, harness } from "../helpers/bot.js";
 
 function toSummary(person: ChatPerson, amountLabel = "⭐ 100") {
   return person.starsSummary("bob_gifts", amountLabel);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { ADMIN, adminWorld } from "./admin/helpers.js";
+import { ADMIN, adminWorld } from "../helpers/admin-bot.js";
 
 describe("names in the admins' lists", () => {
   it("shows the latest name seen with the id, in /purchases and /allowed", async () => {

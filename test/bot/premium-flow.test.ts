@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { answersSince, harness } from "./helpers.js";
+import { answersSince, harness } from "../helpers/bot.js";
 
 describe("premium flow against the sandbox", () => {
   it("in English: recipient, duration buttons, summary, confirm, delivered", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { ADMIN, adminWorld, BUYER } from "./admin/helpers.js";
+import { ADMIN, adminWorld, BUYER } from "../helpers/admin-bot.js";
 
 const REOPENED_EN =
   "▶ Purchases are open again: you can gift now. A summary you kept can be confirmed.";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { answersSince, harness } from "./helpers.js";
+import { answersSince, harness } from "../helpers/bot.js";
 
 /**
  * A restart is a new process: the database is closed and reopened, and a new client, ledger,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { harness } from "./helpers.js";
+import { harness } from "../helpers/bot.js";
 
 describe("stars flow against the sandbox", () => {
   it("in English: greeting, recipient, amount, summary, confirm, delivered", async () => {

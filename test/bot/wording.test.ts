@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
-import { ADMIN, adminWorld } from "./admin/helpers.js";
+import { ADMIN, adminWorld } from "../helpers/admin-bot.js";
 
 const DATE_WITH_ZONE = /\d{2}:\d{2} UTC/;
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { configFields } from "../../src/config/schema.js";
-import { spawnBot, startWorld } from "../e2e/helpers.js";
+import { spawnBot, startWorld } from "../helpers/built-process.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");

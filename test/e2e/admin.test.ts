@@ -12,7 +12,7 @@ import {
   startBot,
   startWorld,
   WAIT_MS,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 describe("the bot process: admins", () => {
   it("an admin's /balance shows the wallet, today's purchases and that buying is open", async () => {

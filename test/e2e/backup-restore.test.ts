@@ -28,7 +28,7 @@ import {
   startBot,
   startWorld,
   type World,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const STARS = "/buy-stars/";

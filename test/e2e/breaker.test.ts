@@ -16,7 +16,7 @@ import {
   starsSummary,
   startBot,
   startWorld,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 const ALERT = /paused by themselves/;
 

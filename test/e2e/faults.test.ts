@@ -16,7 +16,7 @@ import {
   startBot,
   startWorld,
   WAIT_MS,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 describe("the bot process under faults", () => {
   it("a dropped connection during a purchase: unconfirmed, never resent, new purchases wait", async () => {

@@ -3,7 +3,7 @@
  * and button goes through the emulator's Bot API, every purchase through the sandbox's HTTP.
  */
 import { describe, expect, it } from "vitest";
-import { buttons, DEMO_USER, Person, startBot, startWorld } from "./helpers.js";
+import { buttons, DEMO_USER, Person, startBot, startWorld } from "../helpers/built-process.js";
 
 describe("the bot process: gifts as a person makes them", () => {
   it("a stars gift: /start, recipient, amount, summary, confirm, delivered, one purchase request", async () => {

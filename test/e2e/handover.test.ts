@@ -20,7 +20,7 @@ import {
   WAIT_MS,
   WEBHOOK_SECRET,
   webhookEnv,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 const STARS = "/buy-stars/";
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, onTestFinished } from "vitest";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { DEMO_USER, Person, starsSummary, startBot, startWorld } from "./helpers.js";
+import { DEMO_USER, Person, starsSummary, startBot, startWorld } from "../helpers/built-process.js";
 
 describe("the bot process on a locked database", { timeout: 40_000 }, () => {
   it("/livez keeps answering while another connection holds the write lock; the Confirm meanwhile buys nothing and says so", async () => {

@@ -17,7 +17,7 @@ import {
   postUpdate,
   WEBHOOK_SECRET,
   webhookEnv,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 /** A start on a busy 2-core machine can take several seconds before the first log line. */
 const START_MS = 30_000;

@@ -16,7 +16,7 @@ import {
   startBot,
   startWorld,
   WAIT_MS,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 /** Three more allowed buyers, each in their own private chat. */
 const BUYERS = [

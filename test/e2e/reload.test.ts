@@ -14,7 +14,7 @@ import {
   starsSummary,
   startBot,
   startWorld,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 const OLD_COOKIE = "stel_ssid=E2eOldSession1; stel_token=E2eOldToken1";
 const NEW_COOKIE = "stel_ssid=E2eNewSession2; stel_token=E2eNewToken2";

@@ -14,7 +14,7 @@ import {
   WAIT_MS,
   WEBHOOK_SECRET as SECRET,
   webhookEnv,
-} from "./helpers.js";
+} from "../helpers/built-process.js";
 
 describe("the bot process in webhook mode", () => {
   it("takes updates only with the secret, and /healthz reports the database and the service", async () => {

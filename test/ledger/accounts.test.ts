@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { ledgerFixture, NOON } from "./helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 
 const success: PurchaseOutcome = {
   kind: "success",

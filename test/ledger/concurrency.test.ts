@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { ledgerFixture } from "./helpers.js";
+import { ledgerFixture } from "../helpers/ledger.js";
 import { nextLine, spawnFixture } from "./processes.js";
 
 describe("Ledger claims under concurrency", () => {

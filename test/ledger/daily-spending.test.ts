@@ -9,7 +9,7 @@ import type { Ambiguous, PurchaseOutcome } from "../../src/service/types.js";
 import { migrate, openDatabase } from "../../src/storage/sqlite/database.js";
 import { migrations } from "../../src/storage/sqlite/migrations.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { ledgerFixture, NOON, starsDraft } from "./helpers.js";
+import { ledgerFixture, NOON, starsDraft } from "../helpers/ledger.js";
 
 const success: PurchaseOutcome = {
   kind: "success",

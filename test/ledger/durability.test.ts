@@ -11,7 +11,7 @@ import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { durably, openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { NOON, starsDraft } from "./helpers.js";
+import { NOON, starsDraft } from "../helpers/ledger.js";
 
 const NORMAL = 1;
 const FULL = 2;

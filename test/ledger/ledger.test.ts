@@ -5,7 +5,7 @@ import { canMove } from "../../src/ledger/transitions.js";
 import type { IntentStatus } from "../../src/ledger/types.js";
 import type { Ambiguous, PurchaseOutcome } from "../../src/service/types.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { ledgerFixture, NOON } from "./helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 
 const success: PurchaseOutcome = {
   kind: "success",

@@ -6,7 +6,7 @@ import { migrate, openDatabase, schemaVersion } from "../../src/storage/sqlite/d
 import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
 import { migrations } from "../../src/storage/sqlite/migrations.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { starsDraft } from "./helpers.js";
+import { starsDraft } from "../helpers/ledger.js";
 
 function tables(db: Database.Database): string[] {
   return db

@@ -10,7 +10,7 @@ import { retryWrite, type WriteRetryPolicy } from "../../src/storage/write-retry
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { installWriteFault } from "../helpers/write-fault.js";
-import { ledgerFixture, NOON } from "./helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 
 const success: PurchaseOutcome = {
   kind: "success",

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { createPurchaseRecords } from "../../src/purchases/records.js";
-import { ledgerFixture, NOON } from "./helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 
 describe("the pause with its reason", () => {
   it("a breaker pause refuses claims and keeps its detail for the next process on the file", () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { ledgerFixture, NOON } from "./helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 import { nextLine, spawnFixture } from "./processes.js";
 
 const success: PurchaseOutcome = {

@@ -7,7 +7,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { SqliteSenderLease } from "../../src/storage/sqlite/sender-lease.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { ledgerFixture, NOON } from "./helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 
 const TTL = 30_000;
 

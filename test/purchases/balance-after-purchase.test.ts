@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { BalanceReading } from "../../src/purchases/types.js";
-import { deskFixture, type DeskFixtureOptions } from "./helpers.js";
+import { deskFixture, type DeskFixtureOptions } from "../helpers/desk.js";
 import { username } from "../helpers/username.js";
 import { formatDecimal, starsPrice } from "../../tools/sandbox/pricing.js";
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/shared/logger.js";
 import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
 import type { BreakerOpening } from "../../src/purchases/breaker.js";
-import { type DeskFixture, deskFixture } from "./helpers.js";
+import { type DeskFixture, deskFixture } from "../helpers/desk.js";
 
 function guardOn(f: DeskFixture, threshold = 3): { openings: BreakerOpening[] } {
   const guard = new BreakerGuard({

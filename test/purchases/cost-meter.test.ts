@@ -10,7 +10,7 @@ import {
   type OnChainEvidence,
 } from "../../src/purchases/on-chain.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { ledgerFixture, NOON } from "../ledger/helpers.js";
+import { ledgerFixture, NOON } from "../helpers/ledger.js";
 import { startFakeToncenter } from "./toncenter-fake.js";
 
 const success: PurchaseOutcome = {

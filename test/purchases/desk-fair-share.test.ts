@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deskFixture } from "./helpers.js";
+import { deskFixture } from "../helpers/desk.js";
 
 /** The sandbox's usernames, in the order the requests arrived. */
 function namesAsked(requests: { query: Record<string, string> }[]): string[] {

@@ -7,7 +7,7 @@ import { createTonEvidence } from "../../src/purchases/on-chain.js";
 import type { ConfirmResult } from "../../src/purchases/types.js";
 import type { Fault } from "../../tools/sandbox/server.js";
 import type { Ambiguous } from "../../src/service/types.js";
-import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "./helpers.js";
+import { CANARY, CANARY_FRAGMENTS, deskFixture, NOON } from "../helpers/desk.js";
 import { startFakeToncenter } from "./toncenter-fake.js";
 import { username } from "../helpers/username.js";
 import { capturingLogger } from "../helpers/log-capture.js";

@@ -31,7 +31,7 @@ import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { type Sandbox, startSandbox } from "../../tools/sandbox/server.js";
 import type { Fault } from "../../tools/sandbox/types.js";
 import { username } from "../helpers/username.js";
-import { CANARY, NOON } from "./helpers.js";
+import { CANARY, NOON } from "../helpers/desk.js";
 
 const STARS = "/buy-stars/";
 const CODES = [

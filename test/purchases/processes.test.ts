@@ -5,7 +5,7 @@ import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import { createPurchaseRecords } from "../../src/purchases/records.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { nextLine, spawnFixture } from "../ledger/processes.js";
-import { deskFixture } from "./helpers.js";
+import { deskFixture } from "../helpers/desk.js";
 
 describe("several bot processes on one database", () => {
   it("4 processes confirming one intent 250 times each send exactly one request", async () => {

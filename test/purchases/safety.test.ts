@@ -9,7 +9,7 @@ import type { PurchaseIntent } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { username } from "../helpers/username.js";
 import { installWriteFault } from "../helpers/write-fault.js";
-import { CANARY, deskFixture, NOON } from "./helpers.js";
+import { CANARY, deskFixture, NOON } from "../helpers/desk.js";
 
 const STARS = "/buy-stars/";
 const PREMIUM = "/buy-premium/";

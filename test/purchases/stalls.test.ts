@@ -12,7 +12,7 @@ import type { BreakerOpening } from "../../src/purchases/breaker.js";
 import type { PurchaseDesk, StorageFailure } from "../../src/purchases/types.js";
 import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
 import { installWriteFault } from "../helpers/write-fault.js";
-import { type DeskFixture, deskFixture } from "./helpers.js";
+import { type DeskFixture, deskFixture } from "../helpers/desk.js";
 
 const STARS = "/buy-stars/";
 const BEA = { userId: 2, chatId: 2, chatType: "private" } as const;

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { type Config, loadSettings } from "../../src/config/index.js";
 import { reloadOnSignalAndSecretFiles, SettingsReloader } from "../../src/run/reload.js";
 import { tempDir } from "../helpers/temp-dir.js";
-import { capturingLogger } from "../service/helpers.js";
+import { capturingLogger } from "../helpers/service.js";
 
 let words: string[];
 

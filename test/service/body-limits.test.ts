@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGiftServiceClient, GiftServiceConfigError } from "../../src/service/client.js";
-import { CREDENTIALS, clientFor, sandboxForTest } from "./helpers.js";
+import { CREDENTIALS, clientFor, sandboxForTest } from "../helpers/service.js";
 
 describe("response body size limit", () => {
   it("a purchase answered with a body over 1 MiB (by default) is ambiguous, and sent once", async () => {

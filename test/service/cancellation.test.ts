@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GiftServiceCallCancelledError } from "../../src/service/client.js";
-import { clientFor, sandboxForTest } from "./helpers.js";
+import { clientFor, sandboxForTest } from "../helpers/service.js";
 
 describe("cancellation and the sent flag", () => {
   it("close() never cancels a purchase in flight: it ends in an outcome, close waits for it", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CredentialHolder } from "../../src/service/credential-source.js";
 import { GiftServiceConfigError } from "../../src/service/errors.js";
-import { CREDENTIALS, clientFor, sandboxForTest } from "./helpers.js";
+import { CREDENTIALS, clientFor, sandboxForTest } from "../helpers/service.js";
 
 const MNEMONIC = Array.from(
   { length: 24 },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { toAnswer } from "../../src/service/answer.js";
 import { classifyPurchaseAnswer } from "../../src/service/classify-purchase.js";
 import { SecretScrubber } from "../../src/service/secrets.js";
-import { clientFor, sandboxForTest } from "./helpers.js";
+import { clientFor, sandboxForTest } from "../helpers/service.js";
 
 /**
  * Answers that look like a success or a plain refusal but carry a sign that money may have

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FairQueue } from "../../src/service/fair-queue.js";
 import { QueueSupersededError, QuotaScheduler } from "../../src/service/quota.js";
-import { capturingLogger, clientFor, sandboxForTest } from "./helpers.js";
+import { capturingLogger, clientFor, sandboxForTest } from "../helpers/service.js";
 
 describe("quota scheduler: owners take turns (fake timers)", () => {
   beforeEach(() => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Fault } from "../../tools/sandbox/types.js";
-import { clientFor, sandboxForTest } from "./helpers.js";
+import { clientFor, sandboxForTest } from "../helpers/service.js";
 
 describe("client outcomes: reads", () => {
   it("user info: found, premium, not found, with unknown fields kept", async () => {

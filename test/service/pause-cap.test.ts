@@ -6,7 +6,7 @@ import {
 } from "../../src/service/client.js";
 import { QuotaScheduler } from "../../src/service/quota.js";
 import { MAX_TIMER_MS } from "../../src/service/timers.js";
-import { CREDENTIALS, clientFor, sandboxForTest } from "./helpers.js";
+import { CREDENTIALS, clientFor, sandboxForTest } from "../helpers/service.js";
 
 /**
  * Resolves after `ms` of real time. Used once, where the check is inherently "nothing happens

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GiftServiceCallCancelledError } from "../../src/service/errors.js";
-import { clientFor, sandboxForTest } from "./helpers.js";
+import { clientFor, sandboxForTest } from "../helpers/service.js";
 
 describe("client shared quota", () => {
   it("sends nothing beyond the quota under a burst of 100 concurrent calls", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientFor, sandboxForTest } from "./helpers.js";
+import { clientFor, sandboxForTest } from "../helpers/service.js";
 
 const flood = (seconds: number) =>
   ({

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createGiftServiceClient } from "../../src/service/client.js";
 import { encodedForms, SecretScrubber, secretValues } from "../../src/service/secrets.js";
-import { capturingLogger, sandboxForTest } from "./helpers.js";
+import { capturingLogger, sandboxForTest } from "../helpers/service.js";
 
 const WORDS = Array.from({ length: 24 }, (_, i) => `canaryword${String(i).padStart(2, "0")}x`);
 const CANARY = {

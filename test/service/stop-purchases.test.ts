@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GiftServiceCallCancelledError } from "../../src/service/client.js";
-import { clientFor, sandboxForTest } from "./helpers.js";
+import { clientFor, sandboxForTest } from "../helpers/service.js";
 
 describe("stopPurchases (shutdown's first step)", () => {
   it("cancels queued and later purchases as never sent; the one in flight completes; reads go on", async () => {

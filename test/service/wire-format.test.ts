@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createGiftServiceClient } from "../../src/service/client.js";
 import { GiftServiceConfigError } from "../../src/service/errors.js";
-import { CREDENTIALS, clientFor, sandboxForTest, sentHeaders } from "./helpers.js";
+import { CREDENTIALS, clientFor, sandboxForTest, sentHeaders } from "../helpers/service.js";
 
 const FULL = {
   ...CREDENTIALS,

@@ -10,7 +10,7 @@ import { silentLogger } from "../../src/shared/logger.js";
 import { BackupSchedule } from "../../src/run/backups.js";
 import { backupDatabase, backupProblem, listBackups } from "../../src/storage/sqlite/backup.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { ledgerFixture } from "../ledger/helpers.js";
+import { ledgerFixture } from "../helpers/ledger.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const HOUR = 3_600_000;

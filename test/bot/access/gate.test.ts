@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
 import { encodeMenu } from "../../../src/bot/callback-data/menu.js";
-import { ADMIN, adminWorld, BUYER, STRANGER } from "../admin/helpers.js";
-import { answersSince } from "../helpers.js";
+import { ADMIN, adminWorld, BUYER, STRANGER } from "../../helpers/admin-bot.js";
+import { answersSince } from "../../helpers/bot.js";
 
 const STARS_PROMPT = "Who should get the stars? Send their @username or a t.me link.";
 

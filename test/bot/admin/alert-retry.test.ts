@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import type { CannedAnswer } from "../../../tools/testing/telegram-fake.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER } from "./helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER } from "../../helpers/admin-bot.js";
 
 const RETRY = { retries: 4, firstDelayMs: 1, maxDelayMs: 4 };
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { tempDir } from "../../helpers/temp-dir.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 
 describe("/backup", () => {
   it("takes a backup now and says where it went and how large it is", async () => {

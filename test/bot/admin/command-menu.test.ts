@@ -4,8 +4,8 @@ import {
   registerAdminCommands,
 } from "../../../src/bot/features/admin/command-menu.js";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER } from "./helpers.js";
-import { harness } from "../helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER } from "../../helpers/admin-bot.js";
+import { harness } from "../../helpers/bot.js";
 
 describe("command menus", () => {
   it("lists the admin commands in each admin's own chat, per language, and /premium for group administrators", async () => {

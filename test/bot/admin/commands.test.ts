@@ -2,7 +2,7 @@ import type { Update } from "grammy/types";
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
-import { answersSince } from "../helpers.js";
+import { answersSince } from "../../helpers/bot.js";
 import {
   ADMIN,
   adminWorld,
@@ -14,7 +14,7 @@ import {
   privateMessage,
   STRANGER,
   WALLET,
-} from "./helpers.js";
+} from "../../helpers/admin-bot.js";
 
 const ADMIN_COMMANDS = [
   "balance",

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { evidenceText, purchaseDetails } from "../../../src/bot/admin-views.js";
 import type { PurchaseIntent } from "../../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../../src/service/types.js";
-import { ledgerFixture } from "../../ledger/helpers.js";
+import { ledgerFixture } from "../../helpers/ledger.js";
 import { translators } from "../../helpers/translators.js";
 
 /** One intent per way a purchase can end with a detail, written by the real ledger. */

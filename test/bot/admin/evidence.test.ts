@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatDateTime, formatDecimal } from "../../../src/bot/format.js";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 import { username } from "../../helpers/username.js";
 
 const MINUTE = 60_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
-import { answersSince } from "../helpers.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+import { answersSince } from "../../helpers/bot.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 import { username } from "../../helpers/username.js";
 
 describe("unconfirmed purchases", () => {

@@ -7,8 +7,8 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { installWriteFault } from "../../helpers/write-fault.js";
-import { answersSince } from "../helpers.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "./helpers.js";
+import { answersSince } from "../../helpers/bot.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 
 describe("an outcome that cannot be written", () => {
   it("admins told at once with the answer, Confirm answered 'on hold', then unconfirmed without a restart", async () => {

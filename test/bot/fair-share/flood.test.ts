@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { FAIR_SHARE_DEFAULTS } from "../../../src/config/index.js";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
-import { harness } from "../helpers.js";
+import { harness } from "../../helpers/bot.js";
 
 const WINDOW_MS = 2_000;
 const FLOODER = testUser(4_000, { first_name: "Flo" });

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
-import { adminWorld, BUYER, STRANGER } from "../admin/helpers.js";
-import { harness } from "../helpers.js";
+import { adminWorld, BUYER, STRANGER } from "../../helpers/admin-bot.js";
+import { harness } from "../../helpers/bot.js";
 
 const DENIED = `Purchases are not open to you. To get access, ask the bot's admins and give them your user id: ${STRANGER.id}.`;
 

@@ -7,9 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf, type ChatPerson, chatPerson } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER, STRANGER } from "../admin/helpers.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, STRANGER } from "../../helpers/admin-bot.js";
 import type { BotHarness } from "../../../tools/testing/bot-harness.js";
-import { answersSince, harness } from "../helpers.js";
+import { answersSince, harness } from "../../helpers/bot.js";
 
 async function buyTyped(person: ChatPerson, recipient: string, amount: number) {
   await person.command("stars");

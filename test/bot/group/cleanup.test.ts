@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { testUser } from "../../../tools/testing/updates.js";
-import { GROUP_ID, sentTexts } from "../admin/helpers.js";
-import { answersSince } from "../helpers.js";
-import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";
+import { GROUP_ID, sentTexts } from "../../helpers/admin-bot.js";
+import { answersSince } from "../../helpers/bot.js";
+import { GINA, groupWorld, MIA, NOAH } from "../../helpers/group-bot.js";
 
 const OTTO = testUser(5004, { first_name: "Otto" });
 

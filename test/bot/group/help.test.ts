@@ -5,8 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/features/group/refusal-throttle.js";
 import { TEST_BOT_INFO } from "../../../tools/testing/telegram-fake.js";
-import { GROUP_ID, OTHER_GROUP_ID, sentTexts } from "../admin/helpers.js";
-import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";
+import { GROUP_ID, OTHER_GROUP_ID, sentTexts } from "../../helpers/admin-bot.js";
+import { GINA, groupWorld, MIA, NOAH } from "../../helpers/group-bot.js";
 
 const bot = TEST_BOT_INFO.username;
 const HELP = `In this group, the group's administrators can gift Telegram Premium to a member: reply to their message with /premium, or write /premium @username (/cancel stops it). Stars, /history and everything else work in a private chat with me: @${bot}.`;

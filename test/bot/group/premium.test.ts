@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buttonsOf } from "../../../tools/testing/chat-person.js";
 import { testUser } from "../../../tools/testing/updates.js";
-import { GROUP_ID, memberStatuses, OTHER_GROUP_ID, sentTexts } from "../admin/helpers.js";
-import { answersSince } from "../helpers.js";
-import { GINA, groupWorld, MIA, NOAH } from "./helpers.js";
+import { GROUP_ID, memberStatuses, OTHER_GROUP_ID, sentTexts } from "../../helpers/admin-bot.js";
+import { answersSince } from "../../helpers/bot.js";
+import { GINA, groupWorld, MIA, NOAH } from "../../helpers/group-bot.js";
 
 const SUMMARY_6 = [
   "Please check your gift:",

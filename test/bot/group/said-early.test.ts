@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
-import { ADMIN, BUYER, GROUP_ID } from "../admin/helpers.js";
-import { answersSince } from "../helpers.js";
-import { GINA, groupWorld } from "./helpers.js";
+import { ADMIN, BUYER, GROUP_ID } from "../../helpers/admin-bot.js";
+import { answersSince } from "../../helpers/bot.js";
+import { GINA, groupWorld } from "../../helpers/group-bot.js";
 
 const PAUSED =
   "⏸ Purchases are paused by the admins for now, so nothing can be bought. Please try again later.";

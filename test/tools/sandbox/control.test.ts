@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
-import { MNEMONIC, postForm, sandboxForTest } from "./helpers.js";
+import { MNEMONIC, postForm, sandboxForTest } from "../../helpers/sandbox.js";
 
 interface ControlBody {
   ok: boolean;

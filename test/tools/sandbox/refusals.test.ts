@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COOKIE, MNEMONIC, postForm, sandboxForTest } from "./helpers.js";
+import { COOKIE, MNEMONIC, postForm, sandboxForTest } from "../../helpers/sandbox.js";
 
 const buyStars = (url: string, cookie = COOKIE) =>
   postForm(`${url}/buy-stars/`, { username: "alice", amount: "100" }, { cookie });

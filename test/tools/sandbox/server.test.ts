@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { SandboxClosedError, startSandbox } from "../../../tools/sandbox/server.js";
-import { COOKIE, MNEMONIC, postForm, sandboxForTest } from "./helpers.js";
+import { COOKIE, MNEMONIC, postForm, sandboxForTest } from "../../helpers/sandbox.js";
 
 describe("sandbox: user info", () => {
   it("knows everyone by default, except nobody* (not found) and premium* (already premium)", async () => {

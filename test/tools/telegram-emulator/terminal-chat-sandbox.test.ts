@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { postForm, sandboxForTest } from "../sandbox/helpers.js";
+import { postForm, sandboxForTest } from "../../helpers/sandbox.js";
 import { chatOnStreams, startEmulator } from "./harness.js";
 
 describe("terminal chat: steering the sandbox", () => {

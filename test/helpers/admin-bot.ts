@@ -4,13 +4,13 @@
  * admin notifications are all there, as in production.
  */
 import type { Message, Update, User } from "grammy/types";
-import type { AccessList } from "../../../src/access/access-list.js";
-import type { BalanceAlerts } from "../../../src/bot/index.js";
-import type { AccessConfig } from "../../../src/config/index.js";
-import type { BotHarness, BotHarnessOptions } from "../../../tools/testing/bot-harness.js";
-import type { CannedAnswer } from "../../../tools/testing/telegram-fake.js";
-import { testUser } from "../../../tools/testing/updates.js";
-import { harness } from "../helpers.js";
+import type { AccessList } from "../../src/access/access-list.js";
+import type { BalanceAlerts } from "../../src/bot/index.js";
+import type { AccessConfig } from "../../src/config/index.js";
+import type { BotHarness, BotHarnessOptions } from "../../tools/testing/bot-harness.js";
+import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
+import { testUser } from "../../tools/testing/updates.js";
+import { harness } from "./bot.js";
 
 export const ADMIN = testUser(1001, { first_name: "Ada", username: "ada_admin" });
 export const ADMIN2 = testUser(1002, { first_name: "Boris", language_code: "ru" });

@@ -17,8 +17,8 @@ import {
 } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
 import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
-import { tempDir } from "../helpers/temp-dir.js";
-import { username } from "../helpers/username.js";
+import { tempDir } from "./temp-dir.js";
+import { username } from "./username.js";
 
 /** Secrets that must never reach the database file: each is unique enough to scan for. */
 export const CANARY = {

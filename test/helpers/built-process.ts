@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { onTestFinished } from "vitest";
-import { RUN_MARKER } from "../helpers/leftovers.js";
+import { RUN_MARKER } from "./leftovers.js";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
@@ -25,7 +25,7 @@ import {
 import type { TelegramEmulator } from "../../tools/telegram-emulator/emulator.js";
 import { startTelegramEmulator } from "../../tools/telegram-emulator/server.js";
 import type { ChatViewMessage } from "../../tools/telegram-emulator/types.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { tempDir } from "./temp-dir.js";
 
 export { DEMO_ADMIN, DEMO_GROUP, DEMO_USER };
 

@@ -4,7 +4,7 @@ import { onTestFinished } from "vitest";
 import { Ledger, type LedgerOptions } from "../../src/storage/sqlite/ledger.js";
 import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
 import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { tempDir } from "./temp-dir.js";
 
 /** 2030-01-01T12:00:00Z: far from a UTC midnight unless a test moves there. */
 export const NOON = Date.UTC(2030, 0, 1, 12);

@@ -4,7 +4,7 @@ import {
   type BotHarnessOptions,
   createBotHarness,
 } from "../../tools/testing/bot-harness.js";
-import { tempDir } from "../helpers/temp-dir.js";
+import { tempDir } from "./temp-dir.js";
 
 /** A harness on a fresh temp dir, closed when the test finishes. */
 export async function harness(options: Omit<BotHarnessOptions, "dir"> = {}): Promise<BotHarness> {

@@ -5,7 +5,7 @@ import {
   type GiftServiceClientOptions,
 } from "../../src/service/client.js";
 import type { GiftServiceClientWithQuota } from "../../src/service/types.js";
-export { capturingLogger } from "../helpers/log-capture.js";
+export { capturingLogger } from "./log-capture.js";
 
 export const CREDENTIALS = {
   mnemonic: "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima",

@@ -1,5 +1,5 @@
 import { onTestFinished } from "vitest";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../../tools/sandbox/server.js";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
 
 /** A sandbox closed when the current test finishes. */
 export async function sandboxForTest(options?: SandboxOptions): Promise<Sandbox> {

@@ -3,14 +3,8 @@
  * press buttons by label, read the newest message.
  */
 import type { User } from "grammy/types";
-import { testUser } from "../../../tools/testing/updates.js";
-import {
-  adminWorld,
-  GROUP_ID,
-  groupMessage,
-  memberStatuses,
-  OTHER_GROUP_ID,
-} from "../admin/helpers.js";
+import { testUser } from "../../tools/testing/updates.js";
+import { adminWorld, GROUP_ID, groupMessage, memberStatuses, OTHER_GROUP_ID } from "./admin-bot.js";
 
 /** A group administrator who is neither a bot admin nor an allowed buyer. */
 export const GINA = testUser(5001, { first_name: "Gina" });
