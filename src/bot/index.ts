@@ -308,6 +308,11 @@ function installMiddleware(
     if (from !== undefined && (await mayUseHere(deps.access, from.id, ctx.chat))) {
       services.people.note(from);
     }
+    // An allowed group's title, for /allowed (a group from ALLOWED_CHAT_IDS has no other).
+    const chat = ctx.chat;
+    if (chat?.type === "group" || chat?.type === "supergroup") {
+      if (await deps.access.isChatAllowed(chat.id)) services.people.noteGroup(chat);
+    }
     await next();
   });
   safe.use(i18n.middleware());
