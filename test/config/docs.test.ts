@@ -98,3 +98,28 @@ describe("placeholders of .env.example", () => {
     expect(config.access.adminIds).toEqual([1234567890]);
   });
 });
+
+describe(".env.example's suggested ports", () => {
+  /** The default port of a local peer's command (tools/<name>/cli.ts). */
+  const peerPort = (name: string): number => {
+    const cli = readFileSync(join(ROOT, "tools", name, "cli.ts"), "utf8");
+    return Number(/\(default (\d+)\)/.exec(cli)?.[1]);
+  };
+  const suggested = (variable: string): number =>
+    Number(new RegExp(`^#? ?${variable}=(\\d+)$`, "m").exec(example)?.[1]);
+
+  it("never suggest a port the demo's sandbox or emulator takes by default", () => {
+    const peers = [peerPort("sandbox"), peerPort("telegram-emulator")];
+    expect(peers).toEqual([8081, 8082]);
+    for (const variable of ["PORT", "HEALTH_PORT", "METRICS_PORT"]) {
+      expect(suggested(variable), variable).toBeGreaterThan(0);
+      expect(peers, variable).not.toContain(suggested(variable));
+    }
+  });
+
+  it("point TELEGRAM_API_ROOT at the emulator's port", () => {
+    expect(example).toContain(
+      `# TELEGRAM_API_ROOT=http://127.0.0.1:${peerPort("telegram-emulator")}`,
+    );
+  });
+});
