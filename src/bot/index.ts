@@ -108,7 +108,7 @@ export interface BotDeps {
   groupRefusalCooldownMs?: number | undefined;
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
   adminMessageRetry?: AdminMessageRetry | undefined;
-  /** Update floods and strangers' answers (README "Fair share"); default FAIR_SHARE_DEFAULTS. */
+  /** Update floods and strangers' answers (docs/operations.md "Fair share"); default FAIR_SHARE_DEFAULTS. */
   fairShare?: FairShareConfig | undefined;
   /** Online backups for /backup (undefined: /backup says there are none here). */
   backups?: BackupTaker | undefined;

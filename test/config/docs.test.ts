@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, SECRET_VARIABLES, VARIABLES } from "../../src/config/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const example = readFileSync(join(ROOT, ".env.example"), "utf8");
@@ -121,5 +122,22 @@ describe(".env.example's suggested ports", () => {
     expect(example).toContain(
       `# TELEGRAM_API_ROOT=http://127.0.0.1:${peerPort("telegram-emulator")}`,
     );
+  });
+});
+
+describe("README's Before you go live", () => {
+  it("its filled-in .env loads once a real phrase is put in, and ADMIN_IDS=1 is accepted", async () => {
+    const section = readme.slice(readme.indexOf("## Before you go live"));
+    const filled = /A filled-in `\.env`[^\n]*\n\n```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    expect(filled).toContain("WALLET_MNEMONIC=");
+    const words = (await mnemonicNew(24)).join(" ");
+    const envFile = join(tempDir(), ".env");
+    writeFileSync(envFile, filled.replace(/^WALLET_MNEMONIC=.*$/m, `WALLET_MNEMONIC="${words}"`));
+    const config = await loadConfig({}, { envFile });
+    expect(config.access.adminIds).toEqual([415263748]);
+    expect(config.wallet.cookie).toContain("stel_ssid=");
+    // The way to learn one's own id: start once with ADMIN_IDS=1 and send /start.
+    const first = await loadConfig({ ADMIN_IDS: "1" }, { envFile });
+    expect(first.access.adminIds).toEqual([1]);
   });
 });
