@@ -299,8 +299,9 @@ admin-low-balance-usdt = ⚠️ The wallet is running low on USDT: { $value } US
 ## Admin: /purchases
 admin-purchases-empty = No purchases yet.
 admin-purchases-title = Recent purchases ({ $from }–{ $to }), newest first:
-admin-purchase-line = { $date }: { $gift } to @{ $recipient }, { $status }, by { $who }, id { $id }
-admin-purchases-hint = One purchase in detail: /purchases <id>
+admin-purchase-line = { $number }. { $date }: { $gift } to @{ $recipient }, { $status }, by { $who }
+admin-purchases-hint = Press a number to open that purchase. Any purchase by its id: /purchases <id>
+button-admin-open = { $number }
 button-admin-newer = ◀ Newer
 button-admin-older = Older ▶
 admin-purchase-not-found = There is no purchase with id { $id }.
@@ -396,12 +397,18 @@ admin-deny-public = Note: PUBLIC_PURCHASES is on, so everyone may still buy.
 admin-allowed-title = Who may buy
 admin-allowed-admins = Admins: { $ids }
 admin-allowed-public = Everyone may buy (PUBLIC_PURCHASES is on).
-admin-allowed-users = Buyers:
+admin-allowed-users = { $count ->
+        [one] One buyer:
+       *[other] { $count } buyers:
+    }
 admin-allowed-users-none = Buyers: none yet. Add one with /allow.
-admin-allowed-chats = Groups whose administrators may gift Premium:
+admin-allowed-chats = { $count ->
+        [one] One group whose administrators may gift Premium:
+       *[other] { $count } groups whose administrators may gift Premium:
+    }
 admin-allowed-chats-none = Groups: none. Send /allowchat inside a group to add it.
-admin-allowed-entry-config = • { $who } (ALLOWED settings)
-admin-allowed-entry-bot = • { $who } (added by admin { $adminId } on { $date })
+admin-allowed-entry-config = • { $who }: from the settings
+admin-allowed-entry-bot = • { $who }: added by { $admin } on { $date }
 admin-chat-allowed = ✅ This group's administrators can now gift Telegram Premium with /premium.
 admin-chat-denied = This group can no longer gift Premium.
 admin-chat-deny-configured = This group is allowed by ALLOWED_CHAT_IDS: remove it there and restart the bot.

@@ -277,8 +277,9 @@ admin-low-balance-usdt = ⚠️ На кошельке заканчиваются
 ## Администратор: /purchases
 admin-purchases-empty = Покупок пока нет.
 admin-purchases-title = Последние покупки ({ $from }–{ $to }), сначала новые:
-admin-purchase-line = { $date }: { $gift } для @{ $recipient }, { $status }, от { $who }, id { $id }
-admin-purchases-hint = Одна покупка подробно: /purchases <id>
+admin-purchase-line = { $number }. { $date }: { $gift } для @{ $recipient }, { $status }, от { $who }
+admin-purchases-hint = Нажмите номер, чтобы открыть покупку. Любая покупка по её id: /purchases <id>
+button-admin-open = { $number }
 button-admin-newer = ◀ Новее
 button-admin-older = Старее ▶
 admin-purchase-not-found = Покупки с id { $id } нет.
@@ -368,12 +369,20 @@ admin-deny-public = Внимание: включён PUBLIC_PURCHASES, поэт�
 admin-allowed-title = Кто может покупать
 admin-allowed-admins = Администраторы: { $ids }
 admin-allowed-public = Покупать могут все (включён PUBLIC_PURCHASES).
-admin-allowed-users = Покупатели:
+admin-allowed-users = { $count ->
+        [one] { $count } покупатель:
+        [few] { $count } покупателя:
+       *[many] { $count } покупателей:
+    }
 admin-allowed-users-none = Покупатели: пока никого. Добавьте командой /allow.
-admin-allowed-chats = Группы, где администраторы могут дарить Premium:
+admin-allowed-chats = { $count ->
+        [one] { $count } группа, где администраторы могут дарить Premium:
+        [few] { $count } группы, где администраторы могут дарить Premium:
+       *[many] { $count } групп, где администраторы могут дарить Premium:
+    }
 admin-allowed-chats-none = Группы: нет. Отправьте /allowchat в группе, чтобы добавить её.
-admin-allowed-entry-config = • { $who } (из настроек ALLOWED)
-admin-allowed-entry-bot = • { $who } (добавил администратор { $adminId }, { $date })
+admin-allowed-entry-config = • { $who }: из настроек
+admin-allowed-entry-bot = • { $who }: добавил { $admin }, { $date }
 admin-chat-allowed = ✅ Администраторы этой группы теперь могут дарить Telegram Premium командой /premium.
 admin-chat-denied = Эта группа больше не может дарить Premium.
 admin-chat-deny-configured = Эта группа разрешена в ALLOWED_CHAT_IDS: уберите её оттуда и перезапустите бота.

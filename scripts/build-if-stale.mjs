@@ -40,12 +40,17 @@ if (process.argv.includes("--always") || isStale()) {
   // The stamp is written only after a successful compile, and dated from before it started, so
   // a file saved during the compile makes the next start compile again.
   const startedAt = new Date();
+  // A compile takes seconds (a first one about ten): say so, on stderr, which `npm start`'s
+  // JSON log lines do not share.
+  process.stderr.write("Compiling the TypeScript sources (tsc)…\n");
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   const result = spawnSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], {
     cwd: root,
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  const seconds = ((Date.now() - startedAt.getTime()) / 1000).toFixed(1);
+  process.stderr.write(`Compiled in ${seconds} s.\n`);
   writeFileSync(stamp, `${startedAt.toISOString()}\n`);
   utimesSync(stamp, startedAt, startedAt);
 }

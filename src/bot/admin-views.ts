@@ -107,24 +107,25 @@ export function stateLines(t: Translate, status: DeskStatus): string[] {
   return lines;
 }
 
-/** One line of /purchases. */
-export function purchaseLine(
+/** One line of /purchases, starting with the number of the button that opens it. */
+function purchaseLine(
   t: Translate,
   locale: string,
   intent: PurchaseIntent,
-  names: NameLookup = noNames,
+  number: number,
+  names: NameLookup,
 ): string {
   return t("admin-purchase-line", {
+    number,
     date: formatDateTime(locale, intent.createdAt),
     gift: giftName(t, intent),
     recipient: intent.recipient,
     status: t(`status-${intent.status}`),
     who: who(t, intent.requester.userId, names),
-    id: intent.id,
   });
 }
 
-/** A page of /purchases (its buttons: purchasesKeyboard). */
+/** A page of /purchases (its buttons: purchasesKeyboard, numbered as the lines are). */
 export function purchasesPage(
   t: Translate,
   locale: string,
@@ -136,7 +137,7 @@ export function purchasesPage(
   return [
     t("admin-purchases-title", { from: offset + 1, to: offset + intents.length }),
     "",
-    ...intents.map((intent) => purchaseLine(t, locale, intent, names)),
+    ...intents.map((intent, index) => purchaseLine(t, locale, intent, offset + index + 1, names)),
     "",
     t("admin-purchases-hint"),
   ].join("\n");
@@ -369,12 +370,16 @@ export function limitsText(
   ].join("\n");
 }
 
+/**
+ * One person or group of /allowed: its name when known (a group's title), and where its access
+ * comes from: the settings, or the admin who added it and when.
+ */
 function entryLine(t: Translate, locale: string, entry: AllowedEntry, names: NameLookup): string {
-  const who = userName(t, entry.id, names(entry.id) ?? entry.label);
-  if (entry.source === "config") return t("admin-allowed-entry-config", { who });
+  const name = userName(t, entry.id, names(entry.id) ?? entry.label);
+  if (entry.source === "config") return t("admin-allowed-entry-config", { who: name });
   return t("admin-allowed-entry-bot", {
-    who,
-    adminId: String(entry.addedBy ?? ""),
+    who: name,
+    admin: entry.addedBy === undefined ? t("unknown-value") : who(t, entry.addedBy, names),
     date: formatDateTime(locale, entry.addedAt ?? 0),
   });
 }
@@ -401,15 +406,16 @@ export function allowedText(
   if (input.users.length === 0) {
     lines.push(t("admin-allowed-users-none"));
   } else {
-    lines.push(t("admin-allowed-users"));
+    lines.push(t("admin-allowed-users", { count: input.users.length }));
     for (const entry of input.users) lines.push(entryLine(t, locale, entry, names));
   }
   lines.push("");
   if (input.chats.length === 0) {
     lines.push(t("admin-allowed-chats-none"));
   } else {
-    lines.push(t("admin-allowed-chats"));
-    for (const entry of input.chats) lines.push(entryLine(t, locale, entry, noNames));
+    lines.push(t("admin-allowed-chats", { count: input.chats.length }));
+    // Group ids are negative and user ids positive, so one lookup names both (people.ts).
+    for (const entry of input.chats) lines.push(entryLine(t, locale, entry, names));
   }
   return lines.join("\n");
 }

@@ -108,7 +108,7 @@ export interface BotDeps {
   groupRefusalCooldownMs?: number | undefined;
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
   adminMessageRetry?: AdminMessageRetry | undefined;
-  /** Update floods and strangers' answers (README "Fair share"); default FAIR_SHARE_DEFAULTS. */
+  /** Update floods and strangers' answers (docs/operations.md "Fair share"); default FAIR_SHARE_DEFAULTS. */
   fairShare?: FairShareConfig | undefined;
   /** Online backups for /backup (undefined: /backup says there are none here). */
   backups?: BackupTaker | undefined;
@@ -313,6 +313,11 @@ function installMiddleware(
     // message is answered with their id, which is all an admin needs to /allow them).
     if (from !== undefined && (await mayUseHere(deps.access, from.id, ctx.chat))) {
       services.people.note(from);
+    }
+    // An allowed group's title, for /allowed (a group from ALLOWED_CHAT_IDS has no other).
+    const chat = ctx.chat;
+    if (chat?.type === "group" || chat?.type === "supergroup") {
+      if (await deps.access.isChatAllowed(chat.id)) services.people.noteGroup(chat);
     }
     await next();
   });

@@ -8,7 +8,7 @@ import type { User } from "grammy/types";
 import { LRUCache } from "lru-cache";
 import type { KeyValue, KeyValueStores } from "../storage/types.js";
 
-/** A person's name for admins, or undefined when the bot has never seen them. */
+/** A person's name (or a group's title) for admins, or undefined when the bot has never seen it. */
 export type NameLookup = (userId: number) => string | undefined;
 
 /** People whose last written name is remembered in memory; older ones are read again. */
@@ -31,13 +31,26 @@ export class KnownPeople {
   /** Remembers the name `user` shows now (bots are not people to remember). */
   note(user: User): void {
     if (user.is_bot) return;
-    const name = displayName(user).slice(0, 100);
-    if (name === "" || this.#written.get(user.id) === name) return;
-    const key = String(user.id);
-    this.#written.set(user.id, name);
+    this.#remember(user.id, displayName(user));
+  }
+
+  /**
+   * Remembers a group's title, so /allowed names a group from ALLOWED_CHAT_IDS too. Group ids
+   * are negative and user ids positive, so one record per id never mixes the two up.
+   */
+  noteGroup(chat: { id: number; title: string }): void {
+    if (chat.id >= 0) return;
+    this.#remember(chat.id, chat.title);
+  }
+
+  #remember(id: number, shown: string): void {
+    const name = shown.slice(0, 100);
+    if (name === "" || this.#written.get(id) === name) return;
+    const key = String(id);
+    this.#written.set(id, name);
     void (async () => {
       if ((await this.#names.read(key)) !== name) await this.#names.write(key, name);
-    })().catch(() => this.#written.delete(user.id));
+    })().catch(() => this.#written.delete(id));
   }
 
   /**

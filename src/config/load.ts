@@ -44,6 +44,11 @@ export interface SettingsSources {
   failedSecrets: Set<string>;
   /** The default `.env` was looked for and is not there (a fresh clone, most likely). */
   envFileMissing: boolean;
+  /**
+   * Variables with no value that the dotenv file holds only in a comment (`# NAME=...`, as
+   * `.env.example` shows the wallet phrase), each with the file's name for the way out.
+   */
+  commentedOut: Map<string, string>;
 }
 
 /** Said first when settings are missing and there is no `.env`: where a newcomer starts. */
@@ -73,7 +78,8 @@ export async function loadSettings(
   const problems = [...sources.problems, ...(parsed.ok ? [] : parsed.problems)];
   if (problems.length > 0 || !parsed.ok) {
     const hint = sources.envFileMissing ? [NO_ENV_FILE] : [];
-    throw new ConfigError([...hint, ...sortProblems(problems)]);
+    const explained = problems.map((problem) => explainCommentedOut(problem, sources));
+    throw new ConfigError([...hint, ...sortProblems(explained)]);
   }
   return { config: parsed.config, values: sources.values };
 }
@@ -84,10 +90,22 @@ export function readSources(
   options: LoadConfigOptions = {},
 ): SettingsSources {
   const problems: ConfigProblem[] = [];
-  const fileEnv = readEnvFile(options.envFile, problems);
-  const merged: Env = { ...withoutEmpty(fileEnv ?? {}), ...withoutEmpty(env) };
+  const file = readEnvFile(options.envFile, problems);
+  const fromEnvironment = withoutEmpty(env);
+  const merged: Env = { ...withoutEmpty(file?.values ?? {}), ...fromEnvironment };
+  const commentedOut = new Map<string, string>();
+  for (const name of file?.commented ?? []) {
+    if (merged[name] === undefined && merged[`${name}_FILE`] === undefined) {
+      commentedOut.set(name, file?.name ?? ".env");
+    }
+  }
   const failedSecrets = resolveSecretFiles(merged, problems);
-  for (const problem of placeholderProblems(merged, VARIABLES)) {
+  // The way out names where the placeholder is: the file a person copied and must now edit.
+  const wayOut = (variable: string): string =>
+    fromEnvironment[variable] === undefined && file !== undefined
+      ? `edit ${file.name} and put in the real value`
+      : "set the real value in the environment";
+  for (const problem of placeholderProblems(merged, VARIABLES, wayOut)) {
     problems.push(problem);
     failedSecrets.add(problem.variable);
   }
@@ -95,7 +113,26 @@ export function readSources(
   for (const name of VARIABLES) {
     if (merged[name] !== undefined) values[name] = merged[name];
   }
-  return { values, problems, failedSecrets, envFileMissing: fileEnv === undefined };
+  return {
+    values,
+    problems,
+    failedSecrets,
+    envFileMissing: file === undefined,
+    commentedOut,
+  };
+}
+
+/**
+ * A required variable that the dotenv file has only in a comment: said as such, so a person
+ * who copied `.env.example` edits the line they have instead of looking for a missing one.
+ */
+function explainCommentedOut(problem: ConfigProblem, sources: SettingsSources): ConfigProblem {
+  const file = sources.commentedOut.get(problem.variable);
+  if (file === undefined || !problem.reason.startsWith("is required")) return problem;
+  return {
+    variable: problem.variable,
+    reason: `is commented out in ${file}: edit ${file}, remove the "#" and put in the real value`,
+  };
 }
 
 /** Runs the schema over flat values; problems name variables, never values. */
@@ -117,12 +154,24 @@ function withoutEmpty(env: Env): Env {
   return out;
 }
 
+/** A dotenv file as read: its variables, those it holds only in comments, and how to name it. */
+interface EnvFile {
+  values: Env;
+  commented: string[];
+  /** As the person gave it (`ENV_FILE`), or `.env`. */
+  name: string;
+}
+
+/** `# NAME=...` in a dotenv file: a setting shown but switched off. */
+const COMMENTED_SETTING = /^[ \t]*#[ \t]*([A-Z][A-Z0-9_]*)[ \t]*=/gm;
+
 /** The file's variables; undefined when the default `.env` is simply not there. */
 function readEnvFile(
   envFile: string | false | undefined,
   problems: ConfigProblem[],
-): Env | undefined {
-  if (envFile === false) return {};
+): EnvFile | undefined {
+  const name = envFile === undefined || envFile === false ? ".env" : envFile;
+  if (envFile === false) return { values: {}, commented: [], name };
   const path = resolve(envFile ?? ".env");
   let content: string;
   try {
@@ -133,9 +182,10 @@ function readEnvFile(
       variable: "(env file)",
       reason: `${path} cannot be read (${errorCode(error)})`,
     });
-    return {};
+    return { values: {}, commented: [], name };
   }
-  return parseEnv(content);
+  const commented = [...content.matchAll(COMMENTED_SETTING)].map((match) => match[1] ?? "");
+  return { values: parseEnv(content), commented, name };
 }
 
 /**

@@ -6,9 +6,6 @@
  */
 import type { ConfigProblem } from "./errors.js";
 
-/** What every placeholder problem says after naming it. */
-const WAY_OUT = "copy .env.example to .env and fill in the real value";
-
 /** A marker `.env.example` puts in secrets and free-text values (`REPLACE_ME`, `UQ_REPLACE_WITH_…`). */
 const MARKER = /REPLACE_(?:ME|WITH)/i;
 
@@ -21,19 +18,25 @@ const PLACEHOLDER_VALUES: Readonly<Record<string, (value: string) => boolean>> =
 };
 
 /**
- * One problem per settings variable (of `variables`) still holding a placeholder of `.env.example`. The reason names the
- * placeholder kind, never the value (a half-edited secret could sit next to the marker).
+ * One problem per settings variable (of `variables`) still holding a placeholder of
+ * `.env.example`. The reason names the placeholder kind, never the value (a half-edited secret
+ * could sit next to the marker), and ends with `wayOut(variable)`: where to put the real value
+ * (the `.env` it came from, most often, which the person has already copied).
  */
 export function placeholderProblems(
   env: Readonly<Record<string, string | undefined>>,
   variables: readonly string[],
+  wayOut: (variable: string) => string,
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const variable of variables) {
     const value = env[variable];
     if (value === undefined) continue;
     if (MARKER.test(value) || PLACEHOLDER_VALUES[variable]?.(value) === true) {
-      problems.push({ variable, reason: `is still the placeholder of .env.example: ${WAY_OUT}` });
+      problems.push({
+        variable,
+        reason: `is still the placeholder of .env.example: ${wayOut(variable)}`,
+      });
     }
   }
   return problems;

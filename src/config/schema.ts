@@ -203,7 +203,7 @@ const fields = {
   TON_API_ENDPOINT: httpUrl().optional(),
   TON_API_KEY: singleLine(z.string()).optional(),
 
-  // Fair share of the service's quota and of the bot's attention (README "Fair share")
+  // Fair share of the service's quota and of the bot's attention (docs/operations.md "Fair share")
   CHECKS_PER_USER_MINUTE: integer(1, 1_000).default(FAIR_SHARE_DEFAULTS.checksPerUserMinute),
   CHECKS_EXEMPT_ADMINS: boolean.default(FAIR_SHARE_DEFAULTS.checksExemptAdmins),
   UPDATES_PER_USER: integer(1, 10_000).default(FAIR_SHARE_DEFAULTS.updatesPerUser),

@@ -169,7 +169,7 @@ export interface LogConfig {
 }
 
 /**
- * Fair share: what one person may cost the service and the bot (README "Fair share"). The
+ * Fair share: what one person may cost the service and the bot (docs/operations.md "Fair share"). The
  * service allows 30 requests a minute for the whole bot, so one person's recipient checks are
  * limited per minute; a storm of updates is cut short; strangers get one answer per cooldown.
  */
@@ -186,7 +186,7 @@ export interface FairShareConfig {
   strangerCooldownSeconds: number;
 }
 
-/** The fair-share defaults (README "Fair share"). */
+/** The fair-share defaults (docs/operations.md "Fair share"). */
 export const FAIR_SHARE_DEFAULTS: Readonly<FairShareConfig> = {
   checksPerUserMinute: 5,
   checksExemptAdmins: true,

@@ -144,7 +144,7 @@ describe("commands", () => {
 describe("the README", () => {
   it("lists every command, for buyers and for admins", () => {
     const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("## Commands"), readme.indexOf("## How it"));
+    const section = readme.slice(readme.indexOf("## Commands"), readme.indexOf("## How money"));
     for (const command of [...PRIVATE_COMMANDS, ...ADMIN_COMMANDS, "allowchat", "denychat"]) {
       expect(section).toContain(`\`/${command}`);
     }

@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig, SECRET_VARIABLES, VARIABLES } from "../../src/config/index.js";
+import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const example = readFileSync(join(ROOT, ".env.example"), "utf8");
@@ -46,13 +47,18 @@ describe("the settings documentation", () => {
       { envFile: join(ROOT, ".env.example") },
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigError);
-    const reason =
-      "is still the placeholder of .env.example: copy .env.example to .env and fill in the real value";
-    expect((failure as ConfigError).problems).toEqual(
-      ["BOT_TOKEN", "GIFT_API_BASE_URL", "WALLET_MNEMONIC", "MARKETPLACE_COOKIE", "ADMIN_IDS"].map(
-        (variable) => ({ variable, reason }),
-      ),
-    );
+    const placeholder = "is still the placeholder of .env.example";
+    const inFile = `${placeholder}: edit ${join(ROOT, ".env.example")} and put in the real value`;
+    expect((failure as ConfigError).problems).toEqual([
+      { variable: "BOT_TOKEN", reason: inFile },
+      { variable: "GIFT_API_BASE_URL", reason: inFile },
+      {
+        variable: "WALLET_MNEMONIC",
+        reason: `${placeholder}: set the real value in the environment`,
+      },
+      { variable: "MARKETPLACE_COOKIE", reason: inFile },
+      { variable: "ADMIN_IDS", reason: inFile },
+    ]);
   });
 });
 
@@ -81,7 +87,7 @@ describe("placeholders of .env.example", () => {
     ).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ConfigError);
     expect((failure as ConfigError).message).toBe(
-      `- ${variable}: is still the placeholder of .env.example: copy .env.example to .env and fill in the real value`,
+      `- ${variable}: is still the placeholder of .env.example: set the real value in the environment`,
     );
   });
 
@@ -91,5 +97,47 @@ describe("placeholders of .env.example", () => {
       { envFile: false },
     );
     expect(config.access.adminIds).toEqual([1234567890]);
+  });
+});
+
+describe(".env.example's suggested ports", () => {
+  /** The default port of a local peer's command (tools/<name>/cli.ts). */
+  const peerPort = (name: string): number => {
+    const cli = readFileSync(join(ROOT, "tools", name, "cli.ts"), "utf8");
+    return Number(/\(default (\d+)\)/.exec(cli)?.[1]);
+  };
+  const suggested = (variable: string): number =>
+    Number(new RegExp(`^#? ?${variable}=(\\d+)$`, "m").exec(example)?.[1]);
+
+  it("never suggest a port the demo's sandbox or emulator takes by default", () => {
+    const peers = [peerPort("sandbox"), peerPort("telegram-emulator")];
+    expect(peers).toEqual([8081, 8082]);
+    for (const variable of ["PORT", "HEALTH_PORT", "METRICS_PORT"]) {
+      expect(suggested(variable), variable).toBeGreaterThan(0);
+      expect(peers, variable).not.toContain(suggested(variable));
+    }
+  });
+
+  it("point TELEGRAM_API_ROOT at the emulator's port", () => {
+    expect(example).toContain(
+      `# TELEGRAM_API_ROOT=http://127.0.0.1:${peerPort("telegram-emulator")}`,
+    );
+  });
+});
+
+describe("README's Before you go live", () => {
+  it("its filled-in .env loads once a real phrase is put in, and ADMIN_IDS=1 is accepted", async () => {
+    const section = readme.slice(readme.indexOf("## Before you go live"));
+    const filled = /A filled-in `\.env`[^\n]*\n\n```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
+    expect(filled).toContain("WALLET_MNEMONIC=");
+    const words = (await mnemonicNew(24)).join(" ");
+    const envFile = join(tempDir(), ".env");
+    writeFileSync(envFile, filled.replace(/^WALLET_MNEMONIC=.*$/m, `WALLET_MNEMONIC="${words}"`));
+    const config = await loadConfig({}, { envFile });
+    expect(config.access.adminIds).toEqual([415263748]);
+    expect(config.wallet.cookie).toContain("stel_ssid=");
+    // The way to learn one's own id: start once with ADMIN_IDS=1 and send /start.
+    const first = await loadConfig({ ADMIN_IDS: "1" }, { envFile });
+    expect(first.access.adminIds).toEqual([1]);
   });
 });

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { mnemonicNew } from "@ton/crypto";
@@ -134,16 +134,38 @@ describe("src/main.ts", () => {
     for (const pair of phrasePairs(words)) expect(run.stdout).not.toContain(pair);
   });
 
-  it("refuses to start on .env.example's placeholders and says to copy it to .env", async () => {
-    const run = await runMain({ ENV_FILE: join(ROOT, ".env.example") }, tempDir());
+  it("on a .env copied from .env.example and not filled in, says to edit .env, line by line", async () => {
+    const dir = tempDir();
+    copyFileSync(join(ROOT, ".env.example"), join(dir, ".env"));
+    const run = await runMain({}, dir);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^giftbot cannot start:\n/);
-    const way = "is still the placeholder of .env.example: copy .env.example to .env";
-    for (const variable of ["BOT_TOKEN", "GIFT_API_BASE_URL", "MARKETPLACE_COOKIE", "ADMIN_IDS"]) {
-      expect(run.stderr).toContain(`- ${variable}: ${way}`);
-    }
-    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const way = "is still the placeholder of .env.example: edit .env and put in the real value";
+    expect(run.stderr).toBe(
+      [
+        "giftbot cannot start:",
+        `- BOT_TOKEN: ${way}`,
+        `- GIFT_API_BASE_URL: ${way}`,
+        '- WALLET_MNEMONIC: is commented out in .env: edit .env, remove the "#" and put in the real value',
+        `- MARKETPLACE_COOKIE: ${way}`,
+        `- ADMIN_IDS: ${way}`,
+        "",
+      ].join("\n"),
+    );
+    expect(run.stderr).not.toContain("copy .env.example");
     expect(run.stdout).toBe("");
+  });
+
+  it("names the file ENV_FILE points at, and the environment for a placeholder set there", async () => {
+    const example = join(ROOT, ".env.example");
+    const run = await runMain({ ENV_FILE: example, ADMIN_IDS: "123456789" }, tempDir());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `- BOT_TOKEN: is still the placeholder of .env.example: edit ${example} and put in the real value`,
+    );
+    expect(run.stderr).toContain(
+      "- ADMIN_IDS: is still the placeholder of .env.example: set the real value in the environment",
+    );
+    expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("skips .env with ENV_FILE=none", async () => {

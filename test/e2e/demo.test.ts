@@ -6,7 +6,7 @@
  * everything and removes its temporary folder.
  */
 import { spawn } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../helpers/temp-dir.js";
@@ -79,6 +79,49 @@ describe("npm run demo", () => {
     // As the admin, the accountant's export arrives as a document.
     await waitForOutput(/You are Ada/, type(":as admin"));
     await waitForOutput(/📎 purchases-[\d-]+\.csv \(\d+ bytes\)/, type("/export"));
+    type(":quit");
+    expect(await exited).toBe(0);
+  });
+
+  it(":unknown-outcome makes the next purchase unknown for /pending, and /export is saved in the demo's folder", async () => {
+    const { tmp, exited, waitForOutput, type, output } = startDemo();
+    await waitForOutput(/Type :help for commands\./);
+    const filesDir = /Files the bot sends \(\/export\): (\S+)/.exec(output())?.[1] ?? "";
+    expect(filesDir.startsWith(tmp)).toBe(true);
+    await waitForOutput(
+      /the next purchase will go through, but its answer is lost/,
+      type(":unknown-outcome"),
+    );
+    await waitForOutput(/\[1\] ⭐ Gift stars/, type("/start"));
+    await waitForOutput(/Who should get the stars\?/, type("#1"));
+    await waitForOutput(/\[1\] ⭐ 50/, type("alice_friend"));
+    await waitForOutput(/\[1\] ✅ Confirm/, type("#1"));
+    let from = type("#1");
+    await waitForOutput(
+      /⚠️ A purchase ended with an unknown outcome: 50 Telegram Stars to @alice_friend/,
+      from,
+    );
+
+    from = type(":as admin");
+    await waitForOutput(/You are Ada/, from);
+    from = type("/pending");
+    await waitForOutput(
+      /One purchase is waiting for a check[\s\S]*\[1\] ✅ Delivered {3}\[2\] ❌ Not delivered/,
+      from,
+    );
+    from = type("#1");
+    await waitForOutput(/Settled as delivered by admin/, from);
+
+    from = type("/export");
+    await waitForOutput(
+      /📎 purchases-[\d-]+\.csv \(\d+ bytes\)[^\n]*\n {4}saved as \S+\.csv/,
+      from,
+    );
+    const saved = /saved as (\S+\.csv)/.exec(output().slice(from))?.[1] ?? "";
+    expect(saved.startsWith(filesDir)).toBe(true);
+    const csv = readFileSync(saved, "utf8");
+    expect(csv.split("\n")[0]).toContain("purchase_id");
+    expect(csv).toContain("alice_friend");
     type(":quit");
     expect(await exited).toBe(0);
   });

@@ -88,12 +88,12 @@ export function groupMessage(
   from: User,
   chatId: number,
   text: string,
-  extra: { replyTo?: Message } = {},
+  extra: { replyTo?: Message; title?: string } = {},
 ): { update: Update; message: Message } {
   const message = {
     message_id: nextMessageId++,
     date: Math.floor(Date.now() / 1000),
-    chat: { id: chatId, type: "supergroup", title: "Family" },
+    chat: { id: chatId, type: "supergroup", title: extra.title ?? "Family" },
     from,
     text,
     ...commandEntities(text),

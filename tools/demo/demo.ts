@@ -69,6 +69,8 @@ export function botCommand(): { command: string; args: string[] } {
 export interface Demo {
   dir: string;
   logFile: string;
+  /** Where the documents the bot sends (`/export`) are saved, inside `dir`. */
+  filesDir: string;
   sandbox: Sandbox;
   emulator: TelegramEmulator;
   bot: ChildProcess;
@@ -84,6 +86,7 @@ export interface Demo {
 export async function startDemo(): Promise<Demo> {
   const dir = mkdtempSync(join(tmpdir(), "giftbot-demo-"));
   const logFile = join(dir, "bot.log");
+  const filesDir = join(dir, "files");
   let sandbox: Sandbox | undefined;
   let emulator: TelegramEmulator | undefined;
   let bot: ChildProcess | undefined;
@@ -118,7 +121,7 @@ export async function startDemo(): Promise<Demo> {
 
   try {
     sandbox = await startSandbox();
-    emulator = await startTelegramEmulator();
+    emulator = await startTelegramEmulator({ filesDir });
     // The people exist before the bot starts, so it may message the admin from the first moment.
     await setUpDemoPeople(new TelegramEmulatorClient(emulator.url));
     const mnemonic = (await mnemonicNew(24)).join(" ");
@@ -156,7 +159,17 @@ export async function startDemo(): Promise<Demo> {
     if (started === "exited") {
       throw new Error(`the bot stopped at start. Its last log lines:\n${logTail()}`);
     }
-    return { dir, logFile, sandbox, emulator, bot: child, botExited: exited, logTail, stop };
+    return {
+      dir,
+      logFile,
+      filesDir,
+      sandbox,
+      emulator,
+      bot: child,
+      botExited: exited,
+      logTail,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -17,6 +17,7 @@ const GUIDE = [
   "  /premium      gift Telegram Premium (usernames starting with 'premium' already have it)",
   "  /history      your gifts",
   "  :as admin     become the admin (then /balance, /purchases, /pending, /export)",
+  "  :unknown-outcome   the next purchase's answer is lost: as the admin, settle it in /pending",
   "  :group        talk in the demo group (as the admin: /premium @uma_user gifts a member)",
   "  :expire-session   the service's marketplace session expires (:restore-session mends it)",
   "  :help         every terminal command;   :quit to leave",
@@ -44,7 +45,10 @@ async function runDemo(): Promise<number> {
     return 1;
   }
   try {
-    process.stdout.write(`${GUIDE}Bot logs: ${demo.logFile} (removed when you quit)\n\n`);
+    process.stdout.write(
+      `${GUIDE}Bot logs: ${demo.logFile}\nFiles the bot sends (/export): ${demo.filesDir}\n` +
+        "(both removed when you quit: copy what you want to keep)\n\n",
+    );
     const ended = await Promise.race([
       runTerminalChat({ url: demo.emulator.url, sandboxUrl: demo.sandbox.url }).then(
         () => "quit" as const,

@@ -4,6 +4,8 @@
  * drains the wallet through it.
  */
 
+import { ANY_PURCHASE } from "./types.js";
+
 /** Thrown when a control endpoint does not answer 200. */
 export class SandboxControlError extends Error {
   override readonly name = "SandboxControlError";
@@ -26,14 +28,25 @@ export class SandboxControlClient {
     await this.post("wallet/drain");
   }
 
+  /**
+   * The next purchase (stars or premium) is carried out, then its connection drops before the
+   * answer: the bot cannot know the outcome, which is what /pending is for.
+   */
+  async loseNextPurchaseAnswer(): Promise<void> {
+    await this.post("faults", { fault: { type: "drop", executed: true }, path: ANY_PURCHASE });
+  }
+
   /** The wallet back to the balance the sandbox started with. */
   async refillWallet(): Promise<void> {
     await this.post("wallet/refill");
   }
 
-  private async post(path: string): Promise<unknown> {
+  private async post(path: string, input?: unknown): Promise<unknown> {
     const res = await fetch(`${this.baseUrl.replace(/\/+$/, "")}/__sandbox/${path}`, {
       method: "POST",
+      ...(input === undefined
+        ? {}
+        : { headers: { "content-type": "application/json" }, body: JSON.stringify(input) }),
     });
     const body: unknown = await res.json().catch(() => undefined);
     if (res.status !== 200) {

@@ -5,7 +5,7 @@
  */
 import { PURCHASE_PATHS } from "./endpoints.js";
 import type { Reply } from "./reply.js";
-import type { Fault, FaultOptions, RecordedRequest } from "./types.js";
+import { ANY_PURCHASE, type Fault, type FaultOptions, type RecordedRequest } from "./types.js";
 
 /** Default size of the `huge` fault's padding: twice a client's usual 1 MiB limit. */
 const HUGE_DEFAULT_BYTES = 2 * 1024 * 1024;
@@ -30,7 +30,12 @@ export class FaultQueue {
 
   /** The fault for a request to `path`, counted as used; undefined when none applies. */
   take(path: string): Fault | undefined {
-    const index = this.pending.findIndex((f) => f.path === undefined || f.path === path);
+    const index = this.pending.findIndex(
+      (f) =>
+        f.path === undefined ||
+        f.path === path ||
+        (f.path === ANY_PURCHASE && PURCHASE_PATHS.has(path)),
+    );
     const pending = this.pending[index];
     if (!pending) return undefined;
     pending.remaining -= 1;

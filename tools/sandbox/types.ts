@@ -64,9 +64,15 @@ export type Fault =
    */
   | { type: "trickle"; intervalMs?: number; executed?: boolean };
 
+/** A fault's `path` meaning the next purchase, stars or premium (not a recipient check). */
+export const ANY_PURCHASE = "purchase";
+
 /** Options of `injectFault`. */
 export interface FaultOptions {
-  /** Only requests to this path (e.g. "/buy-stars/"); default any path. */
+  /**
+   * Only requests to this path (e.g. "/buy-stars/"), or {@link ANY_PURCHASE} for the next
+   * purchase of either kind; default any path.
+   */
   path?: string;
   /** How many matching requests the fault applies to; default 1. */
   times?: number;

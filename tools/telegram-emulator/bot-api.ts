@@ -3,6 +3,8 @@
  * refusals with Telegram's wording), so the bot's error handling meets real shapes in demos and
  * end-to-end tests. Every call lands in the call log.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { BotApiError, badRequest } from "./errors.js";
 import { formatText } from "./formatting.js";
 import {
@@ -227,32 +229,59 @@ function sendMessage(state: EmulatorState, params: Params): ApiMessage {
 
 /**
  * A document upload (the bot's `/export`). Only uploads are taken: the emulator keeps the file's
- * name and size, not its bytes, and the terminal chat shows that the file arrived.
+ * name and size, and saves its bytes into `filesDir` when it has one (the demo's folder), so the
+ * terminal chat can say where to open it.
  */
 function sendDocument(state: EmulatorState, params: Params): ApiMessage {
   const chat = writableChat(state, chatIdParam(state, params));
   const file = uploadedFile(params, params.document);
   const caption = optionalString(params, "caption") ?? "";
   const keyboard = readInlineKeyboard(params);
-  const stored = state.addMessage(chat, (messageId) => {
-    const message: ApiMessage = {
-      message_id: messageId,
-      from: { ...state.bot },
-      chat: { ...chat.chat },
-      date: nowSeconds(),
-      text: caption,
-      document: {
-        file_id: `document-${chat.chat.id}-${messageId}`,
-        file_unique_id: `document-${chat.chat.id}-${messageId}`,
-        file_name: file.fileName,
-        file_size: file.size,
-      },
-    };
-    if (caption !== "") message.caption = caption;
-    if (keyboard !== undefined) message.reply_markup = keyboard;
-    return message;
-  });
+  const stored = state.addMessage(
+    chat,
+    (messageId) => {
+      const message: ApiMessage = {
+        message_id: messageId,
+        from: { ...state.bot },
+        chat: { ...chat.chat },
+        date: nowSeconds(),
+        text: caption,
+        document: {
+          file_id: `document-${chat.chat.id}-${messageId}`,
+          file_unique_id: `document-${chat.chat.id}-${messageId}`,
+          file_name: file.fileName,
+          file_size: file.size,
+        },
+      };
+      if (caption !== "") message.caption = caption;
+      if (keyboard !== undefined) message.reply_markup = keyboard;
+      return message;
+    },
+    undefined,
+    (messageId) => saveUpload(state.filesDir, messageId, file),
+  );
+  // The call log keeps the upload's name and size, not its bytes.
+  delete file.content;
   return structuredClone(stored.message);
+}
+
+/**
+ * Writes an upload's bytes as `<filesDir>/<message id>-<file name>` (the name reduced to safe
+ * characters: it comes from the bot); the path, or undefined without a folder or bytes.
+ */
+function saveUpload(
+  filesDir: string | undefined,
+  messageId: number,
+  file: UploadedFile,
+): string | undefined {
+  if (filesDir === undefined || file.content === undefined) return undefined;
+  const name = basename(file.fileName)
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .slice(0, 100);
+  mkdirSync(filesDir, { recursive: true });
+  const path = join(filesDir, `${messageId}-${name}`);
+  writeFileSync(path, file.content);
+  return path;
 }
 
 /** The upload a `document` param names: the file itself, or `attach://field` pointing at it. */
@@ -262,7 +291,9 @@ function uploadedFile(params: Params, value: unknown): UploadedFile {
       ? params[value.slice("attach://".length)]
       : value;
   if (isRecord(target) && typeof target.fileName === "string" && typeof target.size === "number") {
-    return { fileName: target.fileName, size: target.size };
+    // The same object as in the params, so dropping its bytes later also keeps them out of the
+    // call log.
+    return target as unknown as UploadedFile;
   }
   throw badRequest("the emulator takes documents only as uploaded files");
 }

@@ -44,6 +44,11 @@ export interface TelegramEmulatorOptions {
    * its own messages, and everything once it is an administrator.
    */
   privacyMode?: boolean;
+  /**
+   * A folder to save the documents the bot sends (its `/export` CSV) into, so a person can open
+   * them; created when needed. Unset: only a document's name and size are kept.
+   */
+  filesDir?: string;
 }
 
 /** What a person's text message produced. */
@@ -106,6 +111,7 @@ export class TelegramEmulator {
     this.token = options.token ?? DEFAULT_EMULATOR_TOKEN;
     const botId = Number(/^(\d+):/.exec(this.token)?.[1] ?? "7000000001");
     this.state = new EmulatorState(botId, options.botUsername ?? DEFAULT_BOT_USERNAME);
+    this.state.filesDir = options.filesDir;
     this.privacyMode = options.privacyMode ?? true;
   }
 

@@ -40,7 +40,11 @@ async function multipartParams(raw: Buffer, contentType: string): Promise<Params
   });
   const params: Params = { ...fields };
   for (const [name, file] of Object.entries(files)) {
-    params[name] = { fileName: file.fileName, size: file.content.length } satisfies UploadedFile;
+    params[name] = {
+      fileName: file.fileName,
+      size: file.content.length,
+      content: file.content,
+    } satisfies UploadedFile;
   }
   return params;
 }

@@ -22,6 +22,8 @@ export interface StoredMessage {
   parseMode?: string;
   edited: boolean;
   deleted: boolean;
+  /** Where a document's bytes were saved (the emulator's `filesDir`). */
+  savedFile?: string;
 }
 
 /** One chat with its messages and (for groups) its members. */
@@ -103,6 +105,8 @@ export class EmulatorState {
     | { url: string; secretToken?: string; maxConnections: number; allowedUpdates?: string[] }
     | undefined;
   allowedUpdates: string[] = [];
+  /** Where uploaded documents are saved (the demo's folder); unset: only their name and size are kept. */
+  filesDir: string | undefined;
   /** The getUpdates request now waiting, which a newer one ends with 409 Conflict. */
   activePoll: { supersede: () => void } | undefined;
   /** Unconfirmed updates, oldest first. */
@@ -167,11 +171,14 @@ export class EmulatorState {
     chat: ChatState,
     build: (messageId: number) => ApiMessage,
     parseMode?: string,
+    savedFile?: (messageId: number) => string | undefined,
   ): StoredMessage {
     const messageId = chat.nextMessageId;
     chat.nextMessageId += 1;
     const stored: StoredMessage = { message: build(messageId), edited: false, deleted: false };
     if (parseMode !== undefined) stored.parseMode = parseMode;
+    const saved = savedFile?.(messageId);
+    if (saved !== undefined) stored.savedFile = saved;
     chat.messages.set(messageId, stored);
     this.addEvent({ chatId: chat.chat.id, type: "message", message: this.view(stored) });
     return stored;
@@ -199,6 +206,7 @@ export class EmulatorState {
     if (message.reply_markup !== undefined)
       view.replyMarkup = structuredClone(message.reply_markup);
     if (stored.parseMode !== undefined) view.parseMode = stored.parseMode;
+    if (stored.savedFile !== undefined) view.savedFile = stored.savedFile;
     if (message.reply_to_message !== undefined) {
       view.replyToMessageId = message.reply_to_message.message_id;
     }

@@ -32,6 +32,8 @@ export const TERMINAL_CHAT_HELP = `Commands:
   :restore-session  the marketplace session is valid again
   :drain-wallet     the sandbox's wallet is emptied: purchases are refused (insufficient funds)
   :refill-wallet    the wallet gets its starting balance back
+  :unknown-outcome  the next purchase goes through but its answer is lost: its outcome is
+                    unknown to the bot (as the admin: /pending, then Delivered or Not delivered)
   :help             this help
   :quit             leave`;
 
@@ -49,7 +51,8 @@ interface Identity {
   name: string;
 }
 
-type SandboxCommand = "expire-session" | "restore-session" | "drain-wallet" | "refill-wallet";
+type SandboxCommand =
+  "expire-session" | "restore-session" | "drain-wallet" | "refill-wallet" | "unknown-outcome";
 
 /** What each sandbox command does and what the chat says after it. */
 const SANDBOX_COMMANDS: Record<
@@ -71,6 +74,10 @@ const SANDBOX_COMMANDS: Record<
   "refill-wallet": {
     act: (sandbox) => sandbox.refillWallet(),
     said: "the wallet has its starting balance again",
+  },
+  "unknown-outcome": {
+    act: (sandbox) => sandbox.loseNextPurchaseAnswer(),
+    said: "the next purchase will go through, but its answer is lost on the way back: the bot cannot know whether it was delivered",
   },
 };
 
@@ -325,6 +332,7 @@ export function formatMessage(
       ? message.text
       : `📎 ${document.file_name} (${document.file_size} bytes)${message.text === "" ? "" : ` ${message.text}`}`;
   const lines = [`${view.where}#${message.id} ${who}${view.note}${reply}: ${body}`];
+  if (message.savedFile !== undefined) lines.push(`    saved as ${message.savedFile}`);
   let number = 0;
   for (const row of message.replyMarkup?.inline_keyboard ?? []) {
     const cells = row.map((button) => {

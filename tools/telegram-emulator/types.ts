@@ -53,6 +53,8 @@ export interface InlineKeyboardMarkup {
 export interface UploadedFile {
   fileName: string;
   size: number;
+  /** The bytes, kept only until the emulator has saved them (`filesDir`). */
+  content?: Buffer;
 }
 
 /** A document in a message, as Telegram describes one. */
@@ -139,6 +141,8 @@ export interface ChatViewMessage {
   edited: boolean;
   replyToMessageId?: number;
   date: number;
+  /** Where the emulator saved a document's bytes, when it was given a `filesDir`. */
+  savedFile?: string;
   /** The full message as Telegram would return it now. */
   message: ApiMessage;
 }

@@ -1,6 +1,7 @@
 /**
  * The admins' buttons. Untrusted like all callback data; the handler also checks who pressed.
  * - `adm:page:<offset>`                 (/purchases paging; offset a multiple of the page size)
+ * - `adm:open:<intentId>`               (/purchases: open one purchase of the page in full)
  * - `adm:res:<y|n>:<intentId>`          (/pending and notifications: delivered / not delivered)
  * - `adm:who:<allow|deny>:<userId>`     (a forwarded message: allow or deny its sender)
  * - `adm:resume`                        (the breaker's message: reopen purchases)
@@ -20,6 +21,7 @@ const USER_ID = /^[1-9][0-9]{0,15}$/;
 
 export type AdminAction =
   | { type: "page"; offset: number }
+  | { type: "open"; intentId: string }
   | { type: "resolve"; intentId: string; delivered: boolean }
   | { type: "who"; userId: number; allow: boolean }
   | { type: "resume" };
@@ -28,6 +30,8 @@ export function encodeAdmin(action: AdminAction): string {
   switch (action.type) {
     case "page":
       return `adm:page:${action.offset}`;
+    case "open":
+      return `adm:open:${action.intentId}`;
     case "resolve":
       return `adm:res:${action.delivered ? "y" : "n"}:${action.intentId}`;
     case "who":
@@ -46,6 +50,9 @@ export function decodeAdmin(data: string): AdminAction | undefined {
     const offset = Number(a);
     if (offset > MAX_OFFSET || offset % PURCHASES_PAGE_SIZE !== 0) return undefined;
     return { type: "page", offset };
+  }
+  if (type === "open" && parts.length === 3 && INTENT_ID_PATTERN.test(a)) {
+    return { type: "open", intentId: a };
   }
   if (
     type === "res" &&

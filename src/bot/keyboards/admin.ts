@@ -6,14 +6,25 @@ import { InlineKeyboard } from "grammy";
 import { encodeAdmin, PURCHASES_PAGE_SIZE } from "../callback-data/admin.js";
 import type { Translate } from "../context.js";
 
-/** Newer / Older under a /purchases page; none when everything fits on the first page. */
+/**
+ * Under a /purchases page: one numbered button per line (the number the line starts with), which
+ * opens that purchase in full, then Newer / Older when there is more than one page.
+ */
 export function purchasesKeyboard(
   t: Translate,
   offset: number,
-  hasOlder: boolean,
+  page: { intentIds: readonly string[]; hasOlder: boolean },
 ): InlineKeyboard | undefined {
-  if (offset === 0 && !hasOlder) return undefined;
+  const { intentIds, hasOlder } = page;
+  if (intentIds.length === 0 && offset === 0 && !hasOlder) return undefined;
   const keyboard = new InlineKeyboard();
+  intentIds.forEach((intentId, index) =>
+    keyboard.text(
+      t("button-admin-open", { number: offset + index + 1 }),
+      encodeAdmin({ type: "open", intentId }),
+    ),
+  );
+  if (intentIds.length > 0) keyboard.row();
   if (offset > 0) {
     keyboard.text(
       t("button-admin-newer"),

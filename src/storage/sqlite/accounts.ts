@@ -61,7 +61,7 @@ export class SqliteAccounts implements PurchaseAccounts {
   /**
    * Recent costs by query, until this process records a cost: every summary asks for the same
    * few estimates, and the costs change only when a purchase is measured, which the bot's one
-   * process does through this object (README "How it spends money safely": one process).
+   * process does through this object (README "How money is kept safe": one sending process).
    */
   readonly #recentCostsKnown = new Map<string, KnownCosts>();
   /** The newest balance reading kept, once read or written here. */

@@ -1,8 +1,8 @@
 /**
  * Why the database cannot be used at all, told at start with one line and an exit code of its
- * own (see main.ts and the README's Deploy section), rather than a stack trace: a damaged file
- * needs a restore, a file from a newer bot needs that bot (or a restore), and neither is mended
- * by a restart.
+ * own (see main.ts and docs/operations.md "Backups and restore"), rather than a stack trace: a
+ * damaged file needs a restore, a file from a newer bot needs that bot (or a restore), and
+ * neither is mended by a restart.
  */
 
 /** The file is not a SQLite database any more, or SQLite's quick check finds it damaged. */

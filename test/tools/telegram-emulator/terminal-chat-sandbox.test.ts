@@ -37,6 +37,25 @@ describe("terminal chat: steering the sandbox", () => {
     expect(sandbox.getBalance()).toEqual({ ton: "100", usdt: "1000" });
   });
 
+  it(":unknown-outcome lets recipient checks through and carries out the next purchase without answering", async () => {
+    const emu = await startEmulator();
+    const sandbox = await sandboxForTest();
+    const chat = chatOnStreams(emu.url, sandbox.url);
+    await chat.waitFor(/Type :help for commands\./);
+    chat.type(":unknown-outcome");
+    await chat.waitFor(/\(sandbox: the next purchase will go through, but its answer is lost/);
+
+    const check = await fetch(`${sandbox.url}/get-user-info/?username=al_ice`);
+    expect(check.status).toBe(200);
+    await expect(
+      postForm(`${sandbox.url}/buy-premium/`, { username: "al_ice", duration: "3" }),
+    ).rejects.toThrow();
+    expect(sandbox.getBalance().usdt).not.toBe("1000");
+    // Only the next purchase: the one after it is answered.
+    const next = await postForm(`${sandbox.url}/buy-stars/`, { username: "al_ice", amount: "50" });
+    expect(next.status).toBe(200);
+  });
+
   it("says so when no sandbox was given", async () => {
     const emu = await startEmulator();
     const chat = chatOnStreams(emu.url, undefined);

@@ -142,32 +142,61 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
 
 /** /purchases: the newest purchases, paged; `/purchases <id>`: one purchase in full. */
 export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  const locale = await ctx.i18n.getLocale();
   const id = ctx.match.trim();
   if (id !== "") {
-    const intent = INTENT_ID_PATTERN.test(id)
-      ? await env.services.records.getIntent(id)
-      : undefined;
-    await ctx.reply(
-      intent === undefined
-        ? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) })
-        : purchaseDetails(
-            ctx.t,
-            locale,
-            intent,
-            env.services.explorerUrl,
-            env.services.people.nameOf,
-          ),
-      intent?.status === "unconfirmed" ? { reply_markup: resolveKeyboard(ctx.t, intent.id) } : {},
-    );
+    const found = await purchaseInFull(ctx, env, id);
+    await ctx.reply(found?.text ?? ctx.t("admin-purchase-not-found", { id: id.slice(0, 64) }), {
+      ...(found?.keyboard === undefined ? {} : { reply_markup: found.keyboard }),
+    });
     return;
   }
+  const locale = await ctx.i18n.getLocale();
   const page = await purchasesAt(env, 0);
-  const keyboard = purchasesKeyboard(ctx.t, 0, page.hasOlder);
+  const keyboard = purchasesKeyboard(ctx.t, 0, page);
   await ctx.reply(
     purchasesPage(ctx.t, locale, page.intents, 0, env.services.people.nameOf),
     keyboard === undefined ? {} : { reply_markup: keyboard },
   );
+}
+
+/**
+ * One purchase as `/purchases <id>` shows it (with Delivered / Not delivered while its outcome
+ * is unknown), or undefined when the ledger has no such id.
+ */
+async function purchaseInFull(ctx: BotContext, env: AdminEnv, id: string) {
+  const intent = INTENT_ID_PATTERN.test(id) ? await env.services.records.getIntent(id) : undefined;
+  if (intent === undefined) return undefined;
+  const locale = await ctx.i18n.getLocale();
+  return {
+    text: purchaseDetails(
+      ctx.t,
+      locale,
+      intent,
+      env.services.explorerUrl,
+      env.services.people.nameOf,
+    ),
+    keyboard: intent.status === "unconfirmed" ? resolveKeyboard(ctx.t, intent.id) : undefined,
+  };
+}
+
+/**
+ * A numbered button under /purchases: the purchase in full, as a new message (the list stays
+ * to open the next one). An id the ledger does not know (a forged press, or a list made before
+ * a restore) is answered, not shown.
+ */
+export async function openPurchase(ctx: AdminPress, env: AdminEnv, id: string): Promise<void> {
+  const found = await purchaseInFull(ctx, env, id);
+  if (found === undefined) {
+    await ctx.answerCallbackQuery({
+      text: ctx.t("admin-purchase-not-found", { id }),
+      show_alert: true,
+    });
+    return;
+  }
+  await ctx.answerCallbackQuery();
+  await ctx.reply(found.text, {
+    ...(found.keyboard === undefined ? {} : { reply_markup: found.keyboard }),
+  });
 }
 
 /** /pending: each unconfirmed purchase with its evidence and the buttons to settle it. */
@@ -351,7 +380,7 @@ export async function onAdminPress(
       const locale = await ctx.i18n.getLocale();
       const page = await purchasesAt(env, action.offset);
       await ctx.answerCallbackQuery();
-      const keyboard = purchasesKeyboard(ctx.t, action.offset, page.hasOlder);
+      const keyboard = purchasesKeyboard(ctx.t, action.offset, page);
       await editQuietly(
         ctx,
         purchasesPage(ctx.t, locale, page.intents, action.offset, env.services.people.nameOf),
@@ -367,6 +396,8 @@ export async function onAdminPress(
       await editQuietly(ctx, text, undefined);
       return;
     }
+    case "open":
+      return openPurchase(ctx, env, action.intentId);
     case "resolve":
       return resolvePurchase(ctx, env, action.intentId, action.delivered);
     case "resume":
@@ -411,8 +442,10 @@ export async function resolvePurchase(
 
 async function purchasesAt(env: AdminEnv, offset: number) {
   const rows = await env.services.records.recent({ limit: PURCHASES_PAGE_SIZE + 1, offset });
+  const intents = rows.slice(0, PURCHASES_PAGE_SIZE);
   return {
-    intents: rows.slice(0, PURCHASES_PAGE_SIZE),
+    intents,
+    intentIds: intents.map((intent) => intent.id),
     hasOlder: rows.length > PURCHASES_PAGE_SIZE,
   };
 }
