@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
-import { answersSince } from "../helpers.js";
+import { answersSince } from "../../helpers/bot.js";
 import {
   ADMIN,
   ADMIN2,
@@ -15,7 +15,7 @@ import {
   groupMessage,
   OTHER_GROUP_ID,
   STRANGER,
-} from "./helpers.js";
+} from "../../helpers/admin-bot.js";
 
 describe("/purchases: a numbered button per line opens that purchase", () => {
   it("numbers the lines and the buttons alike, page after page, and opens each in full", async () => {
