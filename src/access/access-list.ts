@@ -3,15 +3,14 @@
  * promote themselves from a chat; buyers and groups come from configuration plus the lists an
  * admin keeps in the bot, which live in the store (SQLite) so they survive restarts.
  */
+import type { AccessConfig } from "../config/types.js";
 import type { AccessStore, StoredGrant } from "../storage/types.js";
 
-export interface AccessConfig {
-  adminIds: readonly number[];
-  allowedUserIds: readonly number[];
-  allowedChatIds: readonly number[];
-  /** Anyone may buy (within the spending limits). */
-  publicPurchases: boolean;
-}
+/** The settings that decide who may buy (ADMIN_IDS, ALLOWED_USER_IDS, ...). */
+export type AccessRules = Pick<
+  AccessConfig,
+  "adminIds" | "allowedUserIds" | "allowedChatIds" | "publicPurchases"
+>;
 
 /** Where a permission comes from, so an admin knows what `/deny` can and cannot undo. */
 export type Grant = "admin" | "config" | "bot" | "public";
@@ -28,10 +27,10 @@ export interface AllowedEntry {
 export type RemoveResult = "removed" | "not_listed" | "configured";
 
 export class AccessList {
-  #config: AccessConfig;
+  #config: AccessRules;
   readonly #store: AccessStore;
 
-  constructor(store: AccessStore, config: AccessConfig) {
+  constructor(store: AccessStore, config: AccessRules) {
     this.#config = config;
     this.#store = store;
   }
@@ -40,7 +39,7 @@ export class AccessList {
    * New configured buyers, groups and PUBLIC_PURCHASES (settings reloaded while running). The
    * admins stay: ADMIN_IDS needs a restart (their command menus are registered at start).
    */
-  updateConfigured(config: Omit<AccessConfig, "adminIds">): void {
+  updateConfigured(config: Omit<AccessRules, "adminIds">): void {
     this.#config = { ...config, adminIds: this.#config.adminIds };
   }
 

@@ -16,8 +16,8 @@ import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../service/types.js";
 import type { KeyValueStores } from "../storage/types.js";
-import { createAccessGate } from "./access/gate.js";
-import { GroupAdminChecker } from "./access/group-admins.js";
+import { createAccessGate } from "./gate/access-gate.js";
+import { GroupAdminChecker } from "./gate/group-admins.js";
 import {
   type AdminMessageRetry,
   AdminNotifier,

@@ -13,6 +13,15 @@ export interface BalanceSnapshot {
   usdt: string | undefined;
 }
 
+/**
+ * A wallet balance the service answered with figures the bot recognises, and when the read
+ * started: the balance is the wallet's at that moment or later.
+ */
+export interface BalanceReading {
+  balance: BalanceSnapshot;
+  at: number;
+}
+
 /** One measured cost, for estimating the next purchase of the same kind. */
 export interface CostSample {
   kind: GiftKind;

@@ -5,7 +5,7 @@
  * (the ledger's claim alone does); it is written after the fact and read for reports.
  */
 import type { Currency } from "../costs/money.js";
-import type { CostSample, PurchaseCost } from "../costs/types.js";
+import type { BalanceReading, CostSample, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
@@ -21,11 +21,7 @@ export interface SpentIn {
   purchases: number;
 }
 
-/** A wallet balance reading and when it was taken (the read's start). */
-export interface BalanceReading {
-  balance: BalanceSnapshot;
-  at: number;
-}
+export type { BalanceReading } from "../costs/types.js";
 
 /** One UTC day's purchases, as the daily report shows them. */
 export interface DayFigures {

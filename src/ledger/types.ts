@@ -187,7 +187,7 @@ export interface DayTotals {
   byStatus: Partial<Record<IntentStatus, number>>;
 }
 
-export interface ClaimOptions {
+export interface ClaimContext {
   /** Admins skip the per-user limits only when the limits say `adminsExempt`. */
   isAdmin?: boolean;
 }
@@ -290,7 +290,7 @@ export interface IntentStore {
     id: string,
     userId: number,
     now?: number,
-    options?: ClaimOptions,
+    options?: ClaimContext,
   ): MaybePromise<ClaimResult>;
   /**
    * A confirmation that must wait for its turn: draft → queued, only for its requester and

@@ -20,7 +20,7 @@ import {
 } from "./decisions.js";
 import type { DeskEventHub } from "./desk-events.js";
 import type { HeldPause } from "./held-pause.js";
-import type { Answer, OutcomeRecorder } from "./outcome-recorder.js";
+import type { TimedOutcome, OutcomeRecorder } from "./outcome-recorder.js";
 import type { RefusedWrites } from "./refused-writes.js";
 import { sendPurchase } from "./send.js";
 import type { ServiceReads } from "./service-reads.js";
@@ -29,14 +29,14 @@ import type { ConfirmRefusal, ConfirmResult } from "./types.js";
 export type OnQueued = ((waitMs: number) => void) | undefined;
 
 /** What the lane's claim-and-send is told besides the intent and its requester. */
-export interface SendOptions {
+export interface LaneOptions {
   onQueued?: OnQueued;
   isAdmin?: boolean;
-  /** Told once the claim has won, before the request goes out (see ClaimOptions). */
+  /** Told once the claim has won, before the request goes out (see ConfirmPressOptions). */
   onClaimed?: () => void;
   /** At start, resolving a queued confirmation of a process that died: nobody can press again. */
   atStart?: boolean;
-  /** Asked before the claim of a queued confirmation (see ClaimOptions.mayBuy). */
+  /** Asked before the claim of a queued confirmation (see ConfirmPressOptions.mayBuy). */
   mayBuy?: () => boolean | Promise<boolean>;
   /** The intent was recorded as queued: its person holds a promise the desk must keep. */
   queued?: boolean;
@@ -101,7 +101,7 @@ export class ClaimAndSend {
    * outcome. Runs in the purchase lane: one at a time in this process. Right before the
    * claim, a premium recipient's `is_premium` must be known and fresh.
    */
-  async run(id: string, userId: number, options: SendOptions): Promise<ConfirmResult> {
+  async run(id: string, userId: number, options: LaneOptions): Promise<ConfirmResult> {
     let claimed: PurchaseIntent | ConfirmResult;
     try {
       claimed = await this.#claimStep(id, userId, options);
@@ -119,7 +119,7 @@ export class ClaimAndSend {
   async #claimStep(
     id: string,
     userId: number,
-    options: SendOptions,
+    options: LaneOptions,
   ): Promise<PurchaseIntent | ConfirmResult> {
     const close = options.atStart === true;
     const before = await this.#ledger.get(id);
@@ -149,7 +149,7 @@ export class ClaimAndSend {
    * Sends a claimed intent's one request and records the outcome. The claim has committed
    * (the ledger answers synchronously): only now may the request go.
    */
-  async #send(claimed: PurchaseIntent, options: SendOptions): Promise<ConfirmResult> {
+  async #send(claimed: PurchaseIntent, options: LaneOptions): Promise<ConfirmResult> {
     const id = claimed.id;
     const claim = { intent: claimed };
     await this.#refreshBalanceBefore(claim.intent);
@@ -162,7 +162,7 @@ export class ClaimAndSend {
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
       return this.#outcomes.recordNotSent(claim.intent, outcome);
     }
-    const answer: Answer = { outcome, answeredAt: this.#clock() };
+    const answer: TimedOutcome = { outcome, answeredAt: this.#clock() };
     const recorded = await this.#outcomes.record(claim.intent, outcome.kind, answer, () =>
       this.#ledger.recordOutcome(id, outcome, this.#clock()),
     );

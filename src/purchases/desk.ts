@@ -33,13 +33,13 @@ import type { OnChainEvidence } from "./on-chain.js";
 import { OutcomeRecorder } from "./outcome-recorder.js";
 import { PurchaseLane } from "./purchase-lane.js";
 import { RefusedWrites } from "./refused-writes.js";
-import { BREAKER_PAUSE, ClaimAndSend, type SendOptions } from "./claim-and-send.js";
+import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.js";
 import { ServiceReads } from "./service-reads.js";
 import { HeldPause } from "./held-pause.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
   BalanceRead,
-  ClaimOptions,
+  ConfirmPressOptions,
   ConfirmOptions,
   ConfirmResult,
   DraftRequest,
@@ -236,7 +236,11 @@ class Desk implements PurchaseDesk {
     return this.#ledger.cancel(id, userId, this.#clock());
   }
 
-  async confirm(id: string, userId: number, options: ClaimOptions = {}): Promise<ConfirmResult> {
+  async confirm(
+    id: string,
+    userId: number,
+    options: ConfirmPressOptions = {},
+  ): Promise<ConfirmResult> {
     const before = await this.#ledger.get(id);
     const result: ConfirmResult =
       before === undefined
@@ -247,7 +251,11 @@ class Desk implements PurchaseDesk {
   }
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
-  async #confirmIntent(id: string, userId: number, options: ClaimOptions): Promise<ConfirmResult> {
+  async #confirmIntent(
+    id: string,
+    userId: number,
+    options: ConfirmPressOptions,
+  ): Promise<ConfirmResult> {
     if (this.#outcomes.heldCount > 0)
       return { kind: "refused", refusal: await this.#path.onHold() };
     if (this.#heldPause.active) return { kind: "refused", refusal: BREAKER_PAUSE };
@@ -278,7 +286,7 @@ class Desk implements PurchaseDesk {
     this.#inLane.add(id);
     let result: ConfirmResult;
     try {
-      const send: SendOptions = { ...options, queued };
+      const send: LaneOptions = { ...options, queued };
       result = await this.#lane.run(async () => this.#told(await this.#path.run(id, userId, send)));
     } finally {
       this.#inLane.delete(id);
@@ -292,7 +300,7 @@ class Desk implements PurchaseDesk {
     const resolved: QueuedResolution[] = [];
     for (const intent of await this.#ledger.queued()) {
       const userId = intent.requester.userId;
-      const send: SendOptions = {
+      const send: LaneOptions = {
         isAdmin: options.isAdmin(userId),
         atStart: true,
         queued: true,

@@ -14,7 +14,7 @@ import type { ConfirmResult } from "./types.js";
 import { type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
 
 /** The service's answer to a request that went out, and when it came. */
-export interface Answer {
+export interface TimedOutcome {
   outcome: PurchaseOutcome;
   answeredAt: number;
 }
@@ -105,7 +105,7 @@ export class OutcomeRecorder {
   async record(
     claimed: PurchaseIntent,
     outcomeKind: string,
-    answer: Answer | undefined,
+    answer: TimedOutcome | undefined,
     write: () => MaybePromise<RecordedOutcome>,
   ): Promise<RecordedOutcome | undefined> {
     const id = claimed.id;
@@ -150,7 +150,7 @@ export class OutcomeRecorder {
   #hold(
     claimed: PurchaseIntent,
     write: () => MaybePromise<RecordedOutcome>,
-    answer: Answer | undefined,
+    answer: TimedOutcome | undefined,
   ): void {
     if (answer === undefined) {
       this.#held.hold(claimed.id, write, () => undefined);

@@ -24,7 +24,7 @@ import {
   type EstimateTarget,
 } from "../costs/estimate.js";
 import type { DayFigures, PurchaseAccounts } from "../ledger/accounts.js";
-import { purchasesCsv } from "../reports/purchases-csv.js";
+import { purchasesCsv } from "./export-csv.js";
 import type { DeskStatus } from "./types.js";
 
 export interface PurchaseRecords {
@@ -35,7 +35,7 @@ export interface PurchaseRecords {
   estimate(target: EstimateTarget): Promise<CostEstimate | undefined>;
   /**
    * The accountant's CSV of the purchases sent in `[from, to)` (ms since the epoch), streamed
-   * a page of rows at a time (src/reports/purchases-csv.ts).
+   * a page of rows at a time (src/purchases/export-csv.ts).
    */
   exportCsv(from: number, to: number): Readable;
   /** The figures of the UTC day starting at `dayStart`, for the daily report. */

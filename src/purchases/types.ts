@@ -4,7 +4,7 @@
  * service requires (check the recipient, read the balance, record the intent, send one request)
  * cannot be got wrong by a chat flow.
  */
-import type { PurchaseCost } from "../costs/types.js";
+import type { BalanceReading, PurchaseCost } from "../costs/types.js";
 import type {
   BalanceSnapshot,
   ClaimRefusal,
@@ -117,7 +117,7 @@ export interface FairShareStatus {
 }
 
 /** How a confirmation is claimed, and who hears about its steps. */
-export interface ClaimOptions extends ConfirmOptions {
+export interface ConfirmPressOptions extends ConfirmOptions {
   /** Admins' own purchases may skip the per-person limits (LIMITS_EXEMPT_ADMINS). */
   isAdmin?: boolean;
   /**
@@ -198,14 +198,7 @@ export interface DeskStatus {
   unconfirmed: number;
 }
 
-/**
- * A wallet balance the service answered with figures the desk recognises, and when the read
- * started: the balance is the wallet's at that moment or later.
- */
-export interface BalanceReading {
-  balance: BalanceSnapshot;
-  at: number;
-}
+export type { BalanceReading } from "../costs/types.js";
 
 /** The confirmations whose request went out. */
 export type SentResult = Extract<ConfirmResult, { kind: "succeeded" | "rejected" | "unconfirmed" }>;
@@ -296,7 +289,7 @@ export interface PurchaseDesk {
    * Claims the intent in the ledger and, only if the claim won, sends the one purchase
    * request and records its outcome. Concurrent and repeated calls send at most one request.
    */
-  confirm(id: string, userId: number, options?: ClaimOptions): Promise<ConfirmResult>;
+  confirm(id: string, userId: number, options?: ConfirmPressOptions): Promise<ConfirmResult>;
   /** What an admin needs to settle an unconfirmed intent (reads the balance afresh). */
   evidence(id: string): Promise<ReconciliationEvidence | undefined>;
   resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult>;

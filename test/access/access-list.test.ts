@@ -1,18 +1,18 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type AccessConfig, AccessList } from "../../src/access/access-list.js";
+import { type AccessRules, AccessList } from "../../src/access/access-list.js";
 import { SqliteAccessStore } from "../../src/storage/sqlite/access-store.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-const config: AccessConfig = {
+const config: AccessRules = {
   adminIds: [1],
   allowedUserIds: [2],
   allowedChatIds: [-100],
   publicPurchases: false,
 };
 
-function open(path: string, overrides: Partial<AccessConfig> = {}) {
+function open(path: string, overrides: Partial<AccessRules> = {}) {
   const db = openDatabase(path);
   return { db, access: new AccessList(new SqliteAccessStore(db), { ...config, ...overrides }) };
 }

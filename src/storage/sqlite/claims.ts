@@ -5,7 +5,7 @@
  * indivisible step on any number of connections and processes.
  */
 import type {
-  ClaimOptions,
+  ClaimContext,
   ClaimRefusal,
   ClaimResult,
   LeaseFence,
@@ -124,7 +124,7 @@ export class SqliteClaims {
     id: string,
     userId: number,
     now: number = this.#core.clock(),
-    options: ClaimOptions = {},
+    options: ClaimContext = {},
   ): ClaimResult {
     const exempt = options.isAdmin === true && this.#limits().adminsExempt ? 1 : 0;
     // IMMEDIATE: take the write lock first, so the reads around the UPDATE see the same state

@@ -11,7 +11,7 @@ import type { PurchaseOutcome } from "../../service/types.js";
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../ledger/limits.js";
 import type {
   BalanceSnapshot,
-  ClaimOptions,
+  ClaimContext,
   ClaimResult,
   DayTotals,
   DayUsage,
@@ -130,7 +130,7 @@ export class Ledger implements PurchaseLedger {
   }
 
   // The claim (./claims.ts).
-  claim(id: string, userId: number, now?: number, options?: ClaimOptions): ClaimResult {
+  claim(id: string, userId: number, now?: number, options?: ClaimContext): ClaimResult {
     return this.#claims.claim(id, userId, now, options);
   }
 

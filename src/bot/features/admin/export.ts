@@ -1,6 +1,6 @@
 /**
  * `/export [from to]` (admins, private chat): the purchases sent in a range of UTC days as the
- * accountant's CSV document (src/reports/purchases-csv.ts). The file is streamed from the
+ * accountant's CSV document (src/purchases/export-csv.ts). The file is streamed from the
  * ledger to Telegram a page of rows at a time, so a long range is never built in memory.
  */
 import { GrammyError, HttpError, InputFile } from "grammy";

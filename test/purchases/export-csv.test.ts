@@ -1,7 +1,7 @@
 import { text } from "node:stream/consumers";
 import { describe, expect, it } from "vitest";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
-import { PURCHASE_CSV_COLUMNS, purchasesCsv } from "../../src/reports/purchases-csv.js";
+import { PURCHASE_CSV_COLUMNS, purchasesCsv } from "../../src/purchases/export-csv.js";
 import { readCsv } from "../helpers/csv-reader.js";
 import { testIntent } from "../helpers/intent.js";
 
