@@ -32,10 +32,9 @@ import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
 import { answerText } from "../outcome-detail.js";
 import { transactionLine } from "../purchase-views.js";
-import { formatDecimal } from "../format.js";
 import { quoteServiceText } from "../../service/quote.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
-import { isBelow } from "./decimal.js";
+import { LowBalanceWatch, type LowState } from "./low-balance.js";
 
 /** LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings; unset means no alert. */
 export interface BalanceAlerts {
@@ -93,19 +92,15 @@ export function isPassingTelegramFailure(error: unknown): boolean {
   return error instanceof GrammyError && (error.error_code === 429 || error.error_code >= 500);
 }
 
-type Currency = "ton" | "usdt";
-type LowState = Partial<Record<Currency, boolean>>;
-
-const LOW_STATE_KEY = "low-balance";
-
 /** How soon the same kind of storage failure is told again: 30 minutes. */
 const STORAGE_ALERT_REPEAT_MS = 30 * 60_000;
 
 export class AdminNotifier {
   #options: AdminNotifierOptions;
-  readonly #store: KeyValue<LowState | true>;
-  /** The balance checks, in order (see checkBalance). */
-  #balanceChecks: Promise<void> = Promise.resolve();
+  /** Which unconfirmed purchases were announced (`unconfirmed:<id>`). */
+  readonly #store: KeyValue<true>;
+  /** The thresholds' watch: a warning each time the balance crosses one downwards. */
+  readonly #lowBalance: LowBalanceWatch;
   readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
   readonly #announcing = new Set<string>();
@@ -120,7 +115,22 @@ export class AdminNotifier {
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
-    this.#store = options.stores<LowState | true>("admin-notifications");
+    this.#store = options.stores<true>("admin-notifications");
+    this.#lowBalance = new LowBalanceWatch({
+      store: options.stores<LowState | true>("admin-notifications"),
+      alerts: () => this.#options.alerts,
+      logger: options.logger,
+      warn: (render) => this.#track(this.#toAdmins(render)),
+      track: (work) => this.#track(work),
+    });
+  }
+
+  /**
+   * Compares a balance just read with the thresholds and tells the admins about each one
+   * newly crossed downwards. Safe to call on every read.
+   */
+  checkBalance(balance: BalanceSnapshot): void {
+    this.#lowBalance.check(balance);
   }
 
   /**
@@ -268,57 +278,6 @@ export class AdminNotifier {
     for (const intent of await this.#options.records.unconfirmed()) this.unconfirmed(intent);
   }
 
-  /**
-   * Compares a balance just read with the thresholds and tells the admins about each one
-   * newly crossed downwards. Safe to call on every read.
-   */
-  checkBalance(balance: BalanceSnapshot): void {
-    if (this.#options.alerts === undefined) return;
-    // One check at a time: each reads, compares and writes the state the previous one left.
-    const check = this.#balanceChecks.then(() => this.#checkBalance(balance));
-    this.#balanceChecks = check.catch((err: unknown) =>
-      this.#options.logger.warn({ err }, "could not check the balance against the thresholds"),
-    );
-    this.#track(this.#balanceChecks);
-  }
-
-  async #checkBalance(balance: BalanceSnapshot): Promise<void> {
-    const alerts = this.#options.alerts;
-    if (alerts === undefined) return;
-    const before = (await this.#lowState()) ?? {};
-    const state: LowState = { ...before };
-    const crossed: { currency: Currency; value: string; threshold: string }[] = [];
-    const pairs: [Currency, string | undefined, string | undefined][] = [
-      ["ton", balance.ton, alerts.lowBalanceTon],
-      ["usdt", balance.usdt, alerts.lowBalanceUsdt],
-    ];
-    for (const [currency, current, threshold] of pairs) {
-      if (current === undefined || threshold === undefined) continue;
-      const below = isBelow(current, threshold);
-      if (below === undefined) continue;
-      if (below && state[currency] !== true) crossed.push({ currency, value: current, threshold });
-      state[currency] = below;
-    }
-    // Written only when a side of a threshold changed: every balance read comes through here.
-    if (state.ton !== before.ton || state.usdt !== before.usdt) {
-      await this.#store.write(LOW_STATE_KEY, state);
-    }
-    if (crossed.length > 0) {
-      this.#track(
-        this.#toAdmins((t, locale) => ({
-          text: crossed
-            .map((c) =>
-              t(`admin-low-balance-${c.currency}`, {
-                value: formatDecimal(locale, c.value) ?? c.value,
-                threshold: formatDecimal(locale, c.threshold) ?? c.threshold,
-              }),
-            )
-            .join("\n"),
-        })),
-      );
-    }
-  }
-
   /** New LOW_BALANCE_* thresholds (settings reloaded while running). */
   setAlerts(alerts: BalanceAlerts): void {
     this.#options = { ...this.#options, alerts };
@@ -365,11 +324,6 @@ export class AdminNotifier {
   async idle(): Promise<void> {
     await this.#options.desk.settled();
     while (this.#pending.size > 0) await Promise.all([...this.#pending]);
-  }
-
-  async #lowState(): Promise<LowState | undefined> {
-    const saved = await this.#store.read(LOW_STATE_KEY);
-    return saved === true ? undefined : saved;
   }
 
   /** Sends the evidence to every admin; resolves to how many admins a re-send is pending for. */

@@ -185,16 +185,17 @@ class PressProgress {
   answered = false;
   #shown: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly ctx: CallbackContext,
-    private readonly locale: string,
-    private readonly intent: PurchaseIntent,
-    private readonly view: SummaryView,
-  ) {}
+  readonly #ctx: CallbackContext;
+  readonly #render: (status: string) => string;
+
+  constructor(ctx: CallbackContext, locale: string, intent: PurchaseIntent, view: SummaryView) {
+    this.#ctx = ctx;
+    this.#render = (status) => summaryWithStatus(ctx.t, locale, intent, status, view);
+  }
 
   show(status: string, options: { typing?: boolean; toast?: string } = {}): void {
-    const { ctx } = this;
-    const text = summaryWithStatus(ctx.t, this.locale, this.intent, status, this.view);
+    const ctx = this.#ctx;
+    const text = this.#render(status);
     const answer = !this.answered;
     this.answered = true;
     this.#shown = this.#shown
