@@ -25,7 +25,7 @@ export function people(count: number, firstId: number, recipientPrefix: string):
 }
 
 /** Thrown when the bot did not show what the next step needs. */
-export class UnexpectedScreenError extends Error {
+class UnexpectedScreenError extends Error {
   override readonly name = "UnexpectedScreenError";
 }
 

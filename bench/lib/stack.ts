@@ -30,7 +30,7 @@ export const BENCH_CREDENTIALS = {
 export const LIFTED_CLIENT_QUOTA = { limit: 1_000_000_000, windowMs: 1 };
 
 /** The bench's admin: nobody the bench plays, so admin work costs what it costs in production. */
-export const BENCH_ADMIN_ID = 4242;
+const BENCH_ADMIN_ID = 4242;
 
 /** Low-balance thresholds, so the check after each purchase runs as in production. */
 const BENCH_ALERTS = { lowBalanceTon: "1", lowBalanceUsdt: "1" };

@@ -9,7 +9,7 @@ import type { ApiClientOptions } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 
 /** The newest bot message in a chat that still shows buttons. */
-export interface ShownKeyboard {
+interface ShownKeyboard {
   messageId: number;
   /** Callback data of every button, row by row. */
   data: string[];

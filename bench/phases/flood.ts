@@ -35,7 +35,7 @@ const BALANCE_CACHE_MS = 15_000;
 /** The check allowance's own window: a minute. */
 const CHECK_WINDOW_MS = 60_000;
 
-export type FloodScenario = "alone" | "flooded" | "flooded_unlimited";
+type FloodScenario = "alone" | "flooded" | "flooded_unlimited";
 
 export interface FloodRun {
   /** From each other person's first update to their delivered purchase, scaled. */

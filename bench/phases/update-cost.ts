@@ -29,7 +29,7 @@ import {
 import { mean, percentile, round } from "../lib/stats.js";
 import { createTelegramStub, type TelegramStub } from "../lib/telegram-stub.js";
 
-export interface RunFigures {
+interface RunFigures {
   updates: number;
   seconds: number;
   updates_per_second: number;
@@ -42,7 +42,7 @@ export interface RunFigures {
 }
 
 /** A median with the lowest and highest of the rounds. */
-export interface Spread {
+interface Spread {
   median: number;
   min: number;
   max: number;

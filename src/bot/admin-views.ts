@@ -95,7 +95,7 @@ export function balanceText(
 }
 
 /** Whether purchases are open, paused, frozen (or both). */
-export function stateLines(t: Translate, status: DeskStatus): string[] {
+function stateLines(t: Translate, status: DeskStatus): string[] {
   const lines: string[] = [];
   if (status.paused) {
     lines.push(

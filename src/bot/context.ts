@@ -9,7 +9,7 @@ import type { Context } from "grammy";
 import type { Logger } from "../shared/logger.js";
 
 /** What the bot's own middleware adds to each update's context. */
-export interface BotContextExtras {
+interface BotContextExtras {
   /** A pino child logger bound to this update (update id, chat, user). Never log `ctx` itself. */
   log: Logger;
 }

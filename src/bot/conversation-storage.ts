@@ -14,13 +14,13 @@ import type { BotContext } from "./context.js";
  * Bump when a flow's sequence of waits changes: stored replay logs of the old shape are then
  * discarded instead of being replayed against new code.
  */
-export const FLOW_STATE_VERSION = 1;
+const FLOW_STATE_VERSION = 1;
 
 /**
  * Keyed by chat and person, so that in a group each administrator has a flow of their own
  * (and one person's /cancel leaves only their own flow).
  */
-export function conversationKey(ctx: BotContext): string | undefined {
+function conversationKey(ctx: BotContext): string | undefined {
   if (ctx.chatId === undefined || ctx.from === undefined) return undefined;
   return `${ctx.chatId}:${ctx.from.id}`;
 }

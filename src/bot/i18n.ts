@@ -28,7 +28,7 @@ export function localesDirectory(): string {
 }
 
 /** Maps a Telegram `language_code` (e.g. `ru`, `ru-RU`, `en-GB`) to a locale we speak. */
-export function localeFromLanguageCode(code: string | undefined): Locale | undefined {
+function localeFromLanguageCode(code: string | undefined): Locale | undefined {
   const base = code?.toLowerCase().split("-")[0];
   return LOCALES.find((l) => l === base);
 }

@@ -56,12 +56,9 @@ import { BackgroundWork } from "./background.js";
 import type { BackupTaker, BotServices } from "./services.js";
 
 export type { AdminMessageRetry, BalanceAlerts } from "./admin-notifications/index.js";
-export { commandsFor, registerCommands } from "./commands.js";
-export type { BotContext, FlowContext } from "./context.js";
-export type { WalletInfo } from "./admin-views.js";
-export type { PurchaseGate, PurchaseGateDecision, PurchaseGateRequest } from "./purchase-gate.js";
-export { allowEveryone } from "./purchase-gate.js";
-
+export { registerCommands } from "./commands.js";
+export type { BotContext } from "./context.js";
+export type { PurchaseGate } from "./purchase-gate.js";
 export interface BotDeps {
   /** The bot token. It is handed to grammY only, never logged. */
   token: string;

@@ -15,7 +15,7 @@ export type NameLookup = (userId: number) => string | undefined;
 const MAX_REMEMBERED = 10_000;
 
 /** What admins are shown for a Telegram user: their @username, else their name. */
-export function displayName(user: Pick<User, "username" | "first_name" | "last_name">): string {
+function displayName(user: Pick<User, "username" | "first_name" | "last_name">): string {
   if (user.username !== undefined && user.username !== "") return `@${user.username}`;
   return [user.first_name, user.last_name].filter((part) => part !== undefined).join(" ");
 }

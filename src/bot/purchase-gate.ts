@@ -21,6 +21,3 @@ export type PurchaseGate = (
   ctx: BotContext,
   request: PurchaseGateRequest,
 ) => PurchaseGateDecision | Promise<PurchaseGateDecision>;
-
-/** The default gate: every person may buy (spending limits still apply in the ledger). */
-export const allowEveryone: PurchaseGate = () => ({ allowed: true });

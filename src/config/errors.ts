@@ -25,6 +25,6 @@ export class ConfigError extends Error {
 }
 
 /** `- NAME: reason` lines, in the order given. */
-export function formatProblems(problems: readonly ConfigProblem[]): string {
+function formatProblems(problems: readonly ConfigProblem[]): string {
   return problems.map((problem) => `- ${problem.variable}: ${problem.reason}`).join("\n");
 }

@@ -33,8 +33,6 @@ export const SECRET_VARIABLES = [
   "WEBHOOK_SECRET",
 ] as const;
 
-export type SecretVariable = (typeof SECRET_VARIABLES)[number];
-
 const TRUE_WORDS = new Set(["true", "1", "yes"]);
 const FALSE_WORDS = new Set(["false", "0", "no"]);
 

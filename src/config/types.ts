@@ -11,18 +11,18 @@ import type { PaymentMethod, WalletVersion } from "../service/types.js";
 /** A wallet contract version we can derive an address for (what `auto` stands for: v5r1). */
 export type ConcreteWalletVersion = Exclude<WalletVersion, "auto">;
 
-export type BotMode = "polling" | "webhook";
+type BotMode = "polling" | "webhook";
 
-export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 
-export interface TelegramConfig {
+interface TelegramConfig {
   /** Secret. */
   token: string;
   /** A local Bot API server (or the emulator); undefined means api.telegram.org. No trailing slash. */
   apiRoot: string | undefined;
 }
 
-export interface ServiceConfig {
+interface ServiceConfig {
   /** The Gift Purchase Service, without a trailing slash. */
   baseUrl: string;
   /** Requests per minute the client allows itself (the service's limit is 30 per client IP). */
@@ -37,7 +37,7 @@ export interface ServiceConfig {
   userAgent: string | undefined;
 }
 
-export interface WalletConfig {
+interface WalletConfig {
   /** Secret: the phrase with whitespace normalised to single spaces, lower case. */
   mnemonic: string;
   /** Secret: the whole marketplace `Cookie` header (contains `stel_ssid`). */
@@ -88,14 +88,14 @@ export interface AccessConfig {
   adminContact: string | undefined;
 }
 
-export interface TonApiConfig {
+interface TonApiConfig {
   /** A toncenter-style JSON-RPC endpoint, for on-chain reconciliation evidence. */
   endpoint: string;
   /** Secret. */
   apiKey: string | undefined;
 }
 
-export interface LedgerConfig {
+interface LedgerConfig {
   databasePath: string;
   /** How long a summary waits for its confirmation before the draft expires. */
   draftTtlSeconds: number;
@@ -127,7 +127,7 @@ export interface ReportsConfig {
   explorerUrl: string | undefined;
 }
 
-export interface WebhookConfig {
+interface WebhookConfig {
   /** The public URL Telegram posts updates to. */
   url: string;
   /** Secret: Telegram's `X-Telegram-Bot-Api-Secret-Token`. */
@@ -163,7 +163,7 @@ export interface RunConfig {
   secretPollSeconds: number;
 }
 
-export interface LogConfig {
+interface LogConfig {
   level: LogLevel;
   pretty: boolean;
 }

@@ -10,7 +10,7 @@ export type GiftKind = "stars" | "premium";
 
 /** What a purchase is paid with; the service's default is `usdt_ton`. */
 export type PaymentMethod = "usdt_ton" | "ton";
-export const PAYMENT_METHODS: readonly PaymentMethod[] = ["usdt_ton", "ton"];
+const PAYMENT_METHODS: readonly PaymentMethod[] = ["usdt_ton", "ton"];
 
 /** Premium lasts 3, 6 or 12 months; the service never changes the duration. */
 export type PremiumDuration = 3 | 6 | 12;

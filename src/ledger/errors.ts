@@ -5,7 +5,7 @@
 import type { IntentStatus } from "./types.js";
 
 /** Base class, so callers can catch every ledger refusal at once. */
-export class LedgerError extends Error {
+class LedgerError extends Error {
   override name = "LedgerError";
 }
 

@@ -6,7 +6,7 @@ import { IllegalTransitionError } from "./errors.js";
 import type { ClaimRefusal, IntentStatus } from "./types.js";
 
 /** Every status and the statuses it may move to; anything absent is refused. */
-export const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
+const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
   draft: ["queued", "sending", "cancelled", "expired"],
   // A queued confirmation leaves by the claim, back to an open draft when its claim is refused
   // for a reason that passes (the person may press again), or closed as never sent.

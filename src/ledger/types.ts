@@ -33,7 +33,7 @@ export type IntentStatus =
 export type ChatType = "private" | "group" | "supergroup" | "channel";
 
 /** Who asked for a purchase, and where. */
-export interface Requester {
+interface Requester {
   userId: number;
   chatId: number;
   chatType: ChatType;
@@ -260,7 +260,7 @@ export interface LeaseFence {
  * table (src/ledger/transitions.ts). Every `now` defaults to the ledger's clock. Results are
  * {@link MaybePromise}s: callers always `await`.
  */
-export interface IntentStore {
+interface IntentStore {
   readonly limits: Readonly<SpendingLimits>;
   readonly draftTtlMs: number;
   /** The ledger's clock, so callers and the ledger agree on "now". */

@@ -27,7 +27,7 @@ export type BreakerCause = "session" | "wallet" | "unknown";
 export type RefusalKind = "input" | "session" | "wallet";
 
 /** What an input refusal is about, for the buyer's sentence: who, how much, or a limit. */
-export type InputTopic = "recipient" | "premium" | "amount" | "limit";
+type InputTopic = "recipient" | "premium" | "amount" | "limit";
 
 export interface RefusalRule {
   kind: RefusalKind;
@@ -152,7 +152,7 @@ export function asOpening(value: unknown): BreakerOpening | undefined {
 }
 
 /** The text the rules are matched against: the body's error, reason and info. */
-export function refusalText(body: FailureBody | undefined, detail?: string): string {
+function refusalText(body: FailureBody | undefined, detail?: string): string {
   const parts: string[] = [];
   for (const value of [body?.error, body?.reason, body?.info]) {
     if (value === undefined || value === null) continue;

@@ -92,7 +92,7 @@ export function createTonEvidence(options: TonEvidenceOptions): OnChainEvidence 
 }
 
 /** The internal messages a transaction sent out: value transfers, with a text comment if any. */
-export function outgoingOf(tx: Transaction): OnChainTransfer[] {
+function outgoingOf(tx: Transaction): OnChainTransfer[] {
   const hash = tx.hash().toString("hex");
   const at = tx.now * 1000;
   return tx.outMessages.values().flatMap((message): OnChainTransfer[] => {

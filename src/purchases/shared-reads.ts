@@ -18,7 +18,7 @@ interface InFlight<V> {
  * a minute a few dozen answers are alive at once; the cap only matters when the quota is lifted
  * (the bench) and keeps the memory of many distinct keys bounded (about 240 bytes each).
  */
-export const DEFAULT_MAX_ENTRIES = 1_000;
+const DEFAULT_MAX_ENTRIES = 1_000;
 
 export interface SharedReadOptions<V> {
   /** Skip the cache (and requests started before this call) and ask the service now. */

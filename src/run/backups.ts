@@ -7,7 +7,7 @@
 import type { Logger } from "../shared/logger.js";
 import type { BackupResult } from "../storage/types.js";
 
-export interface BackupSettings {
+interface BackupSettings {
   /** Hours between backups; 0: no scheduled backups (/backup still works). */
   intervalHours: number;
   dir: string;

@@ -5,7 +5,7 @@
 import type { GiftServiceClient, ReadOutcome, Superseded } from "../service/types.js";
 import type { MaybePromise } from "../shared/maybe-promise.js";
 
-export type Health = "up" | "down" | "unknown";
+type Health = "up" | "down" | "unknown";
 
 export interface HealthReport {
   /**

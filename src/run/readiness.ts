@@ -10,7 +10,7 @@ import type { TelegramState } from "./telegram-watch.js";
  * over when it is released or expires. Reported ready (200), so an orchestrator goes on with the
  * rollout and stops the old process, which is what hands the lease over.
  */
-export type Phase = "starting" | "standby" | "taking_updates" | "stopping";
+type Phase = "starting" | "standby" | "taking_updates" | "stopping";
 
 export interface ReadinessReport {
   ready: boolean;

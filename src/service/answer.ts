@@ -28,7 +28,7 @@ export interface Answer {
 export type NoAnswer = Extract<Exchange, { kind: "failure" }>;
 
 /** Ambiguous/unavailable bodies that are not JSON are kept, cut to this many characters. */
-export const MAX_RAW_TEXT = 500;
+const MAX_RAW_TEXT = 500;
 
 /** Whether an answer came back at all (as opposed to a timeout or transport failure). */
 export function isAnswer(result: Answer | NoAnswer): result is Answer {
@@ -90,7 +90,7 @@ export function waitHintSeconds(answer: Answer, nowMs: number = Date.now()): num
 }
 
 /** The best human-readable detail of a failure body: `error: reason`, else `info`. */
-export function failureDetail(body: FailureBody): string | undefined {
+function failureDetail(body: FailureBody): string | undefined {
   if (body.error) return body.reason ? `${body.error}: ${body.reason}` : body.error;
   if (body.reason) return body.reason;
   if (typeof body.info === "string") return body.info;

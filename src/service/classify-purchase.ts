@@ -111,7 +111,7 @@ function ambiguousFor(answer: Answer) {
 /** How deep the doubt markers are looked for; bodies nest a level or two, never this deep. */
 const MAX_MARKER_DEPTH = 8;
 /** Names a transaction hash goes by; the service documents `tx_hash`, the rest cost nothing. */
-export const TX_HASH_KEYS: ReadonlySet<string> = new Set([
+const TX_HASH_KEYS: ReadonlySet<string> = new Set([
   "tx_hash",
   "txHash",
   "transaction_hash",
@@ -130,7 +130,7 @@ interface Marker {
  * depth (arrays included), the shallowest first. Any truthy `unconfirmed` counts, the string
  * "false" included: a service that writes its booleans as strings cannot be trusted to mean "no".
  */
-export function doubtMarkers(body: unknown): { unconfirmed: Marker[]; txHashes: Marker[] } {
+function doubtMarkers(body: unknown): { unconfirmed: Marker[]; txHashes: Marker[] } {
   const unconfirmed: Marker[] = [];
   const txHashes: Marker[] = [];
   let level: { value: unknown; path: string[] }[] = [{ value: body, path: [] }];
@@ -162,7 +162,7 @@ function hasHash(value: unknown): boolean {
  * - on a 200, a transaction hash inside `info` (the failure details): the success contradicts
  *   itself. A hash at the top or in `data` is the success's own.
  */
-export function doubtIn(
+function doubtIn(
   body: RawBody,
   status: number,
 ): { detail: string; txHash: string | undefined } | undefined {
@@ -210,7 +210,7 @@ function topLevelTxHash(value: unknown): string | undefined {
  * parse kept. Conservative on purpose: a false alarm costs an admin's look, a missed one a
  * purchase bought twice.
  */
-export function doubtWrittenIn(text: string, status: number): string | undefined {
+function doubtWrittenIn(text: string, status: number): string | undefined {
   const keys = ["unconfirmed", ...(status === 200 ? [] : TX_HASH_KEYS)].join("|");
   const pattern = new RegExp(`"(${keys})"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*"|[^,}\\]\\s]+)`, "g");
   for (const [, key = "", value = ""] of text.matchAll(pattern)) {

@@ -38,7 +38,7 @@ export {
   type GiftServiceClientOptions,
   type GiftServiceCredentials,
 } from "./options.js";
-export { CredentialHolder, type CredentialSource } from "./credential-source.js";
+export { CredentialHolder } from "./credential-source.js";
 
 /** The one way requests leave: through the quota, with the secrets scrubbed from answers. */
 function createSender(

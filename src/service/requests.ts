@@ -15,7 +15,7 @@ import { normaliseMnemonic } from "./secrets.js";
 import type { PremiumPurchase, StarsPurchase } from "./types.js";
 
 /** The service's paths; all end with a slash. */
-export const SERVICE_PATHS = {
+const SERVICE_PATHS = {
   userInfo: "/get-user-info/",
   walletBalance: "/wallet-balance/",
   buyStars: "/buy-stars/",
@@ -23,7 +23,7 @@ export const SERVICE_PATHS = {
 } as const;
 
 /** What a request is, in log lines (never a value it carries). */
-export type Operation = "get_user_info" | "wallet_balance" | "buy_stars" | "buy_premium";
+type Operation = "get_user_info" | "wallet_balance" | "buy_stars" | "buy_premium";
 
 /** One request, ready to be sent once its turn in the quota comes. */
 export interface ServiceRequest {
@@ -108,7 +108,7 @@ function purchaseRequest(
 }
 
 /** Every credential header a purchase takes; optional ones are omitted when unset. */
-export function purchaseHeaders(credentials: GiftServiceCredentials): Record<string, string> {
+function purchaseHeaders(credentials: GiftServiceCredentials): Record<string, string> {
   const headers: Record<string, string> = {
     "Content-Type": "application/x-www-form-urlencoded",
     Mnemonic: normaliseMnemonic(credentials.mnemonic),

@@ -4,20 +4,20 @@
  * echoes a header back in an error text would slip past it, so text is also scrubbed by value.
  */
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /**
  * Shortest secret that is scrubbed at all. A one- or two-character value (a proxy password "x")
  * protects nothing and, removed wherever it stands alone, would blank ordinary words and
  * numbers in every detail; from three characters on it is scrubbed as a whole token.
  */
-export const MIN_SCRUBBED_LENGTH = 3;
+const MIN_SCRUBBED_LENGTH = 3;
 /**
  * From this length on a secret is scrubbed wherever it appears, even inside a longer word.
  * Shorter ones only as whole tokens: a cookie value "abc" must go from "cookie=abc;" but not
  * turn "abcdef" into "[redacted]def" in every message.
  */
-export const MIN_SUBSTRING_LENGTH = 6;
+const MIN_SUBSTRING_LENGTH = 6;
 
 /** Characters that make up a token: a short secret touching one of these is part of a word. */
 const TOKEN_CHAR = "A-Za-z0-9_";
@@ -31,7 +31,7 @@ function escapeRegExp(value: string): string {
  * mean the phrase itself is being echoed (as a list, reordered, with other separators). One or
  * two are ordinary English ("about", "again"); three of the same 12-24 are not chance.
  */
-export const PHRASE_WORDS_LEAK = 3;
+const PHRASE_WORDS_LEAK = 3;
 
 /** Replaces every known secret value in text and in every string of a JSON-like value. */
 export class SecretScrubber {

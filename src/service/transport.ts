@@ -41,9 +41,9 @@ export interface ExchangeRequest {
 }
 
 /** The `code` of a failure whose overall deadline passed. */
-export const DEADLINE_CODE = "DEADLINE_EXCEEDED";
+const DEADLINE_CODE = "DEADLINE_EXCEEDED";
 /** The `code` of a failure whose body exceeded `maxBodyBytes`. */
-export const BODY_TOO_LARGE_CODE = "BODY_TOO_LARGE";
+const BODY_TOO_LARGE_CODE = "BODY_TOO_LARGE";
 
 /**
  * Failures raised before any byte of the request left: undici validates a request's method,

@@ -62,7 +62,7 @@ export interface Rejected {
  * 429 FLOOD_WAIT or 503 RATE_LIMIT_UNAVAILABLE on a read (reads only: for purchases these are
  * ambiguous).
  */
-export interface RateLimited {
+interface RateLimited {
   kind: "rate_limited";
   status: 429 | 503;
   retryAfterSeconds: number;
@@ -72,7 +72,7 @@ export interface RateLimited {
 /**
  * A read that could not be completed: timeout, transport error, malformed body, unexpected status.
  */
-export interface Unavailable {
+interface Unavailable {
   kind: "unavailable";
   cause: "timeout" | "transport" | "malformed" | "unexpected_status" | "wait_too_long";
   status?: number;
@@ -114,7 +114,7 @@ export interface Superseded {
 }
 
 export type ReadOutcome<T> = Success<T> | Rejected | RateLimited | Unavailable | Invalid;
-export type { Owner, QuotaSnapshot };
+export type { QuotaSnapshot };
 export type UserInfoOutcome = ReadOutcome<UserInfo> | Superseded;
 export type PurchaseOutcome = Success<PurchaseResult> | Rejected | Ambiguous | Invalid;
 

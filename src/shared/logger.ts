@@ -10,7 +10,7 @@ export type { Logger } from "pino";
  * Paths pino censors wherever they appear. `err.ctx` is there because grammY's BotError carries
  * the context, whose `api` holds the bot token (stack facts: "Logging").
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   "mnemonic",
   "cookie",
   "proxy",
@@ -52,7 +52,7 @@ export function scrubTokens(text: string): string {
  * every enumerable property, and grammY's HttpError keeps the underlying fetch error, whose
  * message holds the request URL with the bot token; a BotError holds the whole context.
  */
-export function serializeError(error: unknown): unknown {
+function serializeError(error: unknown): unknown {
   if (!(error instanceof Error)) return error;
   const code = (error as { code?: unknown }).code;
   // grammY's HttpError wraps the network error in `error`: keep its reason, scrubbed.

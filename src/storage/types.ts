@@ -59,7 +59,7 @@ export interface BackupResult {
 }
 
 /** Options of the purchase ledger a storage opens (see src/storage/sqlite/ledger.ts). */
-export interface LedgerSettings {
+interface LedgerSettings {
   limits?: Partial<PurchaseLedger["limits"]>;
   draftTtlMs?: number;
   clock?: () => number;

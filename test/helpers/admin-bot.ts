@@ -24,7 +24,7 @@ export const WALLET = {
 };
 
 /** What the admin tests wait on and run by hand: the current process's background work. */
-export interface AdminFeatures {
+interface AdminFeatures {
   /** Resolves when the admin messages started so far are sent. */
   idle(): Promise<void>;
   /** The app's minute timer's group clean-up. */

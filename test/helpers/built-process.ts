@@ -31,7 +31,7 @@ export { DEMO_ADMIN, DEMO_GROUP, DEMO_USER };
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** The built bot: `npm test` builds it first (pretest). */
-export const MAIN_JS = join(ROOT, "dist/src/main.js");
+const MAIN_JS = join(ROOT, "dist/src/main.js");
 
 /** The webhook secret of the e2e tests (never a real one). */
 export const WEBHOOK_SECRET = "e2e-webhook-secret_0123456789";

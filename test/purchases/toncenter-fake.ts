@@ -17,7 +17,7 @@ import {
   type Transaction,
 } from "@ton/core";
 
-export interface FakeTransfer {
+interface FakeTransfer {
   destination: Address;
   amountNano: bigint;
   comment?: string;
@@ -38,10 +38,7 @@ export interface FakeToncenter {
 }
 
 /** Serializes a wallet transaction that sent `transfers`, as base64 BOC, and its hash. */
-export function buildTransaction(
-  wallet: Address,
-  fake: FakeTransaction,
-): { data: string; hash: Buffer } {
+function buildTransaction(wallet: Address, fake: FakeTransaction): { data: string; hash: Buffer } {
   const outMessages = Dictionary.empty(Dictionary.Keys.Uint(15), {
     serialize: (src: Message, builder) => {
       builder.storeRef(beginCell().store(storeMessage(src)));

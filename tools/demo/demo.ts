@@ -29,7 +29,7 @@ const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 15_000;
 
 /** The environment the bot runs with: local peers only, a fresh wallet, a temp database. */
-export function demoEnvironment(options: {
+function demoEnvironment(options: {
   sandboxUrl: string;
   emulator: { token: string; apiRoot: string };
   mnemonic: string;
@@ -58,7 +58,7 @@ export function demoEnvironment(options: {
 }
 
 /** The built bot next to this module, or the TypeScript one through tsx when run from tools/. */
-export function botCommand(): { command: string; args: string[] } {
+function botCommand(): { command: string; args: string[] } {
   const built = fileURLToPath(new URL("../../src/main.js", import.meta.url));
   if (existsSync(built)) return { command: process.execPath, args: [built] };
   const source = fileURLToPath(new URL("../../src/main.ts", import.meta.url));

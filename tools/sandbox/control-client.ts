@@ -7,7 +7,7 @@
 import { ANY_PURCHASE } from "./types.js";
 
 /** Thrown when a control endpoint does not answer 200. */
-export class SandboxControlError extends Error {
+class SandboxControlError extends Error {
   override readonly name = "SandboxControlError";
 }
 

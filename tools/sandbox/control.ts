@@ -56,7 +56,7 @@ const quotaSchema = z.union([
 const SECRET_HEADERS: ReadonlySet<string> = new Set(["mnemonic", "cookie", "proxy", "api-key"]);
 
 /** A recorded request with secret header values replaced, for output over HTTP. */
-export function maskRequest(request: RecordedRequest): RecordedRequest {
+function maskRequest(request: RecordedRequest): RecordedRequest {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     headers[name] = SECRET_HEADERS.has(name) ? "[redacted]" : value;

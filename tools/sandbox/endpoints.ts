@@ -18,7 +18,7 @@ import type { RecordedRequest } from "./types.js";
 import { currencyLabel, type Wallet } from "./wallet.js";
 
 /** The service's paths; all end with a slash. */
-export const SERVICE_PATHS = {
+const SERVICE_PATHS = {
   userInfo: "/get-user-info/",
   walletBalance: "/wallet-balance/",
   buyStars: "/buy-stars/",
@@ -59,7 +59,7 @@ export function answerServiceRequest(request: RecordedRequest, state: ServiceSta
 }
 
 /** GET /get-user-info/?username=…: whether the person exists and has Premium. */
-export function answerUserInfo(request: RecordedRequest, recipients: Recipients): Reply {
+function answerUserInfo(request: RecordedRequest, recipients: Recipients): Reply {
   const username = request.query.username;
   if (username === undefined || !USERNAME_PATTERN.test(username)) {
     return failure(400, "INVALID_USERNAME", "The username does not match the pattern");
@@ -76,7 +76,7 @@ export function answerUserInfo(request: RecordedRequest, recipients: Recipients)
 }
 
 /** GET /wallet-balance/: the wallet's balances, for a well-formed `Mnemonic` header. */
-export function answerWalletBalance(request: RecordedRequest, wallet: Wallet): Reply {
+function answerWalletBalance(request: RecordedRequest, wallet: Wallet): Reply {
   if (!validMnemonic(request.headers.mnemonic)) {
     return failure(400, "INVALID_MNEMONIC", "The Mnemonic header needs 12, 18 or 24 words");
   }
@@ -87,7 +87,7 @@ export function answerWalletBalance(request: RecordedRequest, wallet: Wallet): R
  * POST /buy-stars/ or /buy-premium/: validation, the marketplace session, recipient, price, then
  * the wallet is charged.
  */
-export function answerPurchase(request: RecordedRequest, state: ServiceState): Reply {
+function answerPurchase(request: RecordedRequest, state: ServiceState): Reply {
   const invalid = checkPurchaseRequest(request);
   if (invalid) return invalid;
   const expired = state.session.admit(sessionId(request.headers.cookie) ?? "");
@@ -141,7 +141,7 @@ function purchaseSuccess(
 }
 
 /** Checks everything the service requires of a purchase request; undefined when it is valid. */
-export function checkPurchaseRequest(request: RecordedRequest): Reply | undefined {
+function checkPurchaseRequest(request: RecordedRequest): Reply | undefined {
   if (!isForm(request.contentType) || request.form === undefined) {
     return failure(
       400,
@@ -190,7 +190,7 @@ function checkPurchaseForm(path: string, form: Record<string, string>): Reply | 
 }
 
 /** The value of the `stel_ssid` cookie in a Cookie header, or undefined when it has none. */
-export function sessionId(cookie: string | undefined): string | undefined {
+function sessionId(cookie: string | undefined): string | undefined {
   return /(?:^|;\s*)stel_ssid=([^;]+)/.exec(cookie ?? "")?.[1];
 }
 

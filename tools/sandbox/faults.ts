@@ -78,7 +78,7 @@ export function answerFault(
 }
 
 /** An injected status; 429 and 503 get the service's FLOOD_WAIT-style body and Retry-After. */
-export function statusFault(fault: Extract<Fault, { type: "status" }>): Reply {
+function statusFault(fault: Extract<Fault, { type: "status" }>): Reply {
   const defaults: Record<number, { error: string; wait: boolean }> = {
     429: { error: "FLOOD_WAIT", wait: true },
     503: { error: "RATE_LIMIT_UNAVAILABLE", wait: true },

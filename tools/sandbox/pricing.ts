@@ -8,7 +8,7 @@ const SCALE = 9;
 const UNIT = 10n ** BigInt(SCALE);
 
 /** Thrown when a balance string given to the sandbox is not a plain non-negative decimal. */
-export class InvalidDecimalError extends Error {
+class InvalidDecimalError extends Error {
   override readonly name = "InvalidDecimalError";
 }
 
@@ -29,15 +29,15 @@ export function formatDecimal(nano: bigint): string {
 }
 
 /** USDT per star: 0.015. */
-export const STAR_PRICE_USDT = "0.015";
+const STAR_PRICE_USDT = "0.015";
 /** Premium prices in USDT by months. */
-export const PREMIUM_PRICES_USDT: Readonly<Record<3 | 6 | 12, string>> = {
+const PREMIUM_PRICES_USDT: Readonly<Record<3 | 6 | 12, string>> = {
   3: "12",
   6: "16",
   12: "29",
 };
 /** The fixed exchange rate: 1 TON = 4 USDT, chosen so every TON price is an exact decimal. */
-export const USDT_PER_TON = 4n;
+const USDT_PER_TON = 4n;
 
 export type Currency = "usdt" | "ton";
 

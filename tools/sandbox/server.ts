@@ -24,19 +24,11 @@ import { SandboxTimers } from "./timers.js";
 import type { Fault, RecordedRequest, Sandbox, SandboxOptions } from "./types.js";
 import { Wallet } from "./wallet.js";
 
-export { SERVICE_PATHS } from "./endpoints.js";
 export { SandboxClosedError } from "./recorder.js";
-export type {
-  Fault,
-  FaultOptions,
-  RecordedRequest,
-  Sandbox,
-  SandboxOptions,
-  SandboxUser,
-} from "./types.js";
+export type { Fault, Sandbox, SandboxOptions } from "./types.js";
 
 /** The defaults the sandbox starts with, exported so tests and docs can refer to them. */
-export const SANDBOX_DEFAULTS = {
+const SANDBOX_DEFAULTS = {
   host: "127.0.0.1",
   quota: { limit: 30, windowMs: 60_000 },
   balance: { ton: "100", usdt: "1000" },

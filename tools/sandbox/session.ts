@@ -60,7 +60,7 @@ export class MarketplaceSession {
 }
 
 /** The service's refusal when the marketplace session is no longer logged in. */
-export function sessionExpired(): Reply {
+function sessionExpired(): Reply {
   return {
     status: 400,
     body: {

@@ -420,7 +420,7 @@ function memberUser(state: EmulatorState, userId: number): ApiUser {
 }
 
 /** A ChatMember object for a status, with the fields Telegram includes for it. */
-export function chatMember(user: ApiUser, status: ChatMemberStatus): Record<string, unknown> {
+function chatMember(user: ApiUser, status: ChatMemberStatus): Record<string, unknown> {
   switch (status) {
     case "creator":
       return { status, user, is_anonymous: false };

@@ -71,15 +71,15 @@ export interface WaitOptions {
 }
 
 /** A test-only token; never a real one. */
-export const DEFAULT_EMULATOR_TOKEN = "7000000001:emulator-token-for-local-use";
+const DEFAULT_EMULATOR_TOKEN = "7000000001:emulator-token-for-local-use";
 /** The bot's username when none is given. */
-export const DEFAULT_BOT_USERNAME = "giftbot_demo_bot";
+const DEFAULT_BOT_USERNAME = "giftbot_demo_bot";
 
 const GROUP_TYPES: readonly string[] = ["group", "supergroup"];
 const COMMAND = /^\/[a-zA-Z0-9_]{1,32}(?:@[a-zA-Z0-9_]{3,32})?(?![\w@])/;
 
 /** Entities Telegram would detect in a typed text: commands, @mentions and links. */
-export function detectEntities(text: string): MessageEntity[] {
+function detectEntities(text: string): MessageEntity[] {
   const entities: MessageEntity[] = [];
   const patterns: Array<[RegExp, string]> = [
     [/(?<=^|\s)\/[a-zA-Z0-9_]{1,32}(?:@[a-zA-Z0-9_]{3,32})?(?![\w@/])/g, "bot_command"],

@@ -99,7 +99,7 @@ function openTag(input: string, at: number, body: string, start: number): OpenTa
 }
 
 /** Parses Telegram-flavoured HTML; throws Telegram's 400 "can't parse entities" on bad markup. */
-export function parseHtml(input: string): FormattedText {
+function parseHtml(input: string): FormattedText {
   let text = "";
   const entities: MessageEntity[] = [];
   const stack: OpenTag[] = [];
@@ -161,7 +161,7 @@ function closeTag(open: OpenTag, end: number, entities: MessageEntity[], stack: 
 }
 
 /** Drops Markdown markers so the person sees plain text (best effort, no entities). */
-export function stripMarkdown(input: string): FormattedText {
+function stripMarkdown(input: string): FormattedText {
   const withoutLinks = input.replace(/\[([^\]]*)\]\(([^)]*)\)/g, "$1");
   let text = "";
   for (let index = 0; index < withoutLinks.length; index += 1) {

@@ -6,7 +6,7 @@
  */
 import busboy from "busboy";
 
-export interface MultipartFile {
+interface MultipartFile {
   fileName: string;
   content: Buffer;
 }

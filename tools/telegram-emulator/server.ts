@@ -289,9 +289,6 @@ async function handleControl(
   }
 }
 
-/** A running emulator: the control API plus where it listens. */
-export type RunningTelegramEmulator = TelegramEmulator;
-
 /**
  * Starts an emulator and its HTTP server. Give the bot
  * `new Bot(emulator.token, { client: { apiRoot: emulator.apiRoot } })`.

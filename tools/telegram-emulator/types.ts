@@ -15,7 +15,7 @@ export interface ApiUser {
 }
 
 /** Chat kinds the emulator knows; channels are out of scope for this bot. */
-export type ChatType = "private" | "group" | "supergroup";
+type ChatType = "private" | "group" | "supergroup";
 
 /** A chat as embedded in messages. */
 export interface ApiChat {
@@ -58,7 +58,7 @@ export interface UploadedFile {
 }
 
 /** A document in a message, as Telegram describes one. */
-export interface ApiDocument {
+interface ApiDocument {
   file_id: string;
   file_unique_id: string;
   file_name: string;
@@ -82,7 +82,7 @@ export interface ApiMessage {
 }
 
 /** A button press delivered to the bot. */
-export interface ApiCallbackQuery {
+interface ApiCallbackQuery {
   id: string;
   from: ApiUser;
   message: ApiMessage;

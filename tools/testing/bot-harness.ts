@@ -33,8 +33,6 @@ import { createTelegramFake, TEST_BOT_INFO, type TelegramFake } from "./telegram
 import { testConfig } from "./test-config.js";
 import { createUpdateFactory, type UpdateFactory } from "./updates.js";
 
-export { TEST_CREDENTIALS } from "./test-config.js";
-
 export interface BotHarnessOptions {
   /** A temporary folder for the SQLite file (the caller removes it, e.g. test/helpers/temp-dir). */
   dir: string;

@@ -31,7 +31,7 @@ export type CannedAnswer =
   | { ok: false; error_code: number; description: string; parameters?: Record<string, unknown> };
 
 /** A canned answer; `fallback` gives what the fake would have answered without it. */
-export type AnswerFn = (
+type AnswerFn = (
   payload: Record<string, unknown>,
   call: RecordedCall,
   fallback: () => CannedAnswer,

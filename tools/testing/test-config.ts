@@ -52,7 +52,7 @@ export interface TestConfigOptions {
  * person's sixth check in a test would be refused), and a fast machine sends a test's updates
  * faster than any person. Tests of the fair share itself pass FAIR_SHARE_DEFAULTS or their own.
  */
-export const LIFTED_FAIR_SHARE: FairShareConfig = {
+const LIFTED_FAIR_SHARE: FairShareConfig = {
   ...FAIR_SHARE_DEFAULTS,
   checksPerUserMinute: 1_000,
   updatesPerUser: 10_000,

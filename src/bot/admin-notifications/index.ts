@@ -74,7 +74,7 @@ export interface AdminMessageRetry {
 }
 
 /** 5 s doubling to 5 min, 10 more sends: about half an hour of Telegram being unreachable. */
-export const ADMIN_MESSAGE_RETRY: Readonly<AdminMessageRetry> = {
+const ADMIN_MESSAGE_RETRY: Readonly<AdminMessageRetry> = {
   retries: 10,
   firstDelayMs: 5_000,
   maxDelayMs: 300_000,

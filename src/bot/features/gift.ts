@@ -13,7 +13,7 @@ import type { BotServices } from "../services.js";
 import { FLOW_ID, startFlow } from "./flow-entry.js";
 
 /** Flow inactivity limit: a person coming back after this starts afresh. */
-export const FLOW_MAX_WAIT_MS = 30 * 60_000;
+const FLOW_MAX_WAIT_MS = 30 * 60_000;
 
 /** The conversations; must be installed after `conversations()` and before the commands. */
 export function giftConversations(services: BotServices): Composer<BotContext> {

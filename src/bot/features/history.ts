@@ -5,7 +5,7 @@ import type { BotServices } from "../services.js";
 import { historyLine } from "../purchase-views.js";
 
 /** How many gifts /history lists. */
-export const HISTORY_LIMIT = 10;
+const HISTORY_LIMIT = 10;
 
 export function historyFeature(services: BotServices): Composer<BotContext> {
   const composer = new Composer<BotContext>();

@@ -46,7 +46,7 @@ export function summaryFeature(services: BotServices): Composer<BotContext> {
 }
 
 /** Confirm, Cancel or the payment switch: refused at once when the intent's state says so. */
-export async function onSummaryPress(
+async function onSummaryPress(
   ctx: CallbackContext,
   action: SummaryAction,
   services: BotServices,

@@ -62,7 +62,7 @@ export function durationKeyboard(
 }
 
 /** The other payment method than the one chosen. */
-export function otherMethod(method: PaymentMethod): PaymentMethod {
+function otherMethod(method: PaymentMethod): PaymentMethod {
   return method === "ton" ? "usdt_ton" : "ton";
 }
 

@@ -45,7 +45,7 @@ export function backupProblem(path: string): string | undefined {
 }
 
 /** The file name of a backup taken at `at`: `giftbot-20261125T013000Z.sqlite`. */
-export function backupName(at: number): string {
+function backupName(at: number): string {
   const stamp = new Date(at)
     .toISOString()
     .replace(/[-:]/g, "")

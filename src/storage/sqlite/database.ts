@@ -24,14 +24,14 @@ import { migrations } from "./migrations.js";
 export type Db = Database.Database;
 
 /** SQLite page cache per connection, in KiB (see above for why this size). */
-export const PAGE_CACHE_KIB = 8192;
+const PAGE_CACHE_KIB = 8192;
 
 /**
  * How long one statement waits for another connection's lock before SQLite answers
  * SQLITE_BUSY. The event loop stands still for that long, so it stays well under the 100 ms a
  * probe or a person would notice; waiting longer is the callers' asynchronous retry's job.
  */
-export const BUSY_TIMEOUT_MS = 25;
+const BUSY_TIMEOUT_MS = 25;
 
 /**
  * Opens (creating it and its folder if needed), checks and migrates the database at `path`.
@@ -139,11 +139,6 @@ const TRANSIENT_SQLITE_CODES: ReadonlySet<string> = new Set([
 function primaryCode(code: string): string {
   const second = code.indexOf("_", "SQLITE_".length);
   return second === -1 ? code : code.slice(0, second);
-}
-
-/** Whether SQLite itself raised `error` (as opposed to the ledger's own refusals or a bug). */
-export function isSqliteError(error: unknown): error is Database.SqliteError {
-  return error instanceof Database.SqliteError;
 }
 
 /**

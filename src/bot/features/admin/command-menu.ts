@@ -26,7 +26,7 @@ export const ADMIN_COMMANDS = [
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */
-export function adminCommandsFor(services: BotServices, locale: Locale): BotCommand[] {
+function adminCommandsFor(services: BotServices, locale: Locale): BotCommand[] {
   const t = (key: string) => services.i18n.t(locale, key);
   return [
     ...commandsFor(locale),

@@ -55,7 +55,7 @@ export interface AdminCommandsDeps {
 }
 
 /** What every admin handler works with: the bot's services and the admin features' parts. */
-export interface AdminEnv extends AdminCommandsDeps {
+interface AdminEnv extends AdminCommandsDeps {
   services: BotServices;
 }
 
@@ -114,7 +114,7 @@ function isAdminUpdate(ctx: BotContext, env: AdminEnv): boolean {
  * /balance: the wallet, today's purchases, whether buying is open, and, when the service's
  * quota is busy or someone is slowed down, how full its queue is and who (fair-share-view.ts).
  */
-export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
   // The low-balance check hears this read itself (it listens to the desk's balance reads).
   const read = await desk.readBalance();
@@ -141,7 +141,7 @@ export async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<v
 }
 
 /** /purchases: the newest purchases, paged; `/purchases <id>`: one purchase in full. */
-export async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const id = ctx.match.trim();
   if (id !== "") {
     const found = await purchaseInFull(ctx, env, id);
@@ -184,7 +184,7 @@ async function purchaseInFull(ctx: BotContext, env: AdminEnv, id: string) {
  * to open the next one). An id the ledger does not know (a forged press, or a list made before
  * a restore) is answered, not shown.
  */
-export async function openPurchase(ctx: AdminPress, env: AdminEnv, id: string): Promise<void> {
+async function openPurchase(ctx: AdminPress, env: AdminEnv, id: string): Promise<void> {
   const found = await purchaseInFull(ctx, env, id);
   if (found === undefined) {
     await ctx.answerCallbackQuery({
@@ -200,7 +200,7 @@ export async function openPurchase(ctx: AdminPress, env: AdminEnv, id: string): 
 }
 
 /** /pending: each unconfirmed purchase with its evidence and the buttons to settle it. */
-export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { desk } = env.services;
   const pending = await env.services.records.unconfirmed();
   if (pending.length === 0) {
@@ -229,13 +229,13 @@ export async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<v
   }
 }
 
-export async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   await env.services.desk.pause(ctx.from.id);
   await ctx.reply(ctx.t("admin-paused"));
 }
 
 /** /resume: lifts the pause, an admin's or the breaker's. */
-export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   await ctx.reply(await resumeText(ctx, env, ctx.from.id));
 }
 
@@ -244,7 +244,7 @@ export async function resumePurchases(ctx: PrivateCommand, env: AdminEnv): Promi
  * only the breaker's own pause: an old alert pressed after an admin's /pause (or after the
  * purchases were reopened) must not reopen buying behind that admin's back.
  */
-export async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
+async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
   const shown = ctx.callbackQuery.message?.text ?? "";
   const pause = await env.services.records.pauseReason();
   if (pause?.source !== "breaker") {
@@ -287,21 +287,21 @@ function tellReopened(ctx: BotContext, services: BotServices): void {
 }
 
 /** /allow: a user id, or the author (or forwarded sender) of the replied-to message. */
-export async function allowCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function allowCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
   if (target.kind !== "user") return explainTarget(ctx, target);
   await ctx.reply(await allow(ctx, env, target.id, target.label));
 }
 
 /** /deny: the same targets as /allow. */
-export async function denyCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function denyCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const target = targetOf(ctx.msg, ctx.match, ctx.me.id);
   if (target.kind !== "user") return explainTarget(ctx, target);
   await ctx.reply(await deny(ctx, env, target.id, target.label));
 }
 
 /** /allowed: admins, buyers, groups, and whether purchases are public. */
-export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { access } = env;
   const locale = await ctx.i18n.getLocale();
   await ctx.reply(
@@ -320,7 +320,7 @@ export async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<v
 }
 
 /** /limits: the limits in force and today's use of the bot-wide ones. */
-export async function showLimits(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
+async function showLimits(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const locale = await ctx.i18n.getLocale();
   await ctx.reply(
     limitsText(
@@ -333,7 +333,7 @@ export async function showLimits(ctx: PrivateCommand, env: AdminEnv): Promise<vo
 }
 
 /** A forwarded message: offer to allow or deny its sender, when Telegram shows who it is. */
-export async function offerForwardedSender(ctx: ForwardedMessage): Promise<void> {
+async function offerForwardedSender(ctx: ForwardedMessage): Promise<void> {
   const origin = ctx.msg.forward_origin;
   if (origin === undefined) return;
   const target = targetOfOrigin(origin);
@@ -344,13 +344,13 @@ export async function offerForwardedSender(ctx: ForwardedMessage): Promise<void>
 }
 
 /** /allowchat in a group: buying premium there is open to its administrators. */
-export async function allowChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
+async function allowChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
   await env.access.allowChat(ctx.chat.id, ctx.from.id, ctx.chat.title, env.services.now());
   await ctx.reply(ctx.t("admin-chat-allowed"));
 }
 
 /** /denychat in a group: closes it again (a group from ALLOWED_CHAT_IDS stays open). */
-export async function denyChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
+async function denyChat(ctx: GroupCommand, env: AdminEnv): Promise<void> {
   const result = await env.access.denyChat(ctx.chat.id);
   env.groupAdmins.forgetChat(ctx.chat.id);
   await ctx.reply(
@@ -365,11 +365,7 @@ export async function denyChat(ctx: GroupCommand, env: AdminEnv): Promise<void> 
 }
 
 /** An `adm:` button: only an admin's press in a private chat counts. */
-export async function onAdminPress(
-  ctx: AdminPress,
-  env: AdminEnv,
-  action: AdminAction,
-): Promise<void> {
+async function onAdminPress(ctx: AdminPress, env: AdminEnv, action: AdminAction): Promise<void> {
   // A non-admin's press gets the same answer as forged data: nothing to learn here.
   if (!isAdminUpdate(ctx, env) || ctx.chat?.type !== "private") {
     await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
@@ -406,7 +402,7 @@ export async function onAdminPress(
 }
 
 /** Delivered / Not delivered on an unconfirmed purchase. */
-export async function resolvePurchase(
+async function resolvePurchase(
   ctx: AdminPress,
   env: AdminEnv,
   intentId: string,
@@ -506,7 +502,7 @@ function withLine(text: string, line: string): string {
  * /backup: an online backup of the database now, and where it went and how large it is. The
  * file is never sent through Telegram: it holds people's ids and names.
  */
-export async function backupNow(ctx: PrivateCommand, services: BotServices): Promise<void> {
+async function backupNow(ctx: PrivateCommand, services: BotServices): Promise<void> {
   const backups = services.backups;
   if (backups === undefined) {
     await ctx.reply(ctx.t("admin-backup-unavailable"));

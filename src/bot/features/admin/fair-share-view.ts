@@ -29,7 +29,7 @@ export function fairShareSection(
 }
 
 /** Every line of the section (the quota, then who is slowed down). */
-export function fairShareLines(
+function fairShareLines(
   t: Translate,
   locale: string,
   status: FairShareStatus,

@@ -73,7 +73,7 @@ type GroupRecipient =
   | { kind: "none" };
 
 /** Who `/premium` in a group means: the typed @username, else the replied-to message's author. */
-export function groupRecipientOf(message: Message, args: string, botId: number): GroupRecipient {
+function groupRecipientOf(message: Message, args: string, botId: number): GroupRecipient {
   const typed = args.trim();
   if (typed !== "") {
     const username = parseUsername(typed);
@@ -94,7 +94,7 @@ export function groupRecipientOf(message: Message, args: string, botId: number):
 }
 
 /** What every group handler works with. */
-export interface GroupEnv {
+interface GroupEnv {
   services: BotServices;
   access: AccessList;
   groupAdmins: GroupAdminChecker;
@@ -143,7 +143,7 @@ export function groupPremiumFeature(
  * whether the service can gift them; then the duration prompt, which says first when
  * purchases wait for the admins (the breaker's pause, an unknown outcome).
  */
-export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promise<void> {
   const refusal = await checkGroupRequest(ctx, { kind: "premium", stage: "start" }, env);
   if (refusal !== undefined) {
     await refuse(ctx, env, groupRefusalText(ctx, refusal));
@@ -199,7 +199,7 @@ export async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promi
  * /cancel in a group ends this person's own group flow (prompt, open summaries, the bot's
  * short replies to them). Nothing to end means nothing is said: groups stay quiet.
  */
-export async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise<void> {
   await endOpenFlow(ctx, env, ctx.chat.id, ctx.from.id);
   await tidy(ctx, env, ctx.chat.id, ctx.from.id);
 }
@@ -208,7 +208,7 @@ export async function cancelGroupFlow(ctx: GroupCommand, env: GroupEnv): Promise
  * Stars are for private chats: say what works here, to anyone (admin or not), within the
  * group's refusal cooldown like every other refusal.
  */
-export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promise<void> {
   const allowed = await env.access.isChatAllowed(ctx.chat.id);
   await refuse(ctx, env, ctx.t(allowed ? "access-group-premium-only" : "access-group-not-allowed"));
 }
@@ -218,7 +218,7 @@ export async function refuseGroupStars(ctx: GroupCommand, env: GroupEnv): Promis
  * a bot admin allows it) and that the rest is in a private chat. Answered to anyone, within
  * the group's refusal cooldown, so a crowd asking gets one answer.
  */
-export async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void> {
+async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void> {
   const allowed = await env.access.isChatAllowed(ctx.chat.id);
   // The group's answer, not the asker's: a flow the asker starts next leaves it in place (it
   // goes with the sweep of expired messages).
@@ -234,11 +234,7 @@ export async function groupHelp(ctx: GroupCommand, env: GroupEnv): Promise<void>
  * A duration prompt's button. The prompt's state decides: only its starter's press counts,
  * and only while it is alive; the data carries nothing else.
  */
-export async function onGroupPress(
-  ctx: GroupPress,
-  env: GroupEnv,
-  action: GroupAction,
-): Promise<void> {
+async function onGroupPress(ctx: GroupPress, env: GroupEnv, action: GroupAction): Promise<void> {
   const chat = ctx.chat;
   const messageId = ctx.callbackQuery.message?.message_id;
   if (
