@@ -1,0 +1,102 @@
+/**
+ * A throwaway PostgreSQL cluster for the test run: initdb and pg_ctl into a temporary folder,
+ * listening on 127.0.0.1 only, with fsync off (nothing here must survive a power cut). Started
+ * once by test/global-setup.ts; each test file asks for a fresh database of its own
+ * ({@link freshPostgresDatabase} in ./postgres.ts). The server refuses to run as root, so as root
+ * every command runs as the `postgres` user (runuser), which owns the folder.
+ *
+ * PostgreSQL missing is an error, never a skip: `.ci/run` installs it (apt-get) when it is not
+ * on the machine, and a run without it would pass without testing the PostgreSQL store.
+ */
+import { execFileSync } from "node:child_process";
+import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface PostgresCluster {
+  /** A superuser's URL to the `postgres` database. */
+  url: string;
+  stop(): void;
+}
+
+/** Where initdb and pg_ctl are: on PATH, else in `pg_config --bindir` (a plain Debian install). */
+function binDir(): string {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (dir !== "" && existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")))
+      return dir;
+  }
+  try {
+    const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
+    if (existsSync(join(dir, "initdb"))) return dir;
+  } catch {
+    // No pg_config either: said below.
+  }
+  for (const version of ["17", "16", "15"]) {
+    const dir = `/usr/lib/postgresql/${version}/bin`;
+    if (existsSync(join(dir, "initdb"))) return dir;
+  }
+  throw new Error(
+    "PostgreSQL is not installed (no initdb): the PostgreSQL store cannot be tested. " +
+      "Install it (Debian: apt-get install -y postgresql); .ci/run does.",
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a PostgreSQL program, as the `postgres` user when this process is root. */
+function run(program: string, args: string[]): void {
+  const asRoot = process.geteuid?.() === 0;
+  const [file, argv] = asRoot
+    ? ["runuser", ["-u", "postgres", "--", program, ...args]]
+    : [program, args];
+  execFileSync(file, argv, { stdio: "pipe", env: { PATH: process.env.PATH ?? "", LANG: "C" } });
+}
+
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const bin = binDir();
+  const dir = mkdtempSync(join(tmpdir(), "giftbot-pg-"));
+  if (process.geteuid?.() === 0) {
+    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
+    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, "data");
+  const port = await freePort();
+  const stop = (): void => {
+    try {
+      run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+    } catch {
+      // Not started, or already stopped.
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "giftbot", "-N", "-E", "UTF8"]);
+    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+    run(join(bin, "pg_ctl"), [
+      "-D",
+      data,
+      "-w",
+      "-l",
+      join(dir, "server.log"),
+      "-o",
+      options,
+      "start",
+    ]);
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  return { url: `postgres://giftbot@127.0.0.1:${port}/postgres`, stop };
+}
