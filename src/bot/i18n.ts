@@ -10,6 +10,7 @@ import { LRUCache } from "lru-cache";
 import type { Context } from "grammy";
 import type { KeyValue, KeyValueStores } from "../storage/types.js";
 import { LOCALES, type Locale } from "./callback-data/lang.js";
+import type { MaybePromise } from "../shared/maybe-promise.js";
 
 export const DEFAULT_LOCALE: Locale = "en";
 
@@ -59,9 +60,14 @@ export class UserSettingsStore {
     this.#store = stores<UserSettings>("user-settings");
   }
 
-  async language(userId: number): Promise<Locale | undefined> {
-    const saved = (await this.#read(userId)).language;
-    return LOCALES.find((l) => l === saved);
+  /**
+   * Answered at once when the person's settings are in memory (every update asks, several
+   * times): only a first read from a store that answers later (PostgreSQL) is a promise.
+   */
+  language(userId: number): MaybePromise<Locale | undefined> {
+    const known = this.#known.get(userId);
+    if (known !== undefined) return LOCALES.find((l) => l === known.language);
+    return this.#read(userId).then((read) => LOCALES.find((l) => l === read.language));
   }
 
   /** The locale of the person's last seen Telegram `language_code`, when we speak it. */
@@ -157,8 +163,10 @@ function rememberBundleMatches(i18n: I18n<Context>): void {
 }
 
 /** The locale for this update's person. */
-export async function negotiateLocale(ctx: Context, settings: UserSettingsStore): Promise<Locale> {
+export function negotiateLocale(ctx: Context, settings: UserSettingsStore): MaybePromise<Locale> {
   const userId = ctx.from?.id;
-  const saved = userId === undefined ? undefined : await settings.language(userId);
-  return saved ?? localeFromLanguageCode(ctx.from?.language_code) ?? DEFAULT_LOCALE;
+  const saved = userId === undefined ? undefined : settings.language(userId);
+  const pick = (choice: Locale | undefined): Locale =>
+    choice ?? localeFromLanguageCode(ctx.from?.language_code) ?? DEFAULT_LOCALE;
+  return saved instanceof Promise ? saved.then(pick) : pick(saved);
 }
