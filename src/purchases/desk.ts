@@ -12,7 +12,6 @@
  * outcome the database refuses is held and written again (./unrecorded.ts) while purchases
  * wait, so a person and the admins always learn what became of a Confirm.
  */
-import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type {
@@ -26,7 +25,7 @@ import type { WriteRetryPolicy } from "../storage/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
 import { balanceReadAt, balanceSnapshot, isSent } from "./decisions.js";
-import { gatherEvidence } from "./evidence.js";
+import { AdminOperations } from "./admin-operations.js";
 import { CostMeter } from "./cost-meter.js";
 import { DeskEventHub } from "./desk-events.js";
 import type { OnChainEvidence } from "./on-chain.js";
@@ -48,9 +47,8 @@ import type {
   QueuedResolution,
   RecipientCheck,
   RecipientCheckRequest,
-  ReconciliationEvidence,
+  PurchaseAdmin,
   ResolveQueuedOptions,
-  ResolveResult,
 } from "./types.js";
 
 export interface PurchaseDeskDeps {
@@ -113,7 +111,6 @@ class Desk implements PurchaseDesk {
   readonly #client: GiftServiceClient;
   readonly #clock: () => number;
   readonly #logger: Logger;
-  readonly #onChain: OnChainEvidence | undefined;
   readonly #reads: ServiceReads;
   readonly #quotaSnapshot: (() => QuotaSnapshot) | undefined;
   readonly events: DeskEventHub;
@@ -134,13 +131,14 @@ class Desk implements PurchaseDesk {
   readonly #heldPause: HeldPause;
   /** One confirmation's way out: checks, claim, request, outcome (./claim-and-send.ts). */
   readonly #path: ClaimAndSend;
+  /** What admins do with purchases: evidence, settling, the pause (./admin-operations.ts). */
+  readonly admin: PurchaseAdmin;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
     this.#client = deps.client;
     this.#clock = deps.clock ?? (() => deps.ledger.now());
     this.#logger = deps.logger ?? silentLogger;
-    this.#onChain = deps.onChain;
     this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#quotaSnapshot = deps.quotaSnapshot;
     this.events = new DeskEventHub(this.#logger);
@@ -184,6 +182,14 @@ class Desk implements PurchaseDesk {
       costs: this.#costs,
       events: this.events,
       recheckAfterMs: deps.premiumRecheckAfterMs ?? 60_000,
+    });
+    this.admin = new AdminOperations({
+      ledger: deps.ledger,
+      clock: this.#clock,
+      logger: this.#logger,
+      onChain: deps.onChain,
+      reads: this.#reads,
+      heldPause: this.#heldPause,
     });
   }
 
@@ -324,40 +330,6 @@ class Desk implements PurchaseDesk {
   async close(): Promise<void> {
     this.#heldPause.drop();
     await this.#outcomes.close();
-  }
-
-  evidence(id: string): Promise<ReconciliationEvidence | undefined> {
-    return gatherEvidence(id, {
-      ledger: this.#ledger,
-      clock: this.#clock,
-      logger: this.#logger,
-      onChain: this.#onChain,
-      balanceNow: () => this.#reads.balance({ fresh: true }),
-      premiumNow: (username) =>
-        this.#reads
-          .recipient(username, { fresh: true })
-          .then((check) => (check.kind === "ok" ? check.isPremium : undefined)),
-    });
-  }
-
-  async resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult> {
-    try {
-      const resolved = await this.#ledger.resolve(id, adminId, delivered, this.#clock());
-      return { ok: true, ...resolved };
-    } catch (err) {
-      if (err instanceof IntentNotFoundError) return { ok: false, reason: "not_found" };
-      if (err instanceof IllegalTransitionError) return { ok: false, reason: "not_unconfirmed" };
-      throw err;
-    }
-  }
-
-  async pause(adminId: number): Promise<void> {
-    await this.#ledger.setPaused(true, adminId, this.#clock());
-  }
-
-  async resume(adminId: number): Promise<void> {
-    await this.#ledger.setPaused(false, adminId, this.#clock());
-    this.#heldPause.drop();
   }
 
   pauseByBreaker(detail: unknown): void {

@@ -258,6 +258,18 @@ export interface DeskEvents {
   on<K extends DeskEventName>(event: K, listener: DeskListener<K>): () => void;
 }
 
+/** What admins do with purchases besides buying (the desk's `admin`). */
+export interface PurchaseAdmin {
+  /** What an admin needs to settle an unconfirmed intent (reads the balance afresh). */
+  evidence(id: string): Promise<ReconciliationEvidence | undefined>;
+  /** Settles an unconfirmed intent: delivered or not. Purchases reopen when none is left. */
+  resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult>;
+  /** The kill switch: no purchase is sent until {@link resume}. */
+  pause(adminId: number): Promise<void>;
+  /** Lifts the pause, an admin's or the breaker's. */
+  resume(adminId: number): Promise<void>;
+}
+
 /** The desk's whole surface, as the bot uses it. Reading goes through PurchaseRecords. */
 export interface PurchaseDesk {
   /** What the desk tells: purchases sent, outcomes unknown or unrecorded, balance reads. */
@@ -290,11 +302,8 @@ export interface PurchaseDesk {
    * request and records its outcome. Concurrent and repeated calls send at most one request.
    */
   confirm(id: string, userId: number, options?: ConfirmPressOptions): Promise<ConfirmResult>;
-  /** What an admin needs to settle an unconfirmed intent (reads the balance afresh). */
-  evidence(id: string): Promise<ReconciliationEvidence | undefined>;
-  resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult>;
-  pause(adminId: number): Promise<void>;
-  resume(adminId: number): Promise<void>;
+  /** What admins do with purchases: evidence, settling, the pause. */
+  readonly admin: PurchaseAdmin;
   /**
    * The purchase breaker pauses purchases, keeping why (JSON) so a restart stays paused. Never
    * throws: a pause the database refuses is held in this process (every confirmation refused

@@ -112,12 +112,12 @@ describe("what a person sees for each outcome", () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(604));
     const summary = await toSummary(alice);
-    await h.desk.pause(1);
+    await h.desk.admin.pause(1);
     const before = h.telegram.mark();
     await alice.pressButton("✅ Confirm");
     expect(answersSince(h, before)).toEqual(["Purchases are paused by the admins for now."]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
-    await h.desk.resume(1);
+    await h.desk.admin.resume(1);
     await alice.press(alice.findButton("✅ Confirm").data, summary.message_id);
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });

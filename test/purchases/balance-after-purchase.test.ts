@@ -74,7 +74,7 @@ describe("the balance after a purchase", () => {
     expect(quiet.balanceReads()).toBe(0);
 
     const { f, readings, balanceReads } = await world({ quotaIdle: true });
-    await f.desk.pause(99);
+    await f.desk.admin.pause(99);
     const refused = await f.desk.confirm(f.starsDraft().id, 1);
     expect(refused).toMatchObject({ kind: "refused", refusal: { reason: "paused" } });
     await f.desk.settled();

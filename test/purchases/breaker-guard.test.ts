@@ -70,7 +70,7 @@ describe("breaker guard on the desk", () => {
     await f.desk.confirm(f.starsDraft(buyer(4)).id, 4);
     expect(openings.map((opening) => opening.cause)).toEqual(["wallet"]);
 
-    await f.desk.resume(99);
+    await f.desk.admin.resume(99);
     expect((await f.records.status()).paused).toBe(false);
     await f.desk.confirm(f.starsDraft(buyer(5)).id, 5);
     expect(openings.map((opening) => opening.cause)).toEqual(["wallet", "wallet"]);

@@ -187,11 +187,11 @@ describe("PurchaseDesk.confirm", () => {
       });
       expect(f.sandbox.purchaseRequests()).toHaveLength(1);
 
-      expect(await f.desk.resolve(intent.id, 99, true)).toMatchObject({
+      expect(await f.desk.admin.resolve(intent.id, 99, true)).toMatchObject({
         ok: true,
         unconfirmedLeft: 0,
       });
-      expect(await f.desk.resolve(intent.id, 99, true)).toEqual({
+      expect(await f.desk.admin.resolve(intent.id, 99, true)).toEqual({
         ok: false,
         reason: "not_unconfirmed",
       });
@@ -245,13 +245,13 @@ describe("PurchaseDesk.confirm", () => {
       kind: "refused",
       refusal: { reason: "limit", limit: "stars_per_purchase", max: 200 },
     });
-    await f.desk.pause(99);
+    await f.desk.admin.pause(99);
     const intent = f.starsDraft();
     expect(await f.desk.confirm(intent.id, 1)).toEqual({
       kind: "refused",
       refusal: { reason: "paused", source: "admin" },
     });
-    await f.desk.resume(99);
+    await f.desk.admin.resume(99);
     f.clock.now += 60_000;
     expect(await f.desk.confirm(intent.id, 1)).toEqual({
       kind: "refused",
@@ -324,14 +324,14 @@ describe("PurchaseDesk premium", () => {
     f.sandbox.injectFault({ type: "unconfirmed", executed: true }, { path: "/buy-premium/" });
     const result: ConfirmResult = await f.desk.confirm(intent.id, 1);
     expect(result.kind).toBe("unconfirmed");
-    const evidence = await f.desk.evidence(intent.id);
+    const evidence = await f.desk.admin.evidence(intent.id);
     expect(evidence?.recipientHasPremiumNow).toBe(true);
     expect(evidence?.balanceNow?.usdt).toBeDefined();
     expect(evidence?.onChainTransfers).toEqual([
       expect.objectContaining({ amountNano: "7", at: (Math.floor(NOON / 1000) + 5) * 1000 }),
     ]);
     expect(evidence?.txHash).toBe((await f.records.getIntent(intent.id))?.txHash);
-    expect(await f.desk.evidence("missing")).toBeUndefined();
+    expect(await f.desk.admin.evidence("missing")).toBeUndefined();
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 });
@@ -358,7 +358,7 @@ describe("secrets and the database", () => {
       f.sandbox.injectFault(fault, { path: STARS });
       const intent = f.starsDraft();
       expect((await f.desk.confirm(intent.id, 1)).kind).toBe("unconfirmed");
-      await f.desk.resolve(intent.id, 99, false);
+      await f.desk.admin.resolve(intent.id, 99, false);
     }
     // A service or proxy that echoes the request's secrets back in its error body: the body is
     // stored as the intent's response, so this is the path from the wire to the database.
@@ -386,8 +386,8 @@ describe("secrets and the database", () => {
     const echoUnconfirmed = f.starsDraft();
     expect((await f.desk.confirm(echoUnconfirmed.id, 1)).kind).toBe("unconfirmed");
     echoed.push(echoUnconfirmed.id);
-    await f.desk.evidence(echoUnconfirmed.id);
-    await f.desk.resolve(echoUnconfirmed.id, 99, false);
+    await f.desk.admin.evidence(echoUnconfirmed.id);
+    await f.desk.admin.resolve(echoUnconfirmed.id, 99, false);
     for (const id of echoed) {
       // The bodies did reach the response column, with the secrets scrubbed out of them.
       const stored = JSON.stringify((await f.records.getIntent(id))?.response);
@@ -395,7 +395,7 @@ describe("secrets and the database", () => {
       expect(stored).toContain("[redacted]");
     }
 
-    await f.desk.evidence((await f.records.recent({ limit: 1 }))[0]?.id ?? "");
+    await f.desk.admin.evidence((await f.records.recent({ limit: 1 }))[0]?.id ?? "");
     f.db.close();
 
     expect(lines.some((l) => l.includes("purchase outcome recorded"))).toBe(true);
@@ -563,7 +563,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     const stored = await f.records.getIntent(slow.id);
     expect(stored?.balanceBefore).toEqual({ ton: after.balance.ton, usdt: after.balance.usdt });
     expect(stored?.balanceBeforeAt).toBe(NOON + 120_000);
-    const evidence = await f.desk.evidence(slow.id);
+    const evidence = await f.desk.admin.evidence(slow.id);
     expect(evidence?.balanceBefore).toEqual(stored?.balanceBefore);
     expect(evidence?.balanceBeforeAt).toBe(NOON + 120_000);
     expect(evidence?.balanceNowAt).toBe(NOON + 180_000);
@@ -588,7 +588,7 @@ describe("the balance before a purchase, for reconciliation", () => {
     expect(stored?.balanceBefore).toEqual({ ton: "100", usdt: "1000" });
     expect(stored?.balanceBeforeAt).toBe(NOON);
 
-    const evidence = await f.desk.evidence(slow.id);
+    const evidence = await f.desk.admin.evidence(slow.id);
     expect(evidence?.balanceBeforeAt).toBe(NOON);
     // The succeeded purchase may explain part of the drop; the rejected one spent nothing.
     expect(evidence?.sentSinceBalanceBefore?.map((i) => [i.id, i.status])).toEqual([

@@ -67,7 +67,7 @@ describe("a bot process killed mid-purchase", () => {
     expect(await restarted.confirm(waiting.id, 2)).toMatchObject({ refusal: { reason: "frozen" } });
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
 
-    await restarted.resolve(victim.id, 99, true);
+    await restarted.admin.resolve(victim.id, 99, true);
     expect((await restarted.confirm(waiting.id, 2)).kind).toBe("succeeded");
     expect(f.sandbox.purchaseRequests()).toHaveLength(3);
     expect(f.sandbox.purchaseRequests().filter((r) => r.form?.amount === "250")).toHaveLength(1);

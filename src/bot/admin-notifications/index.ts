@@ -328,7 +328,7 @@ export class AdminNotifier {
 
   /** Sends the evidence to every admin; resolves to how many admins a re-send is pending for. */
   async #sendUnconfirmed(intent: PurchaseIntent, onReached: () => void): Promise<number> {
-    const evidence = await this.#options.desk.evidence(intent.id).catch(() => undefined);
+    const evidence = await this.#options.desk.admin.evidence(intent.id).catch(() => undefined);
     const fresh = evidence?.intent ?? intent;
     return this.#toAdmins(
       (t, locale) => ({

@@ -210,7 +210,7 @@ async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   await ctx.reply(ctx.t("admin-pending-count", { count: pending.length }));
   const locale = await ctx.i18n.getLocale();
   for (const intent of pending.slice(0, MAX_PENDING_SHOWN)) {
-    const evidence = await desk.evidence(intent.id);
+    const evidence = await desk.admin.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
     await ctx.reply(
       evidenceText(
@@ -230,7 +230,7 @@ async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
 }
 
 async function pausePurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
-  await env.services.desk.pause(ctx.from.id);
+  await env.services.desk.admin.pause(ctx.from.id);
   await ctx.reply(ctx.t("admin-paused"));
 }
 
@@ -266,7 +266,7 @@ async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
 
 /** Lifts the pause (an admin's or the breaker's) and says what still holds purchases. */
 async function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): Promise<string> {
-  await env.services.desk.resume(adminId);
+  await env.services.desk.admin.resume(adminId);
   const { paused, unconfirmed } = await env.services.records.status();
   if (!paused && unconfirmed === 0) tellReopened(ctx, env.services);
   return unconfirmed > 0
@@ -409,7 +409,7 @@ async function resolvePurchase(
   delivered: boolean,
 ): Promise<void> {
   const { desk } = env.services;
-  const result = await desk.resolve(intentId, ctx.from.id, delivered);
+  const result = await desk.admin.resolve(intentId, ctx.from.id, delivered);
   const shown = ctx.callbackQuery.message?.text ?? "";
   if (!result.ok) {
     const intent = await env.services.records.getIntent(intentId);

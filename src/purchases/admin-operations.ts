@@ -1,0 +1,67 @@
+/**
+ * What admins do with purchases, apart from buying: gather the evidence of an unknown outcome,
+ * settle it (delivered or not), and pause or resume purchases. The desk keeps the purchase
+ * work; these are its admins' door.
+ */
+import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
+import type { PurchaseLedger } from "../ledger/types.js";
+import type { Logger } from "../shared/logger.js";
+import { gatherEvidence } from "./evidence.js";
+import type { HeldPause } from "./held-pause.js";
+import type { OnChainEvidence } from "./on-chain.js";
+import type { ServiceReads } from "./service-reads.js";
+import type { PurchaseAdmin, ReconciliationEvidence, ResolveResult } from "./types.js";
+
+interface AdminParts {
+  ledger: PurchaseLedger;
+  clock: () => number;
+  logger: Logger;
+  onChain: OnChainEvidence | undefined;
+  reads: ServiceReads;
+  /** The breaker's pause held in memory: an admin's resume drops it too. */
+  heldPause: HeldPause;
+}
+
+export class AdminOperations implements PurchaseAdmin {
+  readonly #parts: AdminParts;
+
+  constructor(parts: AdminParts) {
+    this.#parts = parts;
+  }
+
+  evidence(id: string): Promise<ReconciliationEvidence | undefined> {
+    const { ledger, clock, logger, onChain, reads } = this.#parts;
+    return gatherEvidence(id, {
+      ledger,
+      clock,
+      logger,
+      onChain,
+      balanceNow: () => reads.balance({ fresh: true }),
+      premiumNow: (username) =>
+        reads
+          .recipient(username, { fresh: true })
+          .then((check) => (check.kind === "ok" ? check.isPremium : undefined)),
+    });
+  }
+
+  async resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult> {
+    const { ledger, clock } = this.#parts;
+    try {
+      const resolved = await ledger.resolve(id, adminId, delivered, clock());
+      return { ok: true, ...resolved };
+    } catch (err) {
+      if (err instanceof IntentNotFoundError) return { ok: false, reason: "not_found" };
+      if (err instanceof IllegalTransitionError) return { ok: false, reason: "not_unconfirmed" };
+      throw err;
+    }
+  }
+
+  async pause(adminId: number): Promise<void> {
+    await this.#parts.ledger.setPaused(true, adminId, this.#parts.clock());
+  }
+
+  async resume(adminId: number): Promise<void> {
+    await this.#parts.ledger.setPaused(false, adminId, this.#parts.clock());
+    this.#parts.heldPause.drop();
+  }
+}
