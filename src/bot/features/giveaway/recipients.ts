@@ -1,0 +1,74 @@
+/**
+ * A giveaway's list of recipients, read from what an admin sends: a message (usernames, `@name`
+ * or t.me links, separated by spaces, commas, semicolons or new lines) or a .txt/.csv file.
+ * Every entry goes through the one username parser (src/gifts/username.ts); the same person
+ * written twice (any case, with or without `@`, as a link) is one recipient, kept in the order
+ * first written; what is not a username is listed back, never guessed at. Nothing here may
+ * throw on what a person sends.
+ */
+import { parseUsername, type Username } from "../../../gifts/username.js";
+
+export interface RecipientList {
+  /** Each recipient once, in the order first written. */
+  recipients: Username[];
+  /** Entries that are not usernames, as written (at most {@link MAX_INVALID_SHOWN}). */
+  invalid: string[];
+  /** How many entries were not usernames in all. */
+  invalidCount: number;
+  /** Recipients past the maximum, left out (the list holds the first `max`). */
+  overLimit: number;
+}
+
+/** Invalid entries listed back at most; the count says how many there were. */
+export const MAX_INVALID_SHOWN = 20;
+/** An entry longer than this is not a username nor a link to one. */
+const MAX_ENTRY_LENGTH = 200;
+
+/** A spreadsheet's first row naming the column, not a person. */
+const CSV_HEADERS = new Set(["username", "usernames", "recipient", "recipients", "user", "name"]);
+
+/** Reads a message's text. */
+export function recipientsFromText(text: string, max: number): RecipientList {
+  return collect(text.split(/[\s,;]+/u), max);
+}
+
+/**
+ * Reads a file's text: a .csv's first column of every row (a header row naming the column is
+ * skipped, quotes removed), any other file as a message's text.
+ */
+export function recipientsFromFile(fileName: string, text: string, max: number): RecipientList {
+  if (!fileName.toLowerCase().endsWith(".csv")) return recipientsFromText(text, max);
+  const firstColumn = text.split(/\r?\n/u).map((row) =>
+    (row.split(/[,;\t]/u)[0] ?? "")
+      .trim()
+      .replace(/^"(.*)"$/u, "$1")
+      .trim(),
+  );
+  const first = firstColumn[0]?.toLowerCase().replace(/^@/u, "");
+  const rows = first !== undefined && CSV_HEADERS.has(first) ? firstColumn.slice(1) : firstColumn;
+  return collect(rows, max);
+}
+
+function collect(entries: readonly string[], max: number): RecipientList {
+  const seen = new Set<string>();
+  const recipients: Username[] = [];
+  const invalid: string[] = [];
+  let invalidCount = 0;
+  let overLimit = 0;
+  for (const raw of entries) {
+    const entry = raw.trim();
+    if (entry === "") continue;
+    const name = entry.length > MAX_ENTRY_LENGTH ? undefined : parseUsername(entry);
+    if (name === undefined) {
+      invalidCount += 1;
+      if (invalid.length < MAX_INVALID_SHOWN) invalid.push(entry.slice(0, 64));
+      continue;
+    }
+    const key = name.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (recipients.length < max) recipients.push(name);
+    else overLimit += 1;
+  }
+  return { recipients, invalid, invalidCount, overLimit };
+}

@@ -1,0 +1,93 @@
+/** A giveaway's recipients, read from a message or a file. */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  MAX_INVALID_SHOWN,
+  recipientsFromFile,
+  recipientsFromText,
+} from "../../../src/bot/features/giveaway/recipients.js";
+import { parseUsername } from "../../../src/gifts/username.js";
+
+describe("a giveaway's recipients", () => {
+  it("reads names, @names and t.me links separated by spaces, commas, semicolons and lines", () => {
+    const list = recipientsFromText(
+      "alice_friend, @bob_gifts;https://t.me/carol_star\n  t.me/dave_user?start=1\tERIN_HERE",
+      200,
+    );
+    expect(list.recipients).toEqual([
+      "alice_friend",
+      "bob_gifts",
+      "carol_star",
+      "dave_user",
+      "ERIN_HERE",
+    ]);
+    expect(list).toMatchObject({ invalid: [], invalidCount: 0, overLimit: 0 });
+  });
+
+  it("merges the same person written twice, in any case or form, keeping the first spelling", () => {
+    const list = recipientsFromText("Alice_Friend @alice_friend t.me/ALICE_FRIEND bob_gifts", 200);
+    expect(list.recipients).toEqual(["Alice_Friend", "bob_gifts"]);
+  });
+
+  it("lists back what is not a username, and buys for nobody it cannot read", () => {
+    const list = recipientsFromText("ok_name @@double 12345 a-b https://example.com/x ab", 200);
+    expect(list.recipients).toEqual(["ok_name"]);
+    expect(list.invalid).toEqual(["@@double", "12345", "a-b", "https://example.com/x", "ab"]);
+    expect(list.invalidCount).toBe(5);
+  });
+
+  it("keeps the first `max` and counts the rest", () => {
+    const names = Array.from({ length: 30 }, (_, i) => `person_${String(i).padStart(2, "0")}`);
+    const list = recipientsFromText(names.join("\n"), 25);
+    expect(list.recipients).toEqual(names.slice(0, 25));
+    expect(list.overLimit).toBe(5);
+  });
+
+  it("shows at most a screenful of invalid entries, and says how many there were", () => {
+    const list = recipientsFromText(Array.from({ length: 50 }, () => "no!").join(" "), 200);
+    expect(list.invalid).toHaveLength(MAX_INVALID_SHOWN);
+    expect(list.invalidCount).toBe(50);
+  });
+
+  it("reads a .csv's first column, skipping its header row, and a .txt as a message", () => {
+    const csv = 'username,prize\n"@alice_friend",1\nbob_gifts;2\r\nt.me/carol_star,3\n';
+    expect(recipientsFromFile("winners.CSV", csv, 200).recipients).toEqual([
+      "alice_friend",
+      "bob_gifts",
+      "carol_star",
+    ]);
+    // Without a header row, the first row is a winner like the others.
+    expect(recipientsFromFile("w.csv", "dave_user,1\n", 200).recipients).toEqual(["dave_user"]);
+    expect(recipientsFromFile("w.txt", "username alice_friend", 200).recipients).toEqual([
+      "username",
+      "alice_friend",
+    ]);
+  });
+
+  it("never throws, and never returns an invalid or duplicate name, or more than the maximum", () => {
+    const piece = fc.oneof(
+      fc.string(),
+      fc.stringMatching(/^@?[A-Za-z][A-Za-z0-9_]{3,31}$/),
+      fc.stringMatching(/^(https?:\/\/)?t\.me\/[A-Za-z][A-Za-z0-9_]{3,31}$/),
+      fc.constantFrom(",", ";", "\n", " ", "\t", '"', "@", "username"),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.boolean(),
+        (pieces, max, asCsv) => {
+          const text = pieces.join("");
+          const list = asCsv
+            ? recipientsFromFile("list.csv", text, max)
+            : recipientsFromText(text, max);
+          expect(list.recipients.length).toBeLessThanOrEqual(max);
+          for (const name of list.recipients) expect(parseUsername(name)).toBe(name);
+          const lower = list.recipients.map((name) => name.toLowerCase());
+          expect(new Set(lower).size).toBe(lower.length);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
