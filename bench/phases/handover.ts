@@ -49,10 +49,13 @@ function logged(child: ChildProcess, text: string): Promise<void> {
 
 async function oneHandover(env: NodeJS.ProcessEnv, emulator: Emulator): Promise<number> {
   await emulator.waitFor((e) => !e.pollPending, { timeoutMs: 30_000 });
+  // One after the other: the old process holds the lease and polls before the new one starts,
+  // as in a rolling deploy (started together, either could win the lease).
   const old = spawnBot(env);
-  const next = spawnBot(env);
+  let next: ChildProcess | undefined;
   try {
     await emulator.waitFor((e) => e.pollPending, { timeoutMs: 30_000 });
+    next = spawnBot(env);
     await logged(next, "standing by");
     old.kill("SIGTERM");
     await once(old, "exit");
@@ -61,7 +64,7 @@ async function oneHandover(env: NodeJS.ProcessEnv, emulator: Emulator): Promise<
     await emulator.waitFor((e) => e.pollPending, { timeoutMs: 60_000 });
     return (Date.now() - exitedAt) / 1000;
   } finally {
-    for (const child of [old, next]) {
+    for (const child of next === undefined ? [old] : [old, next]) {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await waitForExit(child, 15_000);
     }
