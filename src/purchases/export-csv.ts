@@ -59,6 +59,16 @@ function neutraliseInside(value: string): string {
   return SPACED_FORMULA.test(inside) ? `'${inside}` : inside;
 }
 
+/**
+ * How every CSV the bot writes is written: every text cell quoted, and formulas neutralised
+ * (a number cell is never a formula, so a negative chat id keeps its sign).
+ */
+export const SAFE_CSV_OPTIONS = {
+  quoted_string: true,
+  escape_formulas: true,
+  cast: { string: neutraliseInside },
+} as const;
+
 /** A time as ISO 8601 in UTC, with its zone (`Z`), e.g. `2026-11-23T12:38:39.000Z`. */
 function utc(at: number | undefined): string | undefined {
   return at === undefined ? undefined : new Date(at).toISOString();
@@ -105,11 +115,7 @@ export function purchasesCsv(
   const csv = stringify({
     header: true,
     columns: [...PURCHASE_CSV_COLUMNS],
-    // Every text cell quoted, and formulas neutralised: a number cell is never a formula, so a
-    // negative chat id keeps its sign.
-    quoted_string: true,
-    escape_formulas: true,
-    cast: { string: neutraliseInside },
+    ...SAFE_CSV_OPTIONS,
   });
   rows.on("error", (err) => csv.destroy(err));
   // A reader that stops early (a failed upload) stops the rows too: no more pages are read.
