@@ -1,61 +1,32 @@
 /**
  * The stores the contract suite runs against: the SQLite file (the embedded default) and
- * PostgreSQL (several replicas). Each opens two independent handles on one database, as two
+ * PostgreSQL (several replicas). Each opens two independent storages on one database, as two
  * processes (or two replicas) would, so what one writes the other must see, and what one
  * holds the other must be refused. Tests `await` every answer: SQLite answers at once,
  * PostgreSQL with promises, and one test serves both.
  */
 import { join } from "node:path";
-import type pg from "pg";
 import { onTestFinished } from "vitest";
-import type { SenderLease } from "../../src/ledger/types.js";
-import { PostgresAccessStore } from "../../src/storage/postgres/access-store.js";
-import { openPool } from "../../src/storage/postgres/connection.js";
-import { PostgresKeyValueStore } from "../../src/storage/postgres/key-value-store.js";
-import { migratePostgres } from "../../src/storage/postgres/migrations.js";
-import { PostgresSenderLease } from "../../src/storage/postgres/sender-lease.js";
-import { SqliteAccessStore } from "../../src/storage/sqlite/access-store.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
-import { SqliteSenderLease } from "../../src/storage/sqlite/sender-lease.js";
-import type { AccessStore, KeyValueStores } from "../../src/storage/types.js";
+import type { PurchaseLedger } from "../../src/ledger/types.js";
+import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import type { Storage } from "../../src/storage/types.js";
+import { NOON } from "../helpers/ledger.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-/** One process's view of the store. */
-interface StoreHandle {
-  keyValues: KeyValueStores;
-  access: AccessStore;
-  senderLease: SenderLease;
-}
-
 export interface StoreUnderTest {
   name: "sqlite" | "postgres";
-  /** Two handles on one fresh database (two connections, as two processes). */
-  openTwo(): Promise<[StoreHandle, StoreHandle]>;
+  /** Two storages on one fresh database (two connections, as two processes). */
+  openTwo(): Promise<[Storage, Storage]>;
 }
 
-function sqliteHandle(path: string): StoreHandle {
-  const db = openDatabase(path);
-  onTestFinished(() => {
-    db.close();
+/** Closed when the test finishes (before its database or folder is removed). */
+function closedAtEnd(storage: Storage): Storage {
+  onTestFinished(async () => {
+    await storage.close();
   });
-  return {
-    keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
-    access: new SqliteAccessStore(db),
-    senderLease: new SqliteSenderLease(db),
-  };
-}
-
-async function postgresHandle(url: string): Promise<StoreHandle> {
-  const pool: pg.Pool = openPool(url, { max: 4 });
-  onTestFinished(() => pool.end());
-  await migratePostgres(pool);
-  return {
-    keyValues: <T>(namespace: string) => new PostgresKeyValueStore<T>(pool, namespace),
-    access: new PostgresAccessStore(pool),
-    senderLease: new PostgresSenderLease(pool),
-  };
+  return storage;
 }
 
 export const STORES: readonly StoreUnderTest[] = [
@@ -63,14 +34,38 @@ export const STORES: readonly StoreUnderTest[] = [
     name: "sqlite",
     openTwo: () => {
       const path = join(tempDir(), "bot.sqlite");
-      return Promise.resolve([sqliteHandle(path), sqliteHandle(path)]);
+      return Promise.resolve([
+        closedAtEnd(openSqliteStorage(path)),
+        closedAtEnd(openSqliteStorage(path)),
+      ]);
     },
   },
   {
     name: "postgres",
     openTwo: async () => {
       const url = await freshPostgresDatabase();
-      return [await postgresHandle(url), await postgresHandle(url)];
+      const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
+      return [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))];
     },
   },
 ];
+
+/** Two ledgers on one fresh database of `store`, sharing a clock the test moves. */
+export interface LedgerPair {
+  a: PurchaseLedger;
+  b: PurchaseLedger;
+  storages: [Storage, Storage];
+  clock: { now: number };
+}
+
+export async function openLedgers(
+  store: StoreUnderTest,
+  settings: Omit<Parameters<Storage["openLedger"]>[0], "clock"> = {},
+): Promise<LedgerPair> {
+  const storages = await store.openTwo();
+  const clock = { now: NOON };
+  const [a, b] = storages.map((storage) =>
+    storage.openLedger({ ...settings, clock: () => clock.now }),
+  ) as [PurchaseLedger, PurchaseLedger];
+  return { a, b, storages, clock };
+}

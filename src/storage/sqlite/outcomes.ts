@@ -179,7 +179,8 @@ export class SqliteOutcomes {
   }
 }
 
-function outcomePatch(
+/** The status and the fields an outcome writes (shared with the PostgreSQL ledger). */
+export function outcomePatch(
   outcome: PurchaseOutcome,
   now: number,
 ): { to: "succeeded" | "rejected" | "unconfirmed"; patch: MovePatch } {

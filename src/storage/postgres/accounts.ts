@@ -1,0 +1,256 @@
+/**
+ * The PostgreSQL {@link PurchaseAccounts}, as the SQLite one (src/storage/sqlite/accounts.ts):
+ * the cost columns of `purchase_intents`, `balance_readings`, `daily_reports` and
+ * `breaker_openings`. Money is summed with exact integers (src/costs/money.ts), never in SQL.
+ *
+ * Unlike the SQLite books it remembers no recent costs: with several replicas the cost may be
+ * recorded by another one, so every ask reads the database (an index lookup).
+ */
+import type pg from "pg";
+import { parseMoney, formatMoney, sumMoney, type Currency, type Money } from "../../costs/money.js";
+import type { PurchaseCost } from "../../costs/types.js";
+import type {
+  BalanceReading,
+  CostSample,
+  DayFigures,
+  PurchaseAccounts,
+  SpentIn,
+} from "../../ledger/accounts.js";
+import { DAY_MS, utcDay } from "../../shared/utc-day.js";
+import { SPENDING_STATUSES } from "../../ledger/transitions.js";
+import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "../../ledger/types.js";
+import { type IntentRow, rowToIntent } from "../sqlite/rows.js";
+import { rows, run } from "./sql.js";
+
+/** A balance unchanged for this long is kept again, so a day's start is never far back. */
+const READING_REFRESH_MS = 3_600_000;
+
+interface DayRow {
+  status: IntentStatus;
+  kind: "stars" | "premium";
+  quantity: number;
+  cost_amount: string | null;
+  cost_currency: Currency | null;
+}
+
+interface ReadingRow {
+  at: number;
+  ton: string | null;
+  usdt: string | null;
+}
+
+type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
+
+export class PostgresAccounts implements PurchaseAccounts {
+  readonly #pool: pg.Pool;
+
+  constructor(pool: pg.Pool) {
+    this.#pool = pool;
+  }
+
+  async recordCost(intentId: string, cost: PurchaseCost): Promise<boolean> {
+    const changed = await run(
+      this.#pool,
+      `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
+         cost_source = @source, cost_unmeasured = @reason, cost_at = @at
+       WHERE id = @id AND cost_at IS NULL AND status IN ('succeeded', 'delivered')`,
+      {
+        id: intentId,
+        amount: cost.measured ? cost.amount : null,
+        currency: cost.currency,
+        source: cost.measured ? cost.source : null,
+        reason: cost.measured ? null : cost.reason,
+        at: cost.at,
+      },
+    );
+    return changed === 1;
+  }
+
+  async recentCosts(query: CostQuery): Promise<CostSample[]> {
+    const found = await rows<{ quantity: number; cost_amount: string; cost_currency: Currency }>(
+      this.#pool,
+      `SELECT quantity, cost_amount, cost_currency FROM purchase_intents
+       WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
+         AND (@quantity::integer IS NULL OR quantity = @quantity)
+       ORDER BY cost_at DESC, seq DESC LIMIT @limit`,
+      {
+        kind: query.kind,
+        method: query.paymentMethod,
+        quantity: query.quantity ?? null,
+        limit: Math.max(1, Math.trunc(query.limit)),
+      },
+    );
+    return found.flatMap((row) => {
+      const cost = parseMoney(row.cost_currency, row.cost_amount);
+      return cost === undefined
+        ? []
+        : [{ kind: query.kind, quantity: row.quantity, paymentMethod: query.paymentMethod, cost }];
+    });
+  }
+
+  async recordBalance(reading: BalanceReading): Promise<void> {
+    const ton = reading.balance.ton ?? null;
+    const usdt = reading.balance.usdt ?? null;
+    // One statement: kept unless the newest reading says the same and is under an hour old.
+    await run(
+      this.#pool,
+      `INSERT INTO balance_readings (at, ton, usdt)
+       SELECT @at, @ton::text, @usdt::text WHERE NOT EXISTS (
+         SELECT 1 FROM (SELECT at, ton, usdt FROM balance_readings ORDER BY at DESC LIMIT 1) last
+         WHERE last.ton IS NOT DISTINCT FROM @ton AND last.usdt IS NOT DISTINCT FROM @usdt
+           AND @at - last.at < ${READING_REFRESH_MS})`,
+      { at: reading.at, ton, usdt },
+    );
+  }
+
+  async dayFigures(dayStart: number): Promise<DayFigures> {
+    const dayEnd = dayStart + DAY_MS;
+    const window = { from: dayStart, to: dayEnd };
+    const figures: DayFigures = {
+      day: utcDay(dayStart),
+      byStatus: {},
+      starsBought: 0,
+      premiumGifts: 0,
+      premiumMonths: 0,
+      spent: [],
+      unmeasured: 0,
+      balanceStart: snapshotOf(
+        (await this.#readingBefore(dayStart)) ?? (await this.#firstReadingIn(dayStart, dayEnd)),
+      ),
+      balanceEnd: snapshotOf(await this.#readingBefore(dayEnd)),
+      limitsUsed: { stars: 0, premium: 0 },
+      refusals: await rows<{ reason: string; count: number }>(
+        this.#pool,
+        `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS count FROM purchase_intents
+         WHERE status = 'rejected' AND sent_at >= @from AND sent_at < @to
+           AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
+         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
+        window,
+      ),
+      breakerOpenings:
+        (
+          await rows<{ count: number }>(
+            this.#pool,
+            "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= @from AND at < @to",
+            window,
+          )
+        )[0]?.count ?? 0,
+    };
+    const dayRows = await rows<DayRow>(
+      this.#pool,
+      `SELECT status, kind, quantity, cost_amount, cost_currency FROM purchase_intents
+       WHERE sent_at >= @from AND sent_at < @to`,
+      window,
+    );
+    const costs: Money[] = [];
+    for (const row of dayRows) addToFigures(figures, row, costs);
+    figures.spent = spentPerCurrency(costs);
+    return figures;
+  }
+
+  async #readingBefore(at: number): Promise<ReadingRow | undefined> {
+    const [row] = await rows<ReadingRow>(
+      this.#pool,
+      "SELECT at, ton, usdt FROM balance_readings WHERE at < @at ORDER BY at DESC LIMIT 1",
+      { at },
+    );
+    return row;
+  }
+
+  async #firstReadingIn(from: number, to: number): Promise<ReadingRow | undefined> {
+    const [row] = await rows<ReadingRow>(
+      this.#pool,
+      "SELECT at, ton, usdt FROM balance_readings WHERE at >= @from AND at < @to ORDER BY at LIMIT 1",
+      { from, to },
+    );
+    return row;
+  }
+
+  /** A page at a time, keyed on (sent_at, seq): no cursor is held open between pages. */
+  async *sentBetween(from: number, to: number, pageSize = 500): AsyncGenerator<PurchaseIntent> {
+    let afterSent = Number.MIN_SAFE_INTEGER;
+    let afterSeq = 0;
+    for (;;) {
+      const page = await rows<IntentRow & { seq: number }>(
+        this.#pool,
+        `SELECT * FROM purchase_intents
+         WHERE sent_at >= @from AND sent_at < @to
+           AND (sent_at > @afterSent OR (sent_at = @afterSent AND seq > @afterSeq))
+         ORDER BY sent_at, seq LIMIT @limit`,
+        { from, to, afterSent, afterSeq, limit: pageSize },
+      );
+      for (const row of page) yield rowToIntent(row);
+      const last = page.at(-1);
+      if (last === undefined || page.length < pageSize) return;
+      afterSent = last.sent_at ?? afterSent;
+      afterSeq = last.seq;
+    }
+  }
+
+  async recordBreakerOpening(at: number, cause: string): Promise<void> {
+    await run(this.#pool, "INSERT INTO breaker_openings (at, cause) VALUES (@at, @cause)", {
+      at,
+      cause,
+    });
+  }
+
+  async reportSent(day: string, adminId: number): Promise<boolean> {
+    const found = await rows(
+      this.#pool,
+      "SELECT 1 FROM daily_reports WHERE day = @day AND admin_id = @adminId",
+      { day, adminId },
+    );
+    return found.length > 0;
+  }
+
+  async markReportSent(day: string, adminId: number, at: number): Promise<boolean> {
+    const changed = await run(
+      this.#pool,
+      `INSERT INTO daily_reports (day, admin_id, sent_at) VALUES (@day, @adminId, @at)
+       ON CONFLICT DO NOTHING`,
+      { day, adminId, at },
+    );
+    return changed === 1;
+  }
+
+  async unmarkReportSent(day: string, adminId: number): Promise<void> {
+    await run(this.#pool, "DELETE FROM daily_reports WHERE day = @day AND admin_id = @adminId", {
+      day,
+      adminId,
+    });
+  }
+}
+
+/** Counts one of the day's purchases into its figures (and its cost into `costs`). */
+function addToFigures(figures: DayFigures, row: DayRow, costs: Money[]): void {
+  figures.byStatus[row.status] = (figures.byStatus[row.status] ?? 0) + 1;
+  if (SPENDING_STATUSES.includes(row.status)) {
+    if (row.kind === "stars") figures.limitsUsed.stars += row.quantity;
+    else figures.limitsUsed.premium += 1;
+  }
+  if (row.status !== "succeeded" && row.status !== "delivered") return;
+  if (row.kind === "stars") figures.starsBought += row.quantity;
+  else {
+    figures.premiumGifts += 1;
+    figures.premiumMonths += row.quantity;
+  }
+  const cost =
+    row.cost_currency === null
+      ? undefined
+      : parseMoney(row.cost_currency, row.cost_amount ?? undefined);
+  if (cost === undefined) figures.unmeasured += 1;
+  else costs.push(cost);
+}
+
+function snapshotOf(row: ReadingRow | undefined): BalanceSnapshot | undefined {
+  return row === undefined ? undefined : { ton: row.ton ?? undefined, usdt: row.usdt ?? undefined };
+}
+
+function spentPerCurrency(costs: readonly Money[]): SpentIn[] {
+  const currencies: Currency[] = ["usdt", "ton"];
+  return currencies.flatMap((currency) => {
+    const of = costs.filter((c) => c.currency === currency);
+    if (of.length === 0) return [];
+    return [{ currency, amount: formatMoney(sumMoney(currency, of)), purchases: of.length }];
+  });
+}

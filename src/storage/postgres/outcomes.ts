@@ -1,0 +1,179 @@
+/**
+ * Outcomes in PostgreSQL, as in SQLite (src/storage/sqlite/outcomes.ts): what a purchase's
+ * request came to, a late answer kept as evidence, the recovery of requests left in flight,
+ * and an admin's settlement. Each passes the ledger gate, since each changes what a claim's
+ * rules read (something `sending`, something `unconfirmed`, the day's totals).
+ */
+import type pg from "pg";
+import type { PurchaseOutcome } from "../../service/types.js";
+import type { IntentStatus, PurchaseIntent, RecordedOutcome } from "../../ledger/types.js";
+import { outcomePatch } from "../sqlite/outcomes.js";
+import type { MovePatch, PostgresLedgerCore } from "./ledger-core.js";
+import type { PostgresLedgerQueries } from "./ledger-queries.js";
+import { rows } from "./sql.js";
+
+/** Statuses an intent can reach while its request's answer is still on the way. */
+const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
+
+type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
+
+export class PostgresOutcomes {
+  readonly #core: PostgresLedgerCore;
+  readonly #queries: PostgresLedgerQueries;
+
+  constructor(core: PostgresLedgerCore, queries: PostgresLedgerQueries) {
+    this.#core = core;
+    this.#queries = queries;
+  }
+
+  /** A response's outcome: sending → succeeded | rejected | unconfirmed. */
+  recordOutcome(
+    id: string,
+    outcome: PurchaseOutcome,
+    now: number = this.#core.clock(),
+  ): Promise<RecordedOutcome> {
+    const { to, patch } = outcomePatch(outcome, now);
+    return this.#record(id, to, patch, now);
+  }
+
+  /** An outcome whose first write failed: sending → unconfirmed, the answer kept as evidence. */
+  recordUnwrittenOutcome(
+    id: string,
+    outcome: PurchaseOutcome,
+    answeredAt: number,
+    now: number = this.#core.clock(),
+  ): Promise<RecordedOutcome> {
+    const { to, patch } = outcomePatch(outcome, answeredAt);
+    const detail = patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`;
+    return this.#record(
+      id,
+      "unconfirmed",
+      {
+        finishedAt: answeredAt,
+        response: { unrecordedOutcome: to, answeredAt, recordedAt: now, response: patch.response },
+        txHash: patch.txHash,
+        outcomeDetail: `outcome_unrecorded: ${to}${detail}`,
+      },
+      now,
+    );
+  }
+
+  /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
+  recordNotSent(
+    id: string,
+    detail: string,
+    now: number = this.#core.clock(),
+  ): Promise<RecordedOutcome> {
+    return this.#record(
+      id,
+      "rejected",
+      { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail },
+      now,
+    );
+  }
+
+  #record(id: string, to: OutcomeStatus, patch: MovePatch, now: number): Promise<RecordedOutcome> {
+    return this.#core.gated(async (client): Promise<RecordedOutcome> => {
+      const current = await this.#core.lock(id, client);
+      if (!LATE_ANSWER_STATUSES.includes(current.status)) {
+        return {
+          recorded: true,
+          intent: await this.#core.move(client, current, to, now, patch, null),
+        };
+      }
+      // Recovered as interrupted while this response was on its way (and perhaps settled by an
+      // admin): keep the status, and the late answer as evidence unless one is held already.
+      await rows(
+        client,
+        `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
+           outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
+        {
+          id,
+          now,
+          response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
+          txHash: patch.txHash ?? null,
+          detail: `A response arrived after the restart's recovery: ${to}.`,
+        },
+      );
+      return { recorded: false, intent: await this.#core.mustGet(id, client) };
+    });
+  }
+
+  /** At start: every `sending` intent becomes unconfirmed (never resent). */
+  recoverInterrupted(now: number = this.#core.clock()): Promise<PurchaseIntent[]> {
+    return this.#core.gated((client) =>
+      this.#makeUnconfirmed(
+        client,
+        "status = 'sending' ORDER BY sent_at, seq",
+        "interrupted: the process stopped while the purchase request was in flight",
+        now,
+      ),
+    );
+  }
+
+  /**
+   * After a restore from a backup: every `sending` or `queued` intent becomes unconfirmed and
+   * the sender lease is cleared, its epoch moved far past any a process of before could hold.
+   */
+  markRestored(backupTakenAt: string, now: number = this.#core.clock()): Promise<PurchaseIntent[]> {
+    return this.#core.gated(async (client) => {
+      await client.query(
+        "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
+      );
+      return this.#makeUnconfirmed(
+        client,
+        "status IN ('sending', 'queued') ORDER BY seq",
+        `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
+        now,
+      );
+    });
+  }
+
+  /** Moves every intent `where` selects to unconfirmed with `detail` (inside a transaction). */
+  async #makeUnconfirmed(
+    client: pg.PoolClient,
+    where: string,
+    detail: string,
+    now: number,
+  ): Promise<PurchaseIntent[]> {
+    const found = await rows<{ id: string }>(
+      client,
+      `SELECT id FROM purchase_intents WHERE ${where} FOR UPDATE`,
+    );
+    const moved: PurchaseIntent[] = [];
+    for (const { id } of found) {
+      const current = await this.#core.lock(id, client);
+      moved.push(
+        await this.#core.move(
+          client,
+          current,
+          "unconfirmed",
+          now,
+          { finishedAt: now, outcomeDetail: detail },
+          null,
+        ),
+      );
+    }
+    return moved;
+  }
+
+  /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */
+  resolve(
+    id: string,
+    adminId: number,
+    delivered: boolean,
+    now: number = this.#core.clock(),
+  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number }> {
+    return this.#core.gated(async (client) => {
+      const intent = await this.#core.move(
+        client,
+        await this.#core.lock(id, client),
+        delivered ? "delivered" : "not_delivered",
+        now,
+        { resolvedBy: adminId, resolvedAt: now },
+        adminId,
+      );
+      return { intent, unconfirmedLeft: await this.#queries.unconfirmedCount(client) };
+    });
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Small helpers the PostgreSQL stores share: SQL written with `@name` parameters (as the SQLite
+ * store's, so the two read alike) turned into `pg`'s `$n`, and transactions on one pooled client.
+ */
+import type pg from "pg";
+
+/** A pool (one statement, any connection) or one client (inside a transaction). */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+/** The values of a statement's `@name` parameters. */
+export type Params = Record<string, unknown>;
+
+/**
+ * `sql` with each `@name` replaced by `$n` (the same name, the same number), and the values in
+ * that order. A name the statement uses but `params` lacks is a programming error: it throws.
+ */
+export function named(sql: string, params: Params): [string, unknown[]] {
+  const order: string[] = [];
+  const text = sql.replace(/@([A-Za-z_]\w*)/g, (_match, name: string) => {
+    let index = order.indexOf(name);
+    if (index < 0) {
+      if (!(name in params)) throw new Error(`the SQL parameter @${name} has no value`);
+      order.push(name);
+      index = order.length - 1;
+    }
+    return `$${index + 1}`;
+  });
+  return [text, order.map((name) => params[name])];
+}
+
+/** Runs one `@name`-parameter statement and answers its rows. */
+export async function rows<Row extends pg.QueryResultRow>(
+  on: Queryable,
+  sql: string,
+  params: Params = {},
+): Promise<Row[]> {
+  const [text, values] = named(sql, params);
+  return (await on.query<Row>(text, values)).rows;
+}
+
+/** Runs one `@name`-parameter statement and answers how many rows it changed. */
+export async function run(on: Queryable, sql: string, params: Params = {}): Promise<number> {
+  const [text, values] = named(sql, params);
+  return (await on.query(text, values)).rowCount ?? 0;
+}
+
+/**
+ * Runs `work` in one transaction on one client of `pool` (READ COMMITTED, PostgreSQL's
+ * default): committed when it returns, rolled back when it throws. A client whose connection
+ * failed is not given back to the pool for reuse.
+ */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    try {
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+        broken = rollbackError instanceof Error ? rollbackError : new Error("rollback failed");
+      });
+      throw error;
+    }
+  } finally {
+    client.release(broken);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The PostgreSQL implementation of {@link Storage}, for several replicas on one database: the
+ * ledger, the books, the key-value namespaces, the access lists and the sender lease, over one
+ * `pg` pool per process. Opening migrates the schema once, however many replicas start
+ * together (./migrations.ts). Nothing secret is stored: the ledger keeps what SQLite keeps.
+ */
+import type { Storage } from "../types.js";
+import { PostgresAccessStore } from "./access-store.js";
+import { PostgresAccounts } from "./accounts.js";
+import { openPool } from "./connection.js";
+import { PostgresKeyValueStore } from "./key-value-store.js";
+import { PostgresLedger } from "./ledger.js";
+import { migratePostgres } from "./migrations.js";
+import { PostgresSenderLease } from "./sender-lease.js";
+
+export interface PostgresStorageOptions {
+  /** Connections in this process's pool (default 10). */
+  maxConnections?: number;
+}
+
+/**
+ * Connects to the database at `url` (a `postgres://` URL), migrates it, and answers the
+ * storage. Throws, with the pool closed, when the database cannot be reached or migrated.
+ */
+export async function openPostgresStorage(
+  url: string,
+  options: PostgresStorageOptions = {},
+): Promise<Storage> {
+  const pool = openPool(url, { max: options.maxConnections ?? 10 });
+  try {
+    await migratePostgres(pool);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw error;
+  }
+  let open = true;
+  let accounts: PostgresAccounts | undefined;
+  return {
+    openLedger: (settings) => new PostgresLedger(pool, settings),
+    openAccounts: () => (accounts ??= new PostgresAccounts(pool)),
+    keyValues: <T>(namespace: string) => new PostgresKeyValueStore<T>(pool, namespace),
+    access: new PostgresAccessStore(pool),
+    senderLease: new PostgresSenderLease(pool),
+    // Backed up by other means (pg_dump, the database service's own backups).
+    backup: undefined,
+    isUp: async () => {
+      if (!open) return false;
+      try {
+        await pool.query("SELECT 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    isOpen: () => open,
+    close: async () => {
+      if (!open) return;
+      open = false;
+      await pool.end();
+    },
+  };
+}
