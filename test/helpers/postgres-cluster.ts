@@ -5,10 +5,14 @@
  * ({@link freshPostgresDatabase} in ./postgres.ts). The server refuses to run as root, so as root
  * every command runs as the `postgres` user (runuser), which owns the folder.
  *
+ * The server outlives the process that started it (pg_ctl detaches it), so a guard stops it
+ * when that process ends without its teardown: Ctrl-C, `timeout` and a killed CI job end vitest
+ * so, and each left one more server running and its folder in /tmp ({@link guardCluster}).
+ *
  * PostgreSQL missing is an error, never a skip: `.ci/run` installs it (apt-get) when it is not
  * on the machine, and a run without it would pass without testing the PostgreSQL store.
  */
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -17,6 +21,8 @@ import { join } from "node:path";
 export interface PostgresCluster {
   /** A superuser's URL to the `postgres` database. */
   url: string;
+  /** The cluster's folder (its data, socket and log), removed when it stops. */
+  dir: string;
   stop(): void;
 }
 
@@ -54,32 +60,67 @@ function freePort(): Promise<number> {
   });
 }
 
+const asRoot = (): boolean => process.geteuid?.() === 0;
+
 /** Runs a PostgreSQL program, as the `postgres` user when this process is root. */
 function run(program: string, args: string[]): void {
-  const asRoot = process.geteuid?.() === 0;
-  const [file, argv] = asRoot
+  const [file, argv] = asRoot()
     ? ["runuser", ["-u", "postgres", "--", program, ...args]]
     : [program, args];
   execFileSync(file, argv, { stdio: "pipe", env: { PATH: process.env.PATH ?? "", LANG: "C" } });
 }
 
+/**
+ * Stops the cluster in `dir` and removes the folder once this process has ended, however it
+ * ended (a SIGKILL included): a shell in a session of its own (so the Ctrl-C or the `timeout`
+ * that ends this process does not reach it) reads a pipe from this process until the kernel
+ * closes it, at this process's exit. Nothing else holds that pipe: Node opens it close-on-exec,
+ * so neither the test workers nor the server inherit it. After a normal stop, closing the pipe
+ * lets the guard exit, finding the folder gone.
+ */
+function guardCluster(bin: string, data: string, dir: string): ChildProcess {
+  const pgCtl = asRoot() ? 'runuser -u postgres -- "$1/pg_ctl"' : '"$1/pg_ctl"';
+  const script = [
+    "trap '' INT HUP",
+    "cat >/dev/null",
+    '[ -d "$3" ] || exit 0',
+    `${pgCtl} -D "$2" -m immediate -w stop >/dev/null 2>&1`,
+    'rm -rf "$3"',
+  ].join("; ");
+  const guard = spawn("sh", ["-c", script, "giftbot-postgres-guard", bin, data, dir], {
+    detached: true,
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  // Neither the guard nor its pipe keeps this process alive.
+  guard.unref();
+  (guard.stdin as unknown as { unref(): void }).unref();
+  return guard;
+}
+
+/** Stops the cluster whose folder is `dir`, if it runs, and removes the folder. */
+export function stopClusterIn(dir: string): void {
+  try {
+    run(join(binDir(), "pg_ctl"), ["-D", join(dir, "data"), "-m", "immediate", "-w", "stop"]);
+  } catch {
+    // Not started, or already stopped.
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
+
 export async function startPostgresCluster(): Promise<PostgresCluster> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), "giftbot-pg-"));
-  if (process.geteuid?.() === 0) {
+  if (asRoot()) {
     const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
     const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
     chownSync(dir, uid, gid);
   }
   const data = join(dir, "data");
   const port = await freePort();
+  const guard = guardCluster(bin, data, dir);
   const stop = (): void => {
-    try {
-      run(join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
-    } catch {
-      // Not started, or already stopped.
-    }
-    rmSync(dir, { recursive: true, force: true });
+    stopClusterIn(dir);
+    guard.stdin?.end();
   };
   try {
     run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "giftbot", "-N", "-E", "UTF8"]);
@@ -98,5 +139,5 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     stop();
     throw error;
   }
-  return { url: `postgres://giftbot@127.0.0.1:${port}/postgres`, stop };
+  return { url: `postgres://giftbot@127.0.0.1:${port}/postgres`, dir, stop };
 }

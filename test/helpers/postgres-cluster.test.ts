@@ -1,0 +1,79 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, watch } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { stopClusterIn } from "./postgres-cluster.js";
+
+/** A process that starts a cluster, prints where it is, and waits to be killed. */
+const STARTER = `
+const { startPostgresCluster } = await import(process.env.CLUSTER_MODULE);
+const cluster = await startPostgresCluster();
+console.log(JSON.stringify({ url: cluster.url, dir: cluster.dir }));
+setInterval(() => undefined, 1 << 30);
+`;
+
+/** Resolves once `path` no longer exists, told by its folder's changes (no polling). */
+async function gone(path: string): Promise<void> {
+  const watcher = watch(dirname(path));
+  try {
+    const changed = once(watcher, "change");
+    while (existsSync(path)) await Promise.race([changed, once(watcher, "change")]);
+  } finally {
+    watcher.close();
+  }
+}
+
+describe("the tests' throwaway PostgreSQL cluster", () => {
+  it("is stopped and removed when the process that started it is killed (no teardown ran)", async () => {
+    const starter = spawn(
+      process.execPath,
+      ["--import", "tsx", "--input-type=module", "-e", STARTER],
+      {
+        env: {
+          ...process.env,
+          // The run's own TMPDIR is root's alone; the cluster's folder must be where the
+          // postgres user can reach it, as the global setup's is (made before that TMPDIR).
+          TMPDIR: dirname(tmpdir()),
+          CLUSTER_MODULE: pathToFileURL(join(import.meta.dirname, "postgres-cluster.ts")).href,
+        },
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    const exited = once(starter, "exit");
+    let dir: string | undefined;
+    onTestFinished(async () => {
+      if (starter.exitCode === null && starter.signalCode === null) {
+        starter.kill("SIGKILL");
+        await exited;
+      }
+      // Whatever the guard did, this test leaves no server behind.
+      if (dir !== undefined) stopClusterIn(dir);
+    });
+    const [line] = (await Promise.race([
+      once(createInterface({ input: starter.stdout }), "line"),
+      exited.then(() => {
+        throw new Error("the process died before its cluster started");
+      }),
+    ])) as [string];
+    const started = JSON.parse(line) as { url: string; dir: string };
+    dir = started.dir;
+    const client = new pg.Client({ connectionString: started.url });
+    client.on("error", () => undefined);
+    await client.connect();
+    expect((await client.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    // The server's end shows as an error ("terminated unexpectedly"), then as the end.
+    const disconnected = new Promise((resolve) => client.once("end", resolve));
+
+    starter.kill("SIGKILL");
+    await exited;
+
+    await disconnected;
+    await gone(dir);
+    expect(existsSync(dir)).toBe(false);
+  }, 30_000);
+});
