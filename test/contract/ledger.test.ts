@@ -549,3 +549,30 @@ describe.each(STORES)("$name: ledger balance before a purchase", (store) => {
     expect(await ledger.sentDuring(NOON + 300, NOON + 400, "nobody")).toEqual([]);
   });
 });
+
+describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => {
+  it("claims only while this process holds the lease at its epoch, unexpired", async () => {
+    const { ledger, draft, storages, clock } = await ledgerContract(store);
+    const lease = storages[0].senderLease;
+    const epoch = await lease.acquire("a", NOON, 30_000);
+    expect(epoch).toBe(1);
+    ledger.fenceWith({ owner: "a", epoch: 1, now: () => clock.now });
+    const first = await draft();
+    expect((await ledger.claim(first.id, 1)).ok).toBe(true);
+    await ledger.recordOutcome(first.id, success);
+
+    // Another process takes the lease over: this one's claims are refused from then on.
+    expect(
+      await storages[1].senderLease.takeOver("b", { owner: "a", epoch: 1 }, NOON, 30_000),
+    ).toBe(2);
+    const second = await draft();
+    expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
+    expect((await ledger.get(second.id))?.status).toBe("draft");
+
+    // Fenced at the new epoch but past its expiry: refused as well.
+    ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 30_000 });
+    expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
+    ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 29_999 });
+    expect((await ledger.claim(second.id, 1)).ok).toBe(true);
+  });
+});
