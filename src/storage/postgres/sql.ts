@@ -55,6 +55,13 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while the client is checked out is also emitted as an 'error' event,
+  // besides failing the query; the pool listens only to its idle clients, and an event
+  // nobody listens to would end the process.
+  const onError = (error: Error): void => {
+    broken = error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     try {
@@ -68,6 +75,7 @@ export async function inTransaction<T>(
       throw error;
     }
   } finally {
+    client.off("error", onError);
     client.release(broken);
   }
 }
