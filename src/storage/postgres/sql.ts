@@ -14,7 +14,7 @@ export type Params = Record<string, unknown>;
  * `sql` with each `@name` replaced by `$n` (the same name, the same number), and the values in
  * that order. A name the statement uses but `params` lacks is a programming error: it throws.
  */
-export function named(sql: string, params: Params): [string, unknown[]] {
+function named(sql: string, params: Params): [string, unknown[]] {
   const order: string[] = [];
   const text = sql.replace(/@([A-Za-z_]\w*)/g, (_match, name: string) => {
     let index = order.indexOf(name);
