@@ -15,7 +15,7 @@ import type { GiftKind } from "../../gifts/catalogue.js";
 export const GIVEAWAY_DATA = /^give:/;
 
 /** A giveaway's id: 9 random bytes in base64url. */
-export const GIVEAWAY_ID_PATTERN = /^[A-Za-z0-9_-]{12}$/;
+const GIVEAWAY_ID_PATTERN = /^[A-Za-z0-9_-]{12}$/;
 
 /** What a button on a giveaway's messages (after its flow) does. */
 export type GiveawayPressType = "stop" | "ok" | "no" | "csv";

@@ -13,7 +13,7 @@ import type { CheckedRecipients } from "./check.js";
 import type { RecipientList } from "./recipients.js";
 
 /** How long a checked list may be confirmed: the checks grow old (someone buys Premium). */
-export const CHECKED_LIST_TTL_MS = 30 * 60_000;
+const CHECKED_LIST_TTL_MS = 30 * 60_000;
 
 export interface Giveaway {
   readonly id: string;

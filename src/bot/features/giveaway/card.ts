@@ -23,7 +23,7 @@ import type { Giveaway } from "./board.js";
 import type { CheckedRecipients } from "./check.js";
 
 /** Names shown per group at most; the CSV has them all. */
-export const NAMES_SHOWN = 25;
+const NAMES_SHOWN = 25;
 
 /** What the card says about money and limits, read when the checks end. */
 export interface GiveawayFigures {

@@ -36,7 +36,7 @@ export interface CheckOptions {
 }
 
 /** How often one name is asked at most when the answer is "not now". */
-export const MAX_TRIES_PER_NAME = 4;
+const MAX_TRIES_PER_NAME = 4;
 
 export async function checkRecipients(
   desk: Pick<PurchaseDesk, "checkRecipient">,

@@ -22,7 +22,7 @@ import { giveawayListCsv } from "./list-csv.js";
 import { startGiveawayBatch } from "./start-batch.js";
 
 /** The conversation's id. */
-export const GIVEAWAY_FLOW_ID = "giveaway";
+const GIVEAWAY_FLOW_ID = "giveaway";
 
 /** An admin away this long in the middle of the flow starts afresh. */
 const GIVEAWAY_FLOW_MAX_WAIT_MS = 30 * 60_000;

@@ -17,7 +17,7 @@ import { ProgressEditor } from "./progress.js";
 import { checkingText } from "./progress-view.js";
 
 /** Edits of the progress message at most this often (stack facts: Telegram's edit limits). */
-export const PROGRESS_EDIT_INTERVAL_MS = 3_000;
+const PROGRESS_EDIT_INTERVAL_MS = 3_000;
 
 /** Runs `run` after `ms`; returns a function that cancels it. */
 export type Later = (run: () => void, ms: number) => () => void;
