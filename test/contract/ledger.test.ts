@@ -576,3 +576,24 @@ describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => 
     expect((await ledger.claim(second.id, 1)).ok).toBe(true);
   });
 });
+
+describe.each(STORES)("$name: text the service sends, whatever it holds", (store) => {
+  it("records an outcome whose reason and hash hold a NUL character (PostgreSQL's text cannot)", async () => {
+    const { ledger, other, draft } = await ledgerContract(store);
+    const intent = await draft();
+    await ledger.claim(intent.id, 1);
+    const odd: PurchaseOutcome = {
+      kind: "rejected",
+      status: 400,
+      body: { ok: false, error: "BAD\u0000REASON", tx_hash: "ab\u0000c" },
+      detail: "BAD\u0000REASON",
+    };
+    const recorded = await ledger.recordOutcome(intent.id, odd);
+    expect(recorded.intent.status).toBe("rejected");
+    // The body is kept as JSON, exactly; a plain text column keeps the rest of the text.
+    expect((await other.get(intent.id))?.response).toEqual({ status: 400, body: odd.body });
+    expect(recorded.intent.outcomeDetail).toMatch(/^BAD.REASON$/u);
+    expect(recorded.intent.txHash).toMatch(/^ab.c$/u);
+    expect(await other.sendingCount()).toBe(0);
+  });
+});

@@ -25,7 +25,18 @@ function named(sql: string, params: Params): [string, unknown[]] {
     }
     return `$${index + 1}`;
   });
-  return [text, order.map((name) => params[name])];
+  return [text, order.map((name) => withoutNul(params[name]))];
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000, which SQLite keeps: a service's reason or hash holding
+ * one would make an outcome's write fail for good. It becomes U+FFFD (the replacement
+ * character), in plain text columns only: JSON is written escaped (`\u0000`) and kept exactly.
+ */
+function withoutNul(value: unknown): unknown {
+  return typeof value === "string" && value.includes("\u0000")
+    ? value.replaceAll("\u0000", "\uFFFD")
+    : value;
 }
 
 /** Runs one `@name`-parameter statement and answers its rows. */
