@@ -41,6 +41,7 @@ help-admin =
     /limits: the spending limits and today's use
     /export: the purchases of a date range as a CSV file (/export 2026-11-01 2026-11-30; none: this month so far)
     /backup: back the database up now (the file stays on the server)
+    /giveaway: a gift for each person on a list (a message or a .txt/.csv file), checked before you confirm
     /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
 
 ## Language
@@ -520,3 +521,84 @@ export-caption = Purchases sent from { $from } to { $to } (UTC), one row each.
 export-failed = The export could not be sent. Please try again.
 export-failed-too-large = The file is too large for Telegram. Export a shorter range of days.
 export-failed-permanent = The export could not be made, and trying again will not help until the cause is fixed: the bot's log says why.
+
+## Giveaways (/giveaway, admins)
+giveaway-ask-kind = 🎁 Giveaway: one gift for each person on a list. What does each recipient get?
+giveaway-button-stars = ⭐ Stars
+giveaway-button-premium = 💎 Premium
+giveaway-ask-amount = How many stars for each recipient? Up to { $max } each.
+giveaway-ask-duration = How long should each recipient get Telegram Premium?
+giveaway-ask-recipients = Send the recipients: @usernames or t.me links, separated by spaces, commas or new lines. Or send them as a .txt or .csv file (the first column; at most { $size }). At most { $max ->
+        [one] one recipient
+       *[other] { $max } recipients
+    }.
+giveaway-expect-list = Please send the recipients as a message or a .txt/.csv file (at most { $size }), or /cancel.
+giveaway-file-not-a-list = That file is not a .txt or .csv list. Send the recipients as a message or a .txt/.csv file.
+giveaway-file-too-large = That file is larger than { $size }. Send a shorter list.
+giveaway-file-failed = The file could not be downloaded from Telegram. Please send it again.
+giveaway-too-many = The list has { $count } recipients; a giveaway can have at most { $max }. Send a shorter list.
+giveaway-no-recipients = There is no username on that list. Send @usernames or t.me links.
+giveaway-list-read = { $count ->
+        [one] One recipient read
+       *[other] { $count } recipients read
+    }{ $duplicates ->
+        [0] {""}
+        [one] {" "}(one name written twice, merged)
+       *[other] {" "}({ $duplicates } names written more than once, merged)
+    }. Checking them with the service…
+giveaway-list-invalid = Not usernames, left out ({ $count }): { $names }
+giveaway-checking = Checking { $done }/{ $total } { $bar }
+giveaway-left-minutes = ~{ $minutes } { $minutes ->
+        [one] minute
+       *[other] minutes
+    } left
+giveaway-left-under-minute = less than a minute left
+giveaway-button-stop = ⏹ Stop checking
+giveaway-stopping = Stopping the checks…
+giveaway-checks-stopped = Checks stopped at { $done }/{ $total }. Nothing was bought; send /giveaway to start again.
+giveaway-checks-failed = The checks could not be finished. Nothing was bought; send /giveaway to try again.
+giveaway-card-title = 🎁 Giveaway: { $gift } for each recipient
+giveaway-card-can-receive = ✅ Can receive ({ $count }): { $names }
+giveaway-card-has-premium = 💎 Already have Premium ({ $count }): { $names }
+giveaway-card-not-found = ❓ Not found ({ $count }): { $names }
+giveaway-card-unchecked = ⏳ Not checked, the service was busy ({ $count }): { $names }
+giveaway-card-invalid = ✏️ Not usernames ({ $count }): { $names }
+giveaway-card-more = and { $count } more
+giveaway-card-nobody = Nobody on the list can receive this gift.
+giveaway-card-total-stars = Total: { $count ->
+        [one] one gift
+       *[other] { $count } gifts
+    }, { $stars ->
+        [one] { $stars } star
+       *[other] { $stars } stars
+    }.
+giveaway-card-total-premium = Total: { $count ->
+        [one] one Premium gift
+       *[other] { $count } Premium gifts
+    }.
+giveaway-card-estimate = Estimated cost: about { $amount } { $currency } (from { $count ->
+        [one] one recent purchase
+       *[other] { $count } recent purchases
+    }).
+giveaway-card-no-estimate = Estimated cost: not known yet (no recent purchase of this gift was measured).
+giveaway-card-balance = Wallet balance: { $amount } { $currency }.
+giveaway-card-balance-unknown = Wallet balance: could not be read now.
+giveaway-card-exceeds = ⚠️ The estimate is more than the wallet holds: the service may refuse the last gifts.
+giveaway-card-room-stars = Today's limits leave { $left ->
+        [one] { $left } star
+       *[other] { $left } stars
+    } (limit: { $limit }).
+giveaway-card-room-premium = Today's limits leave { $left ->
+        [one] one Premium gift
+       *[other] { $left } Premium gifts
+    } (limit: { $limit }).
+giveaway-card-over-limit = ⚠️ Today's limits take only { $fit } of the { $count ->
+        [one] one gift
+       *[other] { $count } gifts
+    }: the rest would be refused.
+giveaway-button-csv = 📄 Download the list
+giveaway-stale = This giveaway is no longer open. Send /giveaway to start again.
+giveaway-not-yours = This giveaway is another admin's.
+giveaway-cancelled = Giveaway cancelled. Nothing was bought.
+giveaway-sending-not-available = Sending giveaways is not available yet: nothing was bought. The checked list can still be downloaded above.
+command-giveaway = A gift for each person on a list

@@ -42,6 +42,7 @@ help-admin =
     /limits: лимиты трат и их использование сегодня
     /export: покупки за период в файле CSV (/export 2026-11-01 2026-11-30; без дат: этот месяц до сегодня)
     /backup: сделать резервную копию базы сейчас (файл остаётся на сервере)
+    /giveaway: подарок каждому из списка (сообщением или файлом .txt/.csv), с проверкой перед подтверждением
     /allowchat и /denychat (внутри группы): разрешить администраторам этой группы дарить Premium или запретить
 
 ## Language
@@ -471,3 +472,90 @@ export-caption = Покупки, отправленные с { $from } по { $t
 export-failed = Не удалось отправить выгрузку. Попробуйте ещё раз.
 export-failed-too-large = Файл слишком велик для Telegram. Выгрузите более короткий промежуток дней.
 export-failed-permanent = Выгрузку не удалось сделать, и повтор не поможет, пока причина не устранена: она указана в журнале бота.
+
+## Giveaways (/giveaway, admins)
+giveaway-ask-kind = 🎁 Розыгрыш: по подарку каждому из списка. Что получит каждый?
+giveaway-button-stars = ⭐ Звёзды
+giveaway-button-premium = 💎 Premium
+giveaway-ask-amount = Сколько звёзд каждому? Не больше { $max } на одного.
+giveaway-ask-duration = На какой срок каждому подарить Telegram Premium?
+giveaway-ask-recipients = Отправьте получателей: @имена или ссылки t.me через пробел, запятую или с новой строки. Или файлом .txt или .csv (первый столбец; не больше { $size }). Не больше { $max ->
+        [one] { $max } получателя
+        [few] { $max } получателей
+       *[many] { $max } получателей
+    }.
+giveaway-expect-list = Отправьте получателей сообщением или файлом .txt/.csv (не больше { $size }) или /cancel.
+giveaway-file-not-a-list = Это не список .txt или .csv. Отправьте получателей сообщением или файлом .txt/.csv.
+giveaway-file-too-large = Файл больше { $size }. Отправьте список покороче.
+giveaway-file-failed = Не удалось скачать файл из Telegram. Отправьте его ещё раз.
+giveaway-too-many = В списке { $count } получателей, а в розыгрыше может быть не больше { $max }. Отправьте список покороче.
+giveaway-no-recipients = В этом списке нет ни одного имени пользователя. Отправьте @имена или ссылки t.me.
+giveaway-list-read = { $count ->
+        [one] Прочитан { $count } получатель
+        [few] Прочитано { $count } получателя
+       *[many] Прочитано { $count } получателей
+    }{ $duplicates ->
+        [0] {""}
+        [one] {" "}(повтор: { $duplicates } имя, объединено)
+        [few] {" "}(повторы: { $duplicates } имени, объединены)
+       *[many] {" "}(повторы: { $duplicates } имён, объединены)
+    }. Проверяю их в сервисе…
+giveaway-list-invalid = Не имена пользователей, пропущены ({ $count }): { $names }
+giveaway-checking = Проверка { $done }/{ $total } { $bar }
+giveaway-left-minutes = осталось ~{ $minutes } { $minutes ->
+        [one] минута
+        [few] минуты
+       *[many] минут
+    }
+giveaway-left-under-minute = осталось меньше минуты
+giveaway-button-stop = ⏹ Остановить проверку
+giveaway-stopping = Останавливаю проверку…
+giveaway-checks-stopped = Проверка остановлена на { $done }/{ $total }. Ничего не куплено; отправьте /giveaway, чтобы начать заново.
+giveaway-checks-failed = Проверку не удалось закончить. Ничего не куплено; отправьте /giveaway, чтобы попробовать ещё раз.
+giveaway-card-title = 🎁 Розыгрыш: { $gift } каждому
+giveaway-card-can-receive = ✅ Могут получить ({ $count }): { $names }
+giveaway-card-has-premium = 💎 Уже с Premium ({ $count }): { $names }
+giveaway-card-not-found = ❓ Не найдены ({ $count }): { $names }
+giveaway-card-unchecked = ⏳ Не проверены, сервис был занят ({ $count }): { $names }
+giveaway-card-invalid = ✏️ Не имена пользователей ({ $count }): { $names }
+giveaway-card-more = и ещё { $count }
+giveaway-card-nobody = Никто из списка не может получить этот подарок.
+giveaway-card-total-stars = Всего: { $count ->
+        [one] { $count } подарок
+        [few] { $count } подарка
+       *[many] { $count } подарков
+    }, { $stars ->
+        [one] { $stars } звезда
+        [few] { $stars } звезды
+       *[many] { $stars } звёзд
+    }.
+giveaway-card-total-premium = Всего: { $count ->
+        [one] { $count } подарок Premium
+        [few] { $count } подарка Premium
+       *[many] { $count } подарков Premium
+    }.
+giveaway-card-estimate = Примерная стоимость: около { $amount } { $currency } (по { $count ->
+        [one] { $count } недавней покупке
+       *[other] { $count } недавним покупкам
+    }).
+giveaway-card-no-estimate = Примерная стоимость: пока неизвестна (недавних измеренных покупок такого подарка нет).
+giveaway-card-balance = Баланс кошелька: { $amount } { $currency }.
+giveaway-card-balance-unknown = Баланс кошелька: сейчас не удалось узнать.
+giveaway-card-exceeds = ⚠️ Оценка больше, чем есть в кошельке: сервис может отказать в последних подарках.
+giveaway-card-room-stars = Сегодняшние лимиты оставляют { $left ->
+        [one] { $left } звезду
+        [few] { $left } звезды
+       *[many] { $left } звёзд
+    } (лимит: { $limit }).
+giveaway-card-room-premium = Сегодняшние лимиты оставляют { $left ->
+        [one] { $left } подарок Premium
+        [few] { $left } подарка Premium
+       *[many] { $left } подарков Premium
+    } (лимит: { $limit }).
+giveaway-card-over-limit = ⚠️ В сегодняшние лимиты помещается только { $fit } из { $count }: остальным будет отказано.
+giveaway-button-csv = 📄 Скачать список
+giveaway-stale = Этот розыгрыш уже закрыт. Отправьте /giveaway, чтобы начать заново.
+giveaway-not-yours = Этот розыгрыш запустил другой админ.
+giveaway-cancelled = Розыгрыш отменён. Ничего не куплено.
+giveaway-sending-not-available = Отправка розыгрышей пока недоступна: ничего не куплено. Проверенный список можно скачать выше.
+command-giveaway = Подарок каждому из списка

@@ -360,6 +360,7 @@ function createGiftBot(
     adminMessageRetry: overrides.adminMessageRetry,
     fairShare: config.fairShare,
     backups: parts.backups,
+    giveaway: { maxRecipients: config.giveaway.maxRecipients },
   });
 }
 
@@ -550,6 +551,7 @@ function runControls(
         connecting,
         reporter: giftBot.reporter,
         background: giftBot.services.background,
+        giveaways: giftBot,
         lease,
         backups,
         starting,
@@ -571,8 +573,10 @@ interface StopParts {
   desk: PurchaseDesk;
   /** The daily report: one being sent is finished before the database closes. */
   reporter: { idle(): Promise<void> };
-  /** What update handlers left running (receipts' cost edits). */
+  /** What update handlers left running (receipts' cost edits, giveaways' checks). */
   background: { idle(): Promise<void> };
+  /** Giveaways' checks under way: stopped, not waited for (they may take minutes). */
+  giveaways: { stopGiveaways(): void };
   /** Released as soon as no purchase can be sent any more. */
   lease: LeaseKeeper;
   /** Stopped, and a backup under way finished, before the database closes. */
@@ -627,7 +631,9 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   // low-balance check) still go out; they read through the client, so it is still open.
   await parts.notifier.idle();
   await parts.reporter.idle();
-  // Receipts still waiting for their cost (3 s at most) get it before the client closes.
+  // Receipts still waiting for their cost (3 s at most) get it before the client closes; a
+  // giveaway's checks stop at their next name (nothing was bought: the admin runs it again).
+  parts.giveaways.stopGiveaways();
   await parts.background.idle();
   parts.backups?.stop();
   await parts.backups?.idle();

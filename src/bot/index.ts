@@ -10,7 +10,12 @@ import { sequentialize } from "@grammyjs/runner";
 import { type ApiClientOptions, Bot, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AccessList } from "../access/access-list.js";
-import { balanceShownTo, FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../config/types.js";
+import {
+  balanceShownTo,
+  FAIR_SHARE_DEFAULTS,
+  type FairShareConfig,
+  GIVEAWAY_DEFAULTS,
+} from "../config/types.js";
 import type { Logger } from "../shared/logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
@@ -39,6 +44,10 @@ import {
   sweepGroupMessages,
 } from "./features/group/premium.js";
 import { GroupPromptStore } from "./features/group/prompts.js";
+import { GiveawayBoard } from "./features/giveaway/board.js";
+import { giveawayConversation, giveawayFeature } from "./features/giveaway/feature.js";
+import { type Later, realLater } from "./features/giveaway/run-checks.js";
+import type { GiveawayDeps } from "./features/giveaway/flow.js";
 import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
 import { startFeature } from "./features/start.js";
@@ -114,6 +123,8 @@ export interface BotDeps {
    * buyers while purchases are not public (read live: PUBLIC_PURCHASES reloads).
    */
   showBalanceTo?: "admins" | "buyers" | undefined;
+  /** GIVEAWAY_MAX, and the timers of a giveaway's checks (tests); default 200 and real timers. */
+  giveaway?: { maxRecipients?: number; later?: Later; editIntervalMs?: number } | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -132,6 +143,8 @@ export interface GiftBot {
   sweepGroups(): Promise<number>;
   /** Registers the command menus: everyone's, the admins' and the group administrators'. */
   registerCommandMenus(): Promise<void>;
+  /** Stops the giveaways' checks under way (the app is stopping: they are not waited for). */
+  stopGiveaways(): void;
 }
 
 /** Builds the bot without starting it. */
@@ -166,7 +179,16 @@ export function createBot(deps: BotDeps): GiftBot {
   });
   const prompts = new GroupPromptStore(deps.stores);
 
+  const giveaways: GiveawayDeps = {
+    board: new GiveawayBoard(now),
+    maxRecipients: deps.giveaway?.maxRecipients ?? GIVEAWAY_DEFAULTS.maxRecipients,
+    download: { apiRoot: deps.apiRoot, fetch: deps.fetch },
+    later: deps.giveaway?.later ?? realLater,
+    editIntervalMs: deps.giveaway?.editIntervalMs,
+  };
+
   const safe = installMiddleware(bot, services, deps);
+  safe.use(giveawayConversation(services, giveaways));
   installFeatures(safe, services, [
     adminCommandsFeature(services, {
       access: deps.access,
@@ -181,6 +203,7 @@ export function createBot(deps: BotDeps): GiftBot {
         ? { refusalCooldownMs: deps.groupRefusalCooldownMs }
         : {}),
     }),
+    giveawayFeature(services, giveaways),
   ]);
   return {
     bot,
@@ -192,6 +215,7 @@ export function createBot(deps: BotDeps): GiftBot {
       await registerCommands(bot);
       await registerAdminCommands(bot.api, services);
     },
+    stopGiveaways: () => giveaways.board.stopAll(),
   };
 }
 

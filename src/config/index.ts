@@ -6,4 +6,4 @@ export { RELOADABLE_VARIABLES, reloadSettings } from "./reload.js";
 export { SECRET_VARIABLES, VARIABLES } from "./schema.js";
 export { configSummary } from "./summary.js";
 export type * from "./types.js";
-export { FAIR_SHARE_DEFAULTS } from "./types.js";
+export { FAIR_SHARE_DEFAULTS, GIVEAWAY_DEFAULTS } from "./types.js";

@@ -11,7 +11,12 @@ import { DEFAULT_LIMITS } from "../ledger/limits.js";
 import { DEFAULT_BREAKER_REFUSALS } from "../purchases/breaker.js";
 import { DEFAULT_READ_OUTAGE_ALERT_SECONDS } from "../purchases/read-health.js";
 import type { SpendingLimits } from "../ledger/types.js";
-import { type Config, DEFAULT_EXPLORER_URL, FAIR_SHARE_DEFAULTS } from "./types.js";
+import {
+  type Config,
+  DEFAULT_EXPLORER_URL,
+  FAIR_SHARE_DEFAULTS,
+  GIVEAWAY_DEFAULTS,
+} from "./types.js";
 import {
   type CheckedMnemonic,
   checkMnemonic,
@@ -210,6 +215,9 @@ const fields = {
     FAIR_SHARE_DEFAULTS.strangerCooldownSeconds,
   ),
 
+  // Giveaways (/giveaway): recipients in one giveaway at most
+  GIVEAWAY_MAX: integer(1, 1_000).default(GIVEAWAY_DEFAULTS.maxRecipients),
+
   // Alerts
   LOW_BALANCE_TON: decimal.optional(),
   LOW_BALANCE_USDT: decimal.optional(),
@@ -363,6 +371,7 @@ export const configSchema = z
       updatesWindowSeconds: env.UPDATES_WINDOW_SECONDS,
       strangerCooldownSeconds: env.STRANGER_COOLDOWN_SECONDS,
     },
+    giveaway: { maxRecipients: env.GIVEAWAY_MAX },
     reports: {
       reportHourUtc: env.REPORT_HOUR_UTC,
       explorerUrl: env.TON_EXPLORER_URL === "none" ? undefined : env.TON_EXPLORER_URL,

@@ -195,6 +195,15 @@ export const FAIR_SHARE_DEFAULTS: Readonly<FairShareConfig> = {
   strangerCooldownSeconds: 30,
 };
 
+/** Giveaways: one admin's gift to many recipients (/giveaway). */
+export interface GiveawayConfig {
+  /** GIVEAWAY_MAX: recipients one giveaway may have at most. */
+  maxRecipients: number;
+}
+
+/** The giveaway defaults. */
+export const GIVEAWAY_DEFAULTS: Readonly<GiveawayConfig> = { maxRecipients: 200 };
+
 export interface Config {
   telegram: TelegramConfig;
   service: ServiceConfig;
@@ -203,6 +212,7 @@ export interface Config {
   ledger: LedgerConfig;
   alerts: AlertsConfig;
   fairShare: FairShareConfig;
+  giveaway: GiveawayConfig;
   reports: ReportsConfig;
   run: RunConfig;
   backups: BackupsConfig;

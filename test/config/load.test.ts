@@ -83,6 +83,7 @@ describe("loadConfig: a valid environment", () => {
         UPDATES_PER_USER: "12",
         UPDATES_WINDOW_SECONDS: "20",
         STRANGER_COOLDOWN_SECONDS: "0",
+        GIVEAWAY_MAX: "50",
         LOW_BALANCE_TON: "1.5",
         LOW_BALANCE_USDT: "20",
         BREAKER_REFUSALS: "5",
@@ -156,6 +157,7 @@ describe("loadConfig: a valid environment", () => {
         updatesWindowSeconds: 20,
         strangerCooldownSeconds: 0,
       },
+      giveaway: { maxRecipients: 50 },
       reports: { reportHourUtc: 7, explorerUrl: "https://testnet.tonviewer.com/transaction/" },
       run: {
         mode: "webhook",

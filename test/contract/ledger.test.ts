@@ -549,3 +549,51 @@ describe.each(STORES)("$name: ledger balance before a purchase", (store) => {
     expect(await ledger.sentDuring(NOON + 300, NOON + 400, "nobody")).toEqual([]);
   });
 });
+
+describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => {
+  it("claims only while this process holds the lease at its epoch, unexpired", async () => {
+    const { ledger, draft, storages, clock } = await ledgerContract(store);
+    const lease = storages[0].senderLease;
+    const epoch = await lease.acquire("a", NOON, 30_000);
+    expect(epoch).toBe(1);
+    ledger.fenceWith({ owner: "a", epoch: 1, now: () => clock.now });
+    const first = await draft();
+    expect((await ledger.claim(first.id, 1)).ok).toBe(true);
+    await ledger.recordOutcome(first.id, success);
+
+    // Another process takes the lease over: this one's claims are refused from then on.
+    expect(
+      await storages[1].senderLease.takeOver("b", { owner: "a", epoch: 1 }, NOON, 30_000),
+    ).toBe(2);
+    const second = await draft();
+    expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
+    expect((await ledger.get(second.id))?.status).toBe("draft");
+
+    // Fenced at the new epoch but past its expiry: refused as well.
+    ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 30_000 });
+    expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
+    ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 29_999 });
+    expect((await ledger.claim(second.id, 1)).ok).toBe(true);
+  });
+});
+
+describe.each(STORES)("$name: text the service sends, whatever it holds", (store) => {
+  it("records an outcome whose reason and hash hold a NUL character (PostgreSQL's text cannot)", async () => {
+    const { ledger, other, draft } = await ledgerContract(store);
+    const intent = await draft();
+    await ledger.claim(intent.id, 1);
+    const odd: PurchaseOutcome = {
+      kind: "rejected",
+      status: 400,
+      body: { ok: false, error: "BAD\u0000REASON", tx_hash: "ab\u0000c" },
+      detail: "BAD\u0000REASON",
+    };
+    const recorded = await ledger.recordOutcome(intent.id, odd);
+    expect(recorded.intent.status).toBe("rejected");
+    // The body is kept as JSON, exactly; a plain text column keeps the rest of the text.
+    expect((await other.get(intent.id))?.response).toEqual({ status: 400, body: odd.body });
+    expect(recorded.intent.outcomeDetail).toMatch(/^BAD.REASON$/u);
+    expect(recorded.intent.txHash).toMatch(/^ab.c$/u);
+    expect(await other.sendingCount()).toBe(0);
+  });
+});

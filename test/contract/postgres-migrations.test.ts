@@ -2,6 +2,7 @@
 import { describe, expect, it, onTestFinished } from "vitest";
 import { openPool } from "../../src/storage/postgres/connection.js";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/storage/postgres/migrations.js";
+import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 
 describe("PostgreSQL migrations", () => {
@@ -16,5 +17,27 @@ describe("PostgreSQL migrations", () => {
     expect(applied.rows.map((row: { version: number }) => row.version)).toEqual(
       POSTGRES_MIGRATIONS.map((_, index) => index + 1),
     );
+  });
+});
+
+describe("PostgreSQL storages opened together", () => {
+  it("three replicas opening at once migrate once and all answer", async () => {
+    const url = await freshPostgresDatabase();
+    const storages = await Promise.all(
+      [1, 2, 3].map(() => openPostgresStorage(url, { maxConnections: 2 })),
+    );
+    onTestFinished(async () => {
+      for (const storage of storages) await storage.close();
+    });
+    for (const storage of storages) expect(await storage.isUp()).toBe(true);
+    const pool = openPool(url, { max: 1 });
+    onTestFinished(() => pool.end());
+    const applied = await pool.query("SELECT version FROM schema_migrations ORDER BY version");
+    expect(applied.rowCount).toBe(POSTGRES_MIGRATIONS.length);
+    expect(storages[0]!.backup).toBeUndefined();
+    await storages[0]!.close();
+    expect(storages[0]!.isOpen()).toBe(false);
+    expect(await storages[0]!.isUp()).toBe(false);
+    expect(await storages[1]!.isUp()).toBe(true);
   });
 });

@@ -17,6 +17,7 @@ import type {
   AccessConfig,
   BackupsConfig,
   FairShareConfig,
+  GiveawayConfig,
   ReportsConfig,
 } from "../../src/config/index.js";
 import type { PurchaseLedger, SpendingLimits } from "../../src/ledger/types.js";
@@ -57,6 +58,8 @@ export interface BotHarnessOptions {
   wallet?: { address?: string; version?: "v5r1" | "v4r2" | "v3r2" };
   /** CHECKS_PER_USER_MINUTE and the other fair-share settings (default: production's). */
   fairShare?: Partial<FairShareConfig>;
+  /** GIVEAWAY_MAX (default 200). */
+  giveaway?: Partial<GiveawayConfig>;
   /** Replaces the access gate (a test's own rule for who may buy). */
   canBuy?: PurchaseGate;
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
@@ -119,6 +122,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     ...(options.alerts ? { alerts: options.alerts } : {}),
     ...(options.wallet ? { wallet: options.wallet } : {}),
     ...(options.fairShare ? { fairShare: options.fairShare } : {}),
+    ...(options.giveaway ? { giveaway: options.giveaway } : {}),
     ...(options.reports ? { reports: options.reports } : {}),
     ...(options.backups ? { backups: options.backups } : {}),
   });

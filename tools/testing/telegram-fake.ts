@@ -68,6 +68,11 @@ export interface TelegramFake {
   messagesIn(chatId: number): Message[];
   /** One message as it is now, or undefined. */
   message(chatId: number, messageId: number): Message | undefined;
+  /**
+   * A file people can send: `getFile` answers its path, and its download URL
+   * (`/file/bot<token>/<path>`) its content.
+   */
+  addFile(fileId: string, content: string | Uint8Array): void;
 }
 
 /** Telegram's limits on a message's text and a file's caption, in UTF-16 units. */
@@ -101,6 +106,7 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     done: (c: RecordedCall) => void;
   }>();
   let seq = 0;
+  const files = new Map<string, Uint8Array>();
 
   function chatOf(chatId: unknown): Chat {
     const id = Number(chatId);
@@ -162,6 +168,21 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         };
       case "getChatAdministrators":
         return { ok: true, result: [] };
+      case "getFile": {
+        const fileId = String(payload.file_id);
+        const content = files.get(fileId);
+        return content === undefined
+          ? { ok: false, error_code: 400, description: "Bad Request: invalid file_id" }
+          : {
+              ok: true,
+              result: {
+                file_id: fileId,
+                file_unique_id: fileId,
+                file_size: content.byteLength,
+                file_path: `documents/${fileId}`,
+              },
+            };
+      }
       case "deleteMessage":
         // The message is gone for everyone: messagesIn no longer lists it.
         messages.delete(`${Number(payload.chat_id)}:${Number(payload.message_id)}`);
@@ -196,6 +217,13 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     url: unknown,
     init?: { body?: unknown; headers?: ConstructorParameters<typeof Headers>[0] },
   ): Promise<Response> => {
+    const download = /\/file\/bot[^/]+\/documents\/([^/]+)$/.exec(String(url));
+    if (download !== null) {
+      const content = files.get(download[1] ?? "");
+      return Promise.resolve(
+        content === undefined ? new Response("", { status: 404 }) : new Response(content),
+      );
+    }
     const method = String(url).split("/").pop() ?? "";
     const body = init?.body;
     if (isStream(body)) {
@@ -235,6 +263,9 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
         .filter((m) => m.chat.id === chatId)
         .sort((a, b) => a.message_id - b.message_id),
     message: (chatId, messageId) => messages.get(`${chatId}:${messageId}`),
+    addFile: (fileId, content) => {
+      files.set(fileId, typeof content === "string" ? new TextEncoder().encode(content) : content);
+    },
   };
 }
 

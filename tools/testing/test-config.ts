@@ -11,6 +11,8 @@ import {
   type Config,
   FAIR_SHARE_DEFAULTS,
   type FairShareConfig,
+  GIVEAWAY_DEFAULTS,
+  type GiveawayConfig,
   type ReportsConfig,
 } from "../../src/config/index.js";
 import { type BackupsConfig, DEFAULT_EXPLORER_URL } from "../../src/config/types.js";
@@ -39,6 +41,8 @@ export interface TestConfigOptions {
   alerts?: Partial<AlertsConfig>;
   /** CHECKS_PER_USER_MINUTE and the other fair-share settings; default: {@link LIFTED_FAIR_SHARE}. */
   fairShare?: Partial<FairShareConfig>;
+  /** GIVEAWAY_MAX (default 200). */
+  giveaway?: Partial<GiveawayConfig>;
   /** REPORT_HOUR_UTC and TON_EXPLORER_URL (default: no report, the default explorer). */
   reports?: Partial<ReportsConfig>;
   /** Where and how often backups go (default: beside the database, none scheduled). */
@@ -109,6 +113,7 @@ export function testConfig(options: TestConfigOptions): Config {
       ...options.alerts,
     },
     fairShare: { ...LIFTED_FAIR_SHARE, ...options.fairShare },
+    giveaway: { ...GIVEAWAY_DEFAULTS, ...options.giveaway },
     reports: { reportHourUtc: undefined, explorerUrl: DEFAULT_EXPLORER_URL, ...options.reports },
     run: {
       mode: "polling",

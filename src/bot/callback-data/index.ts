@@ -16,10 +16,12 @@
  * | `lang:` | lang.ts    | the language picker                                            |
  * | `adm:`  | admin.ts   | the admins': /purchases paging, reconciliation, allow or deny   |
  * | `grp:`  | group.ts   | a group premium prompt: duration, cancel                       |
+ * | `give:` | giveaway.ts| a giveaway: its kind, stop the checks, confirm, cancel, CSV    |
  */
 export * from "./admin.js";
 export * from "./buy.js";
 export * from "./flow.js";
+export * from "./giveaway.js";
 export * from "./group.js";
 export * from "./lang.js";
 export * from "./menu.js";

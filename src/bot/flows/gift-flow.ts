@@ -34,10 +34,10 @@ import { showSummary } from "./show-summary.js";
 export type GiftConversation = Conversation<BotContext, FlowContext>;
 
 /** Commands that answer without leaving the flow: the flow keeps waiting at its step. */
-const PASS_THROUGH_COMMANDS = new Set(["help", "language", "history"]);
+export const PASS_THROUGH_COMMANDS = new Set(["help", "language", "history"]);
 
 /** The message currently asking the person something, whose keyboard is removed on moving on. */
-interface Prompt {
+export interface Prompt {
   chatId: number;
   messageId: number;
 }
@@ -65,7 +65,7 @@ export function createGiftFlow(kind: IntentKind, services: BotServices) {
   };
 }
 
-async function sendPrompt(
+export async function sendPrompt(
   ctx: FlowContext,
   text: string,
   keyboard: ReturnType<typeof cancelKeyboard>,
@@ -75,7 +75,7 @@ async function sendPrompt(
 }
 
 /** Removes a prompt's keyboard once the flow has moved on; a failure here is cosmetic. */
-async function clearKeyboard(ctx: FlowContext, prompt: Prompt): Promise<void> {
+export async function clearKeyboard(ctx: FlowContext, prompt: Prompt): Promise<void> {
   try {
     await ctx.api.editMessageReplyMarkup(prompt.chatId, prompt.messageId);
   } catch {
@@ -84,7 +84,7 @@ async function clearKeyboard(ctx: FlowContext, prompt: Prompt): Promise<void> {
 }
 
 /** The first word of a message when it is a command addressed to this bot, without the `/`. */
-function commandOf(ctx: FlowContext): string | undefined {
+export function commandOf(ctx: FlowContext): string | undefined {
   const message = ctx.message;
   const entity = message?.entities?.[0];
   if (message?.text === undefined || entity?.type !== "bot_command" || entity.offset !== 0) {

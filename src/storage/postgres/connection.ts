@@ -29,9 +29,24 @@ export function openPool(url: string, options: { max?: number } = {}): pg.Pool {
 const TRANSIENT_CODES = new Set(["40001", "40P01", "55P03", "57P01", "57P02", "57P03", "53300"]);
 const TRANSIENT_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
 
+/**
+ * `pg`'s own errors for a connection lost or never made, which carry no code: the socket
+ * closed under a query ("Connection terminated unexpectedly"), the pool's connect timeout, a
+ * client that broke earlier.
+ */
+const TRANSIENT_PG_MESSAGES = [
+  /^Connection terminated/,
+  /^timeout exceeded when trying to connect/,
+  /^Client has encountered a connection error and is not queryable/,
+];
+
 /** Whether a write that threw may succeed if tried again (see the ledger's isTransientWriteError). */
 export function isTransientPostgresError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code !== "string") return false;
-  return TRANSIENT_CODES.has(code) || code.startsWith("08") || TRANSIENT_NODE_CODES.has(code);
+  if (typeof code === "string") {
+    return TRANSIENT_CODES.has(code) || code.startsWith("08") || TRANSIENT_NODE_CODES.has(code);
+  }
+  return (
+    error instanceof Error && TRANSIENT_PG_MESSAGES.some((pattern) => pattern.test(error.message))
+  );
 }

@@ -14,7 +14,7 @@ import { inTransaction, type Queryable, rows } from "./sql.js";
  * The ledger gate's advisory lock key: any fixed number no other program on the database uses
  * (the migrations' lock is 7_460_215_001).
  */
-export const LEDGER_GATE_KEY = 7_460_215_002;
+const LEDGER_GATE_KEY = 7_460_215_002;
 
 /** Fields an outcome or a reconciliation writes alongside a status move. */
 export interface MovePatch {

@@ -14,7 +14,7 @@ export type Params = Record<string, unknown>;
  * `sql` with each `@name` replaced by `$n` (the same name, the same number), and the values in
  * that order. A name the statement uses but `params` lacks is a programming error: it throws.
  */
-export function named(sql: string, params: Params): [string, unknown[]] {
+function named(sql: string, params: Params): [string, unknown[]] {
   const order: string[] = [];
   const text = sql.replace(/@([A-Za-z_]\w*)/g, (_match, name: string) => {
     let index = order.indexOf(name);
@@ -25,7 +25,18 @@ export function named(sql: string, params: Params): [string, unknown[]] {
     }
     return `$${index + 1}`;
   });
-  return [text, order.map((name) => params[name])];
+  return [text, order.map((name) => withoutNul(params[name]))];
+}
+
+/**
+ * PostgreSQL's text cannot hold U+0000, which SQLite keeps: a service's reason or hash holding
+ * one would make an outcome's write fail for good. It becomes U+FFFD (the replacement
+ * character), in plain text columns only: JSON is written escaped (`\u0000`) and kept exactly.
+ */
+function withoutNul(value: unknown): unknown {
+  return typeof value === "string" && value.includes("\u0000")
+    ? value.replaceAll("\u0000", "\uFFFD")
+    : value;
 }
 
 /** Runs one `@name`-parameter statement and answers its rows. */
@@ -55,6 +66,13 @@ export async function inTransaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  // A connection lost while the client is checked out is also emitted as an 'error' event,
+  // besides failing the query; the pool listens only to its idle clients, and an event
+  // nobody listens to would end the process.
+  const onError = (error: Error): void => {
+    broken = error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     try {
@@ -68,6 +86,7 @@ export async function inTransaction<T>(
       throw error;
     }
   } finally {
+    client.off("error", onError);
     client.release(broken);
   }
 }

@@ -44,6 +44,7 @@ describe("command menus", () => {
       "limits",
       "export",
       "backup",
+      "giveaway",
     ]);
     expect(english.find((c) => c.command === "pending")?.description).toBe(
       "Purchases with an unknown outcome",

@@ -21,12 +21,13 @@ describe("a giveaway's recipients", () => {
       "dave_user",
       "ERIN_HERE",
     ]);
-    expect(list).toMatchObject({ invalid: [], invalidCount: 0, overLimit: 0 });
+    expect(list).toMatchObject({ invalid: [], invalidCount: 0, overLimit: 0, duplicates: 0 });
   });
 
   it("merges the same person written twice, in any case or form, keeping the first spelling", () => {
     const list = recipientsFromText("Alice_Friend @alice_friend t.me/ALICE_FRIEND bob_gifts", 200);
     expect(list.recipients).toEqual(["Alice_Friend", "bob_gifts"]);
+    expect(list.duplicates).toBe(2);
   });
 
   it("lists back what is not a username, and buys for nobody it cannot read", () => {

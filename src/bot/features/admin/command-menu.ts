@@ -23,6 +23,7 @@ export const ADMIN_COMMANDS = [
   "limits",
   "export",
   "backup",
+  "giveaway",
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */

@@ -26,7 +26,17 @@ export interface CheckOptions {
   onChecked?: (done: number, total: number) => void;
   /** Asked before each check: true stops the checks (the admin cancelled). */
   stopped?: () => boolean;
+  /**
+   * Waits `ms` (resolving early once stopped). Given, a check the service or the admin's
+   * allowance put off (429, CHECKS_PER_USER_MINUTE) or a newer check of the admin's replaced
+   * is asked again after the wait it names, up to {@link MAX_TRIES_PER_NAME} times; without
+   * it, that name is left unchecked at once.
+   */
+  wait?: (ms: number) => Promise<void>;
 }
+
+/** How often one name is asked at most when the answer is "not now". */
+const MAX_TRIES_PER_NAME = 4;
 
 export async function checkRecipients(
   desk: Pick<PurchaseDesk, "checkRecipient">,
@@ -39,19 +49,41 @@ export async function checkRecipients(
       result.unchecked.push(...names.slice(index));
       break;
     }
-    const check = await desk.checkRecipient(name, { userId: options.adminId, isAdmin: true });
+    const check = await checkOne(desk, name, options);
     sortInto(result, name, check, options.kind);
     options.onChecked?.(index + 1, names.length);
   }
   return result;
 }
 
-function sortInto(
-  result: CheckedRecipients,
+type Check = Awaited<ReturnType<PurchaseDesk["checkRecipient"]>>;
+
+/** One name, asked again after the wait a "not now" answer names (see {@link CheckOptions.wait}). */
+async function checkOne(
+  desk: Pick<PurchaseDesk, "checkRecipient">,
   name: Username,
-  check: Awaited<ReturnType<PurchaseDesk["checkRecipient"]>>,
-  kind: GiftKind,
-): void {
+  options: CheckOptions,
+): Promise<Check> {
+  for (let tries = 1; ; tries++) {
+    const check = await desk.checkRecipient(name, { userId: options.adminId, isAdmin: true });
+    const waitMs = retryAfterMs(check);
+    if (waitMs === undefined || options.wait === undefined || tries >= MAX_TRIES_PER_NAME) {
+      return check;
+    }
+    await options.wait(waitMs);
+    if (options.stopped?.() === true) return check;
+  }
+}
+
+/** How long to wait before asking again, or undefined when the answer is final. */
+function retryAfterMs(check: Check): number | undefined {
+  if (check.kind === "rate_limited" || check.kind === "throttled") {
+    return Math.max(1, check.retryAfterSeconds) * 1000;
+  }
+  return check.kind === "superseded" ? 0 : undefined;
+}
+
+function sortInto(result: CheckedRecipients, name: Username, check: Check, kind: GiftKind): void {
   switch (check.kind) {
     case "ok":
       // A premium holder can still receive stars; unknown premium is checked again at the claim.

@@ -17,6 +17,8 @@ export interface RecipientList {
   invalidCount: number;
   /** Recipients past the maximum, left out (the list holds the first `max`). */
   overLimit: number;
+  /** Entries that named a recipient already in the list (merged into the first). */
+  duplicates: number;
 }
 
 /** Invalid entries listed back at most; the count says how many there were. */
@@ -55,6 +57,7 @@ function collect(entries: readonly string[], max: number): RecipientList {
   const invalid: string[] = [];
   let invalidCount = 0;
   let overLimit = 0;
+  let duplicates = 0;
   for (const raw of entries) {
     const entry = raw.trim();
     if (entry === "") continue;
@@ -65,10 +68,13 @@ function collect(entries: readonly string[], max: number): RecipientList {
       continue;
     }
     const key = name.toLowerCase();
-    if (seen.has(key)) continue;
+    if (seen.has(key)) {
+      duplicates += 1;
+      continue;
+    }
     seen.add(key);
     if (recipients.length < max) recipients.push(name);
     else overLimit += 1;
   }
-  return { recipients, invalid, invalidCount, overLimit };
+  return { recipients, invalid, invalidCount, overLimit, duplicates };
 }
