@@ -3,6 +3,7 @@
  * store's, so the two read alike) turned into `pg`'s `$n`, and transactions on one pooled client.
  */
 import type pg from "pg";
+import { learnCommitted, type PendingCommit, pendingCommit } from "./commit.js";
 
 /** A pool (one statement, any connection) or one client (inside a transaction). */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -58,7 +59,8 @@ export async function run(on: Queryable, sql: string, params: Params = {}): Prom
 /**
  * Runs `work` in one transaction on one client of `pool` (READ COMMITTED, PostgreSQL's
  * default): committed when it returns, rolled back when it throws. A client whose connection
- * failed is not given back to the pool for reuse.
+ * failed is not given back to the pool for reuse. A COMMIT whose answer is lost with the
+ * connection is settled by asking the server (./commit.ts): the caller learns what happened.
  */
 export async function inTransaction<T>(
   pool: pg.Pool,
@@ -73,20 +75,35 @@ export async function inTransaction<T>(
     broken = error;
   };
   client.on("error", onError);
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    client.off("error", onError);
+    client.release(broken);
+  };
   try {
     await client.query("BEGIN");
+    let result: T;
+    let pending: PendingCommit;
     try {
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
+      result = await work(client);
+      pending = await pendingCommit(client);
     } catch (error) {
       await client.query("ROLLBACK").catch((rollbackError: unknown) => {
         broken = rollbackError instanceof Error ? rollbackError : new Error("rollback failed");
       });
       throw error;
     }
+    try {
+      await client.query("COMMIT");
+    } catch (error) {
+      // Given back first: the pool may have no other connection to ask the server with.
+      release();
+      await learnCommitted(pool, pending, error);
+    }
+    return result;
   } finally {
-    client.off("error", onError);
-    client.release(broken);
+    release();
   }
 }

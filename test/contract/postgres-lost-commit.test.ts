@@ -1,0 +1,182 @@
+/**
+ * A COMMIT whose reply is lost with the connection. Over a network the server may commit a
+ * transaction and the connection break before its "COMMIT" answer arrives: the caller sees
+ * "Connection terminated unexpectedly", a transient error, and the desk tries the write again.
+ * The ledger must answer what the database holds: a claim or an outcome that committed is
+ * reported as done (a second try would find the intent already `sending` and answer "already
+ * processing", leaving a claimed purchase that nobody sends and everyone waits behind), and
+ * one that did not commit fails as transient, with nothing written. Shown through a proxy that
+ * lets the COMMIT through and drops its reply, or drops the COMMIT itself.
+ */
+import { once } from "node:events";
+import { connect, createServer, type Socket } from "node:net";
+import { describe, expect, it, onTestFinished } from "vitest";
+import type { PurchaseLedger } from "../../src/ledger/types.js";
+import { CommitOutcomeUnknownError } from "../../src/storage/postgres/commit.js";
+import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { NOON, starsDraft } from "../helpers/ledger.js";
+import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { success } from "./ledger-fixture.js";
+
+/**
+ * What the proxy does to the next COMMIT it sees (then it forwards everything again): let it
+ * through and drop the reply; drop it and cut the connection; drop it and cut only the bot's
+ * side (the server's transaction left open, still in progress); let it through, drop the
+ * reply, and refuse every connection from then on (the server cannot be asked).
+ */
+type Fault =
+  | "lose the reply"
+  | "lose the commit"
+  | "lose the commit, the server left waiting"
+  | "lose the reply, then refuse connections";
+
+/** `pg` sends a parameterless query as a simple Query message: 'Q', its length, the text. */
+const COMMIT_MESSAGE = Buffer.from("COMMIT\0");
+
+function isCommit(chunk: Buffer): boolean {
+  const at = chunk.indexOf(COMMIT_MESSAGE);
+  return at >= 5 && chunk[at - 5] === "Q".charCodeAt(0);
+}
+
+/** A TCP proxy to the database that spoils the next COMMIT when armed. */
+async function commitProxy(target: URL): Promise<{ url: string; arm: (fault: Fault) => void }> {
+  let armed: Fault | undefined;
+  let refusing = false;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    if (refusing) return void client.destroy();
+    const database = connect(Number(target.port), target.hostname);
+    for (const socket of [client, database]) {
+      open.add(socket);
+      socket.on("error", () => socket.destroy()).on("close", () => open.delete(socket));
+    }
+    let keepServer = false;
+    let dropReplies = false;
+    client.on("close", () => keepServer || database.destroy());
+    database.on("close", () => client.destroy());
+    client.on("data", (chunk: Buffer) => {
+      const fault = armed !== undefined && isCommit(chunk) ? armed : undefined;
+      if (fault !== undefined) armed = undefined;
+      if (fault === "lose the commit") return void client.destroy();
+      if (fault === "lose the commit, the server left waiting") {
+        keepServer = true;
+        return void client.destroy();
+      }
+      if (fault !== undefined) {
+        dropReplies = true;
+        refusing = fault === "lose the reply, then refuse connections";
+      }
+      database.write(chunk);
+    });
+    database.on(
+      "data",
+      (chunk: Buffer) => void (dropReplies ? client.destroy() : client.write(chunk)),
+    );
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  onTestFinished(() => {
+    open.forEach((socket) => socket.destroy());
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const address = server.address();
+  const url = new URL(target);
+  url.port = String(typeof address === "object" && address !== null ? address.port : 0);
+  return { url: url.toString(), arm: (fault) => (armed = fault) };
+}
+
+async function ledgers(): Promise<{
+  spoilt: PurchaseLedger;
+  direct: PurchaseLedger;
+  arm: (fault: Fault) => void;
+}> {
+  const url = await freshPostgresDatabase();
+  const proxy = await commitProxy(new URL(url));
+  const through = await openPostgresStorage(proxy.url, { maxConnections: 2 });
+  onTestFinished(() => through.close());
+  const straight = await openPostgresStorage(url, { maxConnections: 2 });
+  onTestFinished(() => straight.close());
+  return {
+    spoilt: through.openLedger({ clock: () => NOON }),
+    direct: straight.openLedger({ clock: () => NOON }),
+    arm: proxy.arm,
+  };
+}
+
+describe("PostgreSQL: a COMMIT whose reply is lost", () => {
+  it("a claim that committed answers claimed, once, with its history written once", async () => {
+    const { spoilt, direct, arm } = await ledgers();
+    const intent = await spoilt.createDraft(starsDraft());
+
+    arm("lose the reply");
+    const claimed = await spoilt.claim(intent.id, 1);
+
+    expect(claimed).toMatchObject({ ok: true, intent: { id: intent.id, status: "sending" } });
+    expect((await direct.get(intent.id))?.status).toBe("sending");
+    expect((await direct.history(intent.id)).map((change) => change.to)).toEqual([
+      "draft",
+      "sending",
+    ]);
+  });
+
+  it("an outcome that committed answers recorded", async () => {
+    const { spoilt, direct, arm } = await ledgers();
+    const intent = await spoilt.createDraft(starsDraft());
+    expect((await spoilt.claim(intent.id, 1)).ok).toBe(true);
+
+    arm("lose the reply");
+    const recorded = await spoilt.recordOutcome(intent.id, success);
+
+    expect(recorded).toMatchObject({ recorded: true, intent: { status: "succeeded" } });
+    expect((await direct.get(intent.id))?.status).toBe("succeeded");
+  });
+
+  it("a COMMIT that never reached the server fails as transient, with nothing written", async () => {
+    const { spoilt, direct, arm } = await ledgers();
+    const intent = await spoilt.createDraft(starsDraft());
+
+    arm("lose the commit");
+    const failure = await Promise.resolve(spoilt.claim(intent.id, 1)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(failure).toBeInstanceOf(Error);
+    expect(spoilt.isTransientWriteError(failure)).toBe(true);
+    expect((await direct.get(intent.id))?.status).toBe("draft");
+    // Tried again, on a new connection, it goes through.
+    expect(await spoilt.claim(intent.id, 1)).toMatchObject({ ok: true });
+  });
+
+  it("a COMMIT that the server still waits for: its transaction is ended, nothing written", async () => {
+    const { spoilt, direct, arm } = await ledgers();
+    const intent = await spoilt.createDraft(starsDraft());
+
+    arm("lose the commit, the server left waiting");
+    const failure = await Promise.resolve(spoilt.claim(intent.id, 1)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(spoilt.isTransientWriteError(failure)).toBe(true);
+    expect((await direct.get(intent.id))?.status).toBe("draft");
+    // The ledger gate that transaction held is free again: the next claim is not kept waiting.
+    expect(await spoilt.claim(intent.id, 1)).toMatchObject({ ok: true });
+  });
+
+  it("when the server cannot be asked, the error is one nobody retries", async () => {
+    const { spoilt, direct, arm } = await ledgers();
+    const intent = await spoilt.createDraft(starsDraft());
+
+    arm("lose the reply, then refuse connections");
+    const failure = await Promise.resolve(spoilt.claim(intent.id, 1)).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+
+    expect(failure).toBeInstanceOf(CommitOutcomeUnknownError);
+    expect(spoilt.isTransientWriteError(failure)).toBe(false);
+    // It did commit: the restart's recovery (or an admin) settles such a claim.
+    expect((await direct.get(intent.id))?.status).toBe("sending");
+  });
+});
