@@ -15,8 +15,50 @@ const types = {
       : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
 };
 
-export function openPool(url: string, options: { max?: number } = {}): pg.Pool {
+/**
+ * How long one transaction may hold or wait for the ledger's locks. Replicas share the ledger
+ * gate (./ledger.ts): one stopped in the middle of a transaction (frozen, cut off from the
+ * database, its process stopped) would keep every other replica's claims and outcomes waiting
+ * until the server's TCP keepalive noticed, two hours by default. The server ends a session
+ * idle in its transaction for `idleInTransactionMs` (the transaction rolled back, the gate let
+ * go), and a lock waited for longer than `lockWaitMs` fails with 55P03, a transient error the
+ * desk tries again. The gate is held for milliseconds; `lockWaitMs` is the longer, so a claim
+ * waiting behind a stopped replica goes through once the server has ended that one's session.
+ */
+export interface SessionLimits {
+  idleInTransactionMs: number;
+  lockWaitMs: number;
+}
+
+const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = {
+  idleInTransactionMs: 10_000,
+  lockWaitMs: 15_000,
+};
+
+/** Each pool's BEGIN, with its limits (see {@link beginStatement}). */
+const BEGIN_STATEMENTS = new WeakMap<pg.Pool, string>();
+
+/**
+ * The statement that opens a transaction on `pool`'s connections: BEGIN and the pool's limits,
+ * SET LOCAL (for this transaction only, so they hold through a connection pooler in
+ * transaction mode as well, and never bound the migrations' wait for another replica), in the
+ * same round trip.
+ */
+export function beginStatement(pool: pg.Pool): string {
+  return BEGIN_STATEMENTS.get(pool) ?? "BEGIN";
+}
+
+export function openPool(
+  url: string,
+  options: { max?: number; sessionLimits?: SessionLimits } = {},
+): pg.Pool {
+  const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+  BEGIN_STATEMENTS.set(
+    pool,
+    `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(limits.lockWaitMs)}; ` +
+      `SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(limits.idleInTransactionMs)}`,
+  );
   // An idle client that loses its connection emits here; without a listener the process dies.
   pool.on("error", () => undefined);
   return pool;
@@ -26,7 +68,17 @@ export function openPool(url: string, options: { max?: number } = {}): pg.Pool {
  * SQLSTATE classes and codes that say "try again": a serialization failure or deadlock, a lock
  * not available, the server shutting down or out of connections, a connection lost.
  */
-const TRANSIENT_CODES = new Set(["40001", "40P01", "55P03", "57P01", "57P02", "57P03", "53300"]);
+const TRANSIENT_CODES = new Set([
+  "40001",
+  "40P01",
+  "55P03",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  // The session ended by the server after idling in its transaction: rolled back, nothing kept.
+  "25P03",
+]);
 const TRANSIENT_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"]);
 
 /**

@@ -4,6 +4,7 @@
  */
 import type pg from "pg";
 import { learnCommitted, type PendingCommit, pendingCommit } from "./commit.js";
+import { beginStatement } from "./connection.js";
 
 /** A pool (one statement, any connection) or one client (inside a transaction). */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -58,7 +59,7 @@ export async function run(on: Queryable, sql: string, params: Params = {}): Prom
 
 /**
  * Runs `work` in one transaction on one client of `pool` (READ COMMITTED, PostgreSQL's
- * default): committed when it returns, rolled back when it throws. A client whose connection
+ * default; the pool's limits on holding and waiting for locks, ./connection.ts): committed when it returns, rolled back when it throws. A client whose connection
  * failed is not given back to the pool for reuse. A COMMIT whose answer is lost with the
  * connection is settled by asking the server (./commit.ts): the caller learns what happened.
  */
@@ -83,7 +84,7 @@ export async function inTransaction<T>(
     client.release(broken);
   };
   try {
-    await client.query("BEGIN");
+    await client.query(beginStatement(pool));
     let result: T;
     let pending: PendingCommit;
     try {

@@ -7,7 +7,7 @@
 import type { Storage } from "../types.js";
 import { PostgresAccessStore } from "./access-store.js";
 import { PostgresAccounts } from "./accounts.js";
-import { openPool } from "./connection.js";
+import { openPool, type SessionLimits } from "./connection.js";
 import { PostgresKeyValueStore } from "./key-value-store.js";
 import { PostgresLedger } from "./ledger.js";
 import { migratePostgres } from "./migrations.js";
@@ -16,6 +16,8 @@ import { PostgresSenderLease } from "./sender-lease.js";
 export interface PostgresStorageOptions {
   /** Connections in this process's pool (default 10). */
   maxConnections?: number;
+  /** How long a session may idle in a transaction or wait for a lock (./connection.ts). */
+  sessionLimits?: SessionLimits;
 }
 
 /**
@@ -26,7 +28,10 @@ export async function openPostgresStorage(
   url: string,
   options: PostgresStorageOptions = {},
 ): Promise<Storage> {
-  const pool = openPool(url, { max: options.maxConnections ?? 10 });
+  const pool = openPool(url, {
+    max: options.maxConnections ?? 10,
+    ...(options.sessionLimits === undefined ? {} : { sessionLimits: options.sessionLimits }),
+  });
   try {
     await migratePostgres(pool);
   } catch (error) {
