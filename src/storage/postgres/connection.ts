@@ -48,12 +48,27 @@ export function beginStatement(pool: pg.Pool): string {
   return BEGIN_STATEMENTS.get(pool) ?? "BEGIN";
 }
 
+/**
+ * How long a new connection may take to be ready before it fails (transient): 5 s. `pg` bounds
+ * with it, too, the wait for a free connection of a full pool (also transient: tried again).
+ */
+const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
 export function openPool(
   url: string,
-  options: { max?: number; sessionLimits?: SessionLimits } = {},
+  options: { max?: number; sessionLimits?: SessionLimits; connectTimeoutMs?: number } = {},
 ): pg.Pool {
   const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.max ?? 10,
+    types,
+    // A database that falls silent (a host gone, a partition) sends no reset: without a
+    // bound a new connection waits for it forever, and the start or the request with it.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    // So that the system finds a silent peer of an open connection in the end, too.
+    keepAlive: true,
+  });
   BEGIN_STATEMENTS.set(
     pool,
     `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(limits.lockWaitMs)}; ` +

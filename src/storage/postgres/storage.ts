@@ -4,6 +4,7 @@
  * `pg` pool per process. Opening migrates the schema once, however many replicas start
  * together (./migrations.ts). Nothing secret is stored: the ledger keeps what SQLite keeps.
  */
+import type pg from "pg";
 import type { Storage } from "../types.js";
 import { PostgresAccessStore } from "./access-store.js";
 import { PostgresAccounts } from "./accounts.js";
@@ -18,7 +19,13 @@ export interface PostgresStorageOptions {
   maxConnections?: number;
   /** How long a session may idle in a transaction or wait for a lock (./connection.ts). */
   sessionLimits?: SessionLimits;
+  /** How long a new connection may take before it fails (default 5 s). */
+  connectTimeoutMs?: number;
+  /** How long {@link Storage.isUp} waits for the database's answer before saying down (2 s). */
+  isUpTimeoutMs?: number;
 }
+
+const DEFAULT_IS_UP_TIMEOUT_MS = 2_000;
 
 /**
  * Connects to the database at `url` (a `postgres://` URL), migrates it, and answers the
@@ -31,6 +38,9 @@ export async function openPostgresStorage(
   const pool = openPool(url, {
     max: options.maxConnections ?? 10,
     ...(options.sessionLimits === undefined ? {} : { sessionLimits: options.sessionLimits }),
+    ...(options.connectTimeoutMs === undefined
+      ? {}
+      : { connectTimeoutMs: options.connectTimeoutMs }),
   });
   try {
     await migratePostgres(pool);
@@ -48,15 +58,8 @@ export async function openPostgresStorage(
     senderLease: new PostgresSenderLease(pool),
     // Backed up by other means (pg_dump, the database service's own backups).
     backup: undefined,
-    isUp: async () => {
-      if (!open) return false;
-      try {
-        await pool.query("SELECT 1");
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    isUp: () =>
+      open ? answersWithin(pool, options.isUpTimeoutMs ?? DEFAULT_IS_UP_TIMEOUT_MS) : false,
     isOpen: () => open,
     close: async () => {
       if (!open) return;
@@ -64,4 +67,25 @@ export async function openPostgresStorage(
       await pool.end();
     },
   };
+}
+
+/**
+ * Whether the database answers a trivial query within `ms`. A database that fell silent
+ * (no reset, only silence) would otherwise keep the health check, and every /healthz request
+ * waiting on it, hanging for as long as the system takes to give up on the connection.
+ */
+async function answersWithin(pool: pg.Pool, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const answer = pool.query("SELECT 1").then(
+    () => true,
+    () => false,
+  );
+  try {
+    return await Promise.race([answer, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
