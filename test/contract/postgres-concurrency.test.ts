@@ -12,7 +12,7 @@ import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { ambiguous, attempt, success, user } from "./ledger-fixture.js";
 import { lockHolder, untilBackendWaits } from "./postgres-waits.js";
 
@@ -27,7 +27,7 @@ interface Replicas {
 
 /** Two replicas' ledgers on one fresh database, with `connections` each. */
 async function twoReplicas(connections: number): Promise<Replicas> {
-  const url = await freshPostgresDatabase();
+  const url = await freshMigratedPostgresDatabase();
   const storages: Storage[] = [];
   const close = async (): Promise<void> => {
     for (const storage of storages) await storage.close();
@@ -215,7 +215,7 @@ describe("PostgreSQL ledger under random interleavings (fast-check)", () => {
 
 describe("PostgreSQL claim and lease takeover", () => {
   it("a takeover waits for a claim being judged, so no claim of the old holder commits after it", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const old = await openPostgresStorage(url, { maxConnections: 2 });
     const next = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(async () => {

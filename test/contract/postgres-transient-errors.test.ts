@@ -12,7 +12,7 @@ import { IntentNotFoundError } from "../../src/ledger/errors.js";
 import { isTransientPostgresError } from "../../src/storage/postgres/connection.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { attempt } from "./ledger-fixture.js";
 import { lockHolder, untilBackendWaits } from "./postgres-waits.js";
 
@@ -53,7 +53,7 @@ const untilWaitingOnGate = (url: string): Promise<void> => untilBackendWaits(url
 
 describe("PostgreSQL failures the ledger tries again, and the ones it does not", () => {
   it("a connection lost in the middle of a claim is transient, and commits nothing", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const proxy = await cuttableProxy(new URL(url));
     const direct = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(() => direct.close());
@@ -80,7 +80,7 @@ describe("PostgreSQL failures the ledger tries again, and the ones it does not",
   });
 
   it("a backend the server terminates, and a server refusing connections, are transient", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const storage = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(() => storage.close());
     const ledger = storage.openLedger({ clock: () => NOON });
@@ -115,7 +115,7 @@ describe("PostgreSQL failures the ledger tries again, and the ones it does not",
   });
 
   it("a ledger refusal is never transient", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const storage = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(() => storage.close());
     const ledger = storage.openLedger({ clock: () => NOON });
