@@ -12,8 +12,9 @@ import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { ambiguous, attempt, success, user } from "./ledger-fixture.js";
+import { lockHolder, untilBackendWaits } from "./postgres-waits.js";
 
 const ROOMY = {
   limits: { starsPerUserDay: 10_000_000, starsPerBotDay: 10_000_000, starsPerPurchase: 10_000 },
@@ -26,7 +27,7 @@ interface Replicas {
 
 /** Two replicas' ledgers on one fresh database, with `connections` each. */
 async function twoReplicas(connections: number): Promise<Replicas> {
-  const url = await freshPostgresDatabase();
+  const url = await freshMigratedPostgresDatabase();
   const storages: Storage[] = [];
   const close = async (): Promise<void> => {
     for (const storage of storages) await storage.close();
@@ -209,5 +210,50 @@ describe("PostgreSQL ledger under random interleavings (fast-check)", () => {
       maxLength: 6,
     });
     await fc.assert(fc.asyncProperty(schedule, runSchedule), { numRuns: 12 });
+  });
+});
+
+describe("PostgreSQL claim and lease takeover", () => {
+  it("a takeover waits for a claim being judged, so no claim of the old holder commits after it", async () => {
+    const url = await freshMigratedPostgresDatabase();
+    const old = await openPostgresStorage(url, { maxConnections: 2 });
+    const next = await openPostgresStorage(url, { maxConnections: 2 });
+    onTestFinished(async () => {
+      await old.close();
+      await next.close();
+    });
+    const ledger = old.openLedger({ ...ROOMY, clock: () => NOON });
+    expect(await old.senderLease.acquire("old", NOON, 30_000)).toBe(1);
+    ledger.fenceWith({ owner: "old", epoch: 1, now: () => NOON + 1 });
+    const intent = await ledger.createDraft(starsDraft());
+
+    // The intent's row held elsewhere: the claim stops inside its transaction, past the gate
+    // and the lease's row.
+    const holder = await lockHolder(url);
+    await holder.client.query("SELECT 1 FROM purchase_intents WHERE id = $1 FOR UPDATE", [
+      intent.id,
+    ]);
+    const order: string[] = [];
+    const claim = attempt(() => ledger.claim(intent.id, 1)).then((result) => {
+      order.push("claim");
+      return result;
+    });
+    await untilBackendWaits(url, "transactionid", holder.pid);
+    const takeover = attempt(() =>
+      next.senderLease.takeOver("next", { owner: "old", epoch: 1 }, NOON + 2, 30_000),
+    ).then((epoch) => {
+      order.push("takeover");
+      return epoch;
+    });
+    // The takeover queues behind the claim's share lock on the lease's row (were it to pass
+    // at once, the claim would commit under a lease already taken over).
+    const passed = takeover.then(() => {
+      throw new Error("the takeover did not wait for the claim being judged");
+    });
+    await Promise.race([untilBackendWaits(url, "transactionid", holder.pid, 2), passed]);
+    await holder.release();
+    expect((await claim).ok).toBe(true);
+    expect(await takeover).toBe(2);
+    expect(order).toEqual(["claim", "takeover"]);
   });
 });

@@ -12,8 +12,9 @@ import { IntentNotFoundError } from "../../src/ledger/errors.js";
 import { isTransientPostgresError } from "../../src/storage/postgres/connection.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { attempt } from "./ledger-fixture.js";
+import { lockHolder, untilBackendWaits } from "./postgres-waits.js";
 
 /** A TCP proxy to the database whose connections the test can cut at once. */
 async function cuttableProxy(target: URL): Promise<{ url: string; cut: () => void }> {
@@ -42,37 +43,17 @@ async function cuttableProxy(target: URL): Promise<{ url: string; cut: () => voi
 
 /** A direct client holding the ledger gate in an open transaction, until `release`. */
 async function holdGate(url: string): Promise<{ release: () => Promise<void>; pid: number }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await client.query("BEGIN");
-  await client.query("SELECT pg_advisory_xact_lock(7460215002)");
-  const pid = (await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid;
-  const release = async (): Promise<void> => {
-    await client.query("ROLLBACK");
-    await client.end();
-  };
-  return { release, pid };
+  const holder = await lockHolder(url);
+  await holder.client.query("SELECT pg_advisory_xact_lock(7460215002)");
+  return holder;
 }
 
-/** Waits until some backend waits for the advisory lock (the claim reached the gate). */
-async function untilWaitingOnGate(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    for (;;) {
-      const waiting = await client.query(
-        `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'`,
-      );
-      if ((waiting.rowCount ?? 0) > 0) return;
-    }
-  } finally {
-    await client.end();
-  }
-}
+/** Waits until a claim waits at the ledger gate. */
+const untilWaitingOnGate = (url: string): Promise<void> => untilBackendWaits(url, "advisory");
 
 describe("PostgreSQL failures the ledger tries again, and the ones it does not", () => {
   it("a connection lost in the middle of a claim is transient, and commits nothing", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const proxy = await cuttableProxy(new URL(url));
     const direct = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(() => direct.close());
@@ -99,7 +80,7 @@ describe("PostgreSQL failures the ledger tries again, and the ones it does not",
   });
 
   it("a backend the server terminates, and a server refusing connections, are transient", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const storage = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(() => storage.close());
     const ledger = storage.openLedger({ clock: () => NOON });
@@ -114,7 +95,8 @@ describe("PostgreSQL failures the ledger tries again, and the ones it does not",
     await admin.connect();
     await admin.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-       WHERE wait_event_type = 'Lock' AND wait_event = 'advisory' AND pid <> $1`,
+       WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'
+         AND pid <> $1`,
       [gate.pid],
     );
     await admin.end();
@@ -133,7 +115,7 @@ describe("PostgreSQL failures the ledger tries again, and the ones it does not",
   });
 
   it("a ledger refusal is never transient", async () => {
-    const url = await freshPostgresDatabase();
+    const url = await freshMigratedPostgresDatabase();
     const storage = await openPostgresStorage(url, { maxConnections: 2 });
     onTestFinished(() => storage.close());
     const ledger = storage.openLedger({ clock: () => NOON });

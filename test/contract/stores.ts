@@ -12,7 +12,7 @@ import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON } from "../helpers/ledger.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 export interface StoreUnderTest {
@@ -43,7 +43,7 @@ export const STORES: readonly StoreUnderTest[] = [
   {
     name: "postgres",
     openTwo: async () => {
-      const url = await freshPostgresDatabase();
+      const url = await freshMigratedPostgresDatabase();
       const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
       return [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))];
     },

@@ -1,10 +1,12 @@
 /**
- * A fresh, empty PostgreSQL database for a test, on the run's throwaway cluster
+ * A fresh PostgreSQL database for a test (empty, or already migrated), on the run's throwaway cluster
  * (./postgres-cluster.ts, started by test/global-setup.ts), dropped when the test finishes.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { onTestFinished } from "vitest";
+import { openPool } from "../../src/storage/postgres/connection.js";
+import { migratePostgres } from "../../src/storage/postgres/migrations.js";
 
 /** The variable through which the global setup hands the cluster's URL to the test workers. */
 export const POSTGRES_URL_VARIABLE = "GIFTBOT_TEST_POSTGRES_URL";
@@ -21,14 +23,60 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
-/** A new database's URL; the database is dropped (its connections closed) after the test. */
-export async function freshPostgresDatabase(): Promise<string> {
-  const name = `t_${randomBytes(6).toString("hex")}`;
-  await admin((client) => client.query(`CREATE DATABASE ${name}`));
-  onTestFinished(async () => {
-    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  });
+/** The URL of database `name` on the run's cluster. */
+function urlOf(name: string): string {
   const url = new URL(process.env[POSTGRES_URL_VARIABLE] ?? "");
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/**
+ * A copy of `template` as a new database, dropped (its connections closed) after the test.
+ * FILE_COPY copies the template's files in one go (with fsync off, about twice as fast as the
+ * default, which writes every page to the WAL).
+ */
+async function copyOf(template: string): Promise<string> {
+  const name = `t_${randomBytes(6).toString("hex")}`;
+  await admin((client) =>
+    client.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`),
+  );
+  onTestFinished(async () => {
+    await admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  });
+  return urlOf(name);
+}
+
+/** A new, empty database's URL; the database is dropped after the test. */
+export function freshPostgresDatabase(): Promise<string> {
+  return copyOf("template1");
+}
+
+/**
+ * This test file's database with every migration applied (vitest loads modules anew for each
+ * file), made once and then only copied: a template must have no connection while it is
+ * copied, so its pool is closed at once. Left to the cluster's removal at the end of the run.
+ */
+let migratedTemplate: Promise<string> | undefined;
+
+function migratedTemplateName(): Promise<string> {
+  migratedTemplate ??= (async () => {
+    const name = `template_${randomBytes(6).toString("hex")}`;
+    await admin((client) => client.query(`CREATE DATABASE ${name} STRATEGY FILE_COPY`));
+    const pool = openPool(urlOf(name), { max: 1 });
+    try {
+      await migratePostgres(pool);
+    } finally {
+      await pool.end();
+    }
+    return name;
+  })();
+  return migratedTemplate;
+}
+
+/**
+ * A new database already migrated to the latest schema (what a store opening it would make),
+ * dropped after the test: a copy of this file's migrated template, faster than migrating.
+ */
+export async function freshMigratedPostgresDatabase(): Promise<string> {
+  return copyOf(await migratedTemplateName());
 }
