@@ -15,8 +15,10 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { processesOfRun, RUN_MARKER } from "./helpers/leftovers.js";
-import { startPostgresCluster } from "./helpers/postgres-cluster.js";
-import { POSTGRES_URL_VARIABLE } from "./helpers/postgres.js";
+import {
+  POSTGRES_ON_DEMAND_VARIABLE,
+  servePostgresOnDemand,
+} from "./helpers/postgres-on-demand.js";
 
 /** How long processes that are exiting right now get to finish: 50 looks, 100 ms apart. */
 const EXIT_LOOKS = 50;
@@ -36,9 +38,10 @@ function shareTsxCache(runDir: string): string {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
-  // Before the run's TMPDIR: the cluster's folder is its own, removed when it stops.
-  const postgres = await startPostgresCluster();
-  process.env[POSTGRES_URL_VARIABLE] = postgres.url;
+  // PostgreSQL starts when a test first asks for it, in a folder of its own beside the run's
+  // TMPDIR (the postgres user cannot enter that one), removed when it stops.
+  const postgres = await servePostgresOnDemand(tmpdir());
+  process.env[POSTGRES_ON_DEMAND_VARIABLE] = postgres.url;
   const runDir = mkdtempSync(join(tmpdir(), "giftbot-test-run-"));
   const tsxCache = shareTsxCache(runDir);
   const marker = `${RUN_MARKER}=${runDir}`;
@@ -47,7 +50,7 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env[RUN_MARKER] = runDir;
 
   return async () => {
-    postgres.stop();
+    await postgres.stop();
     let left = processesOfRun(marker, before);
     for (let look = 0; look < EXIT_LOOKS && left.length > 0; look += 1) {
       await sleep(EXIT_LOOK_MS);

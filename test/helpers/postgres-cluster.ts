@@ -1,9 +1,9 @@
 /**
  * A throwaway PostgreSQL cluster for the test run: initdb and pg_ctl into a temporary folder,
  * listening on 127.0.0.1 only, with fsync off (nothing here must survive a power cut). Started
- * once by test/global-setup.ts; each test file asks for a fresh database of its own
- * ({@link freshPostgresDatabase} in ./postgres.ts). The server refuses to run as root, so as root
- * every command runs as the `postgres` user (runuser), which owns the folder.
+ * once per run, when a test first asks for a database (./postgres-on-demand.ts); each test
+ * asks for a fresh database of its own (./postgres.ts). The server refuses to run as root, so
+ * as root every command runs as the `postgres` user (runuser), which owns the folder.
  *
  * The server outlives the process that started it (pg_ctl detaches it), so a guard stops it
  * when that process ends without its teardown: Ctrl-C, `timeout` and a killed CI job end vitest
@@ -107,9 +107,13 @@ export function stopClusterIn(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+/**
+ * Starts a cluster in a new folder under `parent`, which the `postgres` user must be able to
+ * reach (as root: not the test run's own TMPDIR, which only root may enter).
+ */
+export async function startPostgresCluster(parent: string = tmpdir()): Promise<PostgresCluster> {
   const bin = binDir();
-  const dir = mkdtempSync(join(tmpdir(), "giftbot-pg-"));
+  const dir = mkdtempSync(join(parent, "giftbot-pg-"));
   if (asRoot()) {
     const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
     const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());

@@ -1,20 +1,17 @@
 /**
  * A fresh PostgreSQL database for a test (empty, or already migrated), on the run's throwaway cluster
- * (./postgres-cluster.ts, started by test/global-setup.ts), dropped when the test finishes.
+ * (./postgres-cluster.ts, started when a test first asks: ./postgres-on-demand.ts), dropped when
+ * the test finishes.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { onTestFinished } from "vitest";
 import { openPool } from "../../src/storage/postgres/connection.js";
 import { migratePostgres } from "../../src/storage/postgres/migrations.js";
-
-/** The variable through which the global setup hands the cluster's URL to the test workers. */
-export const POSTGRES_URL_VARIABLE = "GIFTBOT_TEST_POSTGRES_URL";
+import { postgresClusterUrl } from "./postgres-on-demand.js";
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const url = process.env[POSTGRES_URL_VARIABLE];
-  if (url === undefined) throw new Error("the test run's PostgreSQL cluster is not running");
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: await postgresClusterUrl() });
   await client.connect();
   try {
     return await work(client);
@@ -24,8 +21,8 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 }
 
 /** The URL of database `name` on the run's cluster. */
-function urlOf(name: string): string {
-  const url = new URL(process.env[POSTGRES_URL_VARIABLE] ?? "");
+async function urlOf(name: string): Promise<string> {
+  const url = new URL(await postgresClusterUrl());
   url.pathname = `/${name}`;
   return url.toString();
 }
@@ -62,7 +59,7 @@ function migratedTemplateName(): Promise<string> {
   migratedTemplate ??= (async () => {
     const name = `template_${randomBytes(6).toString("hex")}`;
     await admin((client) => client.query(`CREATE DATABASE ${name} STRATEGY FILE_COPY`));
-    const pool = openPool(urlOf(name), { max: 1 });
+    const pool = openPool(await urlOf(name), { max: 1 });
     try {
       await migratePostgres(pool);
     } finally {
