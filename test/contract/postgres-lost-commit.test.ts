@@ -15,7 +15,12 @@ import type { PurchaseLedger } from "../../src/ledger/types.js";
 import { CommitOutcomeUnknownError } from "../../src/storage/postgres/commit.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
+import { createPurchaseDesk } from "../../src/purchases/desk.js";
+import { createGiftServiceClient } from "../../src/service/client.js";
+import { startSandbox } from "../../tools/sandbox/server.js";
+import { CANARY } from "../helpers/desk.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { username } from "../helpers/username.js";
 import { success } from "./ledger-fixture.js";
 
 /**
@@ -178,5 +183,31 @@ describe("PostgreSQL: a COMMIT whose reply is lost", () => {
     expect(spoilt.isTransientWriteError(failure)).toBe(false);
     // It did commit: the restart's recovery (or an admin) settles such a claim.
     expect((await direct.get(intent.id))?.status).toBe("sending");
+  });
+});
+
+describe("the desk over PostgreSQL: a Confirm whose claim's COMMIT reply is lost", () => {
+  it("sends the one request and answers its outcome", async () => {
+    const { spoilt, direct, arm } = await ledgers();
+    const sandbox = await startSandbox({ quota: false });
+    onTestFinished(() => sandbox.close());
+    const client = createGiftServiceClient({
+      baseUrl: sandbox.url,
+      credentials: CANARY,
+      quota: { limit: 10_000, windowMs: 60_000 },
+    });
+    onTestFinished(() => client.close());
+    const desk = createPurchaseDesk({ ledger: spoilt, client });
+    const draft = await spoilt.createDraft(
+      starsDraft({ recipient: username("alice_1"), balanceBefore: { ton: "100", usdt: "1000" } }),
+    );
+
+    // The claim is the first transaction of a Confirm: its answer is the one lost.
+    arm("lose the reply");
+    const result = await desk.confirm(draft.id, 1);
+
+    expect(result.kind).toBe("succeeded");
+    expect(sandbox.purchaseRequests()).toHaveLength(1);
+    expect((await direct.get(draft.id))?.status).toBe("succeeded");
   });
 });
