@@ -8,11 +8,11 @@
  * one that did not commit fails as transient, with nothing written. Shown through a proxy that
  * lets the COMMIT through and drops its reply, or drops the COMMIT itself.
  */
-import { once } from "node:events";
+import { EventEmitter, once } from "node:events";
 import { connect, createServer, type Socket } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { PurchaseLedger } from "../../src/ledger/types.js";
-import { CommitOutcomeUnknownError } from "../../src/storage/postgres/commit.js";
+import { type CommitCheck, CommitOutcomeUnknownError } from "../../src/storage/postgres/commit.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
@@ -44,12 +44,25 @@ function isCommit(chunk: Buffer): boolean {
 }
 
 /** A TCP proxy to the database that spoils the next COMMIT when armed. */
-async function commitProxy(target: URL): Promise<{ url: string; arm: (fault: Fault) => void }> {
+interface CommitProxy {
+  url: string;
+  arm: (fault: Fault) => void;
+  /** Resolves at the next connection refused. */
+  nextRefusal: () => Promise<void>;
+  /** Takes connections again (after "... then refuse connections"). */
+  acceptAgain: () => void;
+}
+
+async function commitProxy(target: URL): Promise<CommitProxy> {
   let armed: Fault | undefined;
   let refusing = false;
+  const refusals = new EventEmitter();
   const open = new Set<Socket>();
   const server = createServer((client) => {
-    if (refusing) return void client.destroy();
+    if (refusing) {
+      client.destroy();
+      return void refusals.emit("refused");
+    }
     const database = connect(Number(target.port), target.hostname);
     for (const socket of [client, database]) {
       open.add(socket);
@@ -87,17 +100,23 @@ async function commitProxy(target: URL): Promise<{ url: string; arm: (fault: Fau
   const address = server.address();
   const url = new URL(target);
   url.port = String(typeof address === "object" && address !== null ? address.port : 0);
-  return { url: url.toString(), arm: (fault) => (armed = fault) };
+  return {
+    url: url.toString(),
+    arm: (fault) => (armed = fault),
+    nextRefusal: () => once(refusals, "refused").then(() => undefined),
+    acceptAgain: () => (refusing = false),
+  };
 }
 
-async function ledgers(): Promise<{
+async function ledgers(options: { commitCheck?: CommitCheck } = {}): Promise<{
   spoilt: PurchaseLedger;
   direct: PurchaseLedger;
   arm: (fault: Fault) => void;
+  proxy: CommitProxy;
 }> {
   const url = await freshPostgresDatabase();
   const proxy = await commitProxy(new URL(url));
-  const through = await openPostgresStorage(proxy.url, { maxConnections: 2 });
+  const through = await openPostgresStorage(proxy.url, { maxConnections: 2, ...options });
   onTestFinished(() => through.close());
   const straight = await openPostgresStorage(url, { maxConnections: 2 });
   onTestFinished(() => straight.close());
@@ -105,6 +124,7 @@ async function ledgers(): Promise<{
     spoilt: through.openLedger({ clock: () => NOON }),
     direct: straight.openLedger({ clock: () => NOON }),
     arm: proxy.arm,
+    proxy,
   };
 }
 
@@ -169,8 +189,24 @@ describe("PostgreSQL: a COMMIT whose reply is lost", () => {
     expect(await spoilt.claim(intent.id, 1)).toMatchObject({ ok: true });
   });
 
-  it("when the server cannot be asked, the error is one nobody retries", async () => {
-    const { spoilt, direct, arm } = await ledgers();
+  it("when the server cannot be asked at first (a restart, a failover), it is asked again", async () => {
+    const { spoilt, direct, arm, proxy } = await ledgers();
+    const intent = await spoilt.createDraft(starsDraft());
+
+    arm("lose the reply, then refuse connections");
+    const claiming = Promise.resolve(spoilt.claim(intent.id, 1));
+    // The pool's one connection was lost with the COMMIT: asking needs a new one, refused once.
+    await Promise.race([proxy.nextRefusal(), claiming]);
+    proxy.acceptAgain();
+
+    expect(await claiming).toMatchObject({ ok: true, intent: { status: "sending" } });
+    expect((await direct.get(intent.id))?.status).toBe("sending");
+  });
+
+  it("when the server cannot be asked for long, the error is one nobody retries", async () => {
+    const { spoilt, direct, arm } = await ledgers({
+      commitCheck: { attempts: 3, firstDelayMs: 10, maxDelayMs: 20 },
+    });
     const intent = await spoilt.createDraft(starsDraft());
 
     arm("lose the reply, then refuse connections");

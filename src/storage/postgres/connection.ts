@@ -4,6 +4,7 @@
  * as numbers: every one of them is below 2^53.
  */
 import pg from "pg";
+import { type CommitCheck, DEFAULT_COMMIT_CHECK } from "./commit.js";
 
 const BIGINT_OID = 20;
 
@@ -35,17 +36,30 @@ const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = {
   lockWaitMs: 15_000,
 };
 
-/** Each pool's BEGIN, with its limits (see {@link beginStatement}). */
-const BEGIN_STATEMENTS = new WeakMap<pg.Pool, string>();
+/** How a pool's transactions begin and settle a lost COMMIT (see {@link transactionSettings}). */
+interface TransactionSettings {
+  /**
+   * BEGIN and the pool's limits, SET LOCAL (for this transaction only, so they hold through a
+   * connection pooler in transaction mode as well, and never bound the migrations' wait for
+   * another replica), in the same round trip.
+   */
+  begin: string;
+  /** How long a COMMIT whose answer was lost is looked into (./commit.ts). */
+  commitCheck: Readonly<CommitCheck>;
+}
 
-/**
- * The statement that opens a transaction on `pool`'s connections: BEGIN and the pool's limits,
- * SET LOCAL (for this transaction only, so they hold through a connection pooler in
- * transaction mode as well, and never bound the migrations' wait for another replica), in the
- * same round trip.
- */
-export function beginStatement(pool: pg.Pool): string {
-  return BEGIN_STATEMENTS.get(pool) ?? "BEGIN";
+const TRANSACTION_SETTINGS = new WeakMap<pg.Pool, TransactionSettings>();
+
+/** How transactions on `pool`'s connections begin and settle a lost COMMIT. */
+export function transactionSettings(pool: pg.Pool): TransactionSettings {
+  return TRANSACTION_SETTINGS.get(pool) ?? { begin: "BEGIN", commitCheck: DEFAULT_COMMIT_CHECK };
+}
+
+export interface PoolOptions {
+  max?: number;
+  sessionLimits?: SessionLimits;
+  connectTimeoutMs?: number;
+  commitCheck?: CommitCheck;
 }
 
 /**
@@ -54,10 +68,7 @@ export function beginStatement(pool: pg.Pool): string {
  */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-export function openPool(
-  url: string,
-  options: { max?: number; sessionLimits?: SessionLimits; connectTimeoutMs?: number } = {},
-): pg.Pool {
+export function openPool(url: string, options: PoolOptions = {}): pg.Pool {
   const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   const pool = new pg.Pool({
     connectionString: url,
@@ -69,11 +80,12 @@ export function openPool(
     // So that the system finds a silent peer of an open connection in the end, too.
     keepAlive: true,
   });
-  BEGIN_STATEMENTS.set(
-    pool,
-    `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(limits.lockWaitMs)}; ` +
+  TRANSACTION_SETTINGS.set(pool, {
+    begin:
+      `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(limits.lockWaitMs)}; ` +
       `SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(limits.idleInTransactionMs)}`,
-  );
+    commitCheck: options.commitCheck ?? DEFAULT_COMMIT_CHECK,
+  });
   // An idle client that loses its connection emits here; without a listener the process dies.
   pool.on("error", () => undefined);
   return pool;

@@ -4,7 +4,7 @@
  */
 import type pg from "pg";
 import { learnCommitted, type PendingCommit, pendingCommit } from "./commit.js";
-import { beginStatement } from "./connection.js";
+import { transactionSettings } from "./connection.js";
 
 /** A pool (one statement, any connection) or one client (inside a transaction). */
 export type Queryable = pg.Pool | pg.PoolClient;
@@ -67,6 +67,7 @@ export async function inTransaction<T>(
   pool: pg.Pool,
   work: (client: pg.PoolClient) => Promise<T>,
 ): Promise<T> {
+  const settings = transactionSettings(pool);
   const client = await pool.connect();
   let broken: Error | undefined;
   // A connection lost while the client is checked out is also emitted as an 'error' event,
@@ -84,7 +85,7 @@ export async function inTransaction<T>(
     client.release(broken);
   };
   try {
-    await client.query(beginStatement(pool));
+    await client.query(settings.begin);
     let result: T;
     let pending: PendingCommit;
     try {
@@ -101,7 +102,7 @@ export async function inTransaction<T>(
     } catch (error) {
       // Given back first: the pool may have no other connection to ask the server with.
       release();
-      await learnCommitted(pool, pending, error);
+      await learnCommitted(pool, pending, error, settings.commitCheck);
     }
     return result;
   } finally {

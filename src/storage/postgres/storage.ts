@@ -8,6 +8,7 @@ import type pg from "pg";
 import type { Storage } from "../types.js";
 import { PostgresAccessStore } from "./access-store.js";
 import { PostgresAccounts } from "./accounts.js";
+import type { CommitCheck } from "./commit.js";
 import { openPool, type SessionLimits } from "./connection.js";
 import { PostgresKeyValueStore } from "./key-value-store.js";
 import { PostgresLedger } from "./ledger.js";
@@ -21,6 +22,8 @@ export interface PostgresStorageOptions {
   sessionLimits?: SessionLimits;
   /** How long a new connection may take before it fails (default 5 s). */
   connectTimeoutMs?: number;
+  /** How long a COMMIT whose answer was lost is looked into (./commit.ts; about 6 s). */
+  commitCheck?: CommitCheck;
   /** How long {@link Storage.isUp} waits for the database's answer before saying down (2 s). */
   isUpTimeoutMs?: number;
 }
@@ -35,13 +38,8 @@ export async function openPostgresStorage(
   url: string,
   options: PostgresStorageOptions = {},
 ): Promise<Storage> {
-  const pool = openPool(url, {
-    max: options.maxConnections ?? 10,
-    ...(options.sessionLimits === undefined ? {} : { sessionLimits: options.sessionLimits }),
-    ...(options.connectTimeoutMs === undefined
-      ? {}
-      : { connectTimeoutMs: options.connectTimeoutMs }),
-  });
+  const { maxConnections, isUpTimeoutMs, ...poolOptions } = options;
+  const pool = openPool(url, { ...poolOptions, max: maxConnections ?? 10 });
   try {
     await migratePostgres(pool);
   } catch (error) {
@@ -58,8 +56,7 @@ export async function openPostgresStorage(
     senderLease: new PostgresSenderLease(pool),
     // Backed up by other means (pg_dump, the database service's own backups).
     backup: undefined,
-    isUp: () =>
-      open ? answersWithin(pool, options.isUpTimeoutMs ?? DEFAULT_IS_UP_TIMEOUT_MS) : false,
+    isUp: () => (open ? answersWithin(pool, isUpTimeoutMs ?? DEFAULT_IS_UP_TIMEOUT_MS) : false),
     isOpen: () => open,
     close: async () => {
       if (!open) return;
