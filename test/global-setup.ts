@@ -14,6 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:f
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { guardExit } from "./helpers/exit-guard.js";
 import { processesOfRun, RUN_MARKER } from "./helpers/leftovers.js";
 import {
   POSTGRES_ON_DEMAND_VARIABLE,
@@ -43,6 +44,8 @@ export default async function setup(): Promise<() => Promise<void>> {
   const postgres = await servePostgresOnDemand(tmpdir());
   process.env[POSTGRES_ON_DEMAND_VARIABLE] = postgres.url;
   const runDir = mkdtempSync(join(tmpdir(), "giftbot-test-run-"));
+  // An interrupted run (no teardown) would leave the folder behind.
+  const runDirGuard = guardExit("giftbot-test-run-guard", 'rm -rf "$1"', [runDir]);
   const tsxCache = shareTsxCache(runDir);
   const marker = `${RUN_MARKER}=${runDir}`;
   const before = new Set(processesOfRun(marker, new Set()).map((p) => p.pid));
@@ -66,6 +69,7 @@ export default async function setup(): Promise<() => Promise<void>> {
     const files = readdirSync(runDir).filter((name) => name !== tsxCache);
     // Removes the link to tsx's cache, not the cache.
     rmSync(runDir, { recursive: true, force: true });
+    runDirGuard.release();
     const problems = [
       ...left.map((p) => `process ${p.pid} still running: ${p.command}`),
       ...files.map((file) => `temporary file left: ${join(runDir, file)}`),

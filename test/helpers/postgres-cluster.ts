@@ -7,16 +7,17 @@
  *
  * The server outlives the process that started it (pg_ctl detaches it), so a guard stops it
  * when that process ends without its teardown: Ctrl-C, `timeout` and a killed CI job end vitest
- * so, and each left one more server running and its folder in /tmp ({@link guardCluster}).
+ * so, and each left one more server running and its folder in /tmp (./exit-guard.ts).
  *
  * PostgreSQL missing is an error, never a skip: `.ci/run` installs it (apt-get) when it is not
  * on the machine, and a run without it would pass without testing the PostgreSQL store.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type ExitGuard, guardExit } from "./exit-guard.js";
 
 export interface PostgresCluster {
   /** A superuser's URL to the `postgres` database. */
@@ -72,29 +73,15 @@ function run(program: string, args: string[]): void {
 
 /**
  * Stops the cluster in `dir` and removes the folder once this process has ended, however it
- * ended (a SIGKILL included): a shell in a session of its own (so the Ctrl-C or the `timeout`
- * that ends this process does not reach it) reads a pipe from this process until the kernel
- * closes it, at this process's exit. Nothing else holds that pipe: Node opens it close-on-exec,
- * so neither the test workers nor the server inherit it. After a normal stop, closing the pipe
- * lets the guard exit, finding the folder gone.
+ * ended (./exit-guard.ts). After a normal stop the guard finds the folder gone.
  */
-function guardCluster(bin: string, data: string, dir: string): ChildProcess {
+function guardCluster(bin: string, data: string, dir: string): ExitGuard {
   const pgCtl = asRoot() ? 'runuser -u postgres -- "$1/pg_ctl"' : '"$1/pg_ctl"';
-  const script = [
-    "trap '' INT HUP",
-    "cat >/dev/null",
-    '[ -d "$3" ] || exit 0',
-    `${pgCtl} -D "$2" -m immediate -w stop >/dev/null 2>&1`,
-    'rm -rf "$3"',
-  ].join("; ");
-  const guard = spawn("sh", ["-c", script, "giftbot-postgres-guard", bin, data, dir], {
-    detached: true,
-    stdio: ["pipe", "ignore", "ignore"],
-  });
-  // Neither the guard nor its pipe keeps this process alive.
-  guard.unref();
-  (guard.stdin as unknown as { unref(): void }).unref();
-  return guard;
+  return guardExit(
+    "giftbot-postgres-guard",
+    `[ -d "$3" ] || exit 0; ${pgCtl} -D "$2" -m immediate -w stop >/dev/null 2>&1; rm -rf "$3"`,
+    [bin, data, dir],
+  );
 }
 
 /** Stops the cluster whose folder is `dir`, if it runs, and removes the folder. */
@@ -124,7 +111,7 @@ export async function startPostgresCluster(parent: string = tmpdir()): Promise<P
   const guard = guardCluster(bin, data, dir);
   const stop = (): void => {
     stopClusterIn(dir);
-    guard.stdin?.end();
+    guard.release();
   };
   try {
     run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "giftbot", "-N", "-E", "UTF8"]);
