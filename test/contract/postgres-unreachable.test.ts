@@ -63,8 +63,8 @@ describe("PostgreSQL: a database that falls silent", () => {
     const proxy = await silenceableProxy(new URL(url), { silent: false });
     const storage: Storage = await openPostgresStorage(proxy.url, {
       maxConnections: 2,
-      connectTimeoutMs: 300,
-      isUpTimeoutMs: 300,
+      // Long enough for a busy machine's answer, short for a test.
+      isUpTimeoutMs: 1_000,
     });
     onTestFinished(async () => {
       // The silent connections' queries end with their sockets; then the pool can close.
