@@ -138,6 +138,16 @@ describe("/giveaway", () => {
       "This giveaway is no longer open. Send /giveaway to start again.",
       "This button is not valid.",
     ]);
+    // Someone who is not an admin learns nothing, not even that giveaways exist.
+    const buyerPress = h.telegram.mark();
+    for (const data of [csv.data.replace("csv", "ok"), "give:ok:AAAAAAAAAAAA", "give:kind:stars"]) {
+      await h.send(h.updates.callback(BUYER, data, 1));
+    }
+    expect(answersSince(h, buyerPress)).toEqual([
+      "This button is not valid.",
+      "This button is not valid.",
+      "This button is not valid.",
+    ]);
     await admin.pressButton("✖️ Cancel");
     expect(admin.lastMessage().text).toBe("Giveaway cancelled. Nothing was bought.");
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);

@@ -2,8 +2,9 @@
  * /giveaway (admins, private chat) and the buttons of a giveaway's messages: Stop on the
  * progress message, Confirm, Cancel and "Download the list" on the card. Anyone else's
  * /giveaway falls through to the unknown-command answer, as every admin command does. A press
- * is refused, with a localized answer, when its data is forged, its giveaway is unknown
- * (stale: a restart, a newer giveaway, too old) or closed, or it is not the presser's own.
+ * is refused, with a localized answer, when its data is forged or the presser is not an admin
+ * (both answered alike), its giveaway is unknown (stale: a restart, a newer giveaway, too old)
+ * or closed, or it is not the presser's own.
  */
 import { createConversation } from "@grammyjs/conversations";
 import { type CallbackQueryContext, Composer, InputFile } from "grammy";
@@ -67,6 +68,12 @@ async function onPress(
   services: BotServices,
   deps: GiveawayDeps,
 ): Promise<void> {
+  // Anyone but an admin in a private chat gets the answer forged data gets, as with the
+  // admins' own buttons: a stranger learns nothing, not even that giveaways exist.
+  if (!services.admins.has(ctx.from.id) || ctx.chat?.type !== "private") {
+    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+    return;
+  }
   // The kind is chosen inside the flow: here, that flow has ended.
   if (action.type === "kind") {
     await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
