@@ -88,10 +88,18 @@ describe("/giveaway", () => {
     await admin.press(confirm.data, confirm.messageId);
     expect(admin.lastMessage().text).toContain("Sending giveaways is not available yet");
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(h.telegram.message(ADMIN.id, confirm.messageId)?.reply_markup).toBeUndefined();
-    // A second press of the same Confirm acts no more.
+    // Only the list is left to download, as the answer says.
+    const confirmed = h.telegram.message(ADMIN.id, confirm.messageId)?.reply_markup;
+    expect(confirmed?.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([
+      ["📄 Download the list"],
+    ]);
+    await admin.pressButton("📄 Download the list");
+    expect(h.telegram.callsOf("sendDocument")).toHaveLength(1);
+    // A second press of the same Confirm, or a Cancel, acts no more.
     await admin.press(confirm.data, confirm.messageId);
-    expect(answersSince(h, atConfirm).at(-1)).toContain("no longer open");
+    expect(answersSince(h, atConfirm).at(-1)).toContain("no longer active");
+    await admin.press(confirm.data.replace(":ok:", ":no:"), confirm.messageId);
+    expect(answersSince(h, atConfirm).at(-1)).toContain("no longer active");
     expect(
       admin.callsSince(atConfirm).filter((c) => String(c.payload.text).includes("not available")),
     ).toHaveLength(1);

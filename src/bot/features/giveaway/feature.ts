@@ -7,7 +7,7 @@
  * or closed, or it is not the presser's own.
  */
 import { createConversation } from "@grammyjs/conversations";
-import { type CallbackQueryContext, Composer, InputFile } from "grammy";
+import { type CallbackQueryContext, Composer, type InlineKeyboard, InputFile } from "grammy";
 import {
   decodeGiveaway,
   GIVEAWAY_DATA,
@@ -19,6 +19,7 @@ import { createGiveawayFlow, type GiveawayDeps } from "./flow.js";
 import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
 import type { Giveaway } from "./board.js";
+import { confirmedCardKeyboard } from "./card.js";
 import { giveawayListCsv } from "./list-csv.js";
 import { startGiveawayBatch } from "./start-batch.js";
 
@@ -89,14 +90,21 @@ async function onPress(
     await ctx.answerCallbackQuery({ text: ctx.t("giveaway-not-yours") });
     return;
   }
-  const expected: GiveawayPressType[] =
-    giveaway.phase === "checking" ? ["stop"] : ["ok", "no", "csv"];
+  const expected = EXPECTED_PRESSES[giveaway.phase];
   if (!expected.includes(action.type)) {
     await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
     return;
   }
   await PRESSES[action.type](ctx, giveaway, { services, deps });
 }
+
+/** The buttons that act in each phase; any other is no longer active. */
+const EXPECTED_PRESSES: Record<Giveaway["phase"], readonly GiveawayPressType[]> = {
+  checking: ["stop"],
+  checked: ["ok", "no", "csv"],
+  confirmed: ["csv"],
+  closed: [],
+};
 
 interface PressEnv {
   services: BotServices;
@@ -114,13 +122,13 @@ const PRESSES: Record<
   },
   ok: async (ctx, giveaway, { services, deps }) => {
     const checked = giveaway.checked;
-    // A double press acts once: only the press that closes it goes on.
-    if (checked === undefined || checked.canReceive.length === 0 || !deps.board.close(giveaway)) {
+    // A double press acts once: only the press that confirms it goes on.
+    if (checked === undefined || checked.canReceive.length === 0 || !deps.board.confirm(giveaway)) {
       await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
       return;
     }
     await ctx.answerCallbackQuery();
-    await dropKeyboard(ctx);
+    await replaceKeyboard(ctx, confirmedCardKeyboard(ctx.t, giveaway.id));
     await startGiveawayBatch(
       ctx,
       {
@@ -149,8 +157,16 @@ const PRESSES: Record<
 
 /** Takes the buttons off the pressed message; a failure (too old, gone) is only logged. */
 async function dropKeyboard(ctx: GiveawayPress): Promise<void> {
+  await replaceKeyboard(ctx, undefined);
+}
+
+/** Puts `keyboard` (or none) on the pressed message; a failure is only logged. */
+async function replaceKeyboard(
+  ctx: GiveawayPress,
+  keyboard: InlineKeyboard | undefined,
+): Promise<void> {
   try {
-    await ctx.editMessageReplyMarkup();
+    await ctx.editMessageReplyMarkup(keyboard === undefined ? {} : { reply_markup: keyboard });
   } catch (error) {
     ctx.log.debug({ err: error }, "could not take a giveaway message's buttons away");
   }
