@@ -205,6 +205,33 @@ describe("/giveaway", () => {
     expect(admin.lastMessage().reply_markup).toBeUndefined();
   });
 
+  it("refuses a Confirm on a card checked too long ago, and one replaced by a newer giveaway", async () => {
+    const { h, admin } = await world();
+    const checkedCard = async () => {
+      await admin.command("giveaway");
+      await admin.pressButton("⭐ Stars");
+      await admin.pressButton("⭐ 50");
+      await admin.say("alice_friend bob_gifts");
+      return findData(admin, "✅ Confirm");
+    };
+    const old = await checkedCard();
+    h.clock.advance(31 * 60_000);
+    const before = h.telegram.mark();
+    await admin.press(old.data, old.messageId);
+    expect(answersSince(h, before)).toEqual([
+      "This giveaway is no longer open. Send /giveaway to start again.",
+    ]);
+    const first = await checkedCard();
+    await checkedCard();
+    await admin.press(first.data, first.messageId);
+    expect(answersSince(h, before).at(-1)).toBe(
+      "This giveaway is no longer open. Send /giveaway to start again.",
+    );
+    expect(
+      admin.callsSince(before).filter((c) => String(c.payload.text).includes("not available")),
+    ).toHaveLength(0);
+  });
+
   it("is for admins only: anyone else's /giveaway is an unknown command", async () => {
     const { h } = await world();
     const buyer = chatPerson(h, BUYER);
