@@ -183,6 +183,30 @@ describe("/giveaway", () => {
     expect(admin.lastMessage().text).toContain("Can receive (2)");
   });
 
+  it("edits the progress message with the time left at the pace so far, then the final count", async () => {
+    const { h, admin } = await world();
+    await admin.command("giveaway");
+    await admin.pressButton("⭐ Stars");
+    await admin.pressButton("⭐ 50");
+    // Each check is held long enough for the test to move the clock 20 s while it waits.
+    h.sandbox.injectFault({ type: "delay", ms: 100 }, { path: "/get-user-info/", times: 4 });
+    const before = h.telegram.mark();
+    const sending = admin.say("alice_friend bob_gifts carol_star dave_user");
+    for (let received = 1; received <= 4; received++) {
+      await h.sandbox.waitForRequests(received, "/get-user-info/");
+      h.clock.advance(20_000);
+    }
+    await sending;
+    const texts = admin
+      .callsSince(before)
+      .filter((c) => c.method === "editMessageText")
+      .map((c) => String(c.payload.text));
+    // 20 s a name: after the first, 3 names are left, a minute; the last edit is the count.
+    expect(texts[0]).toBe("Checking 1/4 ▓▓░░░░░░░░ ~1 minute left");
+    expect(texts.at(-1)).toBe("Checking 4/4 ▓▓▓▓▓▓▓▓▓▓");
+    expect(admin.lastMessage().text).toContain("Can receive (4)");
+  });
+
   it("stops checking when the admin presses Stop: the rest is not asked, nothing to confirm", async () => {
     const { h, admin } = await world();
     await admin.command("giveaway");
