@@ -528,7 +528,7 @@ giveaway-button-stars = ⭐ Stars
 giveaway-button-premium = 💎 Premium
 giveaway-ask-amount = How many stars for each recipient? Up to { $max } each.
 giveaway-ask-duration = How long should each recipient get Telegram Premium?
-giveaway-ask-recipients = Send the recipients: @usernames or t.me links, separated by spaces, commas or new lines. Or send them as a .txt or .csv file (the first column; at most { $size }). At most { $max ->
+giveaway-ask-recipients = Send the recipients: @usernames or t.me links, separated by spaces, commas or new lines. Or send them as a .txt or .csv file (a .csv: its "username" column, or else every cell; at most { $size }). At most { $max ->
         [one] one recipient
        *[other] { $max } recipients
     }.

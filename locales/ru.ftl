@@ -479,7 +479,7 @@ giveaway-button-stars = ⭐ Звёзды
 giveaway-button-premium = 💎 Premium
 giveaway-ask-amount = Сколько звёзд каждому? Не больше { $max } на одного.
 giveaway-ask-duration = На какой срок каждому подарить Telegram Premium?
-giveaway-ask-recipients = Отправьте получателей: @имена или ссылки t.me через пробел, запятую или с новой строки. Или файлом .txt или .csv (первый столбец; не больше { $size }). Не больше { $max ->
+giveaway-ask-recipients = Отправьте получателей: @имена или ссылки t.me через пробел, запятую или с новой строки. Или файлом .txt или .csv (в .csv — столбец «username», а без него все ячейки; не больше { $size }). Не больше { $max ->
         [one] { $max } получателя
         [few] { $max } получателей
        *[many] { $max } получателей

@@ -88,10 +88,18 @@ describe("/giveaway", () => {
     await admin.press(confirm.data, confirm.messageId);
     expect(admin.lastMessage().text).toContain("Sending giveaways is not available yet");
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(h.telegram.message(ADMIN.id, confirm.messageId)?.reply_markup).toBeUndefined();
-    // A second press of the same Confirm acts no more.
+    // Only the list is left to download, as the answer says.
+    const confirmed = h.telegram.message(ADMIN.id, confirm.messageId)?.reply_markup;
+    expect(confirmed?.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([
+      ["📄 Download the list"],
+    ]);
+    await admin.pressButton("📄 Download the list");
+    expect(h.telegram.callsOf("sendDocument")).toHaveLength(1);
+    // A second press of the same Confirm, or a Cancel, acts no more.
     await admin.press(confirm.data, confirm.messageId);
-    expect(answersSince(h, atConfirm).at(-1)).toContain("no longer open");
+    expect(answersSince(h, atConfirm).at(-1)).toContain("no longer active");
+    await admin.press(confirm.data.replace(":ok:", ":no:"), confirm.messageId);
+    expect(answersSince(h, atConfirm).at(-1)).toContain("no longer active");
     expect(
       admin.callsSince(atConfirm).filter((c) => String(c.payload.text).includes("not available")),
     ).toHaveLength(1);
@@ -138,6 +146,16 @@ describe("/giveaway", () => {
       "This giveaway is no longer open. Send /giveaway to start again.",
       "This button is not valid.",
     ]);
+    // Someone who is not an admin learns nothing, not even that giveaways exist.
+    const buyerPress = h.telegram.mark();
+    for (const data of [csv.data.replace("csv", "ok"), "give:ok:AAAAAAAAAAAA", "give:kind:stars"]) {
+      await h.send(h.updates.callback(BUYER, data, 1));
+    }
+    expect(answersSince(h, buyerPress)).toEqual([
+      "This button is not valid.",
+      "This button is not valid.",
+      "This button is not valid.",
+    ]);
     await admin.pressButton("✖️ Cancel");
     expect(admin.lastMessage().text).toBe("Giveaway cancelled. Nothing was bought.");
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
@@ -165,6 +183,30 @@ describe("/giveaway", () => {
     expect(admin.lastMessage().text).toContain("Can receive (2)");
   });
 
+  it("edits the progress message with the time left at the pace so far, then the final count", async () => {
+    const { h, admin } = await world();
+    await admin.command("giveaway");
+    await admin.pressButton("⭐ Stars");
+    await admin.pressButton("⭐ 50");
+    // Each check is held long enough for the test to move the clock 20 s while it waits.
+    h.sandbox.injectFault({ type: "delay", ms: 100 }, { path: "/get-user-info/", times: 4 });
+    const before = h.telegram.mark();
+    const sending = admin.say("alice_friend bob_gifts carol_star dave_user");
+    for (let received = 1; received <= 4; received++) {
+      await h.sandbox.waitForRequests(received, "/get-user-info/");
+      h.clock.advance(20_000);
+    }
+    await sending;
+    const texts = admin
+      .callsSince(before)
+      .filter((c) => c.method === "editMessageText")
+      .map((c) => String(c.payload.text));
+    // 20 s a name: after the first, 3 names are left, a minute; the last edit is the count.
+    expect(texts[0]).toBe("Checking 1/4 ▓▓░░░░░░░░ ~1 minute left");
+    expect(texts.at(-1)).toBe("Checking 4/4 ▓▓▓▓▓▓▓▓▓▓");
+    expect(admin.lastMessage().text).toContain("Can receive (4)");
+  });
+
   it("stops checking when the admin presses Stop: the rest is not asked, nothing to confirm", async () => {
     const { h, admin } = await world();
     await admin.command("giveaway");
@@ -185,6 +227,33 @@ describe("/giveaway", () => {
       "Checks stopped at 1/4. Nothing was bought; send /giveaway to start again.",
     );
     expect(admin.lastMessage().reply_markup).toBeUndefined();
+  });
+
+  it("refuses a Confirm on a card checked too long ago, and one replaced by a newer giveaway", async () => {
+    const { h, admin } = await world();
+    const checkedCard = async () => {
+      await admin.command("giveaway");
+      await admin.pressButton("⭐ Stars");
+      await admin.pressButton("⭐ 50");
+      await admin.say("alice_friend bob_gifts");
+      return findData(admin, "✅ Confirm");
+    };
+    const old = await checkedCard();
+    h.clock.advance(31 * 60_000);
+    const before = h.telegram.mark();
+    await admin.press(old.data, old.messageId);
+    expect(answersSince(h, before)).toEqual([
+      "This giveaway is no longer open. Send /giveaway to start again.",
+    ]);
+    const first = await checkedCard();
+    await checkedCard();
+    await admin.press(first.data, first.messageId);
+    expect(answersSince(h, before).at(-1)).toBe(
+      "This giveaway is no longer open. Send /giveaway to start again.",
+    );
+    expect(
+      admin.callsSince(before).filter((c) => String(c.payload.text).includes("not available")),
+    ).toHaveLength(0);
   });
 
   it("is for admins only: anyone else's /giveaway is an unknown command", async () => {

@@ -86,6 +86,90 @@ describe("the progress editor", () => {
   });
 });
 
+describe("the progress editor, when Telegram is slow or refuses", () => {
+  /** An editor whose edits wait until the test settles them. */
+  function slowEditor(retryAfterMs?: (error: unknown) => number | undefined) {
+    const clock = createTestClock(0);
+    const timers: { at: number; run: () => void; cancelled: boolean }[] = [];
+    const edits: { text: string; settle: (error?: Error) => void }[] = [];
+    const progress = new ProgressEditor({
+      minIntervalMs: 2_000,
+      now: () => clock(),
+      later: (run, ms) => {
+        const timer = { at: clock() + ms, run, cancelled: false };
+        timers.push(timer);
+        return () => {
+          timer.cancelled = true;
+        };
+      },
+      edit: (text) =>
+        new Promise<void>((resolve, reject) => {
+          edits.push({
+            text,
+            settle: (error) => (error === undefined ? resolve() : reject(error)),
+          });
+        }),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+    const advance = async (ms: number) => {
+      clock.advance(ms);
+      for (const timer of timers.splice(0)) {
+        if (timer.cancelled) continue;
+        if (timer.at <= clock()) timer.run();
+        else timers.push(timer);
+      }
+      await Promise.resolve();
+    };
+    /** Lets the promise callbacks of a settled edit run. */
+    const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+    return { progress, edits, advance, tick };
+  }
+
+  it("starts no edit while one is under way, and then sends only the latest text", async () => {
+    const { progress, edits, advance, tick } = slowEditor();
+    progress.show("1/10");
+    await advance(2_000);
+    progress.show("2/10");
+    await advance(2_000);
+    progress.show("3/10");
+    await advance(2_000);
+    expect(edits.map((e) => e.text)).toEqual(["1/10"]);
+    edits[0]?.settle();
+    await tick();
+    expect(edits.map((e) => e.text)).toEqual(["1/10", "3/10"]);
+  });
+
+  it("tries a text again after its edit failed, so the last state is still shown", async () => {
+    const { progress, edits, advance, tick } = slowEditor();
+    progress.show("5/5");
+    edits[0]?.settle(new Error("Bad Gateway"));
+    await tick();
+    // Not on a timer of its own: a message deleted meanwhile is not edited forever.
+    await advance(10_000);
+    expect(edits).toHaveLength(1);
+    const flushed = progress.flush();
+    await tick();
+    expect(edits.map((e) => e.text)).toEqual(["5/5", "5/5"]);
+    edits[1]?.settle();
+    await flushed;
+  });
+
+  it("waits the retry_after of a refused edit before the next one", async () => {
+    const { progress, edits, advance, tick } = slowEditor((error) =>
+      error instanceof Error && error.message === "flood" ? 30_000 : undefined,
+    );
+    progress.show("1/10");
+    edits[0]?.settle(new Error("flood"));
+    await tick();
+    progress.show("2/10");
+    await advance(2_000);
+    await advance(27_000);
+    expect(edits.map((e) => e.text)).toEqual(["1/10"]);
+    await advance(1_000);
+    expect(edits.map((e) => e.text)).toEqual(["1/10", "2/10"]);
+  });
+});
+
 describe("the progress bar", () => {
   it("fills by share, is full only at the end, and copes with nothing to do", () => {
     expect(progressBar(0, 120)).toBe("░░░░░░░░░░");

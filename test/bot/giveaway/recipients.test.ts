@@ -50,7 +50,7 @@ describe("a giveaway's recipients", () => {
     expect(list.invalidCount).toBe(50);
   });
 
-  it("reads a .csv's first column, skipping its header row, and a .txt as a message", () => {
+  it("reads a .csv's username column, skipping its header row, and a .txt as a message", () => {
     const csv = 'username,prize\n"@alice_friend",1\nbob_gifts;2\r\nt.me/carol_star,3\n';
     expect(recipientsFromFile("winners.CSV", csv, 200).recipients).toEqual([
       "alice_friend",
@@ -63,6 +63,36 @@ describe("a giveaway's recipients", () => {
       "username",
       "alice_friend",
     ]);
+  });
+
+  it("reads every cell of a .csv without a header: a one-row list loses nobody", () => {
+    const list = recipientsFromFile("w.csv", "alice_friend,bob_gifts;carol_star\tdave_user\n", 200);
+    expect(list.recipients).toEqual(["alice_friend", "bob_gifts", "carol_star", "dave_user"]);
+    // A prize column is listed back, not guessed at.
+    const prizes = recipientsFromFile("w.csv", "erin_here,1\nfrank_ok,2\n", 200);
+    expect(prizes.recipients).toEqual(["erin_here", "frank_ok"]);
+    expect(prizes.invalid).toEqual(["1", "2"]);
+  });
+
+  it("reads the column a .csv's header names as usernames, not a display name beside it", () => {
+    const csv = "Name,Username,Prize\nAlice,@alice_friend,1\nBobby,t.me/bob_gifts,2\n";
+    const list = recipientsFromFile("winners.csv", csv, 200);
+    expect(list.recipients).toEqual(["alice_friend", "bob_gifts"]);
+    expect(list.invalidCount).toBe(0);
+    // "name" alone still names the column.
+    expect(recipientsFromFile("w.csv", "name\ncarol_star\n", 200).recipients).toEqual([
+      "carol_star",
+    ]);
+  });
+
+  it("reads a .csv's quoted cells whole: a comma or a line break inside quotes splits nothing", () => {
+    const csv = 'username,note\n"@alice_friend","won, twice"\n"bob_gifts","line\nbreak"\n';
+    const list = recipientsFromFile("w.csv", csv, 200);
+    expect(list.recipients).toEqual(["alice_friend", "bob_gifts"]);
+    expect(list.invalidCount).toBe(0);
+    const noHeader = recipientsFromFile("w.csv", '"Smith, John",@carol_star\n', 200);
+    expect(noHeader.recipients).toEqual(["carol_star"]);
+    expect(noHeader.invalid).toEqual(["Smith, John"]);
   });
 
   it("never throws, and never returns an invalid or duplicate name, or more than the maximum", () => {

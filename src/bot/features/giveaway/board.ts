@@ -28,8 +28,12 @@ export interface Giveaway {
   /** The recipients as read from the admin's list. */
   readonly list: RecipientList;
   readonly startedAt: number;
-  /** `checking` until the checks end, then `checked` (the card is up), `closed` once used. */
-  phase: "checking" | "checked" | "closed";
+  /**
+   * `checking` until the checks end, then `checked` (the card is up), `confirmed` once its
+   * Confirm was pressed (only its list may still be downloaded), `closed` once cancelled,
+   * stopped or replaced.
+   */
+  phase: "checking" | "checked" | "confirmed" | "closed";
   /** Set when the checks end. */
   checked?: CheckedRecipients;
   checkedAt?: number;
@@ -89,7 +93,17 @@ export class GiveawayBoard {
   }
 
   /**
-   * Closes it for good (Confirm, Cancel, stopped checks): true for the one press that closed
+   * Marks a checked giveaway confirmed: true for the one press that confirmed it, false when
+   * it is not (or no longer) waiting for Confirm, so a double press sends once.
+   */
+  confirm(giveaway: Giveaway): boolean {
+    if (giveaway.phase !== "checked") return false;
+    giveaway.phase = "confirmed";
+    return true;
+  }
+
+  /**
+   * Closes it for good (Cancel, stopped checks): true for the one press that closed
    * it, false when it already was, so a double press acts once.
    */
   close(giveaway: Giveaway): boolean {

@@ -81,6 +81,14 @@ export function cardKeyboard(
     .text(t("giveaway-button-csv"), encodeGiveaway({ type: "csv", giveawayId }));
 }
 
+/** The card's buttons once confirmed: only its list may still be downloaded. */
+export function confirmedCardKeyboard(t: Translate, giveawayId: string): InlineKeyboard {
+  return new InlineKeyboard().text(
+    t("giveaway-button-csv"),
+    encodeGiveaway({ type: "csv", giveawayId }),
+  );
+}
+
 function at(name: string): string {
   return `@${name}`;
 }

@@ -2,11 +2,12 @@
  * /giveaway (admins, private chat) and the buttons of a giveaway's messages: Stop on the
  * progress message, Confirm, Cancel and "Download the list" on the card. Anyone else's
  * /giveaway falls through to the unknown-command answer, as every admin command does. A press
- * is refused, with a localized answer, when its data is forged, its giveaway is unknown
- * (stale: a restart, a newer giveaway, too old) or closed, or it is not the presser's own.
+ * is refused, with a localized answer, when its data is forged or the presser is not an admin
+ * (both answered alike), its giveaway is unknown (stale: a restart, a newer giveaway, too old)
+ * or closed, or it is not the presser's own.
  */
 import { createConversation } from "@grammyjs/conversations";
-import { type CallbackQueryContext, Composer, InputFile } from "grammy";
+import { type CallbackQueryContext, Composer, type InlineKeyboard, InputFile } from "grammy";
 import {
   decodeGiveaway,
   GIVEAWAY_DATA,
@@ -18,6 +19,7 @@ import { createGiveawayFlow, type GiveawayDeps } from "./flow.js";
 import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
 import type { Giveaway } from "./board.js";
+import { confirmedCardKeyboard } from "./card.js";
 import { giveawayListCsv } from "./list-csv.js";
 import { startGiveawayBatch } from "./start-batch.js";
 
@@ -67,6 +69,12 @@ async function onPress(
   services: BotServices,
   deps: GiveawayDeps,
 ): Promise<void> {
+  // Anyone but an admin in a private chat gets the answer forged data gets, as with the
+  // admins' own buttons: a stranger learns nothing, not even that giveaways exist.
+  if (!services.admins.has(ctx.from.id) || ctx.chat?.type !== "private") {
+    await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
+    return;
+  }
   // The kind is chosen inside the flow: here, that flow has ended.
   if (action.type === "kind") {
     await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
@@ -82,14 +90,21 @@ async function onPress(
     await ctx.answerCallbackQuery({ text: ctx.t("giveaway-not-yours") });
     return;
   }
-  const expected: GiveawayPressType[] =
-    giveaway.phase === "checking" ? ["stop"] : ["ok", "no", "csv"];
+  const expected = EXPECTED_PRESSES[giveaway.phase];
   if (!expected.includes(action.type)) {
     await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
     return;
   }
   await PRESSES[action.type](ctx, giveaway, { services, deps });
 }
+
+/** The buttons that act in each phase; any other is no longer active. */
+const EXPECTED_PRESSES: Record<Giveaway["phase"], readonly GiveawayPressType[]> = {
+  checking: ["stop"],
+  checked: ["ok", "no", "csv"],
+  confirmed: ["csv"],
+  closed: [],
+};
 
 interface PressEnv {
   services: BotServices;
@@ -107,13 +122,13 @@ const PRESSES: Record<
   },
   ok: async (ctx, giveaway, { services, deps }) => {
     const checked = giveaway.checked;
-    // A double press acts once: only the press that closes it goes on.
-    if (checked === undefined || checked.canReceive.length === 0 || !deps.board.close(giveaway)) {
+    // A double press acts once: only the press that confirms it goes on.
+    if (checked === undefined || checked.canReceive.length === 0 || !deps.board.confirm(giveaway)) {
       await ctx.answerCallbackQuery({ text: ctx.t("flow-button-inactive") });
       return;
     }
     await ctx.answerCallbackQuery();
-    await dropKeyboard(ctx);
+    await replaceKeyboard(ctx, confirmedCardKeyboard(ctx.t, giveaway.id));
     await startGiveawayBatch(
       ctx,
       {
@@ -142,8 +157,16 @@ const PRESSES: Record<
 
 /** Takes the buttons off the pressed message; a failure (too old, gone) is only logged. */
 async function dropKeyboard(ctx: GiveawayPress): Promise<void> {
+  await replaceKeyboard(ctx, undefined);
+}
+
+/** Puts `keyboard` (or none) on the pressed message; a failure is only logged. */
+async function replaceKeyboard(
+  ctx: GiveawayPress,
+  keyboard: InlineKeyboard | undefined,
+): Promise<void> {
   try {
-    await ctx.editMessageReplyMarkup();
+    await ctx.editMessageReplyMarkup(keyboard === undefined ? {} : { reply_markup: keyboard });
   } catch (error) {
     ctx.log.debug({ err: error }, "could not take a giveaway message's buttons away");
   }

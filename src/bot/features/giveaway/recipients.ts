@@ -7,6 +7,7 @@
  * throw on what a person sends.
  */
 import { parseUsername, type Username } from "../../../gifts/username.js";
+import { csvRows } from "./csv-cells.js";
 
 export interface RecipientList {
   /** Each recipient once, in the order first written. */
@@ -26,8 +27,15 @@ export const MAX_INVALID_SHOWN = 20;
 /** An entry longer than this is not a username nor a link to one. */
 const MAX_ENTRY_LENGTH = 200;
 
-/** A spreadsheet's first row naming the column, not a person. */
-const CSV_HEADERS = new Set(["username", "usernames", "recipient", "recipients", "user", "name"]);
+/**
+ * A spreadsheet's first row naming its columns: the cells that name the usernames' column, the
+ * likeliest first ("name" last: beside a "username" column it is a display name).
+ */
+const USERNAME_HEADERS: readonly (readonly string[])[] = [
+  ["username", "usernames", "user_name", "telegram", "tg", "handle", "login", "nickname"],
+  ["recipient", "recipients", "winner", "winners", "user", "users"],
+  ["name"],
+];
 
 /** Reads a message's text. */
 export function recipientsFromText(text: string, max: number): RecipientList {
@@ -35,20 +43,28 @@ export function recipientsFromText(text: string, max: number): RecipientList {
 }
 
 /**
- * Reads a file's text: a .csv's first column of every row (a header row naming the column is
- * skipped, quotes removed), any other file as a message's text.
+ * Reads a file's text: a .txt as a message's text; a .csv by its cells. When its first row names
+ * the usernames' column (`username`, `recipient`, ...), that column of every other row; else
+ * every cell, each one entry, so no name on the sheet is left out unseen (a prize or a display
+ * name is listed back as not a username, or checked like any name).
  */
 export function recipientsFromFile(fileName: string, text: string, max: number): RecipientList {
   if (!fileName.toLowerCase().endsWith(".csv")) return recipientsFromText(text, max);
-  const firstColumn = text.split(/\r?\n/u).map((row) =>
-    (row.split(/[,;\t]/u)[0] ?? "")
-      .trim()
-      .replace(/^"(.*)"$/u, "$1")
-      .trim(),
-  );
-  const first = firstColumn[0]?.toLowerCase().replace(/^@/u, "");
-  const rows = first !== undefined && CSV_HEADERS.has(first) ? firstColumn.slice(1) : firstColumn;
-  return collect(rows, max);
+  const rows = csvRows(text);
+  const column = usernameColumn(rows[0] ?? []);
+  const entries =
+    column === undefined ? rows.flat() : rows.slice(1).map((row) => row[column] ?? "");
+  return collect(entries, max);
+}
+
+/** The index of the column a header row names as the usernames', or undefined (no header). */
+function usernameColumn(firstRow: readonly string[]): number | undefined {
+  const header = firstRow.map((cell) => cell.trim().toLowerCase().replace(/^@/u, ""));
+  for (const names of USERNAME_HEADERS) {
+    const index = header.findIndex((cell) => names.includes(cell));
+    if (index >= 0) return index;
+  }
+  return undefined;
 }
 
 function collect(entries: readonly string[], max: number): RecipientList {

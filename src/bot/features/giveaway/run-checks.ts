@@ -5,7 +5,7 @@
  * then, when the checks end, the card with Confirm. Stopped (by the admin, a newer giveaway
  * or the bot stopping), the progress message says so and nothing is left to confirm.
  */
-import { type Api, InlineKeyboard } from "grammy";
+import { type Api, GrammyError, InlineKeyboard } from "grammy";
 import { balanceIn, currencyOf } from "../../../costs/money.js";
 import { encodeGiveaway } from "../../callback-data/giveaway.js";
 import type { Translate } from "../../context.js";
@@ -88,6 +88,7 @@ async function checkWithProgress(
     minIntervalMs: deps.editIntervalMs ?? PROGRESS_EDIT_INTERVAL_MS,
     now: services.now,
     later: deps.later,
+    retryAfterMs: telegramRetryAfterMs,
     edit: async (text) => {
       await deps.api.editMessageText(giveaway.chatId, message.message_id, text, {
         ...(keyboard === undefined ? {} : { reply_markup: keyboard }),
@@ -114,6 +115,12 @@ async function checkWithProgress(
   if (!stopped) return checked;
   deps.board.close(giveaway);
   return undefined;
+}
+
+/** The wait Telegram asked for after refusing an edit (429 `retry_after`), if it did. */
+function telegramRetryAfterMs(error: unknown): number | undefined {
+  const seconds = error instanceof GrammyError ? error.parameters.retry_after : undefined;
+  return seconds === undefined ? undefined : seconds * 1000;
 }
 
 /** Waits `ms`, or less once `signal` is aborted. */
