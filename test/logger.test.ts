@@ -41,4 +41,14 @@ describe("logger", () => {
     expect(output).not.toContain(TOKEN);
     expect(output).not.toContain("w1 w2");
   });
+
+  it("never prints a database URL's password, in a field or inside an error's text", () => {
+    const { lines, logger } = capturingLogger();
+    const url = "postgres://giftbot:pg-canary-password@db.internal:5432/giftbot";
+    logger.error({ err: new Error(`could not connect to ${url}`), databaseUrl: url }, "db");
+    logger.info({ options: { connectionString: url } }, "pool");
+    const output = lines.join("\n");
+    expect(output).not.toContain("pg-canary-password");
+    expect(output).toContain("postgres://giftbot:[redacted]@db.internal");
+  });
 });

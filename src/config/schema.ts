@@ -36,6 +36,7 @@ export const SECRET_VARIABLES = [
   "UPSTREAM_PROXY",
   "TON_API_KEY",
   "WEBHOOK_SECRET",
+  "DATABASE_URL",
 ] as const;
 
 const TRUE_WORDS = new Set(["true", "1", "yes"]);
@@ -195,6 +196,10 @@ const fields = {
 
   // The ledger and its spending limits
   DATABASE_PATH: z.string().default("./data/giftbot.sqlite"),
+  // Set: PostgreSQL keeps everything (several replicas); unset: the SQLite file above.
+  DATABASE_URL: singleLine(z.string())
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+    .optional(),
   DRAFT_TTL_SECONDS: integer(30, 86_400).default(600),
   // One source for the defaults: the ledger's own (src/ledger/limits.ts).
   LIMIT_STARS_PER_PURCHASE: integer(50, 1_000_000).default(DEFAULT_LIMITS.starsPerPurchase),
@@ -424,6 +429,7 @@ function ledgerOf(env: Env): Config["ledger"] {
   };
   return {
     databasePath: env.DATABASE_PATH,
+    databaseUrl: env.DATABASE_URL,
     draftTtlSeconds: env.DRAFT_TTL_SECONDS,
     limits,
     tonApi:

@@ -97,6 +97,11 @@ interface TonApiConfig {
 
 interface LedgerConfig {
   databasePath: string;
+  /**
+   * DATABASE_URL: PostgreSQL keeps everything instead of the SQLite file (several replicas).
+   * A secret: it may hold the database's password.
+   */
+  databaseUrl: string | undefined;
   /** How long a summary waits for its confirmation before the draft expires. */
   draftTtlSeconds: number;
   limits: SpendingLimits;

@@ -18,6 +18,8 @@ const REDACTED_PATHS = [
   "token",
   "botToken",
   "secret",
+  "databaseUrl",
+  "connectionString",
   "headers.mnemonic",
   "headers.cookie",
   "headers.proxy",
@@ -33,6 +35,8 @@ const REDACTED_PATHS = [
   "*.token",
   "*.botToken",
   "*.secret",
+  "*.databaseUrl",
+  "*.connectionString",
   "err.ctx",
   "error.ctx",
   "ctx.api",
@@ -42,9 +46,17 @@ const REDACTED_PATHS = [
 /** A Telegram bot token as it appears in API URLs (`/bot123:AA.../method`). */
 const BOT_TOKEN_IN_TEXT = /\d{5,}:[A-Za-z0-9_-]{20,}/g;
 
-/** Removes anything shaped like a bot token from a text (an error message, a stack). */
+/** A PostgreSQL URL's password (`postgres://user:password@host`). */
+const DATABASE_PASSWORD_IN_TEXT = /(postgres(?:ql)?:\/\/[^:/@\s]*:)[^@\s]*@/gi;
+
+/**
+ * Removes anything shaped like a bot token, and a database URL's password, from a text (an
+ * error message, a stack).
+ */
 export function scrubTokens(text: string): string {
-  return text.replace(BOT_TOKEN_IN_TEXT, "[redacted]");
+  return text
+    .replace(BOT_TOKEN_IN_TEXT, "[redacted]")
+    .replace(DATABASE_PASSWORD_IN_TEXT, "$1[redacted]@");
 }
 
 /**

@@ -238,6 +238,22 @@ describe("loadConfig: a valid environment", () => {
     });
   });
 
+  it("takes DATABASE_URL (or DATABASE_URL_FILE) for PostgreSQL, and never says its password", async () => {
+    const url = "postgresql://giftbot:pg-canary-password@127.0.0.1:5432/giftbot";
+    const direct = await loadConfig(validEnv({ DATABASE_URL: url }), { envFile: false });
+    expect(direct.ledger.databaseUrl).toBe(url);
+    const file = join(tempDir(), "database-url");
+    writeFileSync(file, `${url}\n`);
+    const fromFile = await loadConfig(validEnv({ DATABASE_URL_FILE: file }), { envFile: false });
+    expect(fromFile.ledger.databaseUrl).toBe(url);
+    const unset = await loadConfig(validEnv(), { envFile: false });
+    expect(unset.ledger.databaseUrl).toBeUndefined();
+
+    const wrong = await problemsOf(validEnv({ DATABASE_URL: "mysql://u:pg-canary-password@h/db" }));
+    expect(variablesOf(wrong)).toEqual(["DATABASE_URL"]);
+    expect(wrong.message).not.toContain("pg-canary-password");
+  });
+
   it("accepts every boolean spelling", async () => {
     for (const [text, value] of [
       ["true", true],

@@ -101,6 +101,7 @@ export function testConfig(options: TestConfigOptions): Config {
     },
     ledger: {
       databasePath: options.databasePath,
+      databaseUrl: undefined,
       draftTtlSeconds: (options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS) / 1000,
       limits: { ...DEFAULT_LIMITS, ...options.limits },
       tonApi: undefined,
