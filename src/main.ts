@@ -35,16 +35,17 @@ async function main(): Promise<number | undefined> {
     throw error;
   }
   const { config } = settings;
-  const { createApp, DatabaseDamagedError, DatabaseTooNewError } = await appModule;
+  const { openApp, DatabaseDamagedError, DatabaseTooNewError, DatabaseUnreachableError } =
+    await appModule;
   // Every stop first ends the reloads: a SIGHUP must not apply settings to closed parts.
   let stopReloads = (): void => undefined;
   const stop = (): Promise<void> => {
     stopReloads();
     return app.stop();
   };
-  let app: Awaited<ReturnType<typeof createApp>>;
+  let app: Awaited<ReturnType<typeof openApp>>;
   try {
-    app = createApp(config, {
+    app = await openApp(config, {
       onFatal: () => {
         // Telegram will not give this process updates any more: let a supervisor restart it.
         const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
@@ -60,6 +61,11 @@ async function main(): Promise<number | undefined> {
       return error instanceof DatabaseDamagedError
         ? DatabaseDamagedError.exitCode
         : DatabaseTooNewError.exitCode;
+    }
+    // PostgreSQL down or refusing: one line saying where (never the URL's password), its code.
+    if (error instanceof DatabaseUnreachableError) {
+      process.stderr.write(`giftbot cannot start: ${scrubTokens(error.message)}\n`);
+      return DatabaseUnreachableError.exitCode;
     }
     throw error;
   }

@@ -5,7 +5,8 @@
  * expired, unless its process is gone from this host). Checks the backup, keeps the current
  * database aside (renamed with the time, its -wal and -shm files too), copies the backup in, and
  * marks every purchase the backup shows in flight or waiting as unknown, for an admin to settle
- * (never sent again). Prints what it did. Exit codes: 0 restored, 2 bad use or a bad backup,
+ * (never sent again). With DATABASE_URL set and no --database, refuses: PostgreSQL is restored
+ * with its own tools. Prints what it did. Exit codes: 0 restored, 2 bad use or a bad backup,
  * 5 a bot holds the database.
  */
 import { chmodSync, copyFileSync, existsSync, renameSync, statSync } from "node:fs";
@@ -61,7 +62,20 @@ function moveAside(database: string, stamp: string): string | undefined {
   return aside;
 }
 
+/**
+ * With DATABASE_URL set the bot keeps nothing in SQLite: a restore into the default file would
+ * look done and change nothing the bot reads. Only an explicit --database still restores a file.
+ */
+function refuseWhenPostgres(argv: string[]): void {
+  if (process.env.DATABASE_URL === undefined || argv.includes("--database")) return;
+  fail(
+    2,
+    "DATABASE_URL is set: this bot keeps its data in PostgreSQL; restore it with pg_restore (or your database service's own restore). To restore a SQLite backup into a file anyway, name it with --database.",
+  );
+}
+
 function main(): void {
+  refuseWhenPostgres(process.argv.slice(2));
   const { backup, database } = parseArgs(process.argv.slice(2));
   if (!existsSync(backup)) fail(2, `no such file: ${backup}`);
   const problem = backupProblem(backup);

@@ -111,13 +111,18 @@ export interface AppOverrides {
   adminMessageRetry?: AdminMessageRetry;
   /** Opens the store at the configured path (default: SQLite; tests reach its connection). */
   openStorage?: (path: string) => Storage;
+  /**
+   * A store already open (PostgreSQL, opened by `openApp` before the app is built, or a test's
+   * own); the app closes it at its stop.
+   */
+  storage?: Storage;
 }
 
 /** The running bot's parts, for `main`, the health endpoint and tests. */
 export interface App {
   readonly config: Config;
   readonly logger: Logger;
-  /** What the process keeps (SQLite); closed by `stop`. */
+  /** What the process keeps (SQLite, or PostgreSQL with DATABASE_URL); closed by `stop`. */
   readonly storage: Storage;
   readonly ledger: PurchaseLedger;
   readonly desk: PurchaseDesk;
@@ -368,13 +373,24 @@ function createGiftBot(
 function openStores(config: Config, overrides: AppOverrides) {
   const logger =
     overrides.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
-  const storage = (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
+  const storage = overrides.storage ?? openSqliteFile(config, overrides);
   const ledger = storage.openLedger({
     limits: config.ledger.limits,
     draftTtlMs: config.ledger.draftTtlSeconds * 1000,
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
   });
   return { logger, storage, ledger, accounts: storage.openAccounts() };
+}
+
+/**
+ * The SQLite file at DATABASE_PATH. Refused when DATABASE_URL is set: that store opens
+ * asynchronously (`openApp`), and opening the file instead would split the bot's data in two.
+ */
+function openSqliteFile(config: Config, overrides: AppOverrides): Storage {
+  if (config.ledger.databaseUrl !== undefined) {
+    throw new Error("DATABASE_URL is set: build the app with openApp, which opens PostgreSQL");
+  }
+  return (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
 }
 
 /** The sender lease's keeper: standby while another process holds it, a fatal stop if lost. */

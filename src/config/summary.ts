@@ -2,6 +2,7 @@
  * The facts about a configuration that are safe to log or show an admin: no token, phrase,
  * cookie, key, proxy or webhook secret, only whether the optional ones are set.
  */
+import { describeDatabaseUrl } from "../shared/database-url.js";
 import type { Config } from "./types.js";
 
 export interface ConfigSummary {
@@ -13,7 +14,8 @@ export interface ConfigSummary {
   paymentMethod: Config["wallet"]["paymentMethod"];
   serviceUrl: string;
   telegramApiRoot: string | undefined;
-  databasePath: string;
+  /** The SQLite file, or where PostgreSQL is (host, port, database: no user or password). */
+  database: string;
   admins: number;
   publicPurchases: boolean;
   providerApiKey: boolean;
@@ -32,7 +34,10 @@ export function configSummary(config: Config): ConfigSummary {
     paymentMethod: config.wallet.paymentMethod,
     serviceUrl: withoutCredentials(config.service.baseUrl),
     telegramApiRoot: config.telegram.apiRoot && withoutCredentials(config.telegram.apiRoot),
-    databasePath: config.ledger.databasePath,
+    database:
+      config.ledger.databaseUrl === undefined
+        ? config.ledger.databasePath
+        : describeDatabaseUrl(config.ledger.databaseUrl),
     admins: config.access.adminIds.length,
     publicPurchases: config.access.publicPurchases,
     providerApiKey: config.service.apiKey !== undefined,

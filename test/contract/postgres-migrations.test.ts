@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { openPool } from "../../src/storage/postgres/connection.js";
 import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/storage/postgres/migrations.js";
 import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
-import { freshPostgresDatabase } from "../helpers/postgres.js";
+import { freshMigratedPostgresDatabase, freshPostgresDatabase } from "../helpers/postgres.js";
 
 describe("PostgreSQL migrations", () => {
   it("run once when four pools start at the same moment, and not again later", async () => {
@@ -39,5 +39,21 @@ describe("PostgreSQL storages opened together", () => {
     expect(storages[0]!.isOpen()).toBe(false);
     expect(await storages[0]!.isUp()).toBe(false);
     expect(await storages[1]!.isUp()).toBe(true);
+  });
+
+  it("a database migrated by a newer bot is refused, as SQLite's is, and left as it was", async () => {
+    const url = await freshMigratedPostgresDatabase();
+    const pool = openPool(url, { max: 1 });
+    onTestFinished(() => pool.end());
+    const newer = POSTGRES_MIGRATIONS.length + 1;
+    await pool.query(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from the future', 0)",
+      [newer],
+    );
+    await expect(openPostgresStorage(url, { maxConnections: 1 })).rejects.toThrow(
+      `schema version ${newer}, newer than this bot knows (${POSTGRES_MIGRATIONS.length})`,
+    );
+    const applied = await pool.query("SELECT count(*)::int AS n FROM schema_migrations");
+    expect(applied.rows[0]).toEqual({ n: newer });
   });
 });

@@ -183,6 +183,19 @@ export const POSTGRES_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/**
+ * A database migrated by a newer bot is refused, as SQLite's is: this version would not know
+ * what the newer columns and rows mean, and could misjudge a purchase.
+ */
+function refuseNewerSchema(applied: ReadonlySet<number>): void {
+  const newest = Math.max(0, ...applied);
+  if (newest > POSTGRES_MIGRATIONS.length) {
+    throw new Error(
+      `the database has schema version ${newest}, newer than this bot knows (${POSTGRES_MIGRATIONS.length}): it was written by a newer version of the bot`,
+    );
+  }
+}
+
 /** Applies every migration not yet applied, under the advisory lock; returns how many ran. */
 export async function migratePostgres(pool: pg.Pool): Promise<number> {
   const client = await pool.connect();
@@ -197,6 +210,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<number> {
         "SELECT version FROM schema_migrations",
       );
       const done = new Set(applied.rows.map((row) => row.version));
+      refuseNewerSchema(done);
       let ran = 0;
       for (const [index, migration] of POSTGRES_MIGRATIONS.entries()) {
         const version = index + 1;
