@@ -39,6 +39,7 @@ import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { BackupSchedule } from "../run/backups.js";
 import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
+import { REPLICA_URLS_NAMESPACE, ReplicaDirectory, updateForwarder } from "../run/replicas.js";
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
 import { createPurchaseDesk } from "../purchases/desk.js";
@@ -496,8 +497,15 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     webhook: observability.probes(health, { onWebhookPort: true }),
   };
   const lease = keepLease(config, overrides, { storage, logger, observability });
+  const replicas = new ReplicaDirectory(
+    storage.senderLease,
+    storage.keyValues(REPLICA_URLS_NAMESPACE),
+  );
   const run = runControls(
-    { config, overrides, logger, ledger, lease, backups, desk, access, giftBot, health, probes },
+    {
+      ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
+      ...{ health, probes },
+    },
     { service, updates, storage, observability, readOutages },
   );
   return {
@@ -569,6 +577,7 @@ function runControls(
         background: giftBot.services.background,
         giveaways: giftBot,
         lease,
+        replicas: parts.replicas,
         backups,
         starting,
       },
@@ -595,6 +604,8 @@ interface StopParts {
   giveaways: { stopGiveaways(): void };
   /** Released as soon as no purchase can be sent any more. */
   lease: LeaseKeeper;
+  /** This process's address is taken away before the lease is released. */
+  replicas: ReplicaDirectory;
   /** Stopped, and a backup under way finished, before the database closes. */
   backups: BackupSchedule | undefined;
   /** Aborted here: ends the retries of a start that is still connecting. */
@@ -642,6 +653,11 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   await updates.drained();
   // Nothing more will be sent from here: the next process (a rolling deploy's new one, on
   // standby) takes over now rather than at the lease's expiry.
+  await parts.replicas
+    .withdraw(parts.lease.owner)
+    .catch((error: unknown) =>
+      logger.warn({ err: error }, "could not withdraw this replica's URL"),
+    );
   await parts.lease.release();
   // Admin messages started by the last updates (an unconfirmed purchase's evidence, the
   // low-balance check) still go out; they read through the client, so it is still open.
@@ -709,6 +725,9 @@ async function begin(
   begun.expiry = await prepareToRun(parts, run.stopped);
   if (run.stopped()) return;
   run.readOutages.start();
+  // The other replicas hand their updates here from now on (webhook mode with REPLICA_URL).
+  const replicaUrl = config.run.webhook?.replicaUrl;
+  if (replicaUrl !== undefined) await parts.replicas.publish(parts.lease.owner, replicaUrl);
   begun.runner = await takeUpdates(parts, begun.webhookServer);
   run.observability.readiness.set("taking_updates");
   // The lease holder backs the database up (a standby would only copy the same file twice).
@@ -722,6 +741,8 @@ interface RunParts {
   logger: Logger;
   ledger: PurchaseLedger;
   lease: LeaseKeeper;
+  /** Where the lease holder is reached: a replica on standby hands updates to it. */
+  replicas: ReplicaDirectory;
   backups: BackupSchedule | undefined;
   desk: PurchaseDesk;
   access: AccessList;
@@ -817,6 +838,14 @@ async function listenForWebhook(
     health,
     probes: probes.webhook,
     takingUpdates: false,
+    // On standby, updates go to the lease holder (src/run/replicas.ts); 503 when it has none.
+    untilTaking: updateForwarder({
+      directory: parts.replicas,
+      self: parts.lease.owner,
+      path: new URL(webhook.url).pathname,
+      secretToken: webhook.secret,
+      logger,
+    }),
     logger,
   });
   logger.info({ listening: server.url }, "webhook server listening; updates wait until started");

@@ -246,6 +246,8 @@ const fields = {
   HEALTH_PORT: integer(0, 65_535).optional(),
   METRICS_PORT: integer(0, 65_535).optional(),
   WEBHOOK_URL: httpUrl().optional(),
+  // Where the other replicas reach this one's webhook server (several replicas, one URL).
+  REPLICA_URL: httpUrl().optional(),
   WEBHOOK_SECRET: z
     .string()
     .regex(
@@ -449,7 +451,7 @@ function runOf(env: Env): Config["run"] {
     metricsPort: env.METRICS_PORT,
     webhook:
       env.BOT_MODE === "webhook" && env.WEBHOOK_URL && env.WEBHOOK_SECRET
-        ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET }
+        ? { url: env.WEBHOOK_URL, secret: env.WEBHOOK_SECRET, replicaUrl: env.REPLICA_URL }
         : undefined,
     shutdownGraceSeconds: env.SHUTDOWN_GRACE_SECONDS,
     leaseSeconds: env.LEASE_SECONDS,

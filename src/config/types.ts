@@ -137,6 +137,12 @@ interface WebhookConfig {
   url: string;
   /** Secret: Telegram's `X-Telegram-Bot-Api-Secret-Token`. */
   secret: string;
+  /**
+   * REPLICA_URL: where the other replicas reach this one's webhook server. While another
+   * replica holds the sender lease, this one hands each update to it there (src/run/replicas.ts);
+   * unset, a replica on standby answers Telegram 503 and Telegram sends the update again later.
+   */
+  replicaUrl: string | undefined;
 }
 
 export interface RunConfig {

@@ -32,6 +32,11 @@ export interface WebhookServerOptions<C extends Context> {
   probes?: ProbeHandler;
   /** False: updates are answered 503 until `takeUpdates()` (default: taken at once). */
   takingUpdates?: boolean;
+  /**
+   * Until `takeUpdates()`: what to do with Telegram's posts instead of 503 (a replica on standby
+   * hands them to the lease holder, see replicas.ts). It may still answer 503 itself.
+   */
+  untilTaking?: (request: IncomingMessage, response: ServerResponse) => Promise<void>;
   logger: Logger;
 }
 
@@ -69,12 +74,14 @@ export async function startWebhookServer<C extends Context>(
       response.writeHead(404).end();
       return;
     }
-    if (!takingUpdates) {
+    const untilTaking = options.untilTaking;
+    if (!takingUpdates && untilTaking === undefined) {
       response.writeHead(503, { "Retry-After": "10" }).end();
       return;
     }
     inFlight++;
-    handleUpdate(request, response)
+    const handle = takingUpdates || untilTaking === undefined ? handleUpdate : untilTaking;
+    handle(request, response)
       .catch((error: unknown) => {
         // The logger's `err` serializer keeps name, message and stack only, tokens scrubbed.
         options.logger.error({ err: error }, "webhook update failed");

@@ -5,6 +5,7 @@
  * the other waits on standby and takes over when the lease is released (a SIGTERM) or expires
  * (a SIGKILL, or a holder paused past its expiry).
  */
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import {
   type BotProcess,
@@ -21,6 +22,7 @@ import {
   WEBHOOK_SECRET,
   webhookEnv,
 } from "../helpers/built-process.js";
+import { freshPostgresDatabase } from "../helpers/postgres.js";
 
 const STARS = "/buy-stars/";
 
@@ -38,9 +40,38 @@ function conflicts(bot: BotProcess): string[] {
   return bot.output().match(/Conflict: terminated by other getUpdates/g) ?? [];
 }
 
-describe("one sender at a time", { timeout: 60_000 }, () => {
+/**
+ * The same processes on either store: the SQLite file, or one PostgreSQL database (DATABASE_URL).
+ * A world on PostgreSQL writes no SQLite file; its intents are read from the database.
+ */
+const STORES = [
+  {
+    name: "SQLite",
+    world: () => startWorld(),
+    statuses: (world: World) => Promise.resolve(world.intents().map((i) => i.status)),
+  },
+  {
+    name: "PostgreSQL",
+    world: async () => startWorld({ env: { DATABASE_URL: await freshPostgresDatabase() } }),
+    statuses: async (world: World) => {
+      const url = (await world.env()).DATABASE_URL ?? "";
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const rows = await client.query<{ status: string }>(
+          "SELECT status FROM purchase_intents ORDER BY created_at DESC",
+        );
+        return rows.rows.map((row) => row.status);
+      } finally {
+        await client.end();
+      }
+    },
+  },
+] as const;
+
+describe.each(STORES)("one sender at a time ($name)", { timeout: 60_000 }, (store) => {
   it("SIGTERM hands over: the purchase in flight ends delivered, no freeze, no 409, the new process takes updates within 2 s", async () => {
-    const world = await startWorld();
+    const world = await store.world();
     const old = await startBot(world);
     const uma = new Person(world.emulator, DEMO_USER.id);
     const summary = await starsSummary(uma, "alice_friend");
@@ -64,7 +95,7 @@ describe("one sender at a time", { timeout: 60_000 }, () => {
     expect(handoverMs).toBeLessThan(2_000);
 
     // Nothing froze: no unknown outcome, no admin alert; and a new gift goes through once.
-    expect(world.intents().map((i) => i.status)).toEqual(["succeeded"]);
+    expect(await store.statuses(world)).toEqual(["succeeded"]);
     const second = await starsSummary(uma, "bob_friend");
     await uma.press(second, "✅ Confirm");
     await uma.waitForText(second.id, /Delivered: 50 Telegram Stars to @bob_friend/);
@@ -82,7 +113,7 @@ describe("one sender at a time", { timeout: 60_000 }, () => {
   });
 
   it("SIGKILL: the standby takes over within the lease's expiry; the crashed purchase is unknown and never resent", async () => {
-    const world = await startWorld();
+    const world = await store.world();
     const lease = { LEASE_SECONDS: "3" };
     const old = await startBot(world, lease);
     const uma = new Person(world.emulator, DEMO_USER.id);
@@ -112,7 +143,7 @@ describe("one sender at a time", { timeout: 60_000 }, () => {
   });
 
   it("a holder paused past its expiry (SIGSTOP, SIGCONT) loses the lease and stops; it sends nothing", async () => {
-    const world = await startWorld();
+    const world = await store.world();
     const lease = { LEASE_SECONDS: "2" };
     const old = await startBot(world, lease);
     const next = await standby(world, lease);
@@ -141,7 +172,7 @@ describe("one sender at a time", { timeout: 60_000 }, () => {
   });
 
   it("webhook mode: the standby answers Telegram 503 (Telegram retries), the holder answers; after the handover the new one does", async () => {
-    const world = await startWorld();
+    const world = await store.world();
     const old = spawnBot(await world.env(webhookEnv()));
     await old.waitForLog((line) => line.msg === "taking updates by webhook");
     const next = spawnBot(await world.env(webhookEnv()));

@@ -81,7 +81,13 @@ export interface World {
 }
 
 /** A sandbox, an emulator with the demo people, and a temp folder; all closed after the test. */
-export async function startWorld(options: { sandbox?: SandboxOptions } = {}): Promise<World> {
+export async function startWorld(
+  options: {
+    sandbox?: SandboxOptions;
+    /** Settings every bot of this world gets (e.g. DATABASE_URL: the world on PostgreSQL). */
+    env?: Record<string, string>;
+  } = {},
+): Promise<World> {
   if (!existsSync(MAIN_JS)) {
     throw new Error(`${MAIN_JS} is missing: run the tests with npm test (it builds first)`);
   }
@@ -111,6 +117,7 @@ export async function startWorld(options: { sandbox?: SandboxOptions } = {}): Pr
       SHUTDOWN_GRACE_SECONDS: "5",
       SERVICE_TIMEOUT_MS: "5000",
       LOG_LEVEL: "info",
+      ...options.env,
       ...overrides,
     }),
     intents: () => {
