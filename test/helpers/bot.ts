@@ -4,11 +4,23 @@ import {
   type BotHarnessOptions,
   createBotHarness,
 } from "../../tools/testing/bot-harness.js";
+import { freshMigratedPostgresDatabase } from "./postgres.js";
 import { tempDir } from "./temp-dir.js";
 
-/** A harness on a fresh temp dir, closed when the test finishes. */
+/**
+ * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres (the
+ * vitest project "flows-on-postgres" runs the bot's flow tests so, see vitest.config.ts).
+ */
+export const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+
+/** A harness on a fresh temp dir (and database, on PostgreSQL), closed when the test finishes. */
 export async function harness(options: Omit<BotHarnessOptions, "dir"> = {}): Promise<BotHarness> {
-  const h = await createBotHarness({ dir: tempDir("giftbot-bot-"), ...options });
+  const databaseUrl = TEST_STORE === "postgres" ? await freshMigratedPostgresDatabase() : undefined;
+  const h = await createBotHarness({
+    dir: tempDir("giftbot-bot-"),
+    ...(databaseUrl === undefined ? {} : { databaseUrl }),
+    ...options,
+  });
   onTestFinished(() => h.close());
   return h;
 }

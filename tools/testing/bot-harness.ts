@@ -27,6 +27,7 @@ import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
 import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
 import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 import { createTestClock, type TestClock } from "./clock.js";
@@ -37,6 +38,11 @@ import { createUpdateFactory, type UpdateFactory } from "./updates.js";
 export interface BotHarnessOptions {
   /** A temporary folder for the SQLite file (the caller removes it, e.g. test/helpers/temp-dir). */
   dir: string;
+  /**
+   * A PostgreSQL database (DATABASE_URL) instead of the SQLite file: the same bot on the other
+   * store. `db` and `appDb` (SQLite connections) are then unavailable.
+   */
+  databaseUrl?: string;
   sandbox?: SandboxOptions;
   /** The client's shared quota (default: the client's 30 per minute). */
   clientQuota?: { limit: number; windowMs: number };
@@ -129,9 +135,13 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
 
   let appDb: Db | undefined;
 
-  function build(): App {
+  async function build(): Promise<App> {
+    const url = options.databaseUrl;
+    const store = url === undefined ? undefined : await openPostgresStorage(url);
     const app = createApp(config, {
-      openStorage: (path) => openSqliteStorage(path, (db) => (appDb = db)),
+      ...(store === undefined
+        ? { openStorage: (path: string) => openSqliteStorage(path, (db) => (appDb = db)) }
+        : { storage: store }),
       logger: options.logger ?? silentLogger,
       telegram: { fetch: telegram.fetch, botInfo: TEST_BOT_INFO, autoRetry: false },
       clock,
@@ -146,7 +156,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     return app;
   }
 
-  let app = build();
+  let app = await build();
   let closed = false;
   let sql: Db | undefined;
 
@@ -176,6 +186,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       return app.service.client;
     },
     get db() {
+      if (options.databaseUrl !== undefined) throw new Error("the harness runs on PostgreSQL");
       sql ??= openDatabase(dbPath);
       return sql;
     },
@@ -195,7 +206,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     },
     async restart() {
       await stopApp();
-      app = build();
+      app = await build();
     },
     async close() {
       if (closed) return;
