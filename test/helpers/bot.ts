@@ -11,7 +11,7 @@ import { tempDir } from "./temp-dir.js";
  * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres (the
  * vitest project "flows-on-postgres" runs the bot's flow tests so, see vitest.config.ts).
  */
-export const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 
 /** A harness on a fresh temp dir (and database, on PostgreSQL), closed when the test finishes. */
 export async function harness(options: Omit<BotHarnessOptions, "dir"> = {}): Promise<BotHarness> {
