@@ -329,6 +329,20 @@ export const configSchema = z
   )
   .superRefine(
     (env, ctx) => {
+      // Replicas hand Telegram's posts to each other: without webhooks there is nothing to hand.
+      if (env.REPLICA_URL !== undefined && env.BOT_MODE !== "webhook") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["REPLICA_URL"],
+          message:
+            "is only for BOT_MODE=webhook (in polling mode only the lease holder polls; unset it)",
+        });
+      }
+    },
+    whenClean("BOT_MODE", "REPLICA_URL"),
+  )
+  .superRefine(
+    (env, ctx) => {
       if (env.WALLET_ADDRESS === undefined || env.WALLET_MNEMONIC.scheme !== "ton") return;
       const version = effectiveWalletVersion(env.WALLET_VERSION);
       const derived = deriveWalletAddress(env.WALLET_MNEMONIC.publicKey, version);

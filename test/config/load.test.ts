@@ -95,6 +95,7 @@ describe("loadConfig: a valid environment", () => {
         PORT: "3000",
         WEBHOOK_URL: "https://bot.example/hook",
         WEBHOOK_SECRET: "s3cr3t_-X",
+        REPLICA_URL: "http://bot-a:3000/",
         SHUTDOWN_GRACE_SECONDS: "20",
         LEASE_SECONDS: "20",
         LOG_LEVEL: "debug",
@@ -163,7 +164,11 @@ describe("loadConfig: a valid environment", () => {
         mode: "webhook",
         host: "0.0.0.0",
         port: 3000,
-        webhook: { url: "https://bot.example/hook", secret: "s3cr3t_-X" },
+        webhook: {
+          url: "https://bot.example/hook",
+          secret: "s3cr3t_-X",
+          replicaUrl: "http://bot-a:3000",
+        },
         shutdownGraceSeconds: 20,
         leaseSeconds: 20,
         secretPollSeconds: 2,
@@ -365,6 +370,12 @@ describe("loadConfig: bad and missing variables", () => {
   it("requires WEBHOOK_URL and WEBHOOK_SECRET in webhook mode, alongside other problems", async () => {
     const error = await problemsOf(validEnv({ BOT_MODE: "webhook", BOT_TOKEN: undefined }));
     expect(variablesOf(error)).toEqual(["BOT_TOKEN", "WEBHOOK_URL", "WEBHOOK_SECRET"]);
+  });
+
+  it("refuses REPLICA_URL outside webhook mode (only webhooks are handed between replicas)", async () => {
+    const error = await problemsOf(validEnv({ REPLICA_URL: "http://bot-a:8080" }));
+    expect(variablesOf(error)).toEqual(["REPLICA_URL"]);
+    expect(error.message).toContain("is only for BOT_MODE=webhook");
   });
 
   it("refuses a shutdown grace shorter than the service's timeout, and reads LEASE_SECONDS", async () => {
