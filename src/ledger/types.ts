@@ -79,6 +79,8 @@ export interface PurchaseIntent {
   resolvedAt: number | undefined;
   /** What the purchase cost, once measured after delivery (src/costs); undefined before. */
   cost: PurchaseCost | undefined;
+  /** The giveaway batch it belongs to (src/ledger/giveaways.ts); absent for a person's gift. */
+  batchId?: string;
 }
 
 export type LimitName =

@@ -5,6 +5,7 @@
  * src/storage/postgres; the ledger's own interfaces are in src/ledger/types.ts.
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
+import type { GiveawayBatches } from "../ledger/giveaways.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
 import type { MaybePromise } from "../shared/maybe-promise.js";
 
@@ -74,6 +75,8 @@ export interface Storage {
    * same object on every call (it remembers recent costs until it records one itself).
    */
   openAccounts(): PurchaseAccounts;
+  /** Giveaway batches, beside the ledger on the same database. */
+  giveaways: GiveawayBatches;
   keyValues: KeyValueStores;
   access: AccessStore;
   /** The sender lease: one process at a time takes updates and sends purchases. */

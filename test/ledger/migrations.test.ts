@@ -197,13 +197,15 @@ describe("ledger migrations", () => {
     const after = db
       .prepare<[], Record<string, unknown>>("SELECT * FROM purchase_intents ORDER BY rowid")
       .all();
-    // Later migrations' columns (the measured cost) start empty too.
+    // Later migrations' columns (the measured cost, the giveaway batch) start empty too.
     const costColumns = {
       cost_amount: null,
       cost_currency: null,
       cost_source: null,
       cost_unmeasured: null,
       cost_at: null,
+      batch_id: null,
+      batch_position: null,
     };
     expect(after).toEqual(
       before.map((row) => ({ ...(row as object), queued_at: null, ...costColumns })),

@@ -65,6 +65,7 @@ export class PostgresLedgerQueries implements LedgerQueries {
     return this.#intents(
       `SELECT * FROM purchase_intents
        WHERE requester_user_id = @userId AND requester_chat_id = @chatId AND status = 'draft'
+         AND batch_id IS NULL
        ORDER BY created_at, seq`,
       { userId, chatId },
     );

@@ -8,6 +8,7 @@ import type pg from "pg";
 import type { Storage } from "../types.js";
 import { PostgresAccessStore } from "./access-store.js";
 import { PostgresAccounts } from "./accounts.js";
+import { PostgresGiveawayBatches } from "./giveaway-batches.js";
 import type { CommitCheck } from "./commit.js";
 import { openPool, type SessionLimits } from "./connection.js";
 import { PostgresKeyValueStore } from "./key-value-store.js";
@@ -51,6 +52,7 @@ export async function openPostgresStorage(
   return {
     openLedger: (settings) => new PostgresLedger(pool, settings),
     openAccounts: () => (accounts ??= new PostgresAccounts(pool)),
+    giveaways: new PostgresGiveawayBatches(pool),
     keyValues: <T>(namespace: string) => new PostgresKeyValueStore<T>(pool, namespace),
     access: new PostgresAccessStore(pool),
     senderLease: new PostgresSenderLease(pool),

@@ -81,7 +81,7 @@ export class SqliteLedgerQueries implements LedgerQueries {
   }
 
   /**
-   * A person's drafts still open in one chat, oldest first: looked up in the index of drafts
+   * A person's drafts still open in one chat (a giveaway's are not theirs to replace), oldest first: looked up in the index of drafts
    * alone (migration "open drafts by person"), so it costs the same however long their history.
    */
   openDrafts(userId: number, chatId: number): PurchaseIntent[] {
@@ -90,6 +90,7 @@ export class SqliteLedgerQueries implements LedgerQueries {
         // Named, since without statistics SQLite would pick the index of all their intents.
         `SELECT * FROM purchase_intents INDEXED BY purchase_intents_open_drafts
          WHERE requester_user_id = ? AND requester_chat_id = ? AND status = 'draft'
+           AND batch_id IS NULL
          ORDER BY created_at, rowid`,
       )
       .all(userId, chatId)

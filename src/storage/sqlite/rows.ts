@@ -45,6 +45,8 @@ export interface IntentRow {
   cost_source: CostSource | null;
   cost_unmeasured: UnmeasuredReason | null;
   cost_at: number | null;
+  /** Added by the "giveaway batches" migration; NULL for a person's own gift. */
+  batch_id?: string | null;
 }
 
 /** Maps a row to the intent the rest of the bot sees (NULL → undefined, JSON parsed). */
@@ -75,6 +77,8 @@ export function rowToIntent(row: IntentRow): PurchaseIntent {
     resolvedBy: row.resolved_by ?? undefined,
     resolvedAt: row.resolved_at ?? undefined,
     cost: costOf(row),
+    // Only a giveaway's intents carry it, so a person's gift reads exactly as before.
+    ...(row.batch_id ? { batchId: row.batch_id } : {}),
   };
 }
 

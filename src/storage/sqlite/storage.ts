@@ -6,6 +6,7 @@ import { Ledger } from "./ledger.js";
 import { SqliteAccounts } from "./accounts.js";
 import { SqliteSenderLease } from "./sender-lease.js";
 import { SqliteAccessStore } from "./access-store.js";
+import { SqliteGiveawayBatches } from "./giveaway-batches.js";
 import { backupDatabase } from "./backup.js";
 import { type Db, openDatabase } from "./database.js";
 import { KeyValueStore } from "./key-value-store.js";
@@ -23,6 +24,7 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Stor
   return {
     openLedger: (settings) => new Ledger(db, settings),
     openAccounts: () => (accounts ??= new SqliteAccounts(db)),
+    giveaways: new SqliteGiveawayBatches(db),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new SqliteAccessStore(db),
     senderLease: new SqliteSenderLease(db),
