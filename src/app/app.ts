@@ -24,12 +24,19 @@
  * and METRICS_PORT (and on the webhook server); the metrics are fed from events and seams the
  * rooms already have (see src/metrics/instrument.ts).
  */
+import { setTimeout as delay } from "node:timers/promises";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
 import type { ApiClientOptions, Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { AccessList } from "../access/access-list.js";
-import { type BotContext, createBot, type GiftBot, type PurchaseGate } from "../bot/index.js";
+import {
+  type BotContext,
+  createBot,
+  type GiftBot,
+  type GiveawaySending,
+  type PurchaseGate,
+} from "../bot/index.js";
 import type { AdminMessageRetry, AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
@@ -43,6 +50,8 @@ import { REPLICA_URLS_NAMESPACE, ReplicaDirectory, updateForwarder } from "../ru
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
 import { createPurchaseDesk } from "../purchases/desk.js";
+import { GiveawayRunner } from "../purchases/giveaway-runner.js";
+import type { GiveawayBatches } from "../ledger/giveaways.js";
 import { createPurchaseRecords, type PurchaseRecords } from "../purchases/records.js";
 import { createTonEvidence } from "../purchases/on-chain.js";
 import type { PurchaseDesk } from "../purchases/types.js";
@@ -67,6 +76,9 @@ import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
+
+/** How long a stop waits for a giveaway's recipient being sent before cancelling what waits. */
+const GIVEAWAY_FINISH_AT_STOP_MS = 5_000;
 
 /** How long a stop waits for costs still being looked up on chain (evidence only). */
 const COSTS_WAIT_AT_STOP_MS = 5_000;
@@ -134,6 +146,8 @@ export interface App {
   readonly services: BotServices;
   /** Admin messages that answer no update; `notifier.idle()` waits for those started. */
   readonly notifier: AdminNotifier;
+  /** Giveaways being sent and shown (`runner.idle()`, then `idle()`, wait for them: tests). */
+  readonly giveaways: GiveawaySending;
   readonly service: ServiceMonitor;
   readonly updates: UpdateTracker;
   /** The Telegram watch, readiness, the probe servers and (when on) the metrics. */
@@ -168,6 +182,14 @@ export interface App {
  * The desk reads the balance after a purchase only then, so that read adds no wait to anyone
  * and no request when the quota is in demand.
  */
+/**
+ * Whether anyone waits for the service's quota to read (a person's recipient check, a
+ * summary's balance): a giveaway's next recipient waits for them (src/purchases/giveaway-runner.ts).
+ */
+function othersWaitingForQuota(snapshot: QuotaSnapshot): boolean {
+  return snapshot.queued.read + snapshot.queued.shared_read > 0;
+}
+
 export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
   const queued = snapshot.queued.purchase + snapshot.queued.shared_read + snapshot.queued.read;
   return queued === 0 && snapshot.heldForMs === 0 && snapshot.usedSlots * 2 < snapshot.limit;
@@ -342,6 +364,7 @@ function createGiftBot(
     access: AccessList;
     logger: Logger;
     backups: BackupSchedule | undefined;
+    giveawayRunner: GiveawayRunner;
   },
 ): GiftBot {
   return createBot({
@@ -367,6 +390,7 @@ function createGiftBot(
     fairShare: config.fairShare,
     backups: parts.backups,
     giveaway: { maxRecipients: config.giveaway.maxRecipients },
+    giveawayRunner: parts.giveawayRunner,
   });
 }
 
@@ -422,6 +446,7 @@ function buildPurchasing(
     credentials: CredentialHolder;
     ledger: PurchaseLedger;
     accounts: PurchaseAccounts;
+    giveaways: GiveawayBatches;
     readOutages: ReadOutageWatch;
     observability: Observability;
     tonApiKey: () => string | undefined;
@@ -441,7 +466,14 @@ function buildPurchasing(
   observability.watchDesk(desk);
   const unrecorded = () => desk.unrecordedCount();
   const records = createPurchaseRecords(ledger, overrides.clock, unrecorded, accounts);
-  return { service: monitor, client, desk, records };
+  const giveawayRunner = new GiveawayRunner({
+    batches: parts.giveaways,
+    desk,
+    othersWaiting: () => othersWaitingForQuota(quotaSnapshot()),
+    clock: overrides.clock ?? Date.now,
+    logger,
+  });
+  return { service: monitor, client, desk, records, giveawayRunner };
 }
 
 /**
@@ -468,8 +500,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     lastBackupAt: () => backups?.lastGoodAt,
     backupIntervalSeconds: () => (backups === undefined ? 0 : config.backups.intervalHours * 3600),
   });
-  const { service, client, desk, records } = buildPurchasing(config, overrides, {
+  const { service, client, desk, records, giveawayRunner } = buildPurchasing(config, overrides, {
     ...{ logger, credentials, ledger, accounts, readOutages, observability },
+    giveaways: storage.giveaways,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
   });
   const access = new AccessList(storage.access, config.access);
@@ -480,6 +513,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     access,
     logger,
     backups,
+    giveawayRunner,
   });
   tellBackupFailing = (error) => giftBot.notifier.backupFailing(config.backups.dir, error);
   const { bot, services, notifier } = giftBot;
@@ -514,6 +548,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     get webhookServer() {
       return run.webhookServer();
     },
+    giveaways: giftBot.giveawaySending,
     sweepGroups: () => giftBot.sweepGroups(),
     sendDueReports: () => giftBot.reporter.sendDue(),
     start: run.start,
@@ -576,6 +611,7 @@ function runControls(
         reporter: giftBot.reporter,
         background: giftBot.services.background,
         giveaways: giftBot,
+        giveawayRunner: giftBot.giveawaySending.runner,
         lease,
         replicas: parts.replicas,
         backups,
@@ -602,6 +638,8 @@ interface StopParts {
   background: { idle(): Promise<void> };
   /** Giveaways' checks under way: stopped, not waited for (they may take minutes). */
   giveaways: { stopGiveaways(): void };
+  /** Giveaways being sent: no further recipient starts once stopping. */
+  giveawayRunner: GiveawayRunner;
   /** Released as soon as no purchase can be sent any more. */
   lease: LeaseKeeper;
   /** This process's address is taken away before the lease is released. */
@@ -635,6 +673,12 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   // period. A purchase already sent is untouched, and reads keep working. This comes
   // before waiting for a start under way (it may be sending a queued confirmation) and for
   // the intake (the webhook server's close waits for its updates, one may be that purchase).
+  // A giveaway starts no further recipient; the one being sent is given a few seconds to
+  // finish (it may be waiting for the quota), so a deploy does not record it as not sent.
+  await Promise.race([
+    parts.giveawayRunner.stop(),
+    delay(GIVEAWAY_FINISH_AT_STOP_MS, undefined, { ref: false }),
+  ]);
   service.client.stopPurchases();
   await parts.starting?.catch(() => undefined);
   const started = begun();
@@ -778,6 +822,10 @@ async function prepareToRun(
   // Stopped meanwhile: the queued confirmations stay queued, for the next start to keep.
   if (stopped()) return undefined;
   await resolveQueuedConfirmations(parts);
+  // Giveaways an earlier process was sending go on, after the recovery above: a recipient
+  // whose request was out at the stop is an unknown outcome by now, and stops its batch.
+  const resumed = await giftBot.giveawaySending.resumeRunning();
+  if (resumed > 0) logger.info({ batches: resumed }, "giveaways going on where they stopped");
   await desk.expireDrafts();
   // A report whose hour passed while the bot was down goes out now.
   void giftBot.reporter.sendDue();

@@ -46,6 +46,9 @@ import {
 import { GroupPromptStore } from "./features/group/prompts.js";
 import { GiveawayBoard } from "./features/giveaway/board.js";
 import { giveawayConversation, giveawayFeature } from "./features/giveaway/feature.js";
+import { giveawayBatchFeature } from "./features/giveaway/batch-buttons.js";
+import { GiveawaySending } from "./features/giveaway/sending.js";
+import type { GiveawayRunner } from "../purchases/giveaway-runner.js";
 import { type Later, realLater } from "./features/giveaway/run-checks.js";
 import type { GiveawayDeps } from "./features/giveaway/flow.js";
 import { historyFeature } from "./features/history.js";
@@ -68,6 +71,7 @@ export type { AdminMessageRetry, BalanceAlerts } from "./admin-notifications/ind
 export { registerCommands } from "./commands.js";
 export type { BotContext } from "./context.js";
 export type { PurchaseGate } from "./purchase-gate.js";
+export type { GiveawaySending } from "./features/giveaway/sending.js";
 export interface BotDeps {
   /** The bot token. It is handed to grammY only, never logged. */
   token: string;
@@ -125,6 +129,8 @@ export interface BotDeps {
   showBalanceTo?: "admins" | "buyers" | undefined;
   /** GIVEAWAY_MAX, and the timers of a giveaway's checks (tests); default 200 and real timers. */
   giveaway?: { maxRecipients?: number; later?: Later; editIntervalMs?: number } | undefined;
+  /** Sends confirmed giveaways (src/purchases/giveaway-runner.ts). */
+  giveawayRunner: GiveawayRunner;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -145,6 +151,8 @@ export interface GiftBot {
   registerCommandMenus(): Promise<void>;
   /** Stops the giveaways' checks under way (the app is stopping: they are not waited for). */
   stopGiveaways(): void;
+  /** Giveaways being sent, as their admins see them (the app's start shows resumed ones). */
+  giveawaySending: GiveawaySending;
 }
 
 /** Builds the bot without starting it. */
@@ -179,13 +187,8 @@ export function createBot(deps: BotDeps): GiftBot {
   });
   const prompts = new GroupPromptStore(deps.stores);
 
-  const giveaways: GiveawayDeps = {
-    board: new GiveawayBoard(now),
-    maxRecipients: deps.giveaway?.maxRecipients ?? GIVEAWAY_DEFAULTS.maxRecipients,
-    download: { apiRoot: deps.apiRoot, fetch: deps.fetch },
-    later: deps.giveaway?.later ?? realLater,
-    editIntervalMs: deps.giveaway?.editIntervalMs,
-  };
+  const giveaways = giveawayDeps(deps, bot, { i18n, settings, now });
+  const giveawaySending = giveaways.sending;
 
   const safe = installMiddleware(bot, services, deps);
   safe.use(giveawayConversation(services, giveaways));
@@ -204,6 +207,7 @@ export function createBot(deps: BotDeps): GiftBot {
         : {}),
     }),
     giveawayFeature(services, giveaways),
+    giveawayBatchFeature(services, giveawaySending),
   ]);
   return {
     bot,
@@ -216,6 +220,35 @@ export function createBot(deps: BotDeps): GiftBot {
       await registerAdminCommands(bot.api, services);
     },
     stopGiveaways: () => giveaways.board.stopAll(),
+    giveawaySending,
+  };
+}
+
+/** A giveaway's parts: the open giveaways' board, GIVEAWAY_MAX, and the sending's display. */
+function giveawayDeps(
+  deps: BotDeps,
+  bot: Bot<BotContext>,
+  parts: { i18n: ReturnType<typeof createI18n>; settings: UserSettingsStore; now: () => number },
+): GiveawayDeps {
+  const { i18n, settings, now } = parts;
+  return {
+    sending: new GiveawaySending({
+      runner: deps.giveawayRunner,
+      api: bot.api,
+      i18n,
+      settings,
+      now,
+      logger: deps.logger,
+      ...(deps.giveaway?.later ? { later: deps.giveaway.later } : {}),
+      ...(deps.giveaway?.editIntervalMs !== undefined
+        ? { editIntervalMs: deps.giveaway.editIntervalMs }
+        : {}),
+    }),
+    board: new GiveawayBoard(now),
+    maxRecipients: deps.giveaway?.maxRecipients ?? GIVEAWAY_DEFAULTS.maxRecipients,
+    download: { apiRoot: deps.apiRoot, fetch: deps.fetch },
+    later: deps.giveaway?.later ?? realLater,
+    editIntervalMs: deps.giveaway?.editIntervalMs,
   };
 }
 

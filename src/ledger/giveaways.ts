@@ -23,7 +23,8 @@ export type BatchStopReason =
   | "purchases_paused"
   | "limit"
   | "storage"
-  | "shutdown";
+  /** A Premium recipient could not be checked again right before the claim. */
+  | "service_unreachable";
 
 export interface GiveawayBatch {
   id: string;

@@ -302,6 +302,25 @@ class Desk implements PurchaseDesk {
     return result;
   }
 
+  async sendBatchItem(intent: PurchaseIntent): Promise<ConfirmResult> {
+    const userId = intent.requester.userId;
+    let result: ConfirmResult;
+    if (this.#outcomes.heldCount > 0) {
+      result = { kind: "refused", refusal: await this.#path.onHold() };
+    } else if (this.#heldPause.active) {
+      result = { kind: "refused", refusal: BREAKER_PAUSE };
+    } else {
+      // No queued promise is written: nobody waits on this press but the batch, which is
+      // itself the record of what is left to send.
+      result = await this.#lane.run(async () =>
+        this.#told(await this.#path.run(intent.id, userId, { isAdmin: true })),
+      );
+      if (isSent(result)) this.#readBalanceAfterPurchase([result]);
+    }
+    this.events.emit("confirmed", intent.id, result, intent.kind);
+    return result;
+  }
+
   async resolveQueued(options: ResolveQueuedOptions): Promise<QueuedResolution[]> {
     const resolved: QueuedResolution[] = [];
     for (const intent of await this.#ledger.queued()) {

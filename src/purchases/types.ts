@@ -302,6 +302,12 @@ export interface PurchaseDesk {
    * request and records its outcome. Concurrent and repeated calls send at most one request.
    */
   confirm(id: string, userId: number, options?: ConfirmPressOptions): Promise<ConfirmResult>;
+  /**
+   * Sends one draft of a giveaway batch (src/purchases/giveaway-runner.ts) in the purchase
+   * lane, as its admin's Confirm would: the same claim, checks and outcome recording. Its turn
+   * comes after every confirmation already waiting in the lane.
+   */
+  sendBatchItem(intent: PurchaseIntent): Promise<ConfirmResult>;
   /** What admins do with purchases: evidence, settling, the pause. */
   readonly admin: PurchaseAdmin;
   /**

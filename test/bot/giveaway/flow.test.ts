@@ -1,7 +1,7 @@
 /**
  * /giveaway through the real bot, the sandbox service and a SQLite ledger: the kind, the
  * recipients as a message or a file, one progress message, the card, and its buttons up to
- * Confirm (which, for now, says sending is not available and buys nothing).
+ * Confirm (the sending itself: sending.test.ts).
  */
 import { parse } from "csv-parse/sync";
 import type { Update } from "grammy/types";
@@ -86,8 +86,17 @@ describe("/giveaway", () => {
     const confirm = findData(admin, "✅ Confirm");
     const atConfirm = h.telegram.mark();
     await admin.press(confirm.data, confirm.messageId);
-    expect(admin.lastMessage().text).toContain("Sending giveaways is not available yet");
-    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+    await h.app.giveaways.runner.idle();
+    await h.app.giveaways.idle();
+    // Sent until today's limits (3 Premium gifts per admin) stop it, as the card warned.
+    expect(h.sandbox.purchaseRequests()).toHaveLength(3);
+    const sending = admin
+      .callsSince(atConfirm)
+      .find((c) => c.method === "sendMessage" && String(c.payload.text).startsWith("🎁 Giveaway"));
+    const sendingId = (sending?.result as { message_id: number }).message_id;
+    expect(h.telegram.message(ADMIN.id, sendingId)?.text).toContain(
+      "Stopped: today's spending limit is reached",
+    );
     // Only the list is left to download, as the answer says.
     const confirmed = h.telegram.message(ADMIN.id, confirm.messageId)?.reply_markup;
     expect(confirmed?.inline_keyboard.map((row) => row.map((b) => b.text))).toEqual([
@@ -100,9 +109,7 @@ describe("/giveaway", () => {
     expect(answersSince(h, atConfirm).at(-1)).toContain("no longer active");
     await admin.press(confirm.data.replace(":ok:", ":no:"), confirm.messageId);
     expect(answersSince(h, atConfirm).at(-1)).toContain("no longer active");
-    expect(
-      admin.callsSince(atConfirm).filter((c) => String(c.payload.text).includes("not available")),
-    ).toHaveLength(1);
+    expect(h.sandbox.purchaseRequests()).toHaveLength(3);
   });
 
   it("reads a .csv file, offers the list as CSV, and refuses other people's and forged presses", async () => {

@@ -139,6 +139,7 @@ const PRESSES: Record<
         chatId: giveaway.chatId,
       },
       services,
+      deps.sending,
     );
   },
   no: async (ctx, giveaway, { deps }) => {

@@ -15,6 +15,7 @@ import { decodeFlow, encodeFlow, type FlowAction, isFlowData } from "../../callb
 import { decodeGiveaway, GIVEAWAY_DATA } from "../../callback-data/giveaway.js";
 import { decodeMenu } from "../../callback-data/menu.js";
 import type { BotContext, FlowContext } from "../../context.js";
+import type { GiveawaySending } from "./sending.js";
 import type { GiveawayBoard } from "./board.js";
 import {
   type DownloadOptions,
@@ -50,6 +51,8 @@ export interface GiveawayDeps {
   later: Later;
   /** The progress message's edit interval (default run-checks' own). */
   editIntervalMs?: number | undefined;
+  /** Sends confirmed giveaways and shows their progress. */
+  sending: GiveawaySending;
 }
 
 /** What the admin is told about a list file that could not be read. */

@@ -1,14 +1,14 @@
 /**
  * Where a confirmed giveaway goes: the checked list, handed over once the admin pressed
- * Confirm. This is the one seam between choosing a giveaway (the flow, the checks, the card)
- * and sending it (the batch in the ledger, one intent per recipient, sent through the purchase
- * lane). Sending is not built yet: for now the admin is told so, and nothing is recorded or
- * bought.
+ * Confirm. The batch is written to the ledger (one draft per recipient, in one transaction)
+ * before anything is sent; then its progress message is posted, and only then does the runner
+ * send the recipients, one by one through the purchase lane (src/purchases/giveaway-runner.ts).
  */
 import type { GiftKind } from "../../../gifts/catalogue.js";
 import type { Username } from "../../../gifts/username.js";
 import type { BotContext } from "../../context.js";
 import type { BotServices } from "../../services.js";
+import { type GiveawaySending, sendingKeyboard, sendingText } from "./sending.js";
 
 /** A giveaway as confirmed: what each recipient gets, and who they are (checked, merged). */
 export interface ConfirmedGiveaway {
@@ -22,18 +22,44 @@ export interface ConfirmedGiveaway {
   chatId: number;
 }
 
-/**
- * Starts sending a confirmed giveaway. Not available yet: the admin is told so, and nothing is
- * recorded or bought.
- */
+/** Writes the batch, posts its progress message and lets the runner send it. */
 export async function startGiveawayBatch(
   ctx: BotContext,
   giveaway: ConfirmedGiveaway,
-  services: Pick<BotServices, "logger">,
+  services: Pick<BotServices, "logger" | "defaultPaymentMethod" | "now">,
+  sending: GiveawaySending,
 ): Promise<void> {
+  const batch = await sending.runner.create({
+    kind: giveaway.kind,
+    quantity: giveaway.quantity,
+    paymentMethod: services.defaultPaymentMethod,
+    adminId: giveaway.adminId,
+    chatId: giveaway.chatId,
+    recipients: giveaway.recipients,
+    balanceBefore: undefined,
+  });
   services.logger.info(
-    { kind: giveaway.kind, quantity: giveaway.quantity, recipients: giveaway.recipients.length },
-    "giveaway confirmed; sending giveaways is not built yet",
+    { batchId: batch.id, kind: batch.kind, recipients: giveaway.recipients.length },
+    "giveaway batch started",
   );
-  await ctx.reply(ctx.t("giveaway-sending-not-available"));
+  const first = (await sending.runner.state(batch.id)) ?? {
+    batch,
+    counts: {
+      total: giveaway.recipients.length,
+      waiting: giveaway.recipients.length,
+      sending: 0,
+      delivered: 0,
+      refused: 0,
+      unknown: 0,
+      dropped: 0,
+    },
+  };
+  const now = services.now();
+  const keyboard = sendingKeyboard(ctx.t, first.batch);
+  const message = await ctx.reply(
+    sendingText(ctx.t, first, { startedAt: now, startedWith: 0, now }),
+    keyboard === undefined ? {} : { reply_markup: keyboard },
+  );
+  await sending.begin(first, message.message_id);
+  sending.runner.send(batch.id);
 }
