@@ -6,7 +6,7 @@
  * Everything runs on 127.0.0.1 in child processes and temporary files it removes. Settings:
  * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
  * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3), BENCH_FLOOD_OTHERS (10),
- * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3).
+ * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3), BENCH_GIVEAWAY_RECIPIENTS (200).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatTable, type Row } from "./lib/table.js";
 import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
+import { runGiveaway } from "./phases/giveaway.js";
 import { runHandover } from "./phases/handover.js";
 import { runMemory } from "./phases/memory.js";
 import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
@@ -42,6 +43,7 @@ const settings = {
   floodOthers: setting("BENCH_FLOOD_OTHERS", 10, 1, 1000),
   floodMessages: setting("BENCH_FLOOD_MESSAGES", 200, 1, 10_000),
   handoverRuns: setting("BENCH_HANDOVER_RUNS", 3, 1, 20),
+  giveawayRecipients: setting("BENCH_GIVEAWAY_RECIPIENTS", 200, 10, 1000),
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -87,7 +89,7 @@ const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
 const started = performance.now();
 try {
   log(
-    `1/6 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
+    `1/7 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
   const cost = await runUpdateCost({
     dir,
@@ -95,18 +97,18 @@ try {
     rounds: settings.rounds,
     warmupPeople: 100,
   });
-  log(`2/6 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
+  log(`2/7 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
     people: settings.quotaPeople,
     windowMs: settings.quotaWindowMs,
   });
-  log(`3/6 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
+  log(`3/7 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
   const memory = await runMemory({ dir, count: settings.parked, resumes: settings.resumes });
-  log(`4/6 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
+  log(`4/7 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
   const startup = await runStartup({ dir, runs: settings.startupRuns });
   log(
-    `5/6 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
+    `5/7 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
   );
   const flood = await runFlood({
     dir,
@@ -114,8 +116,16 @@ try {
     floodMessages: settings.floodMessages,
     windowMs: settings.quotaWindowMs,
   });
-  log(`6/6 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
+  log(`6/7 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
   const handover = await runHandover({ dir, runs: settings.handoverRuns });
+  log(
+    `7/7 giveaway: ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, a buyer a third of the way in ...`,
+  );
+  const giveaway = await runGiveaway({
+    dir,
+    recipients: settings.giveawayRecipients,
+    windowMs: settings.quotaWindowMs,
+  });
   const nodeMs = nodeBaselineMs();
   const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
 
@@ -167,7 +177,10 @@ try {
     alone_others_flow_p99_s: flood.runs.alone.others_flow_p99_s,
     flooder_requests: flood.runs.flooded.flooder_requests,
     handover_s: handover.handover_s,
-    details: { update_cost: cost, quota, memory, startup, flood, handover },
+    giveaway_limit_ratio: giveaway.giveaway_limit_ratio,
+    giveaway_buyer_wait_s: giveaway.buyer_wait_s_scaled,
+    giveaway_buyer_wait_alone_s: giveaway.buyer_wait_alone_s_scaled,
+    details: { update_cost: cost, quota, memory, startup, flood, handover, giveaway },
     settings,
     machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" },
     bench_seconds: Math.round((performance.now() - started) / 1000),
@@ -270,6 +283,18 @@ try {
       handover.handover_s === null
         ? `none: ${handover.note ?? "?"}`
         : `${handover.handover_s} (${handover.runs_s.join(", ")})`,
+    ],
+    {
+      section: `7. Giveaway (${giveaway.recipients} stars gifts, 30 requests per window; ${scaleNote})`,
+    },
+    ["delivered | 429s caused by the bot", `${giveaway.delivered} | ${giveaway.self_caused_429}`],
+    [
+      "sending s: actual | physical limit (requests / quota) | ratio",
+      `${giveaway.duration_s_scaled} | ${giveaway.physical_limit_s_scaled} (${giveaway.service_requests} requests) | ${giveaway.giveaway_limit_ratio}`,
+    ],
+    [
+      "a buyer's gift, recipient to delivered s: during | alone",
+      `${giveaway.buyer_wait_s_scaled}${giveaway.buyer_delivered ? "" : " (not delivered)"} | ${giveaway.buyer_wait_alone_s_scaled}`,
     ],
   ];
   process.stdout.write(`${formatTable(rows)}\n`);

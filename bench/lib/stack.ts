@@ -16,6 +16,7 @@ import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../../src/config/inde
 import type { SpendingLimits } from "../../src/ledger/types.js";
 import { silentLogger } from "../../src/shared/logger.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
+import type { GiveawayRunner } from "../../src/purchases/giveaway-runner.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
 import { TEST_CREDENTIALS, testConfig } from "../../tools/testing/test-config.js";
@@ -30,7 +31,7 @@ export const BENCH_CREDENTIALS = {
 export const LIFTED_CLIENT_QUOTA = { limit: 1_000_000_000, windowMs: 1 };
 
 /** The bench's admin: nobody the bench plays, so admin work costs what it costs in production. */
-const BENCH_ADMIN_ID = 4242;
+export const BENCH_ADMIN_ID = 4242;
 
 /** Low-balance thresholds, so the check after each purchase runs as in production. */
 const BENCH_ALERTS = { lowBalanceTon: "1", lowBalanceUsdt: "1" };
@@ -53,6 +54,8 @@ export interface BotStack {
   bot: Bot<BotContext>;
   client: GiftServiceClient;
   desk: PurchaseDesk;
+  /** Sends giveaway batches (the giveaway phase drives it directly, past the admin's checks). */
+  giveaways: GiveawayRunner;
   close(): Promise<void>;
 }
 
@@ -82,6 +85,7 @@ export function buildBotStack(options: StackOptions): BotStack {
     bot: app.bot,
     client: app.service.client,
     desk: app.desk,
+    giveaways: app.giveaways.runner,
     close: () => app.stop(),
   };
 }
