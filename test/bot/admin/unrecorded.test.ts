@@ -27,6 +27,8 @@ describe("an outcome that cannot be written", () => {
     await h.sandbox.waitForRequests(1, "/buy-stars/");
     await setFault(true);
     await pressed;
+    // The admins' alert is sent in the background (each admin's language read first).
+    await h.app.notifier.idle();
 
     expect(bea.lastMessage().text).toMatch(/outcome is unknown/);
     const [toAda] = sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"));
