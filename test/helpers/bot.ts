@@ -15,7 +15,10 @@ export const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postg
 
 /** A harness on a fresh temp dir (and database, on PostgreSQL), closed when the test finishes. */
 export async function harness(options: Omit<BotHarnessOptions, "dir"> = {}): Promise<BotHarness> {
-  const databaseUrl = TEST_STORE === "postgres" ? await freshMigratedPostgresDatabase() : undefined;
+  const databaseUrl =
+    TEST_STORE === "postgres"
+      ? await freshMigratedPostgresDatabase({ copyNextAhead: true })
+      : undefined;
   const h = await createBotHarness({
     dir: tempDir("giftbot-bot-"),
     ...(databaseUrl === undefined ? {} : { databaseUrl }),
