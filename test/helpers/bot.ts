@@ -8,8 +8,8 @@ import { freshMigratedPostgresDatabase } from "./postgres.js";
 import { tempDir } from "./temp-dir.js";
 
 /**
- * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres (the
- * vitest project "flows-on-postgres" runs the bot's flow tests so, see vitest.config.ts).
+ * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres
+ * (`npm test` runs test/bot a second time so: `npm run test:postgres`, see package.json).
  */
 export const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 
