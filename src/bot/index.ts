@@ -172,7 +172,7 @@ export function createBot(deps: BotDeps): GiftBot {
     explorerUrl: deps.explorerUrl,
     logger: deps.logger,
     retry: deps.adminMessageRetry,
-    names: services.people.nameOf,
+    names: services.people,
   });
   notifier.listen();
   const reporter = new DailyReporter({

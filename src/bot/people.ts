@@ -54,10 +54,39 @@ export class KnownPeople {
   }
 
   /**
-   * The name last seen for this person, if any. Synchronous, for the views: a store that answers
-   * later (PostgreSQL) fills the memory for the next time, and this time the id alone is shown.
+   * `view` rendered with every name it asks for. A store that answers later (PostgreSQL) cannot
+   * answer a lookup while the view is built: the first rendering finds which names it asked for
+   * that memory lacks, they are read, and the view is rendered again with them (a store that
+   * answers at once, SQLite, renders once). A name that cannot be read is left out (the id is
+   * shown).
    */
-  readonly nameOf: NameLookup = (userId) => {
+  async render<T>(view: (names: NameLookup) => T): Promise<T> {
+    const reads = new Map<number, Promise<string | undefined>>();
+    const first = view((userId) => {
+      const known = this.#written.get(userId);
+      if (known !== undefined) return known;
+      const stored = this.#names.read(String(userId));
+      if (!(stored instanceof Promise)) return stored;
+      reads.set(userId, stored);
+      return undefined;
+    });
+    if (reads.size === 0) return first;
+    const found = new Map<number, string | undefined>();
+    await Promise.all(
+      [...reads].map(async ([userId, read]) => {
+        const name = await read.catch(() => undefined);
+        found.set(userId, name);
+        if (name !== undefined) this.#written.set(userId, name);
+      }),
+    );
+    return view((userId) => (found.has(userId) ? found.get(userId) : this.#nameOf(userId)));
+  }
+
+  /**
+   * The name last seen for this person, if any, without waiting: a store that answers later
+   * (PostgreSQL) fills the memory for the next time, and this time the id alone is shown.
+   */
+  readonly #nameOf: NameLookup = (userId) => {
     const known = this.#written.get(userId);
     if (known !== undefined) return known;
     const stored = this.#names.read(String(userId));

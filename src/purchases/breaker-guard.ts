@@ -60,7 +60,9 @@ export class BreakerGuard {
     const event = breaker.record(input, result.intent.id, clock());
     if (event.kind !== "opened") return;
     // Before the next purchase in the lane can claim: the desk holds the pause from this call.
-    desk.pauseByBreaker(event.opening);
+    // Awaited, so that the confirmation that opened it returns with the pause in the ledger
+    // (what a person or admin reads next says paused), on PostgreSQL as on SQLite.
+    await desk.pauseByBreaker(event.opening);
     logger.warn(
       {
         cause: event.opening.cause,

@@ -115,10 +115,18 @@ export class CostMeter {
     }
   }
 
-  /** Resolves when the measurement under way for `id` ends, or after `waitMs` at most. */
+  /**
+   * Resolves when the measurement under way for `id` ends, or after `waitMs` at most. One step
+   * starts the next (the reading starts the judgement, which starts the write), so this waits
+   * until no step is left: with a store that answers later (PostgreSQL), the judgement is still
+   * reading the ledger when the reading's own step has ended.
+   */
   async settled(id: string, waitMs: number): Promise<void> {
-    const work = this.#underWay.get(id);
-    if (work !== undefined) await within(work, waitMs);
+    const deadline = performance.now() + waitMs;
+    for (let work = this.#underWay.get(id); work !== undefined; work = this.#underWay.get(id)) {
+      const left = deadline - performance.now();
+      if (left <= 0 || !(await within(work, left))) return;
+    }
   }
 
   /**

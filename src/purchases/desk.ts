@@ -351,8 +351,8 @@ class Desk implements PurchaseDesk {
     await this.#outcomes.close();
   }
 
-  pauseByBreaker(detail: unknown): void {
-    this.#heldPause.writeNow(
+  pauseByBreaker(detail: unknown): Promise<void> {
+    return this.#heldPause.writeNow(
       () => this.#ledger.pauseByBreaker(detail, this.#clock()),
       (err) => {
         this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");

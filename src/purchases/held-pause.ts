@@ -37,12 +37,13 @@ export class HeldPause {
   /**
    * Holds the pause from this moment and writes it at once; `onRefused` is told when that
    * first write fails, and it is then tried again in the background. Held until written: a
-   * store that answers later (PostgreSQL) must not let a confirmation out meanwhile.
+   * store that answers later (PostgreSQL) must not let a confirmation out meanwhile. Resolves
+   * when the first write has landed or been refused (never rejects).
    */
-  writeNow(write: () => MaybePromise<void>, onRefused: (error: unknown) => void): void {
+  writeNow(write: () => MaybePromise<void>, onRefused: (error: unknown) => void): Promise<void> {
     this.drop();
     this.#write = write;
-    void this.#tryWrite(0, onRefused);
+    return this.#tryWrite(0, onRefused);
   }
 
   /** Forgets the held pause (written, an admin resumed, or the process stops). */

@@ -1,13 +1,15 @@
 /**
  * What each gift cost, through the real bot, the sandbox (whose prices are known:
- * tools/sandbox/pricing.ts) and real SQLite: the measured cost, the estimate before Confirm,
- * the daily report and the accountant's export.
+ * tools/sandbox/pricing.ts) and the real store (SQLite, or PostgreSQL with
+ * GIFTBOT_TEST_STORE=postgres): the measured cost, the estimate before Confirm, the daily
+ * report and the accountant's export.
  */
 import { describe, expect, it } from "vitest";
-import type { Db } from "../../src/storage/sqlite/database.js";
+import type { BotHarness } from "../../tools/testing/bot-harness.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import type { TestClock } from "../../tools/testing/clock.js";
 import { readCsv } from "../helpers/csv-reader.js";
+import { runSql, writableColumns } from "../helpers/store-sql.js";
 import type { CannedAnswer } from "../../tools/testing/telegram-fake.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../helpers/admin-bot.js";
 
@@ -248,28 +250,25 @@ describe("/export", () => {
  * written as the ledger writes rows, without buying it all): ids `<prefix>NNNNNN`, recipients
  * `user_NNNNNN`, sent a second apart from `sentFrom`.
  */
-function copyPurchase(db: Db, fromId: string, count: number, sentFrom: number, prefix: string) {
-  const columns = db
-    .prepare<[], { name: string }>("SELECT name FROM pragma_table_info('purchase_intents')")
-    .all()
-    .map((c) => c.name)
+async function copyPurchase(
+  h: BotHarness,
+  fromId: string,
+  count: number,
+  sentFrom: number,
+  prefix: string,
+): Promise<void> {
+  const columns = (await writableColumns(h, "purchase_intents"))
     .filter((name) => !["id", "recipient", "sent_at"].includes(name))
     .join(", ");
-  const insert = db.prepare(
+  await runSql(
+    h,
     `INSERT INTO purchase_intents (id, recipient, sent_at, ${columns})
-     SELECT @id, @recipient, @sentAt, ${columns} FROM purchase_intents WHERE id = @fromId`,
-  );
-  db.transaction(() => {
-    for (let i = 0; i < count; i++) {
+     SELECT ?, ?, ?, ${columns} FROM purchase_intents WHERE id = ?`,
+    ...Array.from({ length: count }, (_, i) => {
       const n = String(i).padStart(6, "0");
-      insert.run({
-        id: `${prefix}${n}`,
-        recipient: `user_${n}`,
-        sentAt: sentFrom + i * 1_000,
-        fromId,
-      });
-    }
-  })();
+      return [`${prefix}${n}`, `user_${n}`, sentFrom + i * 1_000, fromId];
+    }),
+  );
 }
 
 /**
@@ -315,7 +314,7 @@ describe("/export of a large range", () => {
     const dayStart = Math.floor(h.clock() / DAY) * DAY;
     // Several pages of the ledger's export (500 rows a page), all within the same day.
     const copies = 2_400;
-    copyPurchase(h.db, bought?.id ?? "", copies, dayStart + 1_000, "copy");
+    await copyPurchase(h, bought?.id ?? "", copies, dayStart + 1_000, "copy");
     const day = new Date(dayStart).toISOString().slice(0, 10);
 
     const ada = chatPerson(h, ADMIN);
@@ -349,7 +348,7 @@ describe("/export of a large range", () => {
     await bea.giftStars("bob_gifts", "⭐ 50");
     const [bought] = await h.records.recent({ limit: 1 });
     const dayStart = Math.floor(h.clock() / DAY) * DAY;
-    copyPurchase(h.db, bought?.id ?? "", 3_000, dayStart + 1_000, "early");
+    await copyPurchase(h, bought?.id ?? "", 3_000, dayStart + 1_000, "early");
 
     // The very stream /export uploads, read by hand.
     const csv = h.records.exportCsv(dayStart, dayStart + DAY);
@@ -362,7 +361,7 @@ describe("/export of a large range", () => {
         // The first rows are out: the database still takes writes (no cursor held open), and
         // a purchase sent later that day, written now, is in the file: rows not read yet
         // were never built in memory.
-        copyPurchase(h.db, bought?.id ?? "", 1, dayStart + DAY - 1_000, "late");
+        await copyPurchase(h, bought?.id ?? "", 1, dayStart + DAY - 1_000, "late");
       }
     }
     const ids = readCsv(chunks.join(""))

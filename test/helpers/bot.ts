@@ -8,14 +8,17 @@ import { freshMigratedPostgresDatabase } from "./postgres.js";
 import { tempDir } from "./temp-dir.js";
 
 /**
- * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres (the
- * vitest project "flows-on-postgres" runs the bot's flow tests so, see vitest.config.ts).
+ * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres
+ * (`npm test` runs test/bot a second time so: `npm run test:postgres`, see package.json).
  */
 const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 
 /** A harness on a fresh temp dir (and database, on PostgreSQL), closed when the test finishes. */
 export async function harness(options: Omit<BotHarnessOptions, "dir"> = {}): Promise<BotHarness> {
-  const databaseUrl = TEST_STORE === "postgres" ? await freshMigratedPostgresDatabase() : undefined;
+  const databaseUrl =
+    TEST_STORE === "postgres"
+      ? await freshMigratedPostgresDatabase({ copyNextAhead: true })
+      : undefined;
   const h = await createBotHarness({
     dir: tempDir("giftbot-bot-"),
     ...(databaseUrl === undefined ? {} : { databaseUrl }),

@@ -3,6 +3,7 @@
  * ledger is a real SQLite file. The pause must land before the next queued confirmation claims.
  */
 import { describe, expect, it } from "vitest";
+import type { PauseSwitch } from "../../src/ledger/types.js";
 import { silentLogger } from "../../src/shared/logger.js";
 import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
 import type { BreakerOpening } from "../../src/purchases/breaker.js";
@@ -50,6 +51,21 @@ describe("breaker guard on the desk", () => {
     expect(openings[0]?.cause).toBe("session");
     expect((await f.records.pauseReason())?.source).toBe("breaker");
     expect((await f.records.getIntent(second.id))?.status).toBe("draft");
+  });
+
+  it("with a store that answers later (PostgreSQL), the confirmation that opened it returns once the pause is written", async () => {
+    const f = await deskFixture();
+    guardOn(f);
+    // The same ledger, as the desk sees it (a pause switch may answer later).
+    const pauses: PauseSwitch = f.ledger;
+    const write = f.ledger.pauseByBreaker.bind(f.ledger);
+    // The write lands a macrotask later, as a pool's answer does.
+    pauses.pauseByBreaker = (detail, now) =>
+      new Promise<void>((resolve) => setImmediate(() => resolve(write(detail, now))));
+    f.sandbox.expireSession();
+    const result = await f.desk.confirm(f.starsDraft(buyer(1)).id, 1);
+    expect(result.kind).toBe("rejected");
+    expect((await f.records.pauseReason())?.source).toBe("breaker");
   });
 
   it("refusals about the input never open it; an admin's resume closes it and the same cause reopens it at once", async () => {

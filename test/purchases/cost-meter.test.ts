@@ -1,6 +1,7 @@
 import { Address, beginCell } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
+import type { PurchaseCost } from "../../src/costs/types.js";
 import { silentLogger } from "../../src/shared/logger.js";
 import { CostMeter } from "../../src/purchases/cost-meter.js";
 import {
@@ -72,6 +73,25 @@ describe("the cost meter", () => {
       source: "balance_after",
     });
     expect(meter.pendingCount).toBe(0);
+  });
+
+  it("waits for a store that answers later (PostgreSQL): the judgement and its write after the read", async () => {
+    const { ledger, accounts, meter, deliver, reading } = fixture();
+    // Each answer a macrotask later, as a pool's round trip arrives.
+    const later = <T>(value: () => T) =>
+      new Promise<T>((resolve) => setImmediate(() => resolve(value())));
+    const outBetween = ledger.outBetween.bind(ledger);
+    ledger.outBetween = ((from: number, to: number) =>
+      later(() => outBetween(from, to))) as unknown as typeof ledger.outBetween;
+    const recordCost = accounts.recordCost.bind(accounts);
+    accounts.recordCost = ((id: string, cost: PurchaseCost) =>
+      later(() => recordCost(id, cost))) as unknown as typeof accounts.recordCost;
+    const intent = deliver("1000");
+    meter.delivered(intent);
+    const read = Promise.resolve().then(() => meter.observe(reading("998.5")));
+    meter.readingAfter([intent.id], read);
+    await meter.settled(intent.id, 60_000);
+    expect(ledger.get(intent.id)?.cost).toMatchObject({ measured: true, amount: "1.5" });
   });
 
   it("without a read after the purchase (the quota was busy), a later shared read serves", async () => {

@@ -98,6 +98,8 @@ export interface BotHarness {
   /** Shared by the ledger, the desk and the bot; `clock.advance(ms)` moves time. */
   readonly clock: TestClock;
   readonly dbPath: string;
+  /** The PostgreSQL database the app runs on, when it does (else the SQLite file at `dbPath`). */
+  readonly databaseUrl: string | undefined;
   /** Feeds one update to the current bot. */
   send(update: Update): Promise<void>;
   /** A new process on the same database: a new app (client, ledger, desk and bot). */
@@ -152,7 +154,9 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
       ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
     });
-    void app.notifier.announcePending();
+    // Awaited, as start awaits it: a store that answers later (PostgreSQL) has not yet named the
+    // intents to announce when build returns otherwise, and the notifier's idle() would miss them.
+    await app.notifier.announcePending();
     return app;
   }
 
@@ -199,6 +203,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     updates,
     clock,
     dbPath,
+    databaseUrl: options.databaseUrl,
     // As a person sees it: the update, then what its handler left running (a receipt's cost).
     send: async (update) => {
       await app.bot.handleUpdate(update);

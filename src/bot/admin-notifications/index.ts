@@ -15,7 +15,7 @@
  * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
  */
 import { backoffDelay } from "../../shared/backoff.js";
-import type { NameLookup } from "../people.js";
+import type { KnownPeople, NameLookup } from "../people.js";
 import type { I18n, TranslationVariables } from "@grammyjs/i18n";
 import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
 import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
@@ -59,7 +59,7 @@ export interface AdminNotifierOptions {
   explorerUrl?: string | undefined;
   logger: Logger;
   /** Names of the people the bot has seen, shown next to the requester's id. */
-  names?: NameLookup | undefined;
+  names?: Pick<KnownPeople, "render"> | undefined;
   /** How undelivered admin messages are retried; default {@link ADMIN_MESSAGE_RETRY}. */
   retry?: AdminMessageRetry | undefined;
 }
@@ -330,6 +330,11 @@ export class AdminNotifier {
   async #sendUnconfirmed(intent: PurchaseIntent, onReached: () => void): Promise<number> {
     const evidence = await this.#options.desk.admin.evidence(intent.id).catch(() => undefined);
     const fresh = evidence?.intent ?? intent;
+    // Read before the texts are built: a store that answers later (PostgreSQL) cannot answer
+    // while they are.
+    const requester = fresh.requester.userId;
+    const requesterName = await this.#options.names?.render((names) => names(requester));
+    const names: NameLookup = (userId) => (userId === requester ? requesterName : undefined);
     return this.#toAdmins(
       (t, locale) => ({
         text: evidenceText(
@@ -339,7 +344,7 @@ export class AdminNotifier {
           evidence,
           "notification",
           this.#options.explorerUrl,
-          this.#options.names,
+          names,
         ),
         // Already settled by the time the evidence arrived: no buttons to press in vain.
         keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,

@@ -190,7 +190,7 @@ describe("the kill switch", () => {
 
     // The breaker's own pause is what the button lifts.
     await ada.command("resume");
-    h.desk.pauseByBreaker({ cause: "session" });
+    await h.desk.pauseByBreaker({ cause: "session" });
     await ada.command("balance");
     expect(ada.lastMessage().text).toContain(
       "Purchases: ⛔ paused by themselves after refusals from the service (/resume to reopen)",

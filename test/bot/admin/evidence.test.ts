@@ -3,6 +3,7 @@ import { formatDateTime, formatDecimal } from "../../../src/bot/format.js";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 import { username } from "../../helpers/username.js";
+import { runSql } from "../../helpers/store-sql.js";
 
 const MINUTE = 60_000;
 
@@ -94,11 +95,11 @@ describe("reconciliation evidence", () => {
       requester: { userId: BUYER.id, chatId: BUYER.id, chatType: "private" },
       balanceBefore: { ton: "7", usdt: "8" },
     });
-    h.db
-      .prepare(
-        "UPDATE purchase_intents SET status = 'sending', sent_at = ?, balance_before_at = NULL WHERE id = ?",
-      )
-      .run(h.clock(), draft.id);
+    await runSql(
+      h,
+      "UPDATE purchase_intents SET status = 'sending', sent_at = ?, balance_before_at = NULL WHERE id = ?",
+      [h.clock(), draft.id],
+    );
     await h.desk.recoverInterrupted();
     await features.idle();
     const recovered = sentTexts(h, ADMIN.id).find((t) => t.includes("@dora_d")) ?? "";

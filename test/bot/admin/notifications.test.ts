@@ -3,6 +3,7 @@ import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";
 import { answersSince } from "../../helpers/bot.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 import { username } from "../../helpers/username.js";
+import { runSql } from "../../helpers/store-sql.js";
 
 describe("unconfirmed purchases", () => {
   it("every admin is told once, with the evidence and working resolve buttons; settling resumes purchases", async () => {
@@ -131,9 +132,10 @@ describe("unconfirmed purchases", () => {
       requester: { userId: BUYER.id, chatId: BUYER.id, chatType: "private" },
       balanceBefore: undefined,
     });
-    h.db
-      .prepare("UPDATE purchase_intents SET status = 'sending', sent_at = ? WHERE id = ?")
-      .run(h.clock(), draft.id);
+    await runSql(h, "UPDATE purchase_intents SET status = 'sending', sent_at = ? WHERE id = ?", [
+      h.clock(),
+      draft.id,
+    ]);
     await h.desk.recoverInterrupted();
     await features.idle();
     expect((await h.records.status()).unconfirmed).toBe(2);

@@ -2,11 +2,11 @@
  * An outcome the database refuses after the request went out reaches every admin at once, in
  * their language, with the service's answer; people are told purchases are on hold; and once
  * the database takes writes again the purchase comes to the admins as an unknown outcome to
- * settle, without a restart. The fault is a trigger on the real SQLite file.
+ * settle, without a restart. The fault is a trigger in the real store (SQLite or PostgreSQL).
  */
 import { describe, expect, it } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
-import { installWriteFault } from "../../helpers/write-fault.js";
+import { installStoreWriteFault } from "../../helpers/write-fault.js";
 import { answersSince } from "../../helpers/bot.js";
 import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../../helpers/admin-bot.js";
 
@@ -16,16 +16,19 @@ describe("an outcome that cannot be written", () => {
     const boris = chatPerson(h, ADMIN2);
     await boris.command("language");
     await boris.pressButton("Русский");
-    const setFault = installWriteFault(h.appDb);
+    const setFault = await installStoreWriteFault(h);
 
     const bea = chatPerson(h, BUYER);
     await bea.starsSummary("bob_gifts", "⭐ 100");
-    // The claim commits, then every later status write fails until the flag is cleared.
-    h.sandbox.injectFault({ type: "delay", ms: 100 }, { path: "/buy-stars/" });
+    // The claim commits, then every later status write fails until the flag is cleared. The
+    // answer waits long enough for the switch (on PostgreSQL, a connection of its own).
+    h.sandbox.injectFault({ type: "delay", ms: 500 }, { path: "/buy-stars/" });
     const pressed = bea.pressButton("✅ Confirm");
     await h.sandbox.waitForRequests(1, "/buy-stars/");
-    setFault(true);
+    await setFault(true);
     await pressed;
+    // The admins' alert is sent in the background (each admin's language read first).
+    await h.app.notifier.idle();
 
     expect(bea.lastMessage().text).toMatch(/outcome is unknown/);
     const [toAda] = sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️"));
@@ -49,7 +52,7 @@ describe("an outcome that cannot be written", () => {
 
     // The database takes writes again: the purchase becomes unconfirmed, announced with buttons.
     const mark = h.telegram.mark();
-    setFault(false);
+    await setFault(false);
     const announced = await h.telegram.waitForCall(
       (c) =>
         c.method === "sendMessage" &&

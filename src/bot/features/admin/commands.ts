@@ -122,6 +122,9 @@ async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const usage = await env.services.records.usageToday();
   const today = (await env.services.records.dailyTotals(1)).find((d) => d.day === usage.day);
   const status = await env.services.records.status();
+  const fairShare = await env.services.people.render((names) =>
+    fairShareSection(ctx.t, locale, desk.fairShare(), env.services.floods.throttled(), names),
+  );
   await ctx.reply(
     balanceText(ctx.t, locale, {
       read,
@@ -129,14 +132,7 @@ async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
       usage,
       today,
       status,
-    }) +
-      fairShareSection(
-        ctx.t,
-        locale,
-        desk.fairShare(),
-        env.services.floods.throttled(),
-        env.services.people.nameOf,
-      ),
+    }) + fairShare,
   );
 }
 
@@ -154,7 +150,9 @@ async function showPurchases(ctx: PrivateCommand, env: AdminEnv): Promise<void> 
   const page = await purchasesAt(env, 0);
   const keyboard = purchasesKeyboard(ctx.t, 0, page);
   await ctx.reply(
-    purchasesPage(ctx.t, locale, page.intents, 0, env.services.people.nameOf),
+    await env.services.people.render((names) =>
+      purchasesPage(ctx.t, locale, page.intents, 0, names),
+    ),
     keyboard === undefined ? {} : { reply_markup: keyboard },
   );
 }
@@ -168,12 +166,8 @@ async function purchaseInFull(ctx: BotContext, env: AdminEnv, id: string) {
   if (intent === undefined) return undefined;
   const locale = await ctx.i18n.getLocale();
   return {
-    text: purchaseDetails(
-      ctx.t,
-      locale,
-      intent,
-      env.services.explorerUrl,
-      env.services.people.nameOf,
+    text: await env.services.people.render((names) =>
+      purchaseDetails(ctx.t, locale, intent, env.services.explorerUrl, names),
     ),
     keyboard: intent.status === "unconfirmed" ? resolveKeyboard(ctx.t, intent.id) : undefined,
   };
@@ -213,14 +207,8 @@ async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
     const evidence = await desk.admin.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
     await ctx.reply(
-      evidenceText(
-        ctx.t,
-        locale,
-        fresh,
-        evidence,
-        "pending",
-        env.services.explorerUrl,
-        env.services.people.nameOf,
+      await env.services.people.render((names) =>
+        evidenceText(ctx.t, locale, fresh, evidence, "pending", env.services.explorerUrl, names),
       ),
       {
         reply_markup: resolveKeyboard(ctx.t, fresh.id),
@@ -304,18 +292,14 @@ async function denyCommand(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
 async function showAllowed(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   const { access } = env;
   const locale = await ctx.i18n.getLocale();
+  const lists = {
+    admins: [...env.services.admins],
+    users: await access.allowedUsers(),
+    chats: await access.allowedChats(),
+    publicPurchases: access.publicPurchases,
+  };
   await ctx.reply(
-    allowedText(
-      ctx.t,
-      locale,
-      {
-        admins: [...env.services.admins],
-        users: await access.allowedUsers(),
-        chats: await access.allowedChats(),
-        publicPurchases: access.publicPurchases,
-      },
-      env.services.people.nameOf,
-    ),
+    await env.services.people.render((names) => allowedText(ctx.t, locale, lists, names)),
   );
 }
 
@@ -379,7 +363,9 @@ async function onAdminPress(ctx: AdminPress, env: AdminEnv, action: AdminAction)
       const keyboard = purchasesKeyboard(ctx.t, action.offset, page);
       await editQuietly(
         ctx,
-        purchasesPage(ctx.t, locale, page.intents, action.offset, env.services.people.nameOf),
+        await env.services.people.render((names) =>
+          purchasesPage(ctx.t, locale, page.intents, action.offset, names),
+        ),
         keyboard,
       );
       return;
