@@ -11,7 +11,7 @@ import { tempDir } from "./temp-dir.js";
  * Which store the bot tests run on: SQLite, or PostgreSQL when GIFTBOT_TEST_STORE=postgres
  * (`npm test` runs test/bot a second time so: `npm run test:postgres`, see package.json).
  */
-const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
+export const TEST_STORE = process.env.GIFTBOT_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 
 /** A harness on a fresh temp dir (and database, on PostgreSQL), closed when the test finishes. */
 export async function harness(options: Omit<BotHarnessOptions, "dir"> = {}): Promise<BotHarness> {
