@@ -83,7 +83,7 @@ describe("npm run demo", () => {
     expect(await exited).toBe(0);
   });
 
-  it(":unknown-outcome makes the next purchase unknown for /pending, and /export is saved in the demo's folder", async () => {
+  it(":unknown-outcome makes the next purchase unknown for /pending, /export is saved in the demo's folder, and a giveaway runs", async () => {
     const { tmp, exited, waitForOutput, type, output } = startDemo();
     await waitForOutput(/Type :help for commands\./);
     const filesDir = /Files the bot sends \(\/export\): (\S+)/.exec(output())?.[1] ?? "";
@@ -122,6 +122,19 @@ describe("npm run demo", () => {
     const csv = readFileSync(saved, "utf8");
     expect(csv.split("\n")[0]).toContain("purchase_id");
     expect(csv).toContain("alice_friend");
+
+    // The README's giveaway walkthrough, as the admin.
+    await waitForOutput(/\[1\] ⭐ Stars/, type("/giveaway"));
+    await waitForOutput(/\[1\] ⭐ 50/, type("#1"));
+    await waitForOutput(/Send the recipients/, type("#1"));
+    from = type("alice_friend bob_gifts premium_pat nobody_one x!");
+    await waitForOutput(/✅ Can receive \(3\)[\s\S]*\[1\] ✅ Confirm/, from);
+    from = type("#1");
+    await waitForOutput(/🎁 Giveaway over: 3 delivered/, from);
+    await waitForOutput(
+      /📎 giveaway-[A-Za-z0-9_-]{12}\.csv \(\d+ bytes\)[^\n]*\n {4}saved as/,
+      from,
+    );
     type(":quit");
     expect(await exited).toBe(0);
   });

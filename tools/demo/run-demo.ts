@@ -18,6 +18,8 @@ const GUIDE = [
   "  /history      your gifts",
   "  :as admin     become the admin (then /balance, /purchases, /pending, /export)",
   "  :unknown-outcome   the next purchase's answer is lost: as the admin, settle it in /pending",
+  "  /giveaway     as the admin: #1 stars, #1 50 each, then a list such as",
+  "                alice_friend bob_gifts premium_pat nobody_one x!  (#1 on the card confirms)",
   "  :group        talk in the demo group (as the admin: /premium @uma_user gifts a member)",
   "  :expire-session   the service's marketplace session expires (:restore-session mends it)",
   "  :help         every terminal command;   :quit to leave",
