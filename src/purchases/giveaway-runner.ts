@@ -190,6 +190,7 @@ export class GiveawayRunner {
 
   async #sendAll(batchId: string): Promise<void> {
     const { batches, desk, clock } = this.#parts;
+    let lastSent: string | undefined;
     while (!this.#stopping) {
       const batch = await batches.getBatch(batchId);
       if (batch?.status !== "running") return;
@@ -202,6 +203,13 @@ export class GiveawayRunner {
         }
         return;
       }
+      // A recipient whose turn left it unsent (a refusal of that one draft only) must not be
+      // tried again in a loop: the service would be asked over and over.
+      if (next.id === lastSent) {
+        await this.#moveAndTell(batchId, ["running"], "stopped", "storage");
+        return;
+      }
+      lastSent = next.id;
       const result = await desk.sendBatchItem(next);
       const stop = stopReasonOf(result);
       if (stop !== undefined) {

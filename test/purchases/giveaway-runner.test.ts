@@ -1,0 +1,87 @@
+/**
+ * The giveaway runner's own rules, on a real SQLite ledger with a desk that answers as told:
+ * what stops a batch and with which reason, no draft tried twice in a row, and no turn taken
+ * while others wait for the service's quota.
+ */
+import { join } from "node:path";
+import { describe, expect, it, onTestFinished } from "vitest";
+import type { PurchaseIntent } from "../../src/ledger/types.js";
+import { GiveawayRunner } from "../../src/purchases/giveaway-runner.js";
+import type { ConfirmResult } from "../../src/purchases/types.js";
+import { silentLogger } from "../../src/shared/logger.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { tempDir } from "../helpers/temp-dir.js";
+
+function world(answer: (intent: PurchaseIntent) => ConfirmResult, othersWaiting = () => false) {
+  const storage = openSqliteStorage(join(tempDir(), "runner.sqlite"));
+  onTestFinished(() => storage.close());
+  const sent: string[] = [];
+  const runner = new GiveawayRunner({
+    batches: storage.giveaways,
+    desk: {
+      sendBatchItem: (intent) => {
+        sent.push(intent.recipient);
+        return Promise.resolve(answer(intent));
+      },
+    },
+    othersWaiting,
+    clock: Date.now,
+    logger: silentLogger,
+    yieldPollMs: 5,
+  });
+  const start = async (recipients: string[]) => {
+    const batch = await runner.create({
+      kind: "stars",
+      quantity: 50,
+      paymentMethod: "usdt_ton",
+      adminId: 1,
+      chatId: 1,
+      recipients,
+      balanceBefore: undefined,
+    });
+    runner.send(batch.id);
+    await runner.idle();
+    return (await runner.state(batch.id))?.batch;
+  };
+  return { runner, sent, start };
+}
+
+describe("the giveaway runner", () => {
+  it("stops with the reason a refusal gives, before the next recipient", async () => {
+    const reasons = [
+      [{ reason: "limit", limit: "stars_per_bot_day", max: 1, used: 1, resetsAt: 0 }, "limit"],
+      [{ reason: "frozen", unconfirmed: 1 }, "on_hold"],
+      [{ reason: "paused", source: "breaker" }, "purchases_paused"],
+      [{ reason: "storage" }, "storage"],
+      [{ reason: "recipient_unverified" }, "service_unreachable"],
+    ] as const;
+    for (const [refusal, stop] of reasons) {
+      const { sent, start } = world(() => ({ kind: "refused", refusal }));
+      const batch = await start(["first_one", "second_one"]);
+      expect(batch).toMatchObject({ status: "stopped", stopReason: stop });
+      expect(sent).toEqual(["first_one"]);
+    }
+  });
+
+  it("never tries the same draft twice in a row: a refusal that leaves it a draft stops the batch", async () => {
+    const { sent, start } = world(() => ({
+      kind: "refused",
+      refusal: { reason: "already_processing" },
+    }));
+    const batch = await start(["stuck_one", "next_one"]);
+    expect(sent).toEqual(["stuck_one"]);
+    expect(batch).toMatchObject({ status: "stopped", stopReason: "storage" });
+  });
+
+  it("waits while others wait for the quota, then goes on", async () => {
+    let polls = 0;
+    const { sent, start } = world(
+      () => ({ kind: "refused", refusal: { reason: "cancelled" } }),
+      () => ++polls < 4,
+    );
+    const batch = await start(["only_one"]);
+    expect(polls).toBeGreaterThanOrEqual(4);
+    expect(sent).toEqual(["only_one"]);
+    expect(batch?.status).toBe("stopped");
+  });
+});
