@@ -12,9 +12,14 @@ import { ADMIN, adminWorld, BUYER } from "../../helpers/admin-bot.js";
 import { answersSince } from "../../helpers/bot.js";
 
 const FIVE = ["alice_friend", "bob_gifts", "carol_star", "dave_user", "erin_user"];
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
-async function confirmedGiveaway(recipients: string[] = FIVE) {
-  const { h } = await adminWorld();
+async function confirmedGiveaway(
+  recipients: string[] = FIVE,
+  options: Parameters<typeof adminWorld>[0] = {},
+) {
+  const { h } = await adminWorld(options);
   const admin = chatPerson(h, ADMIN);
   await admin.command("giveaway");
   await admin.pressButton("⭐ Stars");
@@ -75,6 +80,26 @@ describe("a giveaway being sent", () => {
     // The batch's gifts are purchases like any other: the admins' list counts them.
     await admin.command("purchases");
     expect(admin.lastMessage().text).toContain("Recent purchases (1–5)");
+  });
+
+  it("the daily report counts the giveaway's gifts (they are purchases like any other)", async () => {
+    const { h, admin, confirm } = await confirmedGiveaway(["win_a", "win_b", "win_c"], {
+      reports: { reportHourUtc: 7 },
+    });
+    await admin.press(confirm.data, confirm.messageId);
+    await settled(h);
+    const day = new Date(h.clock()).toISOString().slice(0, 10);
+    const tomorrow = Math.floor(h.clock() / DAY) * DAY + DAY;
+    h.clock.advance(tomorrow + 7 * HOUR - h.clock());
+    const mark = h.telegram.mark();
+    expect(await h.app.sendDueReports()).toBeGreaterThan(0);
+    const report = h.telegram
+      .callsSince(mark)
+      .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === ADMIN.id)
+      .map((c) => String(c.payload.text))
+      .find((text) => text.startsWith("📊"));
+    expect(report).toContain(`Daily report for ${day} (UTC)`);
+    expect(report).toContain("Bought: 150 stars");
   });
 
   it("Pause keeps the rest for later, Resume goes on from the next recipient, Cancel drops what is left", async () => {
