@@ -6,7 +6,8 @@
  * Everything runs on 127.0.0.1 in child processes and temporary files it removes. Settings:
  * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
  * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3), BENCH_FLOOD_OTHERS (10),
- * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3), BENCH_GIVEAWAY_RECIPIENTS (200).
+ * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3), BENCH_GIVEAWAY_RECIPIENTS (200),
+ * BENCH_LEDGER_PURCHASES (2000).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +18,7 @@ import { formatTable, type Row } from "./lib/table.js";
 import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
 import { runGiveaway } from "./phases/giveaway.js";
 import { runHandover } from "./phases/handover.js";
+import { type LedgerResult, ledgerRows, runLedger } from "./phases/ledger.js";
 import { runMemory } from "./phases/memory.js";
 import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
 import { runStartup } from "./phases/startup.js";
@@ -44,6 +46,7 @@ const settings = {
   floodMessages: setting("BENCH_FLOOD_MESSAGES", 200, 1, 10_000),
   handoverRuns: setting("BENCH_HANDOVER_RUNS", 3, 1, 20),
   giveawayRecipients: setting("BENCH_GIVEAWAY_RECIPIENTS", 200, 10, 1000),
+  ledgerPurchases: setting("BENCH_LEDGER_PURCHASES", 2000, 100, 100_000),
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -85,11 +88,29 @@ function floodRows(flood: FloodResult): Row[] {
   ];
 }
 
+/**
+ * The ledger's figures tracked from run to run: claims and outcomes per second on SQLite (the
+ * temporary folder's file) and PostgreSQL (one pool), and purchases per second with two pools
+ * claiming each at once; null for PostgreSQL when it was skipped.
+ */
+function ledgerFigures(ledger: LedgerResult) {
+  const sqlite = ledger.stores[0];
+  const postgres = ledger.stores.find((store) => store.store.startsWith("PostgreSQL"));
+  return {
+    ledger_claims_per_second_sqlite: sqlite?.claim.per_second ?? null,
+    ledger_claims_per_second_postgres: postgres?.claim.per_second ?? null,
+    ledger_outcomes_per_second_sqlite: sqlite?.outcome.per_second ?? null,
+    ledger_outcomes_per_second_postgres: postgres?.outcome.per_second ?? null,
+    ledger_purchases_per_second_postgres_two_pools:
+      ledger.postgres_replicas?.purchases_per_second ?? null,
+  };
+}
+
 const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
 const started = performance.now();
 try {
   log(
-    `1/7 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
+    `1/8 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
   const cost = await runUpdateCost({
     dir,
@@ -97,18 +118,18 @@ try {
     rounds: settings.rounds,
     warmupPeople: 100,
   });
-  log(`2/7 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
+  log(`2/8 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
     people: settings.quotaPeople,
     windowMs: settings.quotaWindowMs,
   });
-  log(`3/7 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
+  log(`3/8 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
   const memory = await runMemory({ dir, count: settings.parked, resumes: settings.resumes });
-  log(`4/7 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
+  log(`4/8 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
   const startup = await runStartup({ dir, runs: settings.startupRuns });
   log(
-    `5/7 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
+    `5/8 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
   );
   const flood = await runFlood({
     dir,
@@ -116,16 +137,20 @@ try {
     floodMessages: settings.floodMessages,
     windowMs: settings.quotaWindowMs,
   });
-  log(`6/7 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
+  log(`6/8 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
   const handover = await runHandover({ dir, runs: settings.handoverRuns });
   log(
-    `7/7 giveaway: ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, a buyer a third of the way in ...`,
+    `7/8 giveaway: ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, a buyer a third of the way in ...`,
   );
   const giveaway = await runGiveaway({
     dir,
     recipients: settings.giveawayRecipients,
     windowMs: settings.quotaWindowMs,
   });
+  log(
+    `8/8 ledger: ${settings.ledgerPurchases} purchases on SQLite and PostgreSQL (one pool, then two at once) ...`,
+  );
+  const ledger = await runLedger({ purchases: settings.ledgerPurchases });
   const nodeMs = nodeBaselineMs();
   const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
 
@@ -180,7 +205,8 @@ try {
     giveaway_limit_ratio: giveaway.giveaway_limit_ratio,
     giveaway_buyer_wait_s: giveaway.buyer_wait_s_scaled,
     giveaway_buyer_wait_alone_s: giveaway.buyer_wait_alone_s_scaled,
-    details: { update_cost: cost, quota, memory, startup, flood, handover, giveaway },
+    ...ledgerFigures(ledger),
+    details: { update_cost: cost, quota, memory, startup, flood, handover, giveaway, ledger },
     settings,
     machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" },
     bench_seconds: Math.round((performance.now() - started) / 1000),
@@ -296,6 +322,7 @@ try {
       "a buyer's gift, recipient to delivered s: during | alone",
       `${giveaway.buyer_wait_s_scaled}${giveaway.buyer_delivered ? "" : " (not delivered)"} | ${giveaway.buyer_wait_alone_s_scaled}`,
     ],
+    ...ledgerRows(ledger),
   ];
   process.stdout.write(`${formatTable(rows)}\n`);
   const out = fileURLToPath(new URL("./results.json", import.meta.url));

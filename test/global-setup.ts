@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from "node:f
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { guardExit } from "./helpers/exit-guard.js";
+import { guardExit } from "../tools/postgres/exit-guard.js";
 import { processesOfRun, RUN_MARKER } from "./helpers/leftovers.js";
 import {
   POSTGRES_ON_DEMAND_VARIABLE,

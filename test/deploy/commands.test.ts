@@ -23,10 +23,15 @@ import {
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import {
+  defaultServices,
+  profileServices,
+  secretFilesOf,
+  volumeTargetsOf,
+} from "../helpers/compose.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const compose = readFileSync(join(ROOT, "compose.yaml"), "utf8");
 
 /** The docs a person deploys from, in the order they read them. */
 const DOCS = ["README.md", "docs/operations.md"].filter((doc) => existsSync(join(ROOT, doc)));
@@ -39,16 +44,13 @@ function deployBlocks(doc: string): string[] {
     .filter((block) => /^(docker|sudo|printf|mkdir)\b/m.test(block));
 }
 
-/** A map's keys at one indentation under a top-level key of compose.yaml (`services`, `secrets`...). */
-function keysUnder(section: string, indent = 2): string[] {
-  const body = new RegExp(`^${section}:\\n((?:[ #].*\\n|\\n)*)`, "m").exec(compose)?.[1] ?? "";
-  const key = new RegExp(`^ {${indent}}([A-Za-z0-9_-]+):`, "gm");
-  return [...body.matchAll(key)].map((match) => match[1] ?? "");
-}
+/** What a plain `docker compose up` starts, and the `postgres` profile's services. */
+const services = defaultServices();
+const postgresProfile = profileServices("postgres");
 
 /** The host files compose mounts as secrets, and the container folders its volumes mount. */
-const secretFiles = [...compose.matchAll(/^ {4}file: \.\/(\S+)$/gm)].map((m) => m[1] ?? "");
-const mountTargets = [...compose.matchAll(/^ {6}- [a-z-]+:(\/\S+)$/gm)].map((m) => m[1] ?? "");
+const secretFiles = secretFilesOf(services);
+const mountTargets = volumeTargetsOf(services);
 
 const isRoot = process.getuid?.() === 0;
 
@@ -88,9 +90,15 @@ function workspace() {
 
 /** What a `docker compose ...` call must name to work with the shipped compose.yaml. */
 function checkComposeCall(call: string[]): void {
-  const [, sub, ...rest] = call.slice(1);
   expect(call[1], call.join(" ")).toBe("compose");
-  const services = keysUnder("services");
+  let [sub, ...rest] = call.slice(2);
+  if (sub === "--profile") {
+    // Only the postgres profile, and only with its services named (see compose.yaml's top).
+    expect(rest[0], call.join(" ")).toBe("postgres");
+    [sub, ...rest] = rest.slice(1);
+    checkProfileCall(sub, rest, call);
+    return;
+  }
   const flagsWithValue = new Set(["-s", "--signal", "-t", "--timeout"]);
   const args: string[] = [];
   for (let i = 0; i < rest.length; i++) {
@@ -108,15 +116,15 @@ function checkComposeCall(call: string[]): void {
     case "stop":
     case "start":
       expect(args, call.join(" ")).toEqual(["bot"]);
-      expect(services).toContain("bot");
+      expect(Object.keys(services)).toContain("bot");
       return;
     case "kill":
       expect(rest.slice(0, 2), call.join(" ")).toEqual(["-s", "HUP"]);
       expect(args).toEqual(["bot"]);
       return;
     case "run": {
-      const [service, ...command] = args;
-      expect(services).toContain(service);
+      const [service = "", ...command] = args;
+      expect(Object.keys(services)).toContain(service);
       expect(rest).toContain("--rm");
       for (const path of command.filter((arg) => arg.startsWith("/"))) {
         expect(
@@ -138,16 +146,31 @@ function checkComposeCall(call: string[]): void {
   }
 }
 
+/** A `docker compose --profile postgres ...` call: `up` names every service of the profile. */
+function checkProfileCall(sub: string | undefined, rest: string[], call: string[]): void {
+  const named = rest.filter((arg) => !arg.startsWith("-"));
+  for (const name of named) expect(Object.keys(postgresProfile), call.join(" ")).toContain(name);
+  switch (sub) {
+    case "up":
+      expect(named, call.join(" ")).toEqual(Object.keys(postgresProfile));
+      return;
+    case "logs":
+      expect(named.length, call.join(" ")).toBeGreaterThan(0);
+      return;
+    default:
+      throw new Error(`a docker compose command the docs should not need: ${call.join(" ")}`);
+  }
+}
+
 describe("the docs' deploy, rotation and restore commands, run against compose.yaml", () => {
   // The first deployment comes first, whatever page prints it; the others in reading order.
   const blocks = DOCS.flatMap((doc) => deployBlocks(doc).map((block) => ({ doc, block }))).sort(
     (a, b) => Number(/docker compose up/.test(b.block)) - Number(/docker compose up/.test(a.block)),
   );
 
-  it("compose.yaml is what the commands assume: one service `bot`, no container_name, file secrets", () => {
-    expect(keysUnder("services")).toEqual(["bot"]);
-    expect(compose).not.toMatch(/container_name/);
-    expect(keysUnder("secrets")).toEqual(["bot_token", "wallet_mnemonic", "marketplace_cookie"]);
+  it("compose.yaml is what the commands assume: one service `bot` by default, no container_name, file secrets", () => {
+    expect(Object.keys(services)).toEqual(["bot"]);
+    expect(readFileSync(join(ROOT, "compose.yaml"), "utf8")).not.toMatch(/container_name/);
     expect(secretFiles).toEqual([
       "secrets/bot_token",
       "secrets/wallet_mnemonic",
@@ -196,6 +219,30 @@ describe("the docs' deploy, rotation and restore commands, run against compose.y
         expect(statSync(path).uid, file).toBe(1000);
       }
       expect(statSync(join(ws.dir, "secrets")).mode & 0o777).toBe(0o700);
+      // The postgres profile's: the database's password for the postgres image's user (999),
+      // the URL holding the same password and the webhook's secret for the bot's (1000).
+      const owners: Record<string, number> = {
+        "secrets/postgres_password": 999,
+        "secrets/database_url": 1000,
+        "secrets/webhook_secret": 1000,
+      };
+      expect(secretFilesOf(postgresProfile).filter((file) => !secretFiles.includes(file))).toEqual(
+        Object.keys(owners),
+      );
+      for (const [file, uid] of Object.entries(owners)) {
+        const path = join(ws.dir, file);
+        expect(statSync(path).mode & 0o777, file).toBe(0o400);
+        expect(statSync(path).uid, file).toBe(uid);
+      }
+      const password = readFileSync(join(ws.dir, "secrets/postgres_password"), "utf8");
+      expect(password).toMatch(/^[0-9a-f]{48}$/);
+      expect(readFileSync(join(ws.dir, "secrets/database_url"), "utf8")).toBe(
+        `postgres://giftbot:${password}@postgres:5432/giftbot`,
+      );
+      expect(readFileSync(join(ws.dir, "secrets/webhook_secret"), "utf8")).toMatch(
+        /^[A-Za-z0-9_-]{1,256}$/,
+      );
+      expect(readFileSync(join(ws.dir, ".env"), "utf8")).toMatch(/^WEBHOOK_DOMAIN=\S+$/m);
       expect(existsSync(join(ws.dir, "deploy/bot.env"))).toBe(true);
       // Rotated in place: the same inode, so the mounted file reads the new cookie.
       expect(statSync(join(ws.dir, "secrets/marketplace_cookie")).ino).toBe(inode);

@@ -8,7 +8,7 @@
  */
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
-import { type PostgresCluster, startPostgresCluster } from "./postgres-cluster.js";
+import { type PostgresCluster, startPostgresCluster } from "../../tools/postgres/cluster.js";
 
 /** The variable through which the global setup tells the workers where to ask. */
 export const POSTGRES_ON_DEMAND_VARIABLE = "GIFTBOT_TEST_POSTGRES_ON_DEMAND";

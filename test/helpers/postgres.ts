@@ -1,6 +1,6 @@
 /**
  * A fresh PostgreSQL database for a test (empty, or already migrated), on the run's throwaway cluster
- * (./postgres-cluster.ts, started when a test first asks: ./postgres-on-demand.ts), dropped when
+ * (tools/postgres/cluster.ts, started when a test first asks: ./postgres-on-demand.ts), dropped when
  * the test finishes.
  */
 import { randomBytes } from "node:crypto";

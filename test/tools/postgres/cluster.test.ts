@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { stopClusterIn } from "./postgres-cluster.js";
+import { stopClusterIn } from "../../../tools/postgres/cluster.js";
 
 /** A process that starts a cluster, prints where it is, and waits to be killed. */
 const STARTER = `
@@ -39,7 +39,9 @@ describe("the tests' throwaway PostgreSQL cluster", () => {
           // The run's own TMPDIR is root's alone; the cluster's folder must be where the
           // postgres user can reach it, as the global setup's is (made before that TMPDIR).
           TMPDIR: dirname(tmpdir()),
-          CLUSTER_MODULE: pathToFileURL(join(import.meta.dirname, "postgres-cluster.ts")).href,
+          CLUSTER_MODULE: pathToFileURL(
+            join(import.meta.dirname, "../../../tools/postgres/cluster.ts"),
+          ).href,
         },
         stdio: ["ignore", "pipe", "inherit"],
       },

@@ -1,6 +1,6 @@
 /**
  * Clean-up that runs when this process ends, however it ends: Ctrl-C (SIGINT), `timeout`
- * (SIGTERM) and a killed CI job end vitest without its global teardown. A shell in a session
+ * (SIGTERM) and a killed CI job end vitest (or the bench) without its teardown. A shell in a session
  * of its own (so the signal that ends this process does not reach it) reads a pipe from this
  * process until the kernel closes it, at this process's exit, then runs its clean-up. Nothing
  * else holds that pipe: Node opens it close-on-exec, so no process this one starts inherits it.

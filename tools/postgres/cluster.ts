@@ -1,16 +1,18 @@
 /**
- * A throwaway PostgreSQL cluster for the test run: initdb and pg_ctl into a temporary folder,
- * listening on 127.0.0.1 only, with fsync off (nothing here must survive a power cut). Started
- * once per run, when a test first asks for a database (./postgres-on-demand.ts); each test
- * asks for a fresh database of its own (./postgres.ts). The server refuses to run as root, so
- * as root every command runs as the `postgres` user (runuser), which owns the folder.
+ * A throwaway PostgreSQL cluster: initdb and pg_ctl into a temporary folder, listening on
+ * 127.0.0.1 only, removed when it stops. The tests start one per run, when a test first asks
+ * for a database (test/helpers/postgres-on-demand.ts), with fsync off (nothing there must
+ * survive a power cut); `npm run bench` starts a durable one (fsync on, as in production) to
+ * time the ledger on it. The server refuses to run as root, so as root every command runs as
+ * the `postgres` user (runuser), which owns the folder.
  *
  * The server outlives the process that started it (pg_ctl detaches it), so a guard stops it
  * when that process ends without its teardown: Ctrl-C, `timeout` and a killed CI job end vitest
  * so, and each left one more server running and its folder in /tmp (./exit-guard.ts).
  *
- * PostgreSQL missing is an error, never a skip: `.ci/run` installs it (apt-get) when it is not
- * on the machine, and a run without it would pass without testing the PostgreSQL store.
+ * PostgreSQL missing is an error here. For the tests it is never a skip: `.ci/run` installs it
+ * (apt-get) when it is not on the machine, and a run without it would pass without testing the
+ * PostgreSQL store. The bench asks {@link postgresMissing} first and skips its figures.
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -27,8 +29,23 @@ export interface PostgresCluster {
   stop(): void;
 }
 
+const NOT_INSTALLED =
+  "PostgreSQL is not installed (no initdb on PATH, in `pg_config --bindir` or " +
+  "/usr/lib/postgresql/*/bin). Install it (Debian: apt-get install -y postgresql); .ci/run does.";
+
 /** Where initdb and pg_ctl are: on PATH, else in `pg_config --bindir` (a plain Debian install). */
 function binDir(): string {
+  const dir = findBinDir();
+  if (dir === undefined) throw new Error(NOT_INSTALLED);
+  return dir;
+}
+
+/** Why no cluster can be started here (PostgreSQL's programs not found), or undefined. */
+export function postgresMissing(): string | undefined {
+  return findBinDir() === undefined ? NOT_INSTALLED : undefined;
+}
+
+function findBinDir(): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(":")) {
     if (dir !== "" && existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")))
       return dir;
@@ -43,10 +60,7 @@ function binDir(): string {
     const dir = `/usr/lib/postgresql/${version}/bin`;
     if (existsSync(join(dir, "initdb"))) return dir;
   }
-  throw new Error(
-    "PostgreSQL is not installed (no initdb): the PostgreSQL store cannot be tested. " +
-      "Install it (Debian: apt-get install -y postgresql); .ci/run does.",
-  );
+  return undefined;
 }
 
 function freePort(): Promise<number> {
@@ -94,11 +108,22 @@ export function stopClusterIn(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+export interface ClusterOptions {
+  /**
+   * Whether a commit waits for its WAL to reach the disk (fsync on, PostgreSQL's default), as
+   * in production: for timing. Off by default: tests need no durability and run faster.
+   */
+  durable?: boolean;
+}
+
 /**
  * Starts a cluster in a new folder under `parent`, which the `postgres` user must be able to
  * reach (as root: not the test run's own TMPDIR, which only root may enter).
  */
-export async function startPostgresCluster(parent: string = tmpdir()): Promise<PostgresCluster> {
+export async function startPostgresCluster(
+  parent: string = tmpdir(),
+  options: ClusterOptions = {},
+): Promise<PostgresCluster> {
   const bin = binDir();
   const dir = mkdtempSync(join(parent, "giftbot-pg-"));
   if (asRoot()) {
@@ -115,7 +140,8 @@ export async function startPostgresCluster(parent: string = tmpdir()): Promise<P
   };
   try {
     run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "giftbot", "-N", "-E", "UTF8"]);
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`;
+    const durability = options.durable === true ? "" : " -c fsync=off -c full_page_writes=off";
+    const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=200`;
     run(join(bin, "pg_ctl"), [
       "-D",
       data,
@@ -123,7 +149,7 @@ export async function startPostgresCluster(parent: string = tmpdir()): Promise<P
       "-l",
       join(dir, "server.log"),
       "-o",
-      options,
+      settings,
       "start",
     ]);
   } catch (error) {
