@@ -56,6 +56,8 @@ export class GiveawayRunner {
   readonly finished: Listeners<[GiveawayProgress]>;
   readonly #parts: GiveawayRunnerParts;
   readonly #loops = new Map<string, Promise<void>>();
+  /** Batches whose running loop must go round once more when it ends (see #run). */
+  readonly #again = new Set<string>();
   #stopping = false;
 
   constructor(parts: GiveawayRunnerParts) {
@@ -175,16 +177,26 @@ export class GiveawayRunner {
     if (state !== undefined) to.emit(batchId, last === undefined ? state : { ...state, last });
   }
 
-  /** Starts the batch's loop unless one runs (a second Resume does not start a second). */
+  /**
+   * Starts the batch's loop unless one runs: never two at once. A loop that runs may have read
+   * the batch paused just before a Resume and be ending: it is asked to go round once more.
+   */
   #run(batchId: string): void {
-    if (this.#stopping || this.#loops.has(batchId)) return;
+    if (this.#stopping) return;
+    if (this.#loops.has(batchId)) {
+      this.#again.add(batchId);
+      return;
+    }
     const loop = this.#sendAll(batchId)
       .catch((error: unknown) => {
         this.#parts.logger.error({ err: error, batchId }, "giveaway batch stopped by an error");
         return this.#moveAndTell(batchId, ["running"], "stopped", "storage").catch(() => false);
       })
       .then(() => undefined)
-      .finally(() => this.#loops.delete(batchId));
+      .finally(() => {
+        this.#loops.delete(batchId);
+        if (this.#again.delete(batchId)) this.#run(batchId);
+      });
     this.#loops.set(batchId, loop);
   }
 

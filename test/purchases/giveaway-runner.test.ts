@@ -84,4 +84,64 @@ describe("the giveaway runner", () => {
     expect(sent).toEqual(["only_one"]);
     expect(batch?.status).toBe("stopped");
   });
+
+  it("a Resume that comes as the paused loop is ending still gets the rest sent", async () => {
+    const storage = openSqliteStorage(join(tempDir(), "runner.sqlite"));
+    onTestFinished(() => storage.close());
+    const sent: string[] = [];
+    let runner: GiveawayRunner | undefined;
+    let resumed = false;
+    // The loop reads the batch paused; the admin's Resume lands right then, before it ends.
+    const ledger = storage.openLedger({});
+    const real = storage.giveaways;
+    const batches = new Proxy(real, {
+      get: (target, key: keyof typeof real) =>
+        key !== "getBatch"
+          ? target[key].bind(target)
+          : async (id: string) => {
+              const batch = await target.getBatch(id);
+              // The loop's own read of the paused batch (reads after the pause: the progress
+              // told for the recipient, then the loop's), not the progress's.
+              if (told) readsAfterPause += 1;
+              if (batch?.status === "paused" && !resumed && readsAfterPause === 2) {
+                resumed = true;
+                await runner?.resume(id);
+              }
+              return batch;
+            },
+    });
+    let told = false;
+    let readsAfterPause = 0;
+    runner = new GiveawayRunner({
+      batches,
+      desk: {
+        sendBatchItem: async (intent) => {
+          sent.push(intent.recipient);
+          // This recipient's turn is over: its draft is no longer one.
+          await ledger.cancel(intent.id, intent.requester.userId);
+          if (sent.length === 1) {
+            await runner?.pause(intent.batchId ?? "");
+            told = true;
+          }
+          return { kind: "refused", refusal: { reason: "cancelled" } };
+        },
+      },
+      othersWaiting: () => false,
+      clock: Date.now,
+      logger: silentLogger,
+    });
+    const batch = await runner.create({
+      kind: "stars",
+      quantity: 50,
+      paymentMethod: "usdt_ton",
+      adminId: 1,
+      chatId: 1,
+      recipients: ["first_one", "second_one", "third_one"],
+      balanceBefore: undefined,
+    });
+    runner.send(batch.id);
+    await runner.idle();
+    expect(resumed).toBe(true);
+    expect(sent).toEqual(["first_one", "second_one", "third_one"]);
+  });
 });
