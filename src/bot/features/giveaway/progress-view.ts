@@ -34,7 +34,7 @@ export function checkingText(t: Translate, progress: CheckProgress): string {
 }
 
 /** "~3 minutes left", or "less than a minute left". */
-function timeLeftText(t: Translate, ms: number): string {
+export function timeLeftText(t: Translate, ms: number): string {
   const minutes = Math.round(ms / 60_000);
   return minutes < 1 ? t("giveaway-left-under-minute") : t("giveaway-left-minutes", { minutes });
 }

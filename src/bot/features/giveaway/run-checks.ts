@@ -118,7 +118,7 @@ async function checkWithProgress(
 }
 
 /** The wait Telegram asked for after refusing an edit (429 `retry_after`), if it did. */
-function telegramRetryAfterMs(error: unknown): number | undefined {
+export function telegramRetryAfterMs(error: unknown): number | undefined {
   const seconds = error instanceof GrammyError ? error.parameters.retry_after : undefined;
   return seconds === undefined ? undefined : seconds * 1000;
 }

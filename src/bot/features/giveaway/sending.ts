@@ -15,12 +15,11 @@ import { encodeBatchAction } from "../../callback-data/giveaway-batch.js";
 import type { Translate } from "../../context.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../../i18n.js";
 import { giftName } from "../../purchase-views.js";
-import { timeLeftMs } from "./progress-view.js";
-import { type Later, realLater } from "./run-checks.js";
+import { timeLeftMs, timeLeftText } from "./progress-view.js";
+import { type Later, realLater, telegramRetryAfterMs } from "./run-checks.js";
 import { ProgressEditor, progressBar } from "./progress.js";
 import type { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
-import { GrammyError } from "grammy";
 
 /** At most one edit of a progress message every 2 s (Telegram's limits for one chat). */
 const EDIT_INTERVAL_MS = 2_000;
@@ -77,9 +76,7 @@ function timeLeft(
     startedAt: timing.startedAt,
     now: timing.now,
   });
-  if (left === undefined) return "";
-  const minutes = Math.round(left / 60_000);
-  return ` ${minutes < 1 ? t("giveaway-left-under-minute") : t("giveaway-left-minutes", { minutes })}`;
+  return left === undefined ? "" : ` ${timeLeftText(t, left)}`;
 }
 
 function stateText(t: Translate, batch: GiveawayBatch): string {
@@ -114,6 +111,8 @@ interface Shown {
   latest: GiveawayProgress;
   startedAt: number;
   startedWith: number;
+  /** The admin's words, read once for the batch (not a settings read per recipient). */
+  t: Promise<Translate>;
 }
 
 export class GiveawaySending {
@@ -201,7 +200,7 @@ export class GiveawaySending {
   }
 
   async #render(shown: Shown): Promise<void> {
-    const t = await this.translate(shown.latest.batch.adminId);
+    const t = await shown.t;
     shown.editor.show(
       sendingText(t, shown.latest, {
         startedAt: shown.startedAt,
@@ -218,29 +217,31 @@ export class GiveawaySending {
     const { batch } = progress;
     if (batch.messageId === undefined) return undefined;
     const messageId = batch.messageId;
+    const t = this.translate(batch.adminId);
+    // Awaited by each render and edit, which log a failure; not an unhandled rejection meanwhile.
+    t.catch(() => undefined);
     const shown: Shown = {
       latest: progress,
       startedAt: this.#options.now(),
       startedWith: sentCount(progress.counts),
+      t,
       editor: new ProgressEditor({
         minIntervalMs: this.#options.editIntervalMs ?? EDIT_INTERVAL_MS,
         now: this.#options.now,
         later: this.#options.later ?? realLater,
-        edit: (text) => this.#edit(batch.chatId, messageId, text, shown.latest.batch),
-        retryAfterMs: (error) =>
-          error instanceof GrammyError && error.parameters.retry_after !== undefined
-            ? error.parameters.retry_after * 1000
-            : undefined,
+        edit: (text) => this.#edit(shown, messageId, text),
+        retryAfterMs: telegramRetryAfterMs,
       }),
     };
     this.#shown.set(batch.id, shown);
     return shown;
   }
 
-  async #edit(chatId: number, messageId: number, text: string, batch: GiveawayBatch) {
-    const t = await this.translate(batch.adminId);
-    const keyboard = sendingKeyboard(t, batch);
-    await this.#options.api.editMessageText(chatId, messageId, text, {
+  /** Edits the message; its buttons follow the latest state (running, paused, ended). */
+  async #edit(shown: Shown, messageId: number, text: string): Promise<void> {
+    const batch = shown.latest.batch;
+    const keyboard = sendingKeyboard(await shown.t, batch);
+    await this.#options.api.editMessageText(batch.chatId, messageId, text, {
       reply_markup: keyboard ?? { inline_keyboard: [] },
     });
   }
