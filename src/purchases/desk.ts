@@ -40,6 +40,7 @@ import type {
   BalanceRead,
   ConfirmPressOptions,
   ConfirmOptions,
+  ConfirmRefusal,
   ConfirmResult,
   DraftRequest,
   FairShareStatus,
@@ -256,15 +257,23 @@ class Desk implements PurchaseDesk {
     return result;
   }
 
+  /**
+   * What closes purchases in this process's memory before the ledger knows it: outcomes not
+   * yet written (on hold), or the breaker's pause still being written.
+   */
+  async #heldClosed(): Promise<ConfirmRefusal | undefined> {
+    if (this.#outcomes.heldCount > 0) return this.#path.onHold();
+    return this.#heldPause.active ? BREAKER_PAUSE : undefined;
+  }
+
   /** `confirm` of an intent that exists, without its onConfirmed event. */
   async #confirmIntent(
     id: string,
     userId: number,
     options: ConfirmPressOptions,
   ): Promise<ConfirmResult> {
-    if (this.#outcomes.heldCount > 0)
-      return { kind: "refused", refusal: await this.#path.onHold() };
-    if (this.#heldPause.active) return { kind: "refused", refusal: BREAKER_PAUSE };
+    const closed = await this.#heldClosed();
+    if (closed !== undefined) return { kind: "refused", refusal: closed };
     // A second press of a summary already waiting or being sent in this process.
     if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
     const queued = this.#lane.busy;
@@ -304,11 +313,10 @@ class Desk implements PurchaseDesk {
 
   async sendBatchItem(intent: PurchaseIntent): Promise<ConfirmResult> {
     const userId = intent.requester.userId;
+    const closed = await this.#heldClosed();
     let result: ConfirmResult;
-    if (this.#outcomes.heldCount > 0) {
-      result = { kind: "refused", refusal: await this.#path.onHold() };
-    } else if (this.#heldPause.active) {
-      result = { kind: "refused", refusal: BREAKER_PAUSE };
+    if (closed !== undefined) {
+      result = { kind: "refused", refusal: closed };
     } else {
       // No queued promise is written: nobody waits on this press but the batch, which is
       // itself the record of what is left to send.

@@ -42,18 +42,9 @@ export async function startGiveawayBatch(
     { batchId: batch.id, kind: batch.kind, recipients: giveaway.recipients.length },
     "giveaway batch started",
   );
-  const first = (await sending.runner.state(batch.id)) ?? {
-    batch,
-    counts: {
-      total: giveaway.recipients.length,
-      waiting: giveaway.recipients.length,
-      sending: 0,
-      delivered: 0,
-      refused: 0,
-      unknown: 0,
-      dropped: 0,
-    },
-  };
+  // Just written: its state is there (undefined only if the database lost it meanwhile).
+  const first = await sending.runner.state(batch.id);
+  if (first === undefined) throw new Error(`giveaway batch ${batch.id} vanished once written`);
   const now = services.now();
   const keyboard = sendingKeyboard(ctx.t, first.batch);
   const message = await ctx.reply(
