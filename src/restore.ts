@@ -12,11 +12,11 @@
 import { chmodSync, copyFileSync, existsSync, renameSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import Database from "better-sqlite3";
-import { Ledger } from "./storage/sqlite/ledger.js";
-import { SqliteSenderLease } from "./storage/sqlite/sender-lease.js";
 import { isDeadHereOwner } from "./run/lease-keeper.js";
+import { StoredSenderLease } from "./storage/sender-lease.js";
 import { backupProblem } from "./storage/sqlite/backup.js";
-import { openDatabase } from "./storage/sqlite/database.js";
+import { SqliteDatabase } from "./storage/sqlite/driver.js";
+import { openSqliteStorage } from "./storage/sqlite/open.js";
 
 function fail(code: number, message: string): never {
   process.stderr.write(`restore: ${message}\n`);
@@ -37,7 +37,7 @@ function parseArgs(argv: string[]): { backup: string; database: string } {
 }
 
 /** The holder of the current database's sender lease, when a live bot holds it. */
-function liveHolder(database: string): string | undefined {
+async function liveHolder(database: string): Promise<string | undefined> {
   if (!existsSync(database)) return undefined;
   const db = new Database(database, { fileMustExist: true });
   try {
@@ -45,7 +45,7 @@ function liveHolder(database: string): string | undefined {
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sender_lease'")
       .get();
     if (hasLease === undefined) return undefined;
-    const holder = new SqliteSenderLease(db).holder(Date.now());
+    const holder = await new StoredSenderLease(new SqliteDatabase(db)).holder(Date.now());
     if (holder === undefined || isDeadHereOwner(holder.owner)) return undefined;
     return `${holder.owner}, until ${new Date(holder.expiresAt).toISOString()}`;
   } finally {
@@ -74,13 +74,13 @@ function refuseWhenPostgres(argv: string[]): void {
   );
 }
 
-function main(): void {
+async function main(): Promise<void> {
   refuseWhenPostgres(process.argv.slice(2));
   const { backup, database } = parseArgs(process.argv.slice(2));
   if (!existsSync(backup)) fail(2, `no such file: ${backup}`);
   const problem = backupProblem(backup);
   if (problem !== undefined) fail(2, `${backup} cannot be restored: ${problem}`);
-  const holder = liveHolder(database);
+  const holder = await liveHolder(database);
   if (holder !== undefined) {
     fail(5, `a bot holds ${database} (${holder}): stop it first, then restore`);
   }
@@ -92,10 +92,10 @@ function main(): void {
   const aside = moveAside(database, stamp);
   copyFileSync(backup, database);
   chmodSync(database, 0o600);
-  const db = openDatabase(database);
+  const storage = await openSqliteStorage(database);
   try {
     const takenAt = new Date(statSync(backup).mtimeMs).toISOString();
-    const unknown = new Ledger(db).markRestored(takenAt, now);
+    const unknown = await storage.openLedger({}).markRestored(takenAt, now);
     const lines = [
       `restored ${backup} into ${database}`,
       aside === undefined
@@ -107,8 +107,8 @@ function main(): void {
     ];
     process.stdout.write(`${lines.join("\n")}\n`);
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
-main();
+await main();

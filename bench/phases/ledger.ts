@@ -26,8 +26,8 @@ import { join } from "node:path";
 import pg from "pg";
 import type { NewIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { postgresMissing, startPostgresCluster } from "../../tools/postgres/cluster.js";
 import { round } from "../lib/stats.js";
@@ -220,7 +220,7 @@ async function measureReplicas(url: string, purchases: number): Promise<Replicas
 
 async function measureSqlite(label: string, folder: string, purchases: number) {
   const dir = mkdtempSync(join(folder, "giftbot-ledger-bench-"));
-  const storage = openSqliteStorage(join(dir, "ledger.sqlite"));
+  const storage = await openSqliteStorage(join(dir, "ledger.sqlite"));
   try {
     return await measureStore(label, storage, purchases);
   } finally {

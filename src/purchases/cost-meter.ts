@@ -17,13 +17,12 @@ import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { BalanceSnapshot, OutWindow, PurchaseIntent } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import { costFromChain, type OnChainEvidence } from "./on-chain.js";
 
 export interface CostMeterDeps {
   ledger: {
     /** When each intent out between `from` and `to` (not rejected) was sent and finished. */
-    outBetween(from: number, to: number): MaybePromise<OutWindow[]>;
+    outBetween(from: number, to: number): Promise<OutWindow[]>;
   };
   accounts: PurchaseAccounts;
   onChain?: OnChainEvidence | undefined;

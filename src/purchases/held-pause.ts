@@ -9,14 +9,13 @@
  */
 import { backoffDelay } from "../shared/backoff.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { UnrecordedRetry } from "./unrecorded.js";
 
 export class HeldPause {
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
   readonly #isTransient: (error: unknown) => boolean;
-  #write: (() => MaybePromise<void>) | undefined;
+  #write: (() => Promise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: {
@@ -40,7 +39,7 @@ export class HeldPause {
    * store that answers later (PostgreSQL) must not let a confirmation out meanwhile. Resolves
    * when the first write has landed or been refused (never rejects).
    */
-  writeNow(write: () => MaybePromise<void>, onRefused: (error: unknown) => void): Promise<void> {
+  writeNow(write: () => Promise<void>, onRefused: (error: unknown) => void): Promise<void> {
     this.drop();
     this.#write = write;
     return this.#tryWrite(0, onRefused);

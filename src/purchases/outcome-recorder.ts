@@ -6,7 +6,6 @@
  */
 import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { Ambiguous, PurchaseOutcome } from "../service/types.js";
 import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import { lateAfterRecovery } from "./decisions.js";
@@ -106,7 +105,7 @@ export class OutcomeRecorder {
     claimed: PurchaseIntent,
     outcomeKind: string,
     answer: TimedOutcome | undefined,
-    write: () => MaybePromise<RecordedOutcome>,
+    write: () => Promise<RecordedOutcome>,
   ): Promise<RecordedOutcome | undefined> {
     const id = claimed.id;
     let recorded: RecordedOutcome;
@@ -149,7 +148,7 @@ export class OutcomeRecorder {
    */
   #hold(
     claimed: PurchaseIntent,
-    write: () => MaybePromise<RecordedOutcome>,
+    write: () => Promise<RecordedOutcome>,
     answer: TimedOutcome | undefined,
   ): void {
     if (answer === undefined) {

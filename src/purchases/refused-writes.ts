@@ -9,7 +9,6 @@
 import { backoffDelay } from "../shared/backoff.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import { retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
 import type { ConfirmRefusal, ConfirmResult, StorageFailure } from "./types.js";
 
@@ -54,7 +53,7 @@ export class RefusedWrites {
    * still fails, after telling the storage-failure listeners (a refusal that passed is only
    * logged: nobody needs waking for a lock that lasted a second).
    */
-  async write<T>(operation: StorageFailure["operation"], write: () => MaybePromise<T>): Promise<T> {
+  async write<T>(operation: StorageFailure["operation"], write: () => Promise<T>): Promise<T> {
     return retryWrite(
       write,
       {

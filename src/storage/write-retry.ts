@@ -6,7 +6,6 @@
  * the caller decides what to do if it still fails (tell the admins, keep trying).
  */
 import { backoffDelay } from "../shared/backoff.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 export interface WriteRetryPolicy {
   /** Tries in all, the first included (at least 1). */
   attempts: number;
@@ -33,7 +32,7 @@ export const OUTCOME_WRITE_RETRY: Readonly<Omit<WriteRetryPolicy, "sleep" | "onR
  * when it fails, so a retry never applies half a write.
  */
 export async function retryWrite<T>(
-  write: () => MaybePromise<T>,
+  write: () => Promise<T>,
   policy: WriteRetryPolicy,
   isTransient: (error: unknown) => boolean,
 ): Promise<T> {

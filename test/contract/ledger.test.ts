@@ -1,11 +1,11 @@
 /**
- * The purchase ledger's contract, the same on SQLite and PostgreSQL (ported from
- * test/ledger/ledger.test.ts): drafts and claims, outcomes and reconciliation, the spending
- * limits, the queries and the balance before a purchase. `other` plays a second process or
- * replica on the same database.
+ * The purchase ledger's own suite, the same on SQLite and PostgreSQL: drafts and claims,
+ * outcomes and reconciliation, the spending limits, the queries and the balance before a
+ * purchase. `other` plays a second process or replica on the same database.
  */
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
+import { newIntentId } from "../../src/ledger/intent-id.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { NOON } from "../helpers/ledger.js";
 import {
@@ -18,6 +18,15 @@ import {
   user,
 } from "./ledger-fixture.js";
 import { STORES } from "./stores.js";
+
+describe("intent ids", () => {
+  it("are 22 base64url characters, distinct, and never start with '-' (a formula in a spreadsheet)", () => {
+    // One in 64 plain base64url ids starts with "-": 5,000 would show it.
+    const ids = Array.from({ length: 5_000 }, () => newIntentId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+  });
+});
 
 describe.each(STORES)("$name: ledger drafts and claims", (store) => {
   it("records a draft with every field, then exactly one claim wins", async () => {
@@ -574,6 +583,33 @@ describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => 
     expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
     ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 29_999 });
     expect((await ledger.claim(second.id, 1)).ok).toBe(true);
+  });
+  it("a holder paused past its expiry cannot claim once another process acquired it; the new holder can", async () => {
+    const { ledger, other, draft, storages } = await ledgerContract(store);
+    const wall = { now: NOON };
+    const epoch = (await storages[0].senderLease.acquire("old", wall.now, 30_000)) ?? 0;
+    ledger.fenceWith({ owner: "old", epoch, now: () => wall.now });
+    const intent = await draft();
+
+    // Paused (SIGSTOP) past the expiry; the standby process takes the lease.
+    wall.now += 30_001;
+    const nextEpoch = (await storages[1].senderLease.acquire("next", wall.now, 30_000)) ?? 0;
+    other.fenceWith({ owner: "next", epoch: nextEpoch, now: () => wall.now });
+
+    // Resumed (SIGCONT): its claim is refused by the database, the intent untouched.
+    expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
+    expect((await ledger.get(intent.id))?.status).toBe("draft");
+    expect((await other.claim(intent.id, 1)).ok).toBe(true);
+  });
+
+  it("an expired lease nobody took yet fences too: the holder must renew before it sends", async () => {
+    const { ledger, draft, storages } = await ledgerContract(store);
+    const wall = { now: NOON };
+    const epoch = (await storages[0].senderLease.acquire("only", wall.now, 30_000)) ?? 0;
+    ledger.fenceWith({ owner: "only", epoch, now: () => wall.now });
+    const intent = await draft();
+    wall.now += 30_000;
+    expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
   });
 });
 

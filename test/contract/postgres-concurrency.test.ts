@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";

@@ -1,22 +1,30 @@
 /**
- * The stores the contract suite runs against: the SQLite file (the embedded default) and
+ * The stores the ledger's suite runs against: the SQLite file (the embedded default) and
  * PostgreSQL (several replicas). Each opens two independent storages on one database, as two
  * processes (or two replicas) would, so what one writes the other must see, and what one
- * holds the other must be refused. Tests `await` every answer: SQLite answers at once,
- * PostgreSQL with promises, and one test serves both.
+ * holds the other must be refused.
  */
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { onTestFinished } from "vitest";
 import type { PurchaseLedger } from "../../src/ledger/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON } from "../helpers/ledger.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
+import { onPostgres } from "../helpers/store-sql.js";
 import { tempDir } from "../helpers/temp-dir.js";
+
+/** Two storages on one fresh database, and SQL of the test's own on it (no parameters). */
+interface OpenedTwo {
+  storages: [Storage, Storage];
+  sql(statement: string): Promise<void>;
+}
 
 export interface StoreUnderTest {
   name: "sqlite" | "postgres";
+  open(): Promise<OpenedTwo>;
   /** Two storages on one fresh database (two connections, as two processes). */
   openTwo(): Promise<[Storage, Storage]>;
 }
@@ -29,25 +37,34 @@ function closedAtEnd(storage: Storage): Storage {
   return storage;
 }
 
+async function openSqlite(): Promise<OpenedTwo> {
+  const path = join(tempDir(), "bot.sqlite");
+  const one = closedAtEnd(await openSqliteStorage(path));
+  return {
+    storages: [one, closedAtEnd(await openSqliteStorage(path))],
+    sql: async (statement) => {
+      const db = new Database(path);
+      try {
+        db.exec(statement);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+async function openPostgres(): Promise<OpenedTwo> {
+  const url = await freshMigratedPostgresDatabase();
+  const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
+  return {
+    storages: [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))],
+    sql: (statement) => onPostgres(url, async (client) => void (await client.query(statement))),
+  };
+}
+
 export const STORES: readonly StoreUnderTest[] = [
-  {
-    name: "sqlite",
-    openTwo: () => {
-      const path = join(tempDir(), "bot.sqlite");
-      return Promise.resolve([
-        closedAtEnd(openSqliteStorage(path)),
-        closedAtEnd(openSqliteStorage(path)),
-      ]);
-    },
-  },
-  {
-    name: "postgres",
-    openTwo: async () => {
-      const url = await freshMigratedPostgresDatabase();
-      const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
-      return [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))];
-    },
-  },
+  { name: "sqlite", open: openSqlite, openTwo: async () => (await openSqlite()).storages },
+  { name: "postgres", open: openPostgres, openTwo: async () => (await openPostgres()).storages },
 ];
 
 /** Two ledgers on one fresh database of `store`, sharing a clock the test moves. */
@@ -56,16 +73,18 @@ export interface LedgerPair {
   b: PurchaseLedger;
   storages: [Storage, Storage];
   clock: { now: number };
+  /** SQL of the test's own on the database (rows as an older version left them). */
+  sql(statement: string): Promise<void>;
 }
 
 export async function openLedgers(
   store: StoreUnderTest,
   settings: Omit<Parameters<Storage["openLedger"]>[0], "clock"> = {},
 ): Promise<LedgerPair> {
-  const storages = await store.openTwo();
+  const { storages, sql } = await store.open();
   const clock = { now: NOON };
   const [a, b] = storages.map((storage) =>
     storage.openLedger({ ...settings, clock: () => clock.now }),
   ) as [PurchaseLedger, PurchaseLedger];
-  return { a, b, storages, clock };
+  return { a, b, storages, clock, sql };
 }

@@ -9,11 +9,14 @@ import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { GiveawayRunner } from "../../src/purchases/giveaway-runner.js";
 import type { ConfirmResult } from "../../src/purchases/types.js";
 import { silentLogger } from "../../src/shared/logger.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-function world(answer: (intent: PurchaseIntent) => ConfirmResult, othersWaiting = () => false) {
-  const storage = openSqliteStorage(join(tempDir(), "runner.sqlite"));
+async function world(
+  answer: (intent: PurchaseIntent) => ConfirmResult,
+  othersWaiting = () => false,
+) {
+  const storage = await openSqliteStorage(join(tempDir(), "runner.sqlite"));
   onTestFinished(() => storage.close());
   const sent: string[] = [];
   const runner = new GiveawayRunner({
@@ -56,7 +59,7 @@ describe("the giveaway runner", () => {
       [{ reason: "recipient_unverified" }, "service_unreachable"],
     ] as const;
     for (const [refusal, stop] of reasons) {
-      const { sent, start } = world(() => ({ kind: "refused", refusal }));
+      const { sent, start } = await world(() => ({ kind: "refused", refusal }));
       const batch = await start(["first_one", "second_one"]);
       expect(batch).toMatchObject({ status: "stopped", stopReason: stop });
       expect(sent).toEqual(["first_one"]);
@@ -64,7 +67,7 @@ describe("the giveaway runner", () => {
   });
 
   it("never tries the same draft twice in a row: a refusal that leaves it a draft stops the batch", async () => {
-    const { sent, start } = world(() => ({
+    const { sent, start } = await world(() => ({
       kind: "refused",
       refusal: { reason: "already_processing" },
     }));
@@ -75,7 +78,7 @@ describe("the giveaway runner", () => {
 
   it("waits while others wait for the quota, then goes on", async () => {
     let polls = 0;
-    const { sent, start } = world(
+    const { sent, start } = await world(
       () => ({ kind: "refused", refusal: { reason: "cancelled" } }),
       () => ++polls < 4,
     );
@@ -86,7 +89,7 @@ describe("the giveaway runner", () => {
   });
 
   it("a Resume that comes as the paused loop is ending still gets the rest sent", async () => {
-    const storage = openSqliteStorage(join(tempDir(), "runner.sqlite"));
+    const storage = await openSqliteStorage(join(tempDir(), "runner.sqlite"));
     onTestFinished(() => storage.close());
     const sent: string[] = [];
     let runner: GiveawayRunner | undefined;

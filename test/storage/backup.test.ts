@@ -9,7 +9,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { silentLogger } from "../../src/shared/logger.js";
 import { BackupSchedule } from "../../src/run/backups.js";
 import { backupDatabase, backupProblem, listBackups } from "../../src/storage/sqlite/backup.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openDatabase } from "../../src/storage/sqlite/open.js";
 import { ledgerFixture } from "../helpers/ledger.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -17,8 +17,8 @@ const HOUR = 3_600_000;
 
 describe("backupDatabase", () => {
   it("copies a live database while another connection writes, checked, owner-only, newest kept", async () => {
-    const { path, db, draft } = ledgerFixture();
-    for (let i = 0; i < 50; i++) draft();
+    const { path, db, draft } = await ledgerFixture();
+    for (let i = 0; i < 50; i++) await draft();
     const writer = openDatabase(path);
     onTestFinished(() => {
       writer.close();
@@ -47,7 +47,7 @@ describe("backupDatabase", () => {
   });
 
   it("into a folder that cannot be made: throws, leaves no partial file and keeps the older backups", async () => {
-    const { db } = ledgerFixture();
+    const { db } = await ledgerFixture();
     const root = tempDir("giftbot-backups-");
     const dir = join(root, "backups");
     await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 1) });
