@@ -13,7 +13,7 @@
  *   purchase at the same moment, as a double press landing on two replicas would: for each
  *   purchase both claim, exactly one wins and records the outcome, the other is refused
  *   (already being sent, or busy while the previous one is still being sent: it tries again at
- *   once). This is the ledger gate under contention (src/storage/postgres/ledger.ts), not the
+ *   once). This is the ledger gate under contention (src/storage/ledger/claims.ts), not the
  *   deployment's path: there the standby hands its updates to the lease holder, which alone
  *   claims.
  *

@@ -21,7 +21,7 @@ import type {
   SpendingLimits,
 } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../shared/logger.js";
-import type { WriteRetryPolicy } from "../storage/write-retry.js";
+import type { WriteRetryPolicy } from "../shared/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
 import { balanceReadAt, balanceSnapshot, isSent } from "./decisions.js";

@@ -1,6 +1,6 @@
 /**
  * Outcomes the ledger could not record after their request went out. The desk first retries
- * the write briefly (src/storage/write-retry.ts); when the database still refuses, the outcome is
+ * the write briefly (src/shared/write-retry.ts); when the database still refuses, the outcome is
  * held here, in memory, and written again in the background with a growing pause (bounded by
  * `maxDelayMs`) for as long as the process runs, until the database takes it. Meanwhile the
  * desk lets no purchase out and counts each held outcome as unconfirmed, so people are told

@@ -5,7 +5,7 @@
  */
 import type { Database } from "./db/port.js";
 import type { KeyValue } from "./types.js";
-import { retryWrite, type WriteRetryPolicy } from "./write-retry.js";
+import { retryWrite, type WriteRetryPolicy } from "../shared/write-retry.js";
 
 /** About 3 s in all: 8 tries, 25 ms doubling to 800 ms. */
 const STORE_WRITE_RETRY: WriteRetryPolicy = { attempts: 8, firstDelayMs: 25, maxDelayMs: 800 };

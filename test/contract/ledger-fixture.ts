@@ -43,7 +43,7 @@ export interface ContractFixture {
   clock: { now: number };
   draft: (overrides?: Partial<NewIntent>) => Promise<PurchaseIntent>;
   /** SQL of the test's own on the database (rows as an older version left them). */
-  sql(statement: string): Promise<void>;
+  sql: (statement: string) => Promise<void>;
 }
 
 export async function ledgerContract(

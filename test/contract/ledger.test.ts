@@ -6,6 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
 import { newIntentId } from "../../src/ledger/intent-id.js";
+import { canMove } from "../../src/ledger/transitions.js";
+import type { IntentStatus } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { NOON } from "../helpers/ledger.js";
 import {
@@ -25,6 +27,29 @@ describe("intent ids", () => {
     const ids = Array.from({ length: 5_000 }, () => newIntentId());
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+  });
+});
+
+describe("the transition table", () => {
+  it("names every status and where each may go: nothing goes back but by the claim, settled ones go nowhere", () => {
+    const allowed: Record<IntentStatus, IntentStatus[]> = {
+      draft: ["queued", "sending", "cancelled", "expired"],
+      queued: ["sending", "draft", "rejected", "expired", "unconfirmed"],
+      sending: ["succeeded", "rejected", "unconfirmed"],
+      unconfirmed: ["delivered", "not_delivered"],
+      succeeded: [],
+      rejected: [],
+      delivered: [],
+      not_delivered: [],
+      cancelled: [],
+      expired: [],
+    };
+    const all = Object.keys(allowed) as IntentStatus[];
+    for (const from of all) {
+      for (const to of all) {
+        expect(canMove(from, to), `${from} -> ${to}`).toBe(allowed[from].includes(to));
+      }
+    }
   });
 });
 

@@ -19,7 +19,7 @@ import { tempDir } from "../helpers/temp-dir.js";
 /** Two storages on one fresh database, and SQL of the test's own on it (no parameters). */
 interface OpenedTwo {
   storages: [Storage, Storage];
-  sql(statement: string): Promise<void>;
+  sql: (statement: string) => Promise<void>;
 }
 
 export interface StoreUnderTest {
@@ -42,13 +42,14 @@ async function openSqlite(): Promise<OpenedTwo> {
   const one = closedAtEnd(await openSqliteStorage(path));
   return {
     storages: [one, closedAtEnd(await openSqliteStorage(path))],
-    sql: async (statement) => {
+    sql: (statement) => {
       const db = new Database(path);
       try {
         db.exec(statement);
       } finally {
         db.close();
       }
+      return Promise.resolve();
     },
   };
 }
@@ -74,7 +75,7 @@ export interface LedgerPair {
   storages: [Storage, Storage];
   clock: { now: number };
   /** SQL of the test's own on the database (rows as an older version left them). */
-  sql(statement: string): Promise<void>;
+  sql: (statement: string) => Promise<void>;
 }
 
 export async function openLedgers(

@@ -62,7 +62,7 @@ function writeV4Intent(
 }
 
 describe("ledger migrations", () => {
-  it("creates the ledger tables on an empty file", async () => {
+  it("creates the ledger tables on an empty file", () => {
     const db = openDatabase(join(tempDir(), "empty.sqlite"));
     expect(schemaVersion(db)).toBe(migrations.length);
     expect(migrations.length).toBeGreaterThanOrEqual(2);

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError } from "../../src/ledger/errors.js";
-import { retryWrite, type WriteRetryPolicy } from "../../src/storage/write-retry.js";
+import { retryWrite, type WriteRetryPolicy } from "../../src/shared/write-retry.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { openDatabase } from "../../src/storage/sqlite/open.js";
 import { installWriteFault } from "../helpers/write-fault.js";

@@ -82,47 +82,104 @@ interface FenceParameters {
 
 type ClaimMoves = Pick<PurchaseLedger, "claim" | "queue" | "fenceWith">;
 
-export function claimMoves(parts: {
-  core: LedgerCore;
-  pause: PauseSwitchRows;
-  queries: LedgerQueryRows;
-  limits: () => Readonly<SpendingLimits>;
-}): ClaimMoves {
-  const { core, pause, queries, limits } = parts;
-  const { db } = core;
-  const { forShare, forUpdate } = db.dialect;
+export class LedgerClaims implements ClaimMoves {
+  readonly #core: LedgerCore;
+  readonly #pause: PauseSwitchRows;
+  readonly #queries: LedgerQueryRows;
+  readonly #limits: () => Readonly<SpendingLimits>;
   /** This process's hold on the sender lease, checked by every claim once set. */
-  let fence: LeaseFence | undefined;
+  #fence: LeaseFence | undefined;
+
+  constructor(parts: {
+    core: LedgerCore;
+    pause: PauseSwitchRows;
+    queries: LedgerQueryRows;
+    limits: () => Readonly<SpendingLimits>;
+  }) {
+    this.#core = parts.core;
+    this.#pause = parts.pause;
+    this.#queries = parts.queries;
+    this.#limits = parts.limits;
+  }
+
+  fenceWith = (fence: LeaseFence | undefined): void => {
+    this.#fence = fence;
+  };
 
   /** The claim's fencing parameters: all null (no check) without a fence. */
-  const fenceParameters = (): FenceParameters =>
-    fence === undefined
+  #fenceParameters(): FenceParameters {
+    const fence = this.#fence;
+    return fence === undefined
       ? { fenceOwner: null, fenceEpoch: null, fenceNow: null }
       : { fenceOwner: fence.owner, fenceEpoch: fence.epoch, fenceNow: fence.now() };
+  }
+
+  /**
+   * Claims a draft or a queued confirmation for sending (→ sending), only if it is still a draft
+   * or queued, not expired, asked for by `userId`, purchases are not paused, nothing is
+   * unconfirmed or sending, this process holds the lease (when fenced) and every spending limit
+   * allows it. Exactly one of any number of concurrent claims wins. A refusal says why.
+   */
+  claim = (
+    id: string,
+    userId: number,
+    now = this.#core.clock(),
+    options: ClaimContext = {},
+  ): Promise<ClaimResult> => {
+    const core = this.#core;
+    const { forShare, forUpdate } = core.db.dialect;
+    const limits = this.#limits();
+    const exempt = options.isAdmin === true && limits.adminsExempt;
+    const fenced = this.#fenceParameters();
+    const maxima = Object.fromEntries(LIMIT_RULES.map((rule) => [rule.name, rule.max(limits)]));
+    return core.db.gated(async (tx): Promise<ClaimResult> => {
+      // The lease's row, locked for this transaction: a takeover (an UPDATE of it) waits until
+      // this claim has committed.
+      if (fenced.fenceOwner !== null) {
+        await tx.rows(`SELECT 1 AS one FROM sender_lease WHERE name = 'sender'${forShare}`);
+      }
+      const [from] = await tx.rows<{ status: IntentStatus }>(
+        `SELECT status FROM purchase_intents WHERE id = @id${forUpdate}`,
+        { id },
+      );
+      const [claimed] = await tx.rows<IntentRow>(CLAIM_SQL, {
+        ...{ id, userId, now, day: utcDayNumber(now), exempt: exempt ? 1 : 0 },
+        ...maxima,
+        ...fenced,
+      });
+      if (claimed === undefined || from === undefined) {
+        const ask = { id, userId, now, exempt };
+        return { ok: false, ...(await this.#explainRefusal(tx, ask, fenced)) };
+      }
+      assertMove(id, from.status, "sending");
+      await core.event(tx, { id, from: from.status, to: "sending", at: now }, userId);
+      return { ok: true, intent: rowToIntent(claimed) };
+    });
+  };
 
   /** Works out, read-only and inside the claim's transaction, why the claim changed nothing. */
-  async function explainRefusal(
+  async #explainRefusal(
     tx: Statements,
     ask: { id: string; userId: number; now: number; exempt: boolean },
     fenced: FenceParameters,
   ): Promise<ClaimRefusal> {
-    const intent = await core.get(ask.id, tx);
+    const intent = await this.#core.get(ask.id, tx);
     if (intent === undefined) return { reason: "not_found" };
     if (intent.requester.userId !== ask.userId) return { reason: "not_owner" };
     // A queued confirmation is as claimable as a draft: only the rules below can refuse it.
     const status = intent.status === "queued" ? "draft" : intent.status;
     const byStatus = refusalForStatus(status, intent.expiresAt, ask.now);
     if (byStatus !== undefined) return byStatus;
-    const paused = await pause.pauseReason(tx);
+    const paused = await this.#pause.pauseReason(tx);
     if (paused !== undefined) return { reason: "paused", source: paused.source };
-    const unconfirmed = await queries.unconfirmedCount(tx);
+    const unconfirmed = await this.#queries.unconfirmedCount(tx);
     if (unconfirmed > 0) return { reason: "frozen", unconfirmed };
-    const usage = await queries.usage(ask.userId, ask.now, tx);
-    const byLimit = limitRefusal(limits(), intent, usage, ask.exempt, ask.now);
+    const usage = await this.#queries.usage(ask.userId, ask.now, tx);
+    const byLimit = limitRefusal(this.#limits(), intent, usage, ask.exempt, ask.now);
     if (byLimit !== undefined) return byLimit;
     // Last, because it passes by itself in a moment: another purchase is in flight, or this
     // process no longer holds the sender lease (another has taken over: it sends from now on).
-    if ((await queries.sendingCount(tx)) > 0) return { reason: "busy" };
+    if ((await this.#queries.sendingCount(tx)) > 0) return { reason: "busy" };
     if (
       fenced.fenceOwner !== null &&
       (await tx.rows(HOLDS_LEASE_SQL, { ...fenced })).length === 0
@@ -134,74 +191,34 @@ export function claimMoves(parts: {
     return { reason: "already_processing" };
   }
 
-  return {
-    fenceWith(next) {
-      fence = next;
-    },
-
-    /**
-     * Claims a draft or a queued confirmation for sending (→ sending), only if it is still a
-     * draft or queued, not expired, asked for by `userId`, purchases are not paused, nothing is
-     * unconfirmed or sending, this process holds the lease (when fenced) and every spending
-     * limit allows it. Exactly one of any number of concurrent claims wins. A refusal says why.
-     */
-    claim(id, userId, now = core.clock(), options: ClaimContext = {}): Promise<ClaimResult> {
-      const current = limits();
-      const exempt = options.isAdmin === true && current.adminsExempt;
-      const fenced = fenceParameters();
-      const maxima = Object.fromEntries(LIMIT_RULES.map((rule) => [rule.name, rule.max(current)]));
-      return db.gated(async (tx): Promise<ClaimResult> => {
-        // The lease's row, locked for this transaction: a takeover (an UPDATE of it) waits until
-        // this claim has committed.
-        if (fenced.fenceOwner !== null) {
-          await tx.rows(`SELECT 1 AS one FROM sender_lease WHERE name = 'sender'${forShare}`);
-        }
-        const [from] = await tx.rows<{ status: IntentStatus }>(
-          `SELECT status FROM purchase_intents WHERE id = @id${forUpdate}`,
-          { id },
+  /**
+   * Records a person's confirmation that must wait for its turn (another purchase is in
+   * flight): draft → queued, only for its requester and while it has not expired. Written,
+   * durably, before the person is told "queued", so a crash cannot lose a promise. No rule but
+   * these is judged here: the claim that lets it out later re-checks every one of them.
+   */
+  queue = (id: string, userId: number, now = this.#core.clock()): Promise<QueueResult> => {
+    const core = this.#core;
+    return core.db.transaction(
+      async (tx): Promise<QueueResult> => {
+        const [queued] = await tx.rows<IntentRow>(
+          `UPDATE purchase_intents SET status = 'queued', queued_at = @now, updated_at = @now
+           WHERE id = @id AND status = 'draft' AND requester_user_id = @userId
+             AND expires_at > @now
+           RETURNING *`,
+          { id, userId, now },
         );
-        const [claimed] = await tx.rows<IntentRow>(CLAIM_SQL, {
-          ...{ id, userId, now, day: utcDayNumber(now), exempt: exempt ? 1 : 0 },
-          ...maxima,
-          ...fenced,
-        });
-        if (claimed === undefined || from === undefined) {
-          return { ok: false, ...(await explainRefusal(tx, { id, userId, now, exempt }, fenced)) };
+        if (queued !== undefined) {
+          await core.event(tx, { id, from: "draft", to: "queued", at: now }, userId);
+          return { ok: true, intent: rowToIntent(queued) };
         }
-        assertMove(id, from.status, "sending");
-        await core.event(tx, { id, from: from.status, to: "sending", at: now }, userId);
-        return { ok: true, intent: rowToIntent(claimed) };
-      });
-    },
-
-    /**
-     * Records a person's confirmation that must wait for its turn (another purchase is in
-     * flight): draft → queued, only for its requester and while it has not expired. Written,
-     * durably, before the person is told "queued", so a crash cannot lose a promise. No rule but
-     * these is judged here: the claim that lets it out later re-checks every one of them.
-     */
-    queue(id, userId, now = core.clock()): Promise<QueueResult> {
-      return db.transaction(
-        async (tx): Promise<QueueResult> => {
-          const [queued] = await tx.rows<IntentRow>(
-            `UPDATE purchase_intents SET status = 'queued', queued_at = @now, updated_at = @now
-             WHERE id = @id AND status = 'draft' AND requester_user_id = @userId
-               AND expires_at > @now
-             RETURNING *`,
-            { id, userId, now },
-          );
-          if (queued !== undefined) {
-            await core.event(tx, { id, from: "draft", to: "queued", at: now }, userId);
-            return { ok: true, intent: rowToIntent(queued) };
-          }
-          const intent = await core.get(id, tx);
-          if (intent === undefined) return { ok: false, reason: "not_found" };
-          if (intent.requester.userId !== userId) return { ok: false, reason: "not_owner" };
-          const refusal = refusalForStatus(intent.status, intent.expiresAt, now);
-          return { ok: false, ...(refusal ?? { reason: "already_processing" }) };
-        },
-        { durable: true },
-      );
-    },
+        const intent = await core.get(id, tx);
+        if (intent === undefined) return { ok: false, reason: "not_found" };
+        if (intent.requester.userId !== userId) return { ok: false, reason: "not_owner" };
+        const refusal = refusalForStatus(intent.status, intent.expiresAt, now);
+        return { ok: false, ...(refusal ?? { reason: "already_processing" }) };
+      },
+      { durable: true },
+    );
   };
 }

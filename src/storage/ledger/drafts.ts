@@ -54,129 +54,153 @@ function checkedRecipient(request: NewIntent): string {
   return recipient;
 }
 
-export function draftMoves(core: LedgerCore, draftTtlMs: number): DraftMoves {
-  const { db } = core;
-  return {
-    async createDraft(request: NewIntent, now = core.clock()): Promise<PurchaseIntent> {
-      const recipient = checkedRecipient(request);
-      const id = newIntentId();
-      const row = await db.transaction(async (tx) => {
-        const [inserted] = await tx.rows<IntentRow>(INSERT_SQL, {
-          id,
-          kind: request.kind,
-          recipient,
-          quantity: request.quantity,
-          paymentMethod: request.paymentMethod,
-          userId: request.requester.userId,
-          chatId: request.requester.chatId,
-          chatType: request.requester.chatType,
-          now,
-          expiresAt: now + draftTtlMs,
-          balanceBefore:
-            request.balanceBefore === undefined ? null : JSON.stringify(request.balanceBefore),
-          balanceBeforeAt:
-            request.balanceBefore === undefined ? null : (request.balanceBeforeAt ?? null),
-        });
-        const actor = request.requester.userId;
-        await core.event(tx, { id, from: null, to: "draft", at: now }, actor);
-        return inserted;
+export class LedgerDrafts implements DraftMoves {
+  readonly #core: LedgerCore;
+  readonly #draftTtlMs: number;
+
+  constructor(core: LedgerCore, draftTtlMs: number) {
+    this.#core = core;
+    this.#draftTtlMs = draftTtlMs;
+  }
+
+  createDraft = async (request: NewIntent, now = this.#core.clock()): Promise<PurchaseIntent> => {
+    const recipient = checkedRecipient(request);
+    const id = newIntentId();
+    const row = await this.#core.db.transaction(async (tx) => {
+      const [inserted] = await tx.rows<IntentRow>(INSERT_SQL, {
+        id,
+        kind: request.kind,
+        recipient,
+        quantity: request.quantity,
+        paymentMethod: request.paymentMethod,
+        userId: request.requester.userId,
+        chatId: request.requester.chatId,
+        chatType: request.requester.chatType,
+        now,
+        expiresAt: now + this.#draftTtlMs,
+        balanceBefore:
+          request.balanceBefore === undefined ? null : JSON.stringify(request.balanceBefore),
+        balanceBeforeAt:
+          request.balanceBefore === undefined ? null : (request.balanceBeforeAt ?? null),
       });
-      if (row === undefined) throw new IntentNotFoundError(id);
-      return rowToIntent(row);
-    },
+      const actor = request.requester.userId;
+      await this.#core.event(tx, { id, from: null, to: "draft", at: now }, actor);
+      return inserted;
+    });
+    if (row === undefined) throw new IntentNotFoundError(id);
+    return rowToIntent(row);
+  };
 
-    /** Only its requester, only while it is a live draft. */
-    async changePaymentMethod(id, userId, method, now = core.clock()) {
-      const [row] = await db.rows<IntentRow>(
-        `UPDATE purchase_intents SET payment_method = @method, updated_at = @now
-         WHERE id = @id AND requester_user_id = @userId AND status = 'draft' AND expires_at > @now
-         RETURNING *`,
-        { id, userId, method, now },
-      );
-      return row === undefined ? undefined : rowToIntent(row);
-    },
+  /** Only its requester, only while it is a live draft. */
+  changePaymentMethod = async (
+    id: string,
+    userId: number,
+    method: PurchaseIntent["paymentMethod"],
+    now = this.#core.clock(),
+  ): Promise<PurchaseIntent | undefined> => {
+    const [row] = await this.#core.db.rows<IntentRow>(
+      `UPDATE purchase_intents SET payment_method = @method, updated_at = @now
+       WHERE id = @id AND requester_user_id = @userId AND status = 'draft' AND expires_at > @now
+       RETURNING *`,
+      { id, userId, method, now },
+    );
+    return row === undefined ? undefined : rowToIntent(row);
+  };
 
-    /**
-     * Replaces a claimed intent's "balance before" with a newer read, just before its request
-     * goes out. The draft's figure may be minutes old, and a purchase sent since would show in
-     * reconciliation as a drop this intent did not cause. Changes nothing unless the intent is
-     * `sending` and `readAt` is newer than the figure it holds (a draft's figure without a time
-     * was read at or before the draft was made).
-     */
-    async recordBalanceBefore(id: string, balance: BalanceSnapshot, readAt, now = core.clock()) {
-      const changed = await db.run(
-        `UPDATE purchase_intents
-         SET balance_before = @balance, balance_before_at = @readAt, updated_at = @now
-         WHERE id = @id AND status = 'sending'
-           AND (balance_before IS NULL
-             OR (balance_before_at IS NULL AND @readAt >= created_at)
-             OR @readAt > balance_before_at)`,
-        { id, balance: JSON.stringify(balance), readAt, now },
-      );
-      return changed === 1;
-    },
+  /**
+   * Replaces a claimed intent's "balance before" with a newer read, just before its request
+   * goes out. The draft's figure may be minutes old, and a purchase sent since would show in
+   * reconciliation as a drop this intent did not cause. Changes nothing unless the intent is
+   * `sending` and `readAt` is newer than the figure it holds (a draft's figure without a time
+   * was read at or before the draft was made).
+   */
+  recordBalanceBefore = async (
+    id: string,
+    balance: BalanceSnapshot,
+    readAt: number,
+    now = this.#core.clock(),
+  ): Promise<boolean> => {
+    const changed = await this.#core.db.run(
+      `UPDATE purchase_intents
+       SET balance_before = @balance, balance_before_at = @readAt, updated_at = @now
+       WHERE id = @id AND status = 'sending'
+         AND (balance_before IS NULL
+           OR (balance_before_at IS NULL AND @readAt >= created_at)
+           OR @readAt > balance_before_at)`,
+      { id, balance: JSON.stringify(balance), readAt, now },
+    );
+    return changed === 1;
+  };
 
-    /**
-     * Gives a queued confirmation back to its person as an open draft (queued → draft), when its
-     * claim was refused for a reason that passes (paused, an unconfirmed purchase, a limit).
-     */
-    reopenQueued(id, now = core.clock()) {
-      return db.transaction(
-        async (tx) => {
-          const current = await core.lockIfAny(id, tx);
-          if (current?.status !== "queued") return false;
-          await core.move(tx, current, "draft", now, {}, null);
-          return true;
-        },
-        { durable: true },
-      );
-    },
-
-    /**
-     * Closes a queued confirmation that will not be sent: queued → expired when it expired
-     * while it waited, queued → rejected with `not sent: <reason>` otherwise (its claim was
-     * refused, or the bot's own checks). Nothing left, so nothing was spent.
-     */
-    closeQueued(id, reason: QueuedCloseReason, now = core.clock()) {
-      return db.transaction(
-        async (tx) => {
-          const current = await core.lockIfAny(id, tx);
-          if (current?.status !== "queued") return undefined;
-          if (reason === "expired" || current.expiresAt <= now) {
-            return core.move(tx, current, "expired", now, { finishedAt: now }, null);
-          }
-          const detail = `not sent: ${reason}`;
-          const response = { notSent: detail, reason };
-          const patch = { finishedAt: now, response, outcomeDetail: detail };
-          return core.move(tx, current, "rejected", now, patch, null);
-        },
-        { durable: true },
-      );
-    },
-
-    /** Only its requester; false when it is not (or no longer) their draft. */
-    cancel(id, userId, now = core.clock()) {
-      return db.transaction(async (tx) => {
+  /**
+   * Gives a queued confirmation back to its person as an open draft (queued → draft), when its
+   * claim was refused for a reason that passes (paused, an unconfirmed purchase, a limit).
+   */
+  reopenQueued = (id: string, now = this.#core.clock()): Promise<boolean> => {
+    const core = this.#core;
+    return core.db.transaction(
+      async (tx) => {
         const current = await core.lockIfAny(id, tx);
-        if (current === undefined || current.requester.userId !== userId) return false;
-        if (current.status !== "draft") return false;
-        await core.move(tx, current, "cancelled", now, { finishedAt: now }, userId);
+        if (current?.status !== "queued") return false;
+        await core.move(tx, current, "draft", now, {}, null);
         return true;
-      });
-    },
+      },
+      { durable: true },
+    );
+  };
 
-    expireDrafts(now = core.clock()) {
-      return db.transaction(async (tx) => {
-        const due = await tx.rows<{ id: string }>(
-          `SELECT id FROM purchase_intents WHERE status = 'draft' AND expires_at <= @now
-           ORDER BY ${db.dialect.seq}${db.dialect.forUpdate}`,
-          { now },
-        );
-        for (const { id } of due) {
-          await core.move(tx, await core.lock(id, tx), "expired", now, { finishedAt: now }, null);
+  /**
+   * Closes a queued confirmation that will not be sent: queued → expired when it expired while
+   * it waited, queued → rejected with `not sent: <reason>` otherwise (its claim was refused, or
+   * the bot's own checks). Nothing left, so nothing was spent.
+   */
+  closeQueued = (
+    id: string,
+    reason: QueuedCloseReason,
+    now = this.#core.clock(),
+  ): Promise<PurchaseIntent | undefined> => {
+    const core = this.#core;
+    return core.db.transaction(
+      async (tx) => {
+        const current = await core.lockIfAny(id, tx);
+        if (current?.status !== "queued") return undefined;
+        if (reason === "expired" || current.expiresAt <= now) {
+          return core.move(tx, current, "expired", now, { finishedAt: now }, null);
         }
-        return due.length;
-      });
-    },
+        const detail = `not sent: ${reason}`;
+        const response = { notSent: detail, reason };
+        const patch = { finishedAt: now, response, outcomeDetail: detail };
+        return core.move(tx, current, "rejected", now, patch, null);
+      },
+      { durable: true },
+    );
+  };
+
+  /** Only its requester; false when it is not (or no longer) their draft. */
+  cancel = (id: string, userId: number, now = this.#core.clock()): Promise<boolean> => {
+    const core = this.#core;
+    return core.db.transaction(async (tx) => {
+      const current = await core.lockIfAny(id, tx);
+      if (current === undefined || current.requester.userId !== userId) return false;
+      if (current.status !== "draft") return false;
+      await core.move(tx, current, "cancelled", now, { finishedAt: now }, userId);
+      return true;
+    });
+  };
+
+  expireDrafts = (now = this.#core.clock()): Promise<number> => {
+    const core = this.#core;
+    const { seq, forUpdate } = core.db.dialect;
+    return core.db.transaction(async (tx) => {
+      const due = await tx.rows<{ id: string }>(
+        `SELECT id FROM purchase_intents WHERE status = 'draft' AND expires_at <= @now
+         ORDER BY ${seq}${forUpdate}`,
+        { now },
+      );
+      for (const { id } of due) {
+        await core.move(tx, await core.lock(id, tx), "expired", now, { finishedAt: now }, null);
+      }
+      return due.length;
+    });
   };
 }

@@ -8,12 +8,12 @@
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../ledger/limits.js";
 import type { PurchaseLedger, SpendingLimits } from "../../ledger/types.js";
 import type { Database } from "../db/port.js";
-import { claimMoves } from "./claims.js";
+import { LedgerClaims } from "./claims.js";
 import { LedgerCore } from "./core.js";
-import { draftMoves } from "./drafts.js";
-import { outcomeMoves } from "./outcomes.js";
-import { pauseSwitch } from "./pause-switch.js";
-import { ledgerQueries } from "./queries.js";
+import { LedgerDrafts } from "./drafts.js";
+import { LedgerOutcomes } from "./outcomes.js";
+import { LedgerPauseSwitch } from "./pause-switch.js";
+import { LedgerQueriesOn } from "./queries.js";
 
 export interface LedgerOptions {
   /** Missing members take {@link DEFAULT_LIMITS}. */
@@ -28,14 +28,19 @@ export function openLedger(db: Database, options: LedgerOptions = {}): PurchaseL
   let limits: Readonly<SpendingLimits> = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
   const draftTtlMs = options.draftTtlMs ?? DEFAULT_DRAFT_TTL_MS;
   const core = new LedgerCore(db, options.clock ?? Date.now);
-  const queries = ledgerQueries(core);
-  const pause = pauseSwitch(core);
+  const queries = new LedgerQueriesOn(core);
+  const pause = new LedgerPauseSwitch(core);
+  const drafts = new LedgerDrafts(core, draftTtlMs);
+  const outcomes = new LedgerOutcomes(core, queries);
+  const claims = new LedgerClaims({ core, pause, queries, limits: () => limits });
+  // Each piece's methods are its own properties (arrow functions bound to it): spread, they
+  // make up the whole.
   return {
     ...queries,
     ...pause,
-    ...draftMoves(core, draftTtlMs),
-    ...outcomeMoves(core, queries),
-    ...claimMoves({ core, pause, queries, limits: () => limits }),
+    ...drafts,
+    ...outcomes,
+    ...claims,
     get: (id) => core.get(id),
     get limits() {
       return limits;

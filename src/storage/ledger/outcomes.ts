@@ -31,17 +31,80 @@ type OutcomeMoves = Pick<
   | "resolve"
 >;
 
-export function outcomeMoves(core: LedgerCore, queries: LedgerQueryRows): OutcomeMoves {
-  const { db } = core;
-  const { seq, forUpdate } = db.dialect;
+export class LedgerOutcomes implements OutcomeMoves {
+  readonly #core: LedgerCore;
+  readonly #queries: LedgerQueryRows;
 
-  function record(
+  constructor(core: LedgerCore, queries: LedgerQueryRows) {
+    this.#core = core;
+    this.#queries = queries;
+  }
+
+  /**
+   * Writes a purchase's outcome right after the response: success → succeeded (tx_hash and the
+   * full body), rejected or invalid → rejected, ambiguous → unconfirmed (cause, body and tx_hash
+   * kept). The intent must be `sending`.
+   */
+  recordOutcome = (
     id: string,
-    to: OutcomeStatus,
-    patch: MovePatch,
-    now: number,
-  ): Promise<RecordedOutcome> {
-    return db.gated(async (tx): Promise<RecordedOutcome> => {
+    outcome: PurchaseOutcome,
+    now = this.#core.clock(),
+  ): Promise<RecordedOutcome> => {
+    const { to, patch } = outcomePatch(outcome, now);
+    return this.#record(id, to, patch, now);
+  };
+
+  /**
+   * Writes the outcome of a request whose first outcome write failed (the database refused
+   * writes for a while after the answer came): `sending` → unconfirmed, whatever the service
+   * answered. By then the admins were told from memory, and the person may have been told; an
+   * admin confirms it against the evidence kept here (the service's answer, its tx_hash, when
+   * it came and when the ledger could record it). Never sends anything.
+   */
+  recordUnwrittenOutcome = (
+    id: string,
+    outcome: PurchaseOutcome,
+    answeredAt: number,
+    now = this.#core.clock(),
+  ): Promise<RecordedOutcome> => {
+    const { to, patch } = outcomePatch(outcome, answeredAt);
+    const detail = patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`;
+    const response = {
+      unrecordedOutcome: to,
+      answeredAt,
+      recordedAt: now,
+      response: patch.response,
+    };
+    return this.#record(
+      id,
+      "unconfirmed",
+      {
+        finishedAt: answeredAt,
+        response,
+        txHash: patch.txHash,
+        outcomeDetail: `outcome_unrecorded: ${to}${detail}`,
+      },
+      now,
+    );
+  };
+
+  /**
+   * Writes that a claimed intent's request never left (cancelled while it waited for the
+   * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
+   * with `detail` saying so. Nothing was sent, so nothing can have been spent.
+   */
+  recordNotSent = (
+    id: string,
+    detail: string,
+    now = this.#core.clock(),
+  ): Promise<RecordedOutcome> => {
+    const patch = { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail };
+    return this.#record(id, "rejected", patch, now);
+  };
+
+  #record(id: string, to: OutcomeStatus, patch: MovePatch, now: number): Promise<RecordedOutcome> {
+    const core = this.#core;
+    return core.db.gated(async (tx): Promise<RecordedOutcome> => {
       const current = await core.lock(id, tx);
       if (!LATE_ANSWER_STATUSES.includes(current.status)) {
         return { recorded: true, intent: await core.move(tx, current, to, now, patch, null) };
@@ -64,15 +127,53 @@ export function outcomeMoves(core: LedgerCore, queries: LedgerQueryRows): Outcom
     });
   }
 
+  /**
+   * At start: every intent still `sending` belongs to a process that died mid-request. Its
+   * outcome is unknown, so it becomes unconfirmed and is never sent again.
+   */
+  recoverInterrupted = (now = this.#core.clock()): Promise<PurchaseIntent[]> => {
+    const { seq } = this.#core.db.dialect;
+    return this.#core.db.gated((tx) =>
+      this.#makeUnconfirmed(
+        tx,
+        `status = 'sending' ORDER BY sent_at, ${seq}`,
+        "interrupted: the process stopped while the purchase request was in flight",
+        now,
+      ),
+    );
+  };
+
+  /**
+   * After a restore from a backup: every purchase the backup shows in flight (`sending`) or
+   * promised (`queued`) may have been sent after the backup was taken, so each becomes
+   * unconfirmed, for an admin to settle, never sent again. The sender lease is cleared, with its
+   * epoch moved far past any a process of before the restore could still hold.
+   */
+  markRestored = (backupTakenAt: string, now = this.#core.clock()): Promise<PurchaseIntent[]> => {
+    const { seq } = this.#core.db.dialect;
+    return this.#core.db.gated(async (tx) => {
+      await tx.run(
+        "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
+      );
+      return this.#makeUnconfirmed(
+        tx,
+        `status IN ('sending', 'queued') ORDER BY ${seq}`,
+        `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
+        now,
+      );
+    });
+  };
+
   /** Moves every intent `where` selects to unconfirmed with `detail` (inside the gate). */
-  async function makeUnconfirmed(
+  async #makeUnconfirmed(
     tx: Statements,
     where: string,
     detail: string,
     now: number,
   ): Promise<PurchaseIntent[]> {
+    const core = this.#core;
     const found = await tx.rows<{ id: string }>(
-      `SELECT id FROM purchase_intents WHERE ${where}${forUpdate}`,
+      `SELECT id FROM purchase_intents WHERE ${where}${core.db.dialect.forUpdate}`,
     );
     const moved: PurchaseIntent[] = [];
     for (const { id } of found) {
@@ -82,108 +183,28 @@ export function outcomeMoves(core: LedgerCore, queries: LedgerQueryRows): Outcom
     return moved;
   }
 
-  return {
-    /**
-     * Writes a purchase's outcome right after the response: success → succeeded (tx_hash and
-     * the full body), rejected or invalid → rejected, ambiguous → unconfirmed (cause, body and
-     * tx_hash kept). The intent must be `sending`.
-     */
-    recordOutcome(id, outcome, now = core.clock()) {
-      const { to, patch } = outcomePatch(outcome, now);
-      return record(id, to, patch, now);
-    },
-
-    /**
-     * Writes the outcome of a request whose first outcome write failed (the database refused
-     * writes for a while after the answer came): `sending` → unconfirmed, whatever the service
-     * answered. By then the admins were told from memory, and the person may have been told; an
-     * admin confirms it against the evidence kept here (the service's answer, its tx_hash, when
-     * it came and when the ledger could record it). Never sends anything.
-     */
-    recordUnwrittenOutcome(id, outcome, answeredAt, now = core.clock()) {
-      const { to, patch } = outcomePatch(outcome, answeredAt);
-      const detail = patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`;
-      const response = {
-        unrecordedOutcome: to,
-        answeredAt,
-        recordedAt: now,
-        response: patch.response,
-      };
-      return record(
-        id,
-        "unconfirmed",
-        {
-          finishedAt: answeredAt,
-          response,
-          txHash: patch.txHash,
-          outcomeDetail: `outcome_unrecorded: ${to}${detail}`,
-        },
+  /**
+   * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and when.
+   * Purchases resume when no unconfirmed intent is left.
+   */
+  resolve = (
+    id: string,
+    adminId: number,
+    delivered: boolean,
+    now = this.#core.clock(),
+  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number }> => {
+    const core = this.#core;
+    return core.db.gated(async (tx) => {
+      const intent = await core.move(
+        tx,
+        await core.lock(id, tx),
+        delivered ? "delivered" : "not_delivered",
         now,
+        { resolvedBy: adminId, resolvedAt: now },
+        adminId,
       );
-    },
-
-    /**
-     * Writes that a claimed intent's request never left (cancelled while it waited for the
-     * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
-     * with `detail` saying so. Nothing was sent, so nothing can have been spent.
-     */
-    recordNotSent(id, detail, now = core.clock()) {
-      const patch = { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail };
-      return record(id, "rejected", patch, now);
-    },
-
-    /**
-     * At start: every intent still `sending` belongs to a process that died mid-request. Its
-     * outcome is unknown, so it becomes unconfirmed and is never sent again.
-     */
-    recoverInterrupted(now = core.clock()) {
-      return db.gated((tx) =>
-        makeUnconfirmed(
-          tx,
-          `status = 'sending' ORDER BY sent_at, ${seq}`,
-          "interrupted: the process stopped while the purchase request was in flight",
-          now,
-        ),
-      );
-    },
-
-    /**
-     * After a restore from a backup: every purchase the backup shows in flight (`sending`) or
-     * promised (`queued`) may have been sent after the backup was taken, so each becomes
-     * unconfirmed, for an admin to settle, never sent again. The sender lease is cleared, with
-     * its epoch moved far past any a process of before the restore could still hold.
-     */
-    markRestored(backupTakenAt, now = core.clock()) {
-      return db.gated(async (tx) => {
-        await tx.run(
-          "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
-        );
-        return makeUnconfirmed(
-          tx,
-          `status IN ('sending', 'queued') ORDER BY ${seq}`,
-          `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
-          now,
-        );
-      });
-    },
-
-    /**
-     * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and when.
-     * Purchases resume when no unconfirmed intent is left.
-     */
-    resolve(id, adminId, delivered, now = core.clock()) {
-      return db.gated(async (tx) => {
-        const intent = await core.move(
-          tx,
-          await core.lock(id, tx),
-          delivered ? "delivered" : "not_delivered",
-          now,
-          { resolvedBy: adminId, resolvedAt: now },
-          adminId,
-        );
-        return { intent, unconfirmedLeft: await queries.unconfirmedCount(tx) };
-      });
-    },
+      return { intent, unconfirmedLeft: await this.#queries.unconfirmedCount(tx) };
+    });
   };
 }
 

@@ -26,17 +26,30 @@ export interface PauseSwitchRows extends PauseSwitch {
   pauseReason(on?: Statements): Promise<PauseReason | undefined>;
 }
 
-export function pauseSwitch(core: LedgerCore): PauseSwitchRows {
-  const { db } = core;
+export class LedgerPauseSwitch implements PauseSwitchRows {
+  readonly #core: LedgerCore;
+
+  constructor(core: LedgerCore) {
+    this.#core = core;
+  }
+
+  /** An admin's /pause and /resume. */
+  setPaused = (paused: boolean, adminId: number, now = this.#core.clock()): Promise<void> => {
+    return this.#writePause(paused, adminId, now, paused ? { source: "admin" } : undefined);
+  };
+
+  pauseByBreaker = (detail: unknown, now = this.#core.clock()): Promise<void> => {
+    return this.#writePause(true, null, now, { source: "breaker", detail });
+  };
 
   /** The switch and its reason in one transaction: a reader never sees one without the other. */
-  async function writePause(
+  async #writePause(
     paused: boolean,
     by: number | null,
     now: number,
     reason: { source: PauseSource; detail?: unknown } | undefined,
   ): Promise<void> {
-    await db.gated(async (tx) => {
+    await this.#core.db.gated(async (tx) => {
       await tx.run(UPSERT_SQL, { key: PAUSED_KEY, value: String(paused), by, now });
       if (reason === undefined) {
         await tx.run("DELETE FROM ledger_settings WHERE key = @key", { key: PAUSE_REASON_KEY });
@@ -47,27 +60,17 @@ export function pauseSwitch(core: LedgerCore): PauseSwitchRows {
     });
   }
 
-  const self: PauseSwitchRows = {
-    /** An admin's /pause and /resume. */
-    setPaused: (paused, adminId, now = core.clock()) =>
-      writePause(paused, adminId, now, paused ? { source: "admin" } : undefined),
-
-    pauseByBreaker: (detail, now = core.clock()) =>
-      writePause(true, null, now, { source: "breaker", detail }),
-
-    /** Whether purchases are paused, and who flipped the switch last and when. */
-    async pauseState(on = db) {
-      const row = await readSetting(on, PAUSED_KEY);
-      if (row === undefined) return { paused: false, by: undefined, at: undefined };
-      return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
-    },
-
-    async pauseReason(on = db) {
-      if (!(await self.pauseState(on)).paused) return undefined;
-      return parseReason((await readSetting(on, PAUSE_REASON_KEY))?.value);
-    },
+  /** Whether purchases are paused, and who flipped the switch last and when. */
+  pauseState = async (on: Statements = this.#core.db): Promise<PauseState> => {
+    const row = await readSetting(on, PAUSED_KEY);
+    if (row === undefined) return { paused: false, by: undefined, at: undefined };
+    return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
   };
-  return self;
+
+  pauseReason = async (on: Statements = this.#core.db): Promise<PauseReason | undefined> => {
+    if (!(await this.pauseState(on)).paused) return undefined;
+    return parseReason((await readSetting(on, PAUSE_REASON_KEY))?.value);
+  };
 }
 
 async function readSetting(on: Statements, key: string): Promise<SettingRow | undefined> {

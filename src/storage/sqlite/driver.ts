@@ -123,12 +123,9 @@ export class SqliteDatabase implements Port {
     }
   }
 
+  /** Runs a statement now; a refusal becomes a rejection. */
   #now<T>(statement: () => unknown): Promise<T> {
-    try {
-      return Promise.resolve(statement() as T);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
+    return new Promise((resolve) => resolve(statement() as T));
   }
 
   #prepare(sql: string): Statement {
@@ -205,7 +202,7 @@ function synchronousPragmas(db: Db): SynchronousPragmas {
  * a damaged file (CORRUPT, NOTADB), a closed connection, a ledger refusal, a bug. Extended
  * codes (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_IOERR_WRITE`) are judged by their primary code.
  */
-export function isTransientSqliteError(error: unknown): boolean {
+function isTransientSqliteError(error: unknown): boolean {
   if (!(error instanceof Database.SqliteError)) return false;
   return TRANSIENT_SQLITE_CODES.has(primaryCode(error.code));
 }

@@ -38,16 +38,17 @@ const BUSY_TIMEOUT_MS = 25;
 
 /**
  * Opens (creating and migrating it if needed) the database file at `path`, and the storage on
- * it. `onOpen` is handed the connection first: the tests' fault injection needs the very
- * connection the bot writes on.
+ * it; throws at once when the file cannot be used (see {@link openDatabase}). `onOpen` is handed
+ * the connection first: the tests' fault injection needs the very connection the bot writes on.
  */
-export async function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Promise<Storage> {
+export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Promise<Storage> {
   const db = openDatabase(path);
   onOpen?.(db);
-  return storageOn(new SqliteDatabase(db), {
+  const storage = storageOn(new SqliteDatabase(db), {
     backup: (dir, options) => backupDatabase(db, dir, options),
     rememberCosts: true,
   });
+  return Promise.resolve(storage);
 }
 
 /**

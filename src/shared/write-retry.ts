@@ -1,11 +1,14 @@
 /**
- * Retrying a ledger write that must land. An outcome is written after its request has left:
- * if that write fails (the database locked by another process beyond its busy timeout, the
- * disk full, an I/O error), giving up would leave the intent `sending` with its answer lost.
- * Such failures are usually brief, so the write is tried again with a bounded, growing pause;
- * the caller decides what to do if it still fails (tell the admins, keep trying).
+ * Retrying a write the database refused, when it must land. An outcome is written after its
+ * request has left: if that write fails (the database locked by another process beyond its busy
+ * timeout, the disk full, an I/O error), giving up would leave the intent `sending` with its
+ * answer lost. Such failures are usually brief, so the write is tried again with a bounded,
+ * growing pause; the caller decides what to do if it still fails (tell the admins, keep trying).
+ * Shared by the desk (src/purchases) and the key-value store: only the store knows which of its
+ * errors pass (`isTransient`).
  */
-import { backoffDelay } from "../shared/backoff.js";
+import { backoffDelay } from "./backoff.js";
+
 export interface WriteRetryPolicy {
   /** Tries in all, the first included (at least 1). */
   attempts: number;
