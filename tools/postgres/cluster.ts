@@ -83,12 +83,16 @@ function freePort(): Promise<number> {
 
 const asRoot = (): boolean => process.geteuid?.() === 0;
 
-/** Runs a PostgreSQL program, as the `postgres` user when this process is root. */
-function run(program: string, args: string[]): void {
+/**
+ * Runs a PostgreSQL program, as the `postgres` user when this process is root, in an
+ * environment of its own (`environment` added): a server it starts carries that environment.
+ */
+function run(program: string, args: string[], environment: Environment = {}): void {
   const [file, argv] = asRoot()
     ? ["runuser", ["-u", "postgres", "--", program, ...args]]
     : [program, args];
-  execFileSync(file, argv, { stdio: "pipe", env: { PATH: process.env.PATH ?? "", LANG: "C" } });
+  const env = { PATH: process.env.PATH ?? "", LANG: "C", ...environment };
+  execFileSync(file, argv, { stdio: "pipe", env });
 }
 
 /** The `postgres` user's ids, or undefined when the machine has no such user. */
@@ -153,7 +157,14 @@ export interface ClusterOptions {
    * in production: for timing. Off by default: tests need no durability and run faster.
    */
   durable?: boolean;
+  /**
+   * Variables the server's processes carry, besides PATH and LANG: the test run's marker, by
+   * which its leftover check finds a server left running (test/helpers/leftovers.ts).
+   */
+  environment?: Environment;
 }
+
+type Environment = Readonly<Record<string, string>>;
 
 /**
  * Starts a cluster in a new folder under `parent`, which the `postgres` user must be able to
@@ -180,16 +191,11 @@ export async function startPostgresCluster(
     run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "giftbot", "-N", "-E", "UTF8"]);
     const durability = options.durable === true ? "" : " -c fsync=off -c full_page_writes=off";
     const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=200`;
-    run(join(bin, "pg_ctl"), [
-      "-D",
-      data,
-      "-w",
-      "-l",
-      join(dir, "server.log"),
-      "-o",
-      settings,
-      "start",
-    ]);
+    run(
+      join(bin, "pg_ctl"),
+      ["-D", data, "-w", "-l", join(dir, "server.log"), "-o", settings, "start"],
+      options.environment,
+    );
   } catch (error) {
     stop();
     throw error;
