@@ -129,6 +129,22 @@ function postgresUser(): { uid: number; gid: number } {
 }
 
 /**
+ * As root, the programs run as `postgres`, which cannot reach a checkout that only root may
+ * enter (one under /root, say): said plainly, rather than as runuser's "Permission denied".
+ */
+function checkPostgresUserCanRun(bin: string): void {
+  try {
+    run(join(bin, "pg_ctl"), ["--version"]);
+  } catch (error) {
+    throw new Error(
+      `the postgres user, as which root runs PostgreSQL, cannot run ${bin}/pg_ctl: ` +
+        "put the checkout where other users may read it, or run as another user than root",
+      { cause: error },
+    );
+  }
+}
+
+/**
  * Stops the cluster in `dir` and removes the folder once this process has ended, however it
  * ended (./exit-guard.ts). After a normal stop the guard finds the folder gone.
  */
@@ -175,11 +191,10 @@ export async function startPostgresCluster(
   options: ClusterOptions = {},
 ): Promise<PostgresCluster> {
   const bin = binDir();
+  const owner = asRoot() ? postgresUser() : undefined;
+  if (owner !== undefined) checkPostgresUserCanRun(bin);
   const dir = mkdtempSync(join(parent, "giftbot-pg-"));
-  if (asRoot()) {
-    const { uid, gid } = postgresUser();
-    chownSync(dir, uid, gid);
-  }
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, "data");
   const port = await freePort();
   const guard = guardCluster(bin, data, dir);
