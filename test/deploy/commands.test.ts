@@ -36,12 +36,16 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The docs a person deploys from, in the order they read them. */
 const DOCS = ["README.md", "docs/operations.md"].filter((doc) => existsSync(join(ROOT, doc)));
 
-/** The `sh` blocks of a Markdown file that drive the deployment: docker, sudo or secrets. */
+/**
+ * The `sh` blocks of a Markdown file that drive the deployment: docker, sudo or secrets. The
+ * systemd block installs into /etc and /opt and is test/deploy/systemd.test.ts's to check.
+ */
 function deployBlocks(doc: string): string[] {
   const text = readFileSync(join(ROOT, doc), "utf8");
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
     .map((match) => match[1] ?? "")
-    .filter((block) => /^(docker|sudo|printf|mkdir)\b/m.test(block));
+    .filter((block) => /^(docker|sudo|printf|mkdir)\b/m.test(block))
+    .filter((block) => !/\bsystemctl\b/.test(block));
 }
 
 /** What a plain `docker compose up` starts, and the `postgres` profile's services. */
