@@ -92,14 +92,26 @@ function workspace() {
   };
 }
 
+/** Where compose's own variables go (the domain): never the bot's `.env`. */
+const COMPOSE_ENV_FILE = "deploy/compose.env";
+
 /** What a `docker compose ...` call must name to work with the shipped compose.yaml. */
 function checkComposeCall(call: string[]): void {
   expect(call[1], call.join(" ")).toBe("compose");
   let [sub, ...rest] = call.slice(2);
-  if (sub === "--profile") {
-    // Only the postgres profile, and only with its services named (see compose.yaml's top).
-    expect(rest[0], call.join(" ")).toBe("postgres");
+  const global: Record<string, string | undefined> = {};
+  while (sub === "--profile" || sub === "--env-file") {
+    global[sub] = rest[0];
     [sub, ...rest] = rest.slice(1);
+  }
+  if (global["--env-file"] !== undefined) {
+    expect(global["--env-file"], call.join(" ")).toBe(COMPOSE_ENV_FILE);
+  }
+  if (global["--profile"] !== undefined) {
+    // Only the postgres profile, and only with its services named (see compose.yaml's top);
+    // with compose's own variables (the domain the replicas and the proxy need).
+    expect(global["--profile"], call.join(" ")).toBe("postgres");
+    expect(global["--env-file"], call.join(" ")).toBe(COMPOSE_ENV_FILE);
     checkProfileCall(sub, rest, call);
     return;
   }
@@ -204,6 +216,10 @@ describe("the docs' deploy, rotation and restore commands, run against compose.y
     "run in order (as root), they leave secrets compose can mount, rotate one in place, and name only what compose.yaml defines",
     () => {
       const ws = workspace();
+      // The bot's own settings, as "Before you go live" has `npm start` read them: compose's
+      // variables never go in this file.
+      const botEnv = "BOT_TOKEN=7123456789:AAH4x0Ld-FAKE\nADMIN_IDS=415263748\n";
+      writeFileSync(join(ws.dir, ".env"), botEnv);
       let inode = 0;
       let mounted = "";
       for (const { block } of blocks) {
@@ -246,7 +262,8 @@ describe("the docs' deploy, rotation and restore commands, run against compose.y
       expect(readFileSync(join(ws.dir, "secrets/webhook_secret"), "utf8")).toMatch(
         /^[A-Za-z0-9_-]{1,256}$/,
       );
-      expect(readFileSync(join(ws.dir, ".env"), "utf8")).toMatch(/^WEBHOOK_DOMAIN=\S+$/m);
+      expect(readFileSync(join(ws.dir, ".env"), "utf8")).toBe(botEnv);
+      expect(readFileSync(join(ws.dir, COMPOSE_ENV_FILE), "utf8")).toMatch(/^WEBHOOK_DOMAIN=\S+$/m);
       expect(existsSync(join(ws.dir, "deploy/bot.env"))).toBe(true);
       // Rotated in place: the same inode, so the mounted file reads the new cookie.
       expect(statSync(join(ws.dir, "secrets/marketplace_cookie")).ino).toBe(inode);
