@@ -367,7 +367,12 @@ admin-breaker-refusals-earlier = • { $count ->
        *[other] { $count } earlier refusals
     } (see /purchases), then:
 admin-breaker-refusal = • { $date }, purchase { $id }: "{ $reason }"
-admin-breaker-cause-session = Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header into MARKETPLACE_COOKIE (or the file MARKETPLACE_COOKIE_FILE points at) and send the bot SIGHUP, no restart needed. Then press Resume.
+admin-breaker-cause-session =
+    Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header in place and have the bot read it again (SIGHUP), no restart needed:
+    • compose: write it over the file with sudo tee secrets/marketplace_cookie, then docker compose kill -s HUP bot
+    • systemd: write it into /etc/giftbot/secrets/marketplace_cookie, then sudo systemctl reload giftbot
+    • npm start: set MARKETPLACE_COOKIE in .env (or in the file MARKETPLACE_COOKIE_FILE names), then kill -HUP "$(pgrep -P <npm's pid>)"
+    A file that MARKETPLACE_COOKIE_FILE names is also read again by itself within seconds. Then press Resume.
 admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the wallet { $address }, then press Resume.
 admin-breaker-cause-unknown = The bot does not recognise this reason. Check the reasons above and the service, and press Resume once it is fixed.
 admin-breaker-hint = These purchases spent nothing. If the next purchase after Resume is refused the same way, purchases pause again.

@@ -339,7 +339,12 @@ admin-breaker-refusals-earlier = • { $count ->
        *[many] { $count } отказов раньше
     } (см. /purchases), затем:
 admin-breaker-refusal = • { $date }, покупка { $id }: «{ $reason }»
-admin-breaker-cause-session = Вероятнее всего, истекла сессия маркетплейса (или аккаунт снова требует проверки). Войдите в маркетплейс, запишите новый заголовок Cookie в MARKETPLACE_COOKIE (или в файл, на который указывает MARKETPLACE_COOKIE_FILE) и отправьте боту SIGHUP, перезапуск не нужен. Затем нажмите «Возобновить».
+admin-breaker-cause-session =
+    Вероятнее всего, истекла сессия маркетплейса (или аккаунт снова требует проверки). Войдите в маркетплейс, запишите новый заголовок Cookie и дайте боту перечитать его (SIGHUP), перезапуск не нужен:
+    • compose: перезапишите файл через sudo tee secrets/marketplace_cookie, затем docker compose kill -s HUP bot
+    • systemd: запишите его в /etc/giftbot/secrets/marketplace_cookie, затем sudo systemctl reload giftbot
+    • npm start: задайте MARKETPLACE_COOKIE в .env (или в файле, на который указывает MARKETPLACE_COOKIE_FILE), затем kill -HUP "$(pgrep -P <npm's pid>)"
+    Файл, на который указывает MARKETPLACE_COOKIE_FILE, бот перечитывает и сам в течение нескольких секунд. Затем нажмите «Возобновить».
 admin-breaker-cause-wallet = Вероятнее всего, на кошельке не хватает средств. Пополните кошелёк { $address }, затем нажмите «Возобновить».
 admin-breaker-cause-unknown = Бот не знает эту причину. Проверьте причины выше и сервис и нажмите «Возобновить», когда всё исправлено.
 admin-breaker-hint = На эти покупки ничего не потрачено. Если первая покупка после возобновления будет отклонена так же, покупки снова приостановятся.
