@@ -1,8 +1,9 @@
 /**
  * A chat in the terminal against a running emulator, so a person can use the bot without
  * Telegram: type as a user (or the admin, or in the demo group), see the bot's messages and
- * edits with numbered buttons, press a button with `#N`. What a typed line means is decided in
- * chat-input.ts; this module shows the chat and carries the lines out.
+ * edits with numbered buttons, press a button with `#N` (on the bot's latest message that has
+ * buttons). What a typed line means is decided in chat-input.ts; this module shows the chat and
+ * carries the lines out.
  *
  *   tsx tools/telegram-emulator/terminal-chat.ts [EMULATOR_URL [SANDBOX_URL]]
  *   (or EMULATOR_URL and SANDBOX_URL in the env; without a sandbox, :expire-session and the
@@ -21,7 +22,7 @@ import type { ChatEvent, ChatViewMessage, InlineKeyboardButton } from "./types.j
 /** The chat's `:help`. */
 export const TERMINAL_CHAT_HELP = `Commands:
   <text>            send a message (or a /command) as the current person; numbers are sent too
-  #N or :press N    press button N of the latest bot message
+  #N or :press N    press button N of the bot's latest message that has buttons
   :press N #M       press button N of message #M
   :reply M <text>   reply to message #M (yours are numbered too)
   :as admin|user|ID act as the demo admin, the demo user, or any user id
@@ -220,7 +221,7 @@ class TerminalChat {
       );
       return;
     }
-    this.print(`(you pressed "${found.button.text}")`);
+    this.print(`(you pressed "${found.button.text}" on #${found.message.id})`);
     await this.client.pressButtonAt(
       this.me.id,
       this.chatId,
