@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BotApiError, badRequest } from "./errors.js";
+import { getFile } from "./files.js";
 import { formatText } from "./formatting.js";
 import {
   isRecord,
@@ -726,6 +727,7 @@ const HANDLERS = new Map<string, { name: string; handler: Handler }>(
     getChatAdministrators,
     getChat,
     leaveChat,
+    getFile,
   } satisfies Record<string, Handler>).map(([name, handler]) => [
     name.toLowerCase(),
     { name, handler },

@@ -58,10 +58,11 @@ export interface UploadedFile {
 }
 
 /** A document in a message, as Telegram describes one. */
-interface ApiDocument {
+export interface ApiDocument {
   file_id: string;
   file_unique_id: string;
   file_name: string;
+  mime_type?: string;
   file_size: number;
 }
 

@@ -1,6 +1,10 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { InlineKeyboard } from "grammy";
 import { describe, expect, it } from "vitest";
+import { downloadListFile } from "../../../src/bot/features/giveaway/download.js";
 import { DEMO_USER } from "../../../tools/telegram-emulator/demo-people.js";
+import { tempDir } from "../../helpers/temp-dir.js";
 import { botFor, chatOnStreams, runBot, startEmulator } from "./harness.js";
 
 describe("terminal chat: numbers, buttons and message numbers", () => {
@@ -59,6 +63,44 @@ describe("terminal chat: numbers, buttons and message numbers", () => {
       DEMO_USER.id,
       DEMO_USER.id,
       DEMO_USER.id,
+    ]);
+  });
+
+  it(":file sends a file from this computer as a document the bot downloads (getFile, /file/bot...)", async () => {
+    const emu = await startEmulator();
+    const bot = botFor(emu);
+    bot.on("message:document", async (ctx) => {
+      const file = await downloadListFile(
+        { getFile: (id) => ctx.api.getFile(id), token: ctx.api.token },
+        ctx.message.document,
+        { apiRoot: emu.apiRoot },
+      );
+      await ctx.reply(file.kind === "ok" ? `Read: ${file.text.trim()}` : `Not read: ${file.kind}`);
+    });
+    await runBot(bot);
+    const dir = tempDir("giftbot-terminal-file-");
+    writeFileSync(join(dir, "winners.txt"), "alice_friend bob_gifts\n");
+    writeFileSync(join(dir, "empty.txt"), "");
+
+    const chat = chatOnStreams(emu.url, undefined);
+    await chat.waitFor(/Type :help for commands\./);
+    chat.type(`:file ${join(dir, "winners.txt")}`);
+    await chat.waitFor(
+      /#1 Uma \(you\): 📎 winners\.txt \(23 bytes\)\n#2 @gift_test_bot: Read: alice_friend bob_gifts/,
+    );
+    chat.type(`:file ${join(dir, "missing.txt")}`);
+    await chat.waitFor(new RegExp(`\\(no file at ${join(dir, "missing.txt")}\\)`));
+    chat.type(`:file ${join(dir, "empty.txt")}`);
+    await chat.waitFor(
+      /\(empty\.txt has 0 bytes: the terminal chat sends files of 1 byte to 512 KB\)/,
+    );
+    chat.type(":file");
+    await chat.waitFor(/\(use :file <path>/);
+    chat.type(":help");
+    await chat.waitFor(/:file <path> +send a file from this computer/);
+    expect(emu.chat(DEMO_USER.id).map((message) => message.text)).toEqual([
+      "",
+      "Read: alice_friend bob_gifts",
     ]);
   });
 });
