@@ -246,7 +246,6 @@ function sendDocument(state: EmulatorState, params: Params): ApiMessage {
         from: { ...state.bot },
         chat: { ...chat.chat },
         date: nowSeconds(),
-        text: caption,
         document: {
           file_id: `document-${chat.chat.id}-${messageId}`,
           file_unique_id: `document-${chat.chat.id}-${messageId}`,
@@ -319,7 +318,8 @@ function applyEdit(
   state: EmulatorState,
   stored: StoredMessage,
   change: {
-    text: string;
+    /** Undefined for a document's message: only its keyboard changes. */
+    text: string | undefined;
     entities: MessageEntity[];
     parseMode?: string;
     keyboard?: InlineKeyboardMarkup;
@@ -331,7 +331,7 @@ function applyEdit(
     JSON.stringify(message.entities ?? []) === JSON.stringify(change.entities) &&
     JSON.stringify(message.reply_markup) === JSON.stringify(change.keyboard);
   if (same) throw badRequest(NOT_MODIFIED);
-  message.text = change.text;
+  if (change.text !== undefined) message.text = change.text;
   if (change.entities.length > 0) message.entities = change.entities;
   else delete message.entities;
   // As on Telegram, an edit without reply_markup removes the inline keyboard.
@@ -347,6 +347,8 @@ function applyEdit(
 
 function editMessageText(state: EmulatorState, params: Params): ApiMessage {
   const stored = editableMessage(state, params);
+  if (stored.message.text === undefined)
+    throw badRequest("there is no text in the message to edit");
   const text = readText(params);
   const keyboard = readInlineKeyboard(params);
   return applyEdit(state, stored, keyboard === undefined ? text : { ...text, keyboard });

@@ -256,8 +256,6 @@ export class TelegramEmulator {
     const document = storePersonFile(this.state, file.fileName, file.content);
     return this.postAs(userId, chatId, options.replyToMessageId, (message) => {
       message.document = document;
-      // A caption's text is the message's text too (see ApiMessage).
-      message.text = file.caption ?? "";
       if (file.caption !== undefined && file.caption !== "") message.caption = file.caption;
     });
   }
@@ -292,7 +290,6 @@ export class TelegramEmulator {
         from: { ...person.user },
         chat: { ...chat.chat },
         date: nowSeconds(),
-        text: "",
       };
       fill(message);
       if (replied !== undefined) message.reply_to_message = replied;
@@ -570,7 +567,7 @@ export class TelegramEmulator {
     if (!isPresent(chat.members.get(this.state.bot.id))) return false;
     if (!this.privacyMode || isAdministrator(chat.members.get(this.state.bot.id))) return true;
     if (message.reply_to_message?.from.id === this.state.bot.id) return true;
-    const command = COMMAND.exec(message.text)?.[0];
+    const command = COMMAND.exec(message.text ?? message.caption ?? "")?.[0];
     if (command === undefined) return false;
     const addressee = command.split("@")[1];
     return (

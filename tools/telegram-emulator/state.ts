@@ -201,7 +201,7 @@ export class EmulatorState {
       chatId: message.chat.id,
       fromBot: message.from.id === this.bot.id,
       from: { ...message.from },
-      text: message.text,
+      text: message.text ?? message.caption ?? "",
       edited: stored.edited,
       date: message.date,
       message: structuredClone(message),

@@ -58,6 +58,8 @@ describe("Telegram emulator with the real grammY bot", () => {
     const emu = await startEmulator();
     emu.addUser(ALICE);
     const bot = botFor(emu);
+    const texts: string[] = [];
+    bot.on("message:text", (ctx) => texts.push(ctx.message.text));
     // The giveaway's own download (src/bot/features/giveaway/download.ts), through grammY's getFile.
     bot.on("message:document", async (ctx) => {
       const file = await downloadListFile(
@@ -76,6 +78,8 @@ describe("Telegram emulator with the real grammY bot", () => {
     });
     const reply = await emu.nextBotMessage(ALICE.id, { after: sent.messageId });
     expect(reply.text).toBe(`winners.csv: ${list}`);
+    // As on Telegram, a document's message has no text (a bot that reads text first sees none).
+    expect(texts).toEqual([]);
     const document = emu.chat(ALICE.id)[0]?.message.document;
     expect(document).toMatchObject({
       file_name: "winners.csv",
