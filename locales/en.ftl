@@ -467,6 +467,8 @@ summary-estimate = Estimated cost: about { $amount } { $currency } (from { $coun
         [one] one recent purchase
        *[other] { $count } recent purchases
     })
+# No purchase of this kind was measured yet: the service quotes no prices (docs/service-contract.md).
+summary-estimate-unknown = Estimated cost: not known yet (prices are not quoted in advance; what a gift of this kind costs is measured when one is bought).
 summary-estimate-exceeds = ⚠️ The estimate is more than the wallet holds in { $currency }: the service may refuse the purchase.
 
 ## Daily report
@@ -585,7 +587,7 @@ giveaway-card-estimate = Estimated cost: about { $amount } { $currency } (from {
         [one] one recent purchase
        *[other] { $count } recent purchases
     }).
-giveaway-card-no-estimate = Estimated cost: not known yet (no recent purchase of this gift was measured).
+giveaway-card-no-estimate = Estimated cost: not known yet (the service quotes no prices, and no recent purchase of this gift was measured: the first gift sent is measured from the wallet's balance before and after).
 giveaway-card-balance = Wallet balance: { $amount } { $currency }.
 giveaway-card-balance-unknown = Wallet balance: could not be read now.
 giveaway-card-exceeds = ⚠️ The estimate is more than the wallet holds: the service may refuse the last gifts.
