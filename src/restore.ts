@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Ledger } from "./storage/sqlite/ledger.js";
 import { SqliteSenderLease } from "./storage/sqlite/sender-lease.js";
-import { isDeadHereOwner } from "./run/lease-keeper.js";
+import { isDeadHereOwner } from "./run/lease-owner.js";
 import { backupProblem } from "./storage/sqlite/backup.js";
 import { openDatabase } from "./storage/sqlite/database.js";
 

@@ -12,10 +12,9 @@
  *   The claim's fence check in the database refuses any purchase meanwhile, whatever this
  *   object believes.
  */
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
 import type { LeaseFence, LeaseHolder, SenderLease } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
+import { isDeadHereOwner, leaseOwnerId } from "./lease-owner.js";
 
 export interface LeaseTiming {
   /** How long a lease lasts without a renewal (LEASE_SECONDS). */
@@ -43,11 +42,6 @@ export interface LeaseKeeperOptions {
 export function leaseTiming(leaseSeconds: number): LeaseTiming {
   const ttlMs = leaseSeconds * 1000;
   return { ttlMs, pollMs: Math.min(500, Math.floor(ttlMs / 4)) };
-}
-
-/** An owner id that names the process for an operator: host, pid and a random part. */
-export function leaseOwnerId(): string {
-  return `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 }
 
 export class LeaseKeeper {
@@ -129,10 +123,10 @@ export class LeaseKeeper {
   }
 
   /**
-   * A holder on this host whose process is gone (a crash, a SIGKILL, the container restarted
-   * with the same hostname) cannot renew: its lease is taken now rather than at its expiry, so
-   * a restart after a crash takes updates at once. Only on this host can that be known; a
-   * holder elsewhere is waited out. Wrong only if the pid was reused, and then it waits.
+   * A holder whose process is certainly gone (a crash, a SIGKILL: see ./lease-owner.ts)
+   * cannot renew: its lease is taken now rather than at its expiry, so a restart after a crash
+   * takes updates at once. A holder it cannot judge (another host, another container) is
+   * waited out.
    */
   async #takeOverFromTheDead(): Promise<number | undefined> {
     const holder = await this.#holder(this.#options.lease);
@@ -198,25 +192,6 @@ export class LeaseKeeper {
     this.#stopHeartbeat();
     this.#options.logger.error({ owner: this.owner, epoch }, "lost the sender lease");
     this.#options.onLost("another process holds the sender lease now");
-  }
-}
-
-/**
- * Whether `owner` (see {@link leaseOwnerId}) names a process on this host that no longer runs:
- * its pid is this very process's (which does not hold the lease, so that one is gone: a
- * container restarted as PID 1 again), or no process has it.
- */
-export function isDeadHereOwner(owner: string): boolean {
-  const [host, pidText] = owner.split(":");
-  const pid = Number(pidText);
-  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    // EPERM: it exists, under another user.
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
   }
 }
 
