@@ -45,7 +45,7 @@ function liveHolder(database: string): string | undefined {
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sender_lease'")
       .get();
     if (hasLease === undefined) return undefined;
-    const holder = new SqliteSenderLease(db).holder(Date.now());
+    const holder = new SqliteSenderLease(db).holder();
     if (holder === undefined || isDeadHereOwner(holder.owner)) return undefined;
     return `${holder.owner}, until ${new Date(holder.expiresAt).toISOString()}`;
   } finally {

@@ -31,8 +31,6 @@ export interface LeaseKeeperOptions {
   onLost: (reason: string) => void;
   /** Told when this process starts waiting on standby (another process holds the lease). */
   onStandby?: () => void;
-  /** Wall-clock time (the lease is shared between processes, so never a test's clock). */
-  clock?: () => number;
 }
 
 /**
@@ -47,21 +45,17 @@ export function leaseTiming(leaseSeconds: number): LeaseTiming {
 export class LeaseKeeper {
   readonly owner = leaseOwnerId();
   readonly #options: LeaseKeeperOptions;
-  readonly #clock: () => number;
   #epoch: number | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   #lost = false;
 
   constructor(options: LeaseKeeperOptions) {
     this.#options = options;
-    this.#clock = options.clock ?? Date.now;
   }
 
   /** The fence every claim checks while this process holds the lease. */
   get fence(): LeaseFence | undefined {
-    return this.#epoch === undefined
-      ? undefined
-      : { owner: this.owner, epoch: this.#epoch, now: this.#clock };
+    return this.#epoch === undefined ? undefined : { owner: this.owner, epoch: this.#epoch };
   }
 
   /**
@@ -111,11 +105,8 @@ export class LeaseKeeper {
   /** A database that refuses the attempt is a lease not had, tried again at the next poll. */
   async #tryAcquire(): Promise<number | undefined> {
     try {
-      return await this.#options.lease.acquire(
-        this.owner,
-        this.#clock(),
-        this.#options.timing.ttlMs,
-      );
+      const grant = await this.#options.lease.acquire(this.owner, this.#options.timing.ttlMs);
+      return grant?.epoch;
     } catch (err) {
       this.#options.logger.warn({ err }, "could not ask for the sender lease");
       return undefined;
@@ -132,12 +123,13 @@ export class LeaseKeeper {
     const holder = await this.#holder(this.#options.lease);
     if (holder === undefined || !isDeadHereOwner(holder.owner)) return undefined;
     try {
-      const epoch = await this.#options.lease.takeOver(
-        this.owner,
-        { owner: holder.owner, epoch: holder.epoch },
-        this.#clock(),
-        this.#options.timing.ttlMs,
-      );
+      const epoch = (
+        await this.#options.lease.takeOver(
+          this.owner,
+          { owner: holder.owner, epoch: holder.epoch },
+          this.#options.timing.ttlMs,
+        )
+      )?.epoch;
       if (epoch !== undefined) {
         this.#options.logger.warn(
           { from: holder.owner, epoch },
@@ -153,7 +145,7 @@ export class LeaseKeeper {
 
   async #holder(lease: SenderLease): Promise<LeaseHolder | undefined> {
     try {
-      return await lease.holder(this.#clock());
+      return await lease.holder();
     } catch {
       return undefined;
     }
@@ -175,12 +167,7 @@ export class LeaseKeeper {
     if (epoch === undefined) return;
     let held: boolean;
     try {
-      held = await this.#options.lease.renew(
-        this.owner,
-        epoch,
-        this.#clock(),
-        this.#options.timing.ttlMs,
-      );
+      held = await this.#options.lease.renew(this.owner, epoch, this.#options.timing.ttlMs);
     } catch (err) {
       // A locked database: tried again at the next beat; the lease lasts three beats.
       this.#options.logger.warn({ err }, "could not renew the sender lease");
