@@ -74,10 +74,11 @@ export function leaseTiming(leaseSeconds: number): LeaseTiming {
   };
 }
 
-/** A lease this process took: how, and when it sent the statement that took it. */
+/** A lease this process took: how, and when (monotonic) its statement was sent and answered. */
 interface Taken {
   grant: LeaseGrant;
   sentAt: number;
+  answeredAt: number;
   /** Taken from a holder certainly gone (./lease-owner.ts): nothing of it can still leave. */
   fromTheDead: boolean;
 }
@@ -159,12 +160,13 @@ export class LeaseKeeper {
   /**
    * Waits, once the lease is taken, until its previous holder can no longer send anything
    * ({@link predecessorWaitMs}): only then may what it left `sending` be judged interrupted.
-   * Counted from when the lease was taken; ends early when `signal` aborts (a stop).
+   * Counted from when the taking was answered (after the database's `at`, so never short);
+   * ends early when `signal` aborts (a stop).
    */
   async untilPredecessorSilent(signal: AbortSignal): Promise<void> {
     const taken = this.#taken;
     if (taken === undefined) return;
-    const left = taken.sentAt + this.predecessorWaitMs() - this.#monotonic();
+    const left = taken.answeredAt + this.predecessorWaitMs() - this.#monotonic();
     if (left <= 0) return;
     this.#options.logger.warn(
       { previous: taken.grant.previous?.owner, waitMs: Math.ceil(left) },
@@ -193,7 +195,8 @@ export class LeaseKeeper {
     const sentAt = this.#monotonic();
     try {
       const grant = await this.#options.lease.acquire(this.owner, this.#options.timing.ttlMs);
-      return grant === undefined ? undefined : { grant, sentAt, fromTheDead: false };
+      if (grant === undefined) return undefined;
+      return { grant, sentAt, answeredAt: this.#monotonic(), fromTheDead: false };
     } catch (err) {
       this.#options.logger.warn({ err }, "could not ask for the sender lease");
       return undefined;
@@ -220,7 +223,7 @@ export class LeaseKeeper {
         { from: holder.owner, epoch: grant.epoch },
         "took the sender lease over from a process that is gone",
       );
-      return { grant, sentAt, fromTheDead: true };
+      return { grant, sentAt, answeredAt: this.#monotonic(), fromTheDead: true };
     } catch (err) {
       this.#options.logger.warn({ err }, "could not take the sender lease over");
       return undefined;
