@@ -8,7 +8,9 @@
  *   stop, and the new one takes over within one poll.
  * - The lease is *certainly valid* until {@link LeaseTiming.ttlMs} minus
  *   {@link LeaseTiming.marginMs} after its last successful acquire or renewal was *sent*, on
- *   this process's monotonic clock (see {@link leaseTiming} for why that bound holds). Only
+ *   this process's monotonic clock (see {@link leaseTiming} for why that bound holds) and, as
+ *   well, on its wall clock: the monotonic clock stands still while the machine is suspended,
+ *   the wall clock does not (and a wall clock set back is caught by the monotonic one). Only
  *   then may a purchase leave ({@link LeaseKeeper.mayLeave}, asked by the service client as the
  *   very last step before a purchase's request is written: issue #35). A renewal that fails
  *   (the database refuses or does not answer) extends nothing, so it counts toward losing the
@@ -46,6 +48,14 @@ export interface LeaseKeeperOptions {
   onStandby?: () => void;
   /** Monotonic ms (tests inject one); wall-clock steps must not stretch a lease. */
   monotonic?: () => number;
+  /** Wall-clock ms (tests inject one); a suspended machine's resume must not stretch it either. */
+  wallClock?: () => number;
+}
+
+/** One moment on both of this process's clocks. */
+interface Instant {
+  monotonic: number;
+  wall: number;
 }
 
 /**
@@ -74,10 +84,10 @@ export function leaseTiming(leaseSeconds: number): LeaseTiming {
   };
 }
 
-/** A lease this process took: how, and when (monotonic) its statement was sent and answered. */
+/** A lease this process took: how, and when its statement was sent and answered (monotonic). */
 interface Taken {
   grant: LeaseGrant;
-  sentAt: number;
+  sentAt: Instant;
   answeredAt: number;
   /** Taken from a holder certainly gone (./lease-owner.ts): nothing of it can still leave. */
   fromTheDead: boolean;
@@ -87,10 +97,11 @@ export class LeaseKeeper {
   readonly owner = leaseOwnerId();
   readonly #options: LeaseKeeperOptions;
   readonly #monotonic: () => number;
+  readonly #wallClock: () => number;
   #epoch: number | undefined;
   #taken: Taken | undefined;
-  /** Until when (monotonic ms) the lease is certainly valid. */
-  #validUntil = Number.NEGATIVE_INFINITY;
+  /** Until when, on either clock, the lease is certainly valid. */
+  #validUntil: Instant = NEVER;
   #heartbeat: NodeJS.Timeout | undefined;
   #expiry: NodeJS.Timeout | undefined;
   #lost = false;
@@ -98,6 +109,7 @@ export class LeaseKeeper {
   constructor(options: LeaseKeeperOptions) {
     this.#options = options;
     this.#monotonic = options.monotonic ?? (() => performance.now());
+    this.#wallClock = options.wallClock ?? Date.now;
   }
 
   /** The fence every claim checks while this process holds the lease. */
@@ -110,7 +122,10 @@ export class LeaseKeeper {
    * as the last step before a purchase's request is written to the network.
    */
   mayLeave(): boolean {
-    return this.#epoch !== undefined && !this.#lost && this.#monotonic() < this.#validUntil;
+    if (this.#epoch === undefined || this.#lost) return false;
+    return (
+      this.#monotonic() < this.#validUntil.monotonic && this.#wallClock() < this.#validUntil.wall
+    );
   }
 
   /**
@@ -192,7 +207,7 @@ export class LeaseKeeper {
 
   /** A database that refuses the attempt is a lease not had, tried again at the next poll. */
   async #tryAcquire(): Promise<Taken | undefined> {
-    const sentAt = this.#monotonic();
+    const sentAt = this.#now();
     try {
       const grant = await this.#options.lease.acquire(this.owner, this.#options.timing.ttlMs);
       if (grant === undefined) return undefined;
@@ -211,7 +226,7 @@ export class LeaseKeeper {
   async #takeOverFromTheDead(): Promise<Taken | undefined> {
     const holder = await this.#holder(this.#options.lease);
     if (holder === undefined || !isDeadHereOwner(holder.owner)) return undefined;
-    const sentAt = this.#monotonic();
+    const sentAt = this.#now();
     try {
       const grant = await this.#options.lease.takeOver(
         this.owner,
@@ -242,23 +257,31 @@ export class LeaseKeeper {
     this.#taken = taken;
     this.#epoch = taken.grant.epoch;
     this.#lost = false;
-    this.#validUntil = Number.NEGATIVE_INFINITY;
+    this.#validUntil = NEVER;
     this.#extendFrom(taken.sentAt);
     this.#heartbeat = setInterval(() => void this.#renew(), this.#options.timing.renewEveryMs);
     this.#heartbeat.unref();
   }
 
+  #now(): Instant {
+    return { monotonic: this.#monotonic(), wall: this.#wallClock() };
+  }
+
   /** A successful acquire or renewal sent at `sentAt`: certainly valid a lifetime less the margin. */
-  #extendFrom(sentAt: number): void {
+  #extendFrom(sentAt: Instant): void {
     const { ttlMs, marginMs } = this.#options.timing;
-    this.#validUntil = Math.max(this.#validUntil, sentAt + ttlMs - marginMs);
+    const certain = ttlMs - marginMs;
+    this.#validUntil = {
+      monotonic: Math.max(this.#validUntil.monotonic, sentAt.monotonic + certain),
+      wall: Math.max(this.#validUntil.wall, sentAt.wall + certain),
+    };
     this.#watchExpiry();
   }
 
   /** Loses the lease when its certain validity runs out before a renewal extends it. */
   #watchExpiry(): void {
     if (this.#expiry !== undefined) clearTimeout(this.#expiry);
-    const left = this.#validUntil - this.#monotonic();
+    const left = this.#validUntil.monotonic - this.#monotonic();
     if (left <= 0) {
       this.#lose("the sender lease could not be renewed in time: another process may take it");
       return;
@@ -277,7 +300,7 @@ export class LeaseKeeper {
   async #renew(): Promise<void> {
     const epoch = this.#epoch;
     if (epoch === undefined || !this.#holds(epoch)) return;
-    const sentAt = this.#monotonic();
+    const sentAt = this.#now();
     let held: boolean;
     try {
       held = await this.#options.lease.renew(this.owner, epoch, this.#options.timing.ttlMs);
@@ -308,6 +331,9 @@ export class LeaseKeeper {
     this.#options.onLost(reason);
   }
 }
+
+/** Not valid at all (before the first acquire). */
+const NEVER: Instant = { monotonic: Number.NEGATIVE_INFINITY, wall: Number.NEGATIVE_INFINITY };
 
 /** Waits `ms`, or less when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {

@@ -66,6 +66,18 @@ class ScriptedLease implements SenderLease {
 /** LEASE_SECONDS=10: a margin of 2 s, certainly valid 8 s, renewed every 2.666 s. */
 const TIMING = leaseTiming(10);
 
+/**
+ * How far the wall clock has been set apart from the monotonic one (a suspended machine's
+ * resume moves it ahead; a time sync may set it back).
+ */
+const wallAhead = { ms: 0 };
+
+/** Sets the wall clock `ms` ahead (or back) without any timer running: time the machine slept. */
+function setWallClock(ms: number): void {
+  wallAhead.ms += ms;
+  vi.setSystemTime(Date.now() + ms);
+}
+
 function keeperOver(lease: ScriptedLease) {
   const lost: string[] = [];
   const keeper = new LeaseKeeper({
@@ -73,8 +85,10 @@ function keeperOver(lease: ScriptedLease) {
     timing: TIMING,
     logger: silentLogger,
     onLost: (reason) => lost.push(reason),
-    // Fake timers move Date.now: it stands in for the monotonic clock and the store's clock.
-    monotonic: () => Date.now(),
+    // Fake timers move Date.now: it stands in for both clocks and the store's, unless the test
+    // sets the wall clock apart.
+    monotonic: () => Date.now() - wallAhead.ms,
+    wallClock: () => Date.now(),
   });
   return { keeper, lost };
 }
@@ -91,10 +105,11 @@ async function held(keeper: LeaseKeeper): Promise<void> {
 
 /** Moves fake time to `at` ms since the start, running every timer and answer on the way. */
 async function at(ms: number): Promise<void> {
-  await vi.advanceTimersByTimeAsync(ms - Date.now());
+  await vi.advanceTimersByTimeAsync(ms - (Date.now() - wallAhead.ms));
 }
 
 beforeEach(() => {
+  wallAhead.ms = 0;
   vi.useFakeTimers({ now: 0 });
 });
 afterEach(() => {
@@ -207,6 +222,32 @@ describe("a held lease is certainly valid", () => {
     await at(30_000);
     expect(lost).toEqual([]);
     expect(lease.renewed).toBe(0);
+  });
+
+  it("not after the machine slept past it: the monotonic clock stood still, the wall clock went on", async () => {
+    const lease = new ScriptedLease();
+    const { keeper } = keeperOver(lease);
+    await held(keeper);
+    await at(1_000);
+    // Suspended for 20 s: no timer ran, the monotonic clock says 1 s, the wall clock 21 s.
+    setWallClock(20_000);
+    expect(keeper.mayLeave()).toBe(false);
+    // The next renewal that comes through makes it certainly valid again.
+    await at(2_667);
+    expect(keeper.mayLeave()).toBe(true);
+  });
+
+  it("not longer for a wall clock set back: the monotonic clock still bounds it", async () => {
+    const lease = new ScriptedLease();
+    lease.renewals = ["error", "error", "error"];
+    const { keeper, lost } = keeperOver(lease);
+    await held(keeper);
+    setWallClock(-60_000);
+    await at(7_999);
+    expect(keeper.mayLeave()).toBe(true);
+    await at(8_000);
+    expect(keeper.mayLeave()).toBe(false);
+    expect(lost).toHaveLength(1);
   });
 
   it("is never valid before it is held", () => {
