@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import Database from "better-sqlite3";
 import { Ledger } from "./storage/sqlite/ledger.js";
 import { SqliteSenderLease } from "./storage/sqlite/sender-lease.js";
-import { isDeadHereOwner } from "./run/lease-keeper.js";
+import { isDeadHereOwner } from "./run/lease-owner.js";
 import { backupProblem } from "./storage/sqlite/backup.js";
 import { openDatabase } from "./storage/sqlite/database.js";
 
@@ -45,7 +45,7 @@ function liveHolder(database: string): string | undefined {
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sender_lease'")
       .get();
     if (hasLease === undefined) return undefined;
-    const holder = new SqliteSenderLease(db).holder(Date.now());
+    const holder = new SqliteSenderLease(db).holder();
     if (holder === undefined || isDeadHereOwner(holder.owner)) return undefined;
     return `${holder.owner}, until ${new Date(holder.expiresAt).toISOString()}`;
   } finally {

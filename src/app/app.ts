@@ -45,7 +45,6 @@ import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { BackupSchedule } from "../run/backups.js";
-import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
 import { REPLICA_URLS_NAMESPACE, ReplicaDirectory, updateForwarder } from "../run/replicas.js";
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
@@ -70,6 +69,7 @@ import { BreakerGuard } from "../purchases/breaker-guard.js";
 import { openSqliteStorage } from "../storage/sqlite/storage.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
+import { AppLease } from "./lease.js";
 import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
 import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js";
@@ -256,6 +256,7 @@ function createDesk(
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
     accounts: PurchaseAccounts;
+    mayLeave: () => boolean;
   },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
@@ -267,6 +268,7 @@ function createDesk(
     quotaIdle: parts.quotaIdle,
     logger: parts.logger,
     quotaSnapshot: parts.quotaSnapshot,
+    mayLeave: parts.mayLeave,
     checksPerUserMinute: config.fairShare.checksPerUserMinute,
     checksExemptAdmins: config.fairShare.checksExemptAdmins,
     ...(overrides.checkWindowMs !== undefined ? { checkWindowMs: overrides.checkWindowMs } : {}),
@@ -418,25 +420,6 @@ function openSqliteFile(config: Config, overrides: AppOverrides): Storage {
   return (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
 }
 
-/** The sender lease's keeper: standby while another process holds it, a fatal stop if lost. */
-function keepLease(
-  config: Config,
-  overrides: AppOverrides,
-  parts: { storage: Storage; logger: Logger; observability: Observability },
-): LeaseKeeper {
-  const { logger } = parts;
-  return new LeaseKeeper({
-    lease: parts.storage.senderLease,
-    timing: leaseTiming(config.run.leaseSeconds),
-    logger,
-    onStandby: () => parts.observability.readiness.set("standby"),
-    onLost: (reason) => {
-      logger.fatal({ reason }, "this process no longer holds the sender lease: stopping");
-      overrides.onFatal?.(new Error(reason));
-    },
-  });
-}
-
 /** The service client, the desk over it and the ledger, and the records that read the ledger. */
 function buildPurchasing(
   config: Config,
@@ -450,6 +433,8 @@ function buildPurchasing(
     readOutages: ReadOutageWatch;
     observability: Observability;
     tonApiKey: () => string | undefined;
+    /** Asked as the last step before a purchase leaves (the sender lease). */
+    mayLeave: () => boolean;
   },
 ) {
   const { logger, ledger, accounts, observability } = parts;
@@ -462,6 +447,7 @@ function buildPurchasing(
   const desk = createDesk(config, overrides, {
     ...{ ledger, accounts, service: monitor, quotaIdle, quotaSnapshot, logger },
     tonApiKey: parts.tonApiKey,
+    mayLeave: parts.mayLeave,
   });
   observability.watchDesk(desk);
   const unrecorded = () => desk.unrecordedCount();
@@ -500,10 +486,17 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     lastBackupAt: () => backups?.lastGoodAt,
     backupIntervalSeconds: () => (backups === undefined ? 0 : config.backups.intervalHours * 3600),
   });
+  // One sender at a time (the sender lease): every purchase asks it as its last step.
+  const lease = new AppLease(config, {
+    ...{ storage, ledger, logger },
+    onStandby: () => observability.readiness.set("standby"),
+    onLost: (reason) => overrides.onFatal?.(new Error(reason)),
+  });
   const { service, client, desk, records, giveawayRunner } = buildPurchasing(config, overrides, {
     ...{ logger, credentials, ledger, accounts, readOutages, observability },
     giveaways: storage.giveaways,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
+    mayLeave: lease.mayLeave,
   });
   const access = new AccessList(storage.access, config.access);
   const giftBot = createGiftBot(config, overrides, {
@@ -530,7 +523,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     ownPorts: observability.probes(health),
     webhook: observability.probes(health, { onWebhookPort: true }),
   };
-  const lease = keepLease(config, overrides, { storage, logger, observability });
   const replicas = new ReplicaDirectory(
     storage.senderLease,
     storage.keyValues(REPLICA_URLS_NAMESPACE),
@@ -641,7 +633,7 @@ interface StopParts {
   /** Giveaways being sent: no further recipient starts once stopping. */
   giveawayRunner: GiveawayRunner;
   /** Released as soon as no purchase can be sent any more. */
-  lease: LeaseKeeper;
+  lease: AppLease;
   /** This process's address is taken away before the lease is released. */
   replicas: ReplicaDirectory;
   /** Stopped, and a backup under way finished, before the database closes. */
@@ -761,11 +753,16 @@ async function begin(
   }
   if (run.stopped()) return;
   // One sender at a time: on standby until the lease is ours (another process may be finishing
-  // its purchase in flight); from here on every claim checks it in the database.
-  if ((await parts.lease.acquire(run.connecting.signal)) === undefined) return;
-  parts.ledger.fenceWith(parts.lease.fence);
+  // its purchase in flight); from here on every claim checks it in the database, and every
+  // purchase, as its last step, that it is certainly still ours.
+  if (!(await parts.lease.hold(run.connecting.signal))) return;
   if (run.stopped()) return;
   run.observability.readiness.set("starting");
+  // A holder that did not let the lease go may still send what it left `sending` until its
+  // own lease has certainly run out: recovering it as interrupted before then could make it
+  // unknown while it still goes out.
+  await parts.lease.untilPredecessorSilent(run.connecting.signal);
+  if (run.stopped()) return;
   begun.expiry = await prepareToRun(parts, run.stopped);
   if (run.stopped()) return;
   run.readOutages.start();
@@ -784,7 +781,7 @@ interface RunParts {
   overrides: AppOverrides;
   logger: Logger;
   ledger: PurchaseLedger;
-  lease: LeaseKeeper;
+  lease: AppLease;
   /** Where the lease holder is reached: a replica on standby hands updates to it. */
   replicas: ReplicaDirectory;
   backups: BackupSchedule | undefined;

@@ -215,27 +215,42 @@ export interface StatusChange {
 /**
  * The sender lease: at most one process at a time takes updates and sends purchases. One row,
  * with an owner, an expiry and an epoch that grows at every takeover; the ledger's claim checks
- * owner and epoch in its own statement (see {@link LeaseFence}). Times are wall-clock ms.
+ * owner, epoch and expiry in its own statement (see {@link LeaseFence}). Every time here is the
+ * store's own clock (PostgreSQL's `clock_timestamp()`; on SQLite, one machine's clock read by
+ * SQLite), in ms since the epoch, never a process's: a replica whose clock is off can neither
+ * take the lease early nor keep it late (issue #35).
  */
 export interface SenderLease {
-  /** Takes the lease when it is free or expired; its new epoch, or undefined when held. */
-  acquire(owner: string, now: number, ttlMs: number): MaybePromise<number | undefined>;
+  /** Takes the lease when it is free or expired, for `ttlMs`; undefined when it is held. */
+  acquire(owner: string, ttlMs: number): MaybePromise<LeaseGrant | undefined>;
   /**
    * Takes the lease from a holder known to be dead (its process is gone), before its expiry:
-   * only while `from` still holds it at `fromEpoch`. The new epoch, or undefined.
+   * only while `from` still holds it at its epoch. Undefined otherwise.
    */
   takeOver(
     owner: string,
     from: { owner: string; epoch: number },
-    now: number,
     ttlMs: number,
-  ): MaybePromise<number | undefined>;
-  /** Extends the lease; false when this owner and epoch no longer hold it (lost). */
-  renew(owner: string, epoch: number, now: number, ttlMs: number): MaybePromise<boolean>;
+  ): MaybePromise<LeaseGrant | undefined>;
+  /** Extends the lease to `ttlMs` from now; false when this owner and epoch no longer hold it. */
+  renew(owner: string, epoch: number, ttlMs: number): MaybePromise<boolean>;
   /** Gives it up at once (a clean stop), so a waiting process takes over without the expiry. */
   release(owner: string, epoch: number): MaybePromise<void>;
   /** Who holds it now, if anyone (an expired lease is held by nobody). */
-  holder(now: number): MaybePromise<LeaseHolder | undefined>;
+  holder(): MaybePromise<LeaseHolder | undefined>;
+}
+
+/** A lease just taken. */
+export interface LeaseGrant {
+  epoch: number;
+  /** The store's clock when it was taken. */
+  at: number;
+  /**
+   * The holder before, when there was one that did not release it (its lease expired, or it
+   * was taken over from it), with the expiry it had. Undefined when the lease was free:
+   * released at a clean stop, never held, or cleared by a restore.
+   */
+  previous?: { owner: string; expiresAt: number };
 }
 
 export interface LeaseHolder {
@@ -246,12 +261,12 @@ export interface LeaseHolder {
 
 /**
  * What the claim checks besides its own rules, when set: that `owner` still holds the lease at
- * `epoch`, unexpired at `now()` (wall-clock). Unset (tests, tools), claims are not fenced.
+ * `epoch`, unexpired by the store's clock at the claim. Unset (tests, tools), claims are not
+ * fenced.
  */
 export interface LeaseFence {
   owner: string;
   epoch: number;
-  now: () => number;
 }
 
 /**

@@ -49,12 +49,10 @@ interface ReplicaAddress {
 export class ReplicaDirectory {
   readonly #lease: SenderLease;
   readonly #book: KeyValue<ReplicaAddress>;
-  readonly #clock: () => number;
 
-  constructor(lease: SenderLease, book: KeyValue<ReplicaAddress>, clock: () => number = Date.now) {
+  constructor(lease: SenderLease, book: KeyValue<ReplicaAddress>) {
     this.#lease = lease;
     this.#book = book;
-    this.#clock = clock;
   }
 
   /** Says where the lease owner `owner` (this process) is reached, before it takes updates. */
@@ -69,7 +67,7 @@ export class ReplicaDirectory {
 
   /** The lease holder's published address, unless `self` holds it, nobody does, or it has none. */
   async holderUrl(self: string): Promise<string | undefined> {
-    const holder = await this.#lease.holder(this.#clock());
+    const holder = await this.#lease.holder();
     if (holder === undefined || holder.owner === self) return undefined;
     return (await this.#book.read(holder.owner))?.url;
   }

@@ -12,13 +12,23 @@ import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
 import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON } from "../helpers/ledger.js";
+import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
+import { onPostgres } from "../helpers/store-sql.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 export interface StoreUnderTest {
   name: "sqlite" | "postgres";
   /** Two storages on one fresh database (two connections, as two processes). */
   openTwo(): Promise<[Storage, Storage]>;
+  /**
+   * As {@link openTwo}, with `sql` to run a statement of the test's own on that database
+   * (what no code path writes: a lease aged past its expiry).
+   */
+  openTwoWithSql(): Promise<{
+    storages: [Storage, Storage];
+    sql: (statement: string) => Promise<void>;
+  }>;
 }
 
 /** Closed when the test finishes (before its database or folder is removed). */
@@ -29,26 +39,46 @@ function closedAtEnd(storage: Storage): Storage {
   return storage;
 }
 
-export const STORES: readonly StoreUnderTest[] = [
-  {
-    name: "sqlite",
-    openTwo: () => {
-      const path = join(tempDir(), "bot.sqlite");
-      return Promise.resolve([
-        closedAtEnd(openSqliteStorage(path)),
-        closedAtEnd(openSqliteStorage(path)),
-      ]);
-    },
+/** The two stores' `openTwoWithSql`; `openTwo` is the same without the SQL. */
+const OPENERS: Record<StoreUnderTest["name"], StoreUnderTest["openTwoWithSql"]> = {
+  sqlite: () => {
+    const path = join(tempDir(), "bot.sqlite");
+    const storages: [Storage, Storage] = [
+      closedAtEnd(openSqliteStorage(path)),
+      closedAtEnd(openSqliteStorage(path)),
+    ];
+    return Promise.resolve({
+      storages,
+      sql: (statement) => {
+        const db = openDatabase(path);
+        try {
+          db.exec(statement);
+        } finally {
+          db.close();
+        }
+        return Promise.resolve();
+      },
+    });
   },
-  {
-    name: "postgres",
-    openTwo: async () => {
-      const url = await freshMigratedPostgresDatabase();
-      const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
-      return [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))];
-    },
+  postgres: async () => {
+    const url = await freshMigratedPostgresDatabase();
+    const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
+    const storages: [Storage, Storage] = [
+      one,
+      closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 })),
+    ];
+    return {
+      storages,
+      sql: (statement) => onPostgres(url, async (client) => void (await client.query(statement))),
+    };
   },
-];
+};
+
+export const STORES: readonly StoreUnderTest[] = (["sqlite", "postgres"] as const).map((name) => ({
+  name,
+  openTwo: async () => (await OPENERS[name]()).storages,
+  openTwoWithSql: OPENERS[name],
+}));
 
 /** Two ledgers on one fresh database of `store`, sharing a clock the test moves. */
 export interface LedgerPair {

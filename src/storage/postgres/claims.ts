@@ -22,12 +22,16 @@ import type { PostgresLedgerCore } from "./ledger-core.js";
 import type { PostgresLedgerQueries } from "./ledger-queries.js";
 import { PAUSED_KEY, spent } from "./ledger-sql.js";
 import type { PostgresPauseSwitch } from "./pause-switch.js";
+import { POSTGRES_NOW_MS } from "./sender-lease.js";
 import { rows } from "./sql.js";
 
 /**
  * Every rule of the claim, as in SQLite's one statement (src/storage/sqlite/claims.ts): the
  * UPDATE alone decides; the reads around it only name the move and explain a refusal. Only one
- * intent may be `sending` at a time (see the SQLite claim for why).
+ * intent may be `sending` at a time (see the SQLite claim for why). The fence judges the lease's
+ * expiry by the server's clock at the moment the UPDATE runs, inside the gate with the lease's
+ * row locked, as the lease itself is written (./sender-lease.ts): never a time this process read
+ * before it waited for the gate.
  */
 const CLAIM_SQL = `
 UPDATE purchase_intents
@@ -41,7 +45,7 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
   AND (@fenceOwner::text IS NULL OR EXISTS (SELECT 1 FROM sender_lease l WHERE l.name = 'sender'
         AND l.owner = @fenceOwner AND l.epoch = @fenceEpoch::bigint
-        AND l.expires_at > @fenceNow::bigint))
+        AND l.expires_at > ${POSTGRES_NOW_MS}))
   AND (kind <> 'stars' OR quantity <= @starsPerPurchase::bigint)
   AND (kind <> 'stars' OR @exempt::integer = 1
         OR quantity + ${spent("quantity", "stars", "@userId")} <= @starsPerUserDay::bigint)
@@ -55,7 +59,6 @@ RETURNING *
 interface FenceParameters {
   fenceOwner: string | null;
   fenceEpoch: number | null;
-  fenceNow: number | null;
 }
 
 export class PostgresClaims {
@@ -85,8 +88,8 @@ export class PostgresClaims {
   #fenceParameters(): FenceParameters {
     const fence = this.#fence;
     return fence === undefined
-      ? { fenceOwner: null, fenceEpoch: null, fenceNow: null }
-      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch, fenceNow: fence.now() };
+      ? { fenceOwner: null, fenceEpoch: null }
+      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch };
   }
 
   /**
@@ -213,7 +216,7 @@ async function holdsLease(client: pg.PoolClient, fence: FenceParameters): Promis
   const found = await rows(
     client,
     `SELECT 1 FROM sender_lease WHERE name = 'sender' AND owner = @fenceOwner
-       AND epoch = @fenceEpoch AND expires_at > @fenceNow`,
+       AND epoch = @fenceEpoch AND expires_at > ${POSTGRES_NOW_MS}`,
     { ...fence },
   );
   return found.length > 0;

@@ -20,6 +20,7 @@ import type { SqliteLedgerQueries } from "./ledger-queries.js";
 import { PAUSED_KEY, spent } from "./ledger-sql.js";
 import type { SqlitePauseSwitch } from "./pause-switch.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
+import { SQLITE_NOW_MS } from "./sender-lease.js";
 
 /**
  * The single claim statement, for a draft or a queued confirmation alike. Every condition of
@@ -32,6 +33,9 @@ import { type IntentRow, rowToIntent } from "./rows.js";
  * out after the freeze had begun, against the rule that no new purchase goes out before an
  * ambiguous one is settled (docs/service-contract.md §5.1). One wallet paying one transfer at a
  * time is also what a TON wallet's seqno wants.
+ *
+ * The fence reads the lease's expiry against SQLite's own clock, as the lease itself is
+ * written (./sender-lease.ts), at the moment the statement runs under the write lock.
  */
 const CLAIM_SQL = `
 UPDATE purchase_intents
@@ -44,7 +48,7 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
   AND (@fenceOwner IS NULL OR EXISTS (SELECT 1 FROM sender_lease l WHERE l.name = 'sender'
-        AND l.owner = @fenceOwner AND l.epoch = @fenceEpoch AND l.expires_at > @fenceNow))
+        AND l.owner = @fenceOwner AND l.epoch = @fenceEpoch AND l.expires_at > ${SQLITE_NOW_MS}))
   AND (kind <> 'stars' OR quantity <= @starsPerPurchase)
   AND (kind <> 'stars' OR @exempt = 1
         OR quantity + ${spent("quantity", "stars", "@userId")} <= @starsPerUserDay)
@@ -87,30 +91,26 @@ export class SqliteClaims {
     this.#fence = fence;
   }
 
-  /** The claim's fencing parameters: all null (no check) without a fence. */
-  #fenceParameters(): {
-    fenceOwner: string | null;
-    fenceEpoch: number | null;
-    fenceNow: number | null;
-  } {
+  /** The claim's fencing parameters: both null (no check) without a fence. */
+  #fenceParameters(): { fenceOwner: string | null; fenceEpoch: number | null } {
     const fence = this.#fence;
     return fence === undefined
-      ? { fenceOwner: null, fenceEpoch: null, fenceNow: null }
-      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch, fenceNow: fence.now() };
+      ? { fenceOwner: null, fenceEpoch: null }
+      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch };
   }
 
   /** Whether the fence, if any, still holds (read-only: to explain a refused claim). */
   #holdsLease(): boolean {
-    const { fenceOwner, fenceEpoch, fenceNow } = this.#fenceParameters();
+    const { fenceOwner, fenceEpoch } = this.#fenceParameters();
     if (fenceOwner === null) return true;
     return (
       this.#core.sql
-        .prepare<{ owner: string; epoch: number | null; now: number | null }, number>(
+        .prepare<{ owner: string; epoch: number | null }, number>(
           `SELECT 1 FROM sender_lease WHERE name = 'sender' AND owner = @owner
-             AND epoch = @epoch AND expires_at > @now`,
+             AND epoch = @epoch AND expires_at > ${SQLITE_NOW_MS}`,
         )
         .pluck()
-        .get({ owner: fenceOwner, epoch: fenceEpoch, now: fenceNow }) !== undefined
+        .get({ owner: fenceOwner, epoch: fenceEpoch }) !== undefined
     );
   }
 
