@@ -17,6 +17,7 @@ import { SqliteSenderLease } from "./storage/sqlite/sender-lease.js";
 import { isDeadHereOwner } from "./run/lease-keeper.js";
 import { backupProblem } from "./storage/sqlite/backup.js";
 import { openDatabase } from "./storage/sqlite/database.js";
+import { tryExclusive } from "./storage/sqlite/file-lock.js";
 
 function fail(code: number, message: string): never {
   process.stderr.write(`restore: ${message}\n`);
@@ -80,6 +81,11 @@ function main(): void {
   if (!existsSync(backup)) fail(2, `no such file: ${backup}`);
   const problem = backupProblem(backup);
   if (problem !== undefined) fail(2, `${backup} cannot be restored: ${problem}`);
+  // Held until the process ends: no bot opens the file while it is being replaced.
+  const lock = tryExclusive(database);
+  if (lock === undefined) {
+    fail(5, `a bot holds ${database} (it has the file open): stop it first, then restore`);
+  }
   const holder = liveHolder(database);
   if (holder !== undefined) {
     fail(5, `a bot holds ${database} (${holder}): stop it first, then restore`);

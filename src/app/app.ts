@@ -45,6 +45,7 @@ import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { BackupSchedule } from "../run/backups.js";
+import { watchDatabaseFile } from "../run/database-file-watch.js";
 import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
 import { REPLICA_URLS_NAMESPACE, ReplicaDirectory, updateForwarder } from "../run/replicas.js";
 import { instrumentClient } from "../metrics/instrument.js";
@@ -538,7 +539,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const run = runControls(
     {
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
-      ...{ health, probes },
+      ...{ health, probes, fileChanged: storage.fileChanged },
     },
     { service, updates, storage, observability, readOutages },
   );
@@ -660,6 +661,8 @@ interface Started {
   runner: RunnerHandle | undefined;
   webhookServer: WebhookServer | undefined;
   expiry: NodeJS.Timeout | undefined;
+  /** Stops watching the database file (src/run/database-file-watch.ts). */
+  stopFileWatch?: () => void;
 }
 
 /** Stops in the order the module's comment gives (steps 0 to 6). */
@@ -684,6 +687,7 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   const started = begun();
   const { runner, webhookServer } = started;
   if (started.expiry !== undefined) clearInterval(started.expiry);
+  started.stopFileWatch?.();
   parts.readOutages.stop();
   // Stop taking updates first, so nothing new starts while we wait.
   const intake: Promise<unknown>[] = [];
@@ -747,6 +751,15 @@ async function begin(
 ): Promise<void> {
   const { config, logger, probes, giftBot } = parts;
   logger.info(configSummary(config), "giftbot starting");
+  // From the start, connected or not: a file replaced under the process stops it.
+  const changed = parts.fileChanged;
+  if (changed !== undefined) {
+    begun.stopFileWatch = watchDatabaseFile({
+      changed,
+      logger,
+      onChanged: (reason) => parts.overrides.onFatal?.(new Error(reason)),
+    });
+  }
   // Probes answer from the start: live at once, ready only once updates are taken. In webhook
   // mode that includes PORT's: the webhook server listens now and takes updates at the end.
   await run.observability.startServers(probes.ownPorts);
@@ -781,6 +794,8 @@ async function begin(
 /** What starting the app works with. */
 interface RunParts {
   config: Config;
+  /** How the database file opened is no longer the one at its path (SQLite), if it is not. */
+  fileChanged: Storage["fileChanged"];
   overrides: AppOverrides;
   logger: Logger;
   ledger: PurchaseLedger;

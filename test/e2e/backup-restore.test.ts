@@ -7,16 +7,21 @@ import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
   openSync,
+  readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   truncateSync,
   writeSync,
   closeSync,
 } from "node:fs";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { backupDatabase } from "../../src/storage/sqlite/backup.js";
 import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { tryExclusive } from "../../src/storage/sqlite/file-lock.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import {
@@ -202,5 +207,86 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
     expect(alert.text).toContain("restored from a backup");
     await ada.waitForMessage(/unknown outcome: 50 Telegram Stars to @erin_friend/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(3);
+  });
+});
+
+/** A Telegram that takes connections and never answers: a bot stays connecting, holding no lease. */
+async function silentTelegram(): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A checked backup of a fresh database, in its own folder. */
+async function someBackup(): Promise<string> {
+  const dir = tempDir("giftbot-some-backup-");
+  const db = openDatabase(join(dir, "source.sqlite"));
+  try {
+    return (await backupDatabase(db, join(dir, "backups"), { keep: 1, now: Date.now() })).path;
+  } finally {
+    db.close();
+  }
+}
+
+function restoreInto(backup: string, database: string) {
+  return spawnSync("node", [join(ROOT, "dist/src/restore.js"), backup, "--database", database], {
+    encoding: "utf8",
+  });
+}
+
+describe("one database file, one restore at a time", { timeout: 60_000 }, () => {
+  it("a restore is refused while a bot has the file open, though it holds no lease yet (Telegram silent)", async () => {
+    const world = await startWorld();
+    const bot = spawnBot(await world.env({ TELEGRAM_API_ROOT: await silentTelegram() }));
+    await bot.waitForLog((line) => line.msg === "giftbot starting");
+    const refused = restoreInto(await someBackup(), world.databasePath);
+    expect(refused.status, refused.stdout).toBe(5);
+    expect(refused.stderr).toMatch(/a bot holds .+giftbot\.sqlite .*: stop it first, then restore/);
+    expect(readdirSync(world.dir).filter((name) => name.includes("before-restore"))).toEqual([]);
+
+    // Once that bot is gone (killed: the kernel lets its lock go), the restore goes through.
+    bot.child.kill("SIGKILL");
+    await bot.exited;
+    const restored = restoreInto(await someBackup(), world.databasePath);
+    expect(restored.status, restored.stderr).toBe(0);
+  });
+
+  it("a bot does not open the file while a restore holds it: one line, exit 6", async () => {
+    const world = await startWorld();
+    const restoring = tryExclusive(world.databasePath);
+    onTestFinished(() => restoring?.release());
+    expect(restoring).toBeDefined();
+    const ended = await exitOn(world, world.databasePath);
+    expect(ended.code, ended.output).toBe(6);
+    expect(ended.output.trim()).toBe(
+      `giftbot cannot start: the database ${world.databasePath} is being restored (${world.databasePath}.lock is held by npm run restore): start the bot once the restore has finished`,
+    );
+  });
+
+  it("a bot whose database file is replaced under it stops, non-zero, saying so", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world);
+    const replacement = `${world.databasePath}.new`;
+    copyFileSync(await someBackup(), replacement);
+    renameSync(replacement, world.databasePath);
+    const ended = await bot.exited;
+    expect(ended.code).toBe(1);
+    expect(
+      bot.logs.some(
+        (line) =>
+          line.level === 60 &&
+          String(line.msg).includes(`${world.databasePath} was replaced by another file`),
+      ),
+      bot.output(),
+    ).toBe(true);
   });
 });

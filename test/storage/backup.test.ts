@@ -73,15 +73,15 @@ describe("backupDatabase", () => {
     expect(readdirSync(dir).filter((name) => /-wal$|-shm$|partial/.test(name))).toEqual([]);
   });
 
-  it("the database, its -wal and -shm and its backups are owner-only; folders made are 0700", async () => {
+  it("the database, its -wal and -shm, its lock file and its backups are owner-only; folders made are 0700", async () => {
     const root = tempDir("giftbot-modes-");
     const path = join(root, "data", "bot.sqlite");
     const storage = openSqliteStorage(path);
     onTestFinished(() => storage.close());
-    storage.keyValues<number>("t").write("k", 1);
+    await storage.keyValues<number>("t").write("k", 1);
     const modeOf = (file: string) => statSync(file).mode & 0o777;
     expect(modeOf(join(root, "data"))).toBe(0o700);
-    for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`]) {
       expect([file, modeOf(file)]).toEqual([file, 0o600]);
     }
     const backup = await storage.backup?.(join(root, "data", "backups"), { keep: 1, now: 0 });

@@ -144,4 +144,5 @@ function removeLeftovers(dir: string): void {
 }
 
 /** `giftbot-<time>.sqlite` followed by `.partial`, `-wal`, `-shm` or `-journal` (or both). */
-const LEFTOVER = /^giftbot-\d{8}T\d{6}Z\.sqlite(?:\.partial(?:-wal|-shm|-journal)?|-wal|-shm|-journal)$/;
+const LEFTOVER =
+  /^giftbot-\d{8}T\d{6}Z\.sqlite(?:\.partial(?:-wal|-shm|-journal)?|-wal|-shm|-journal)$/;
