@@ -73,7 +73,7 @@ import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
-import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js";
+import { tellQueuedOutcomes, tellRequestersOutcomeUnknown, tellRestore } from "./recovered.js";
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
@@ -168,6 +168,8 @@ export interface App {
    * start runs it at once and every minute). Resolves to how many were sent.
    */
   sendDueReports(): Promise<number>;
+  /** Tells the admins what a restore from a backup stopped, once (start runs it). */
+  announceRestore(): Promise<void>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
   /**
@@ -539,7 +541,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const run = runControls(
     {
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
-      ...{ health, probes, fileChanged: storage.fileChanged },
+      ...{ health, probes, fileChanged: storage.fileChanged, stores: storage.keyValues },
     },
     { service, updates, storage, observability, readOutages },
   );
@@ -552,6 +554,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     giveaways: giftBot.giveawaySending,
     sweepGroups: () => giftBot.sweepGroups(),
     sendDueReports: () => giftBot.reporter.sendDue(),
+    announceRestore: () => tellRestore(storage.keyValues, giftBot, logger),
     start: run.start,
     stop: run.stop,
   };
@@ -796,6 +799,8 @@ interface RunParts {
   config: Config;
   /** How the database file opened is no longer the one at its path (SQLite), if it is not. */
   fileChanged: Storage["fileChanged"];
+  /** The key-value store (a restore's notice for the admins). */
+  stores: Storage["keyValues"];
   overrides: AppOverrides;
   logger: Logger;
   ledger: PurchaseLedger;
@@ -826,6 +831,8 @@ async function prepareToRun(
   // desk from the start, so also those recovered now), and about any an earlier run left
   // untold.
   await giftBot.notifier.announcePending();
+  // What a restore from a backup stopped, told once (src/ledger/restore.ts).
+  await tellRestore(parts.stores, giftBot, logger);
   const recovered = await desk.recoverInterrupted();
   if (recovered.length > 0) {
     logger.warn(

@@ -8,7 +8,8 @@
  *
  * Anything that would stop a person's purchase stops the batch (an unknown outcome, purchases
  * paused or on hold, a daily limit, the database): its status says why, and Resume goes on
- * from the next recipient once that is settled. A restart goes on with running batches (the
+ * from the next recipient once that is settled; a restore from a backup stops a batch for good
+ * (src/ledger/restore.ts). A restart goes on with running batches (the
  * app sends {@link GiveawayRunner.runningBatches} again after recovering interrupted purchases, on the
  * lease holder only): a recipient whose request was out at a crash is an unknown outcome by
  * then, which stops the batch instead of being sent again.
@@ -44,8 +45,8 @@ export interface GiveawayRunnerParts {
   yieldPollMs?: number;
 }
 
-/** What Resume found. */
-export type ResumeResult = "resumed" | "not_stopped" | "not_found";
+/** What Resume found ("restored": stopped for good by a restore from a backup). */
+export type ResumeResult = "resumed" | "not_stopped" | "not_found" | "restored";
 
 const YIELD_POLL_MS = 200;
 
@@ -114,10 +115,14 @@ export class GiveawayRunner {
     return true;
   }
 
-  /** Goes on from the next recipient of a paused or stopped batch. */
+  /**
+   * Goes on from the next recipient of a paused or stopped batch; never one a restore stopped
+   * (src/ledger/restore.ts): only a new giveaway sends its recipients.
+   */
   async resume(batchId: string): Promise<ResumeResult> {
     const batch = await this.#parts.batches.getBatch(batchId);
     if (batch === undefined) return "not_found";
+    if (batch.stopReason === "restored") return "restored";
     if (!(await this.#moveAndTell(batchId, ["paused", "stopped"], "running"))) {
       return "not_stopped";
     }

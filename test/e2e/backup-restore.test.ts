@@ -24,7 +24,10 @@ import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { tryExclusive } from "../../src/storage/sqlite/file-lock.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import type { ChatViewMessage } from "../../tools/telegram-emulator/types.js";
 import {
+  buttons,
+  callbackData,
   DEMO_ADMIN,
   DEMO_USER,
   Person,
@@ -32,6 +35,7 @@ import {
   starsSummary,
   startBot,
   startWorld,
+  WAIT_MS,
   type World,
 } from "../helpers/built-process.js";
 
@@ -288,5 +292,95 @@ describe("one database file, one restore at a time", { timeout: 60_000 }, () => 
       ),
       bot.output(),
     ).toBe(true);
+  });
+});
+
+/** Generous enough limits that only what the test does stops a giveaway. */
+const ROOMY = { LIMIT_STARS_PER_USER_DAY: "100000", LIMIT_STARS_PER_DAY: "1000000" };
+const SIX = ["win_one", "win_two", "win_three", "win_four", "win_five", "win_six"];
+
+/** /giveaway, stars, 50 each, the list, Confirm: resolves with the batch's progress message. */
+async function sixRecipientGiveaway(ada: Person): Promise<ChatViewMessage> {
+  const kind = await ada.say("/giveaway");
+  const amount = await ada.pressForMessage(kind, "⭐ Stars");
+  await ada.pressForMessage(amount, "⭐ 50");
+  await ada.say(SIX.join(" "));
+  const card = await ada.waitForMessage(/^🎁 Giveaway: 50 Telegram Stars for each recipient\n/);
+  const after = ada.lastMessageId();
+  await ada.press(card, "✅ Confirm");
+  return ada.emulator.waitFor(
+    (e) => e.chat(ada.chatId).find((m) => m.id > after && m.text.startsWith("🎁 Giveaway:")),
+    { timeoutMs: WAIT_MS },
+  );
+}
+
+/** Presses the button whose data is `data` on message `id` (as a client whose screen is old). */
+async function pressData(person: Person, id: number, data: string): Promise<string | undefined> {
+  const { callbackQueryId } = person.emulator.pressButton(person.userId, person.chatId, id, data);
+  const answer = await person.emulator.waitFor(
+    (e) => e.callbackAnswers.find((a) => a.callbackQueryId === callbackQueryId),
+    { timeoutMs: WAIT_MS },
+  );
+  return answer.text;
+}
+
+describe("a restore under which everything was sent already", { timeout: 90_000 }, () => {
+  it("a giveaway backed up after 2 of 6 and a person's open summary, all sent since: after the restore nothing is bought again and the admins are told", async () => {
+    const world = await startWorld();
+    let bot = await startBot(world, { ...ROOMY, BACKUP_INTERVAL_HOURS: "0" });
+    const ada = new Person(world.emulator, DEMO_ADMIN.id);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "zed_friend");
+    const confirmData = callbackData(summary, "✅ Confirm");
+
+    // Each request is held a while: Pause comes while the second is out, so the batch stops
+    // after it, with 2 of 6 sent, and the backup is taken then.
+    world.sandbox.injectFault({ type: "delay", ms: 1_000 }, { path: STARS, times: 2 });
+    const progress = await sixRecipientGiveaway(ada);
+    await world.sandbox.waitForRequests(2, STARS);
+    const resumeData = callbackData(
+      await ada.emulator.waitFor(
+        (e) => e.chat(ada.chatId).find((m) => m.id === progress.id && buttons(m).length > 0),
+        { timeoutMs: WAIT_MS },
+      ),
+      "⏸ Pause",
+    ).replace(":pause:", ":resume:");
+    await ada.press(progress, "⏸ Pause");
+    // Paused at once; the second recipient's answer comes after, and only then the backup.
+    await ada.waitForText(progress.id, /Delivered: 2 ·[\s\S]*⏸ Paused\./);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(2);
+    const backupPath = /Backed up: (\S+) \(/.exec((await ada.say("/backup")).text)?.[1] ?? "";
+
+    // Everything is sent after the backup: the giveaway's other 4, and Uma's gift.
+    expect(await pressData(ada, progress.id, resumeData)).toBe("Going on from the next recipient.");
+    await ada.waitForMessage(/^🎁 Giveaway over: 6 delivered/);
+    await uma.press(summary, "✅ Confirm");
+    await uma.waitForText(summary.id, /Delivered: 50 Telegram Stars to @zed_friend/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(7);
+
+    bot.child.kill("SIGTERM");
+    expect((await bot.exited).code).toBe(0);
+    const restore = restoreInto(backupPath, world.databasePath);
+    expect(restore.status, restore.stderr).toBe(0);
+    expect(restore.stdout).toMatch(
+      /1 giveaway\(s\) stopped for good.+\(4 recipient\(s\) not sent\)/,
+    );
+    expect(restore.stdout).toContain("1 open purchase summary(ies) expired");
+
+    bot = await startBot(world, ROOMY);
+    const notice = await ada.waitForMessage(/^♻️ The database was restored from a backup/);
+    expect(notice.text).toContain("Giveaway of 50 Telegram Stars for each recipient, started");
+    expect(notice.text).toContain("recipients not sent: 4. To send them, start a new giveaway.");
+    expect(notice.text).toContain("Open purchase summaries expired: 1.");
+    await ada.waitForText(progress.id, /Stopped for good: the database was restored/);
+
+    // Resume on the giveaway's message, and Confirm on Uma's old summary, buy nothing.
+    expect(await pressData(ada, progress.id, resumeData)).toMatch(
+      /stopped by a restore from a backup: nothing more is sent from it/,
+    );
+    expect(await pressData(uma, summary.id, confirmData)).toMatch(/This summary has expired/);
+    await ada.waitForText(progress.id, /Stopped for good/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(7);
+    expect(bot.output()).not.toMatch(/"level":50/);
   });
 });

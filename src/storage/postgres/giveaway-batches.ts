@@ -125,7 +125,7 @@ export class PostgresGiveawayBatches implements GiveawayBatches {
     const changed = await run(
       this.#core.pool,
       `UPDATE giveaway_batches SET status = @to, stop_reason = @reason, updated_at = @now
-       WHERE id = @id AND status = ANY(@from)`,
+       WHERE id = @id AND status = ANY(@from) AND COALESCE(stop_reason, '') <> 'restored'`,
       { id, from: [...from], to, now, reason: reason ?? null },
     );
     return changed === 1;

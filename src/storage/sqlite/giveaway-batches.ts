@@ -195,7 +195,7 @@ export class SqliteGiveawayBatches implements GiveawayBatches {
     const changed = this.#core.sql
       .prepare(
         `UPDATE giveaway_batches SET status = ?, stop_reason = ?, updated_at = ?
-         WHERE id = ? AND status IN (${placeholders})`,
+         WHERE id = ? AND status IN (${placeholders}) AND COALESCE(stop_reason, '') <> 'restored'`,
       )
       .run(to, reason ?? null, now, id, ...from);
     return changed.changes === 1;
