@@ -608,6 +608,11 @@ giveaway-card-over-limit = ⚠️ Today's limits take only { $fit } of the { $co
         [one] one gift
        *[other] { $count } gifts
     }: the rest would be refused.
+giveaway-card-same-as = ⚠️ The same gift to the same { $count ->
+        [one] recipient
+       *[other] { $count } recipients
+    } was a giveaway already, started { $started }: { $delivered } delivered. Confirm only if this is meant as a second giveaway.
+giveaway-button-confirm-again = ✅ Confirm a second giveaway
 giveaway-button-csv = 📄 Download the list
 giveaway-stale = This giveaway is no longer open. Send /giveaway to start again.
 giveaway-not-yours = This giveaway is another admin's.

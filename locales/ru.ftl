@@ -565,6 +565,8 @@ giveaway-card-room-premium = Сегодняшние лимиты оставля�
        *[many] { $left } подарков Premium
     } (лимит: { $limit }).
 giveaway-card-over-limit = ⚠️ В сегодняшние лимиты помещается только { $fit } из { $count }: остальным будет отказано.
+giveaway-card-same-as = ⚠️ Этот же подарок этим же получателям ({ $count }) уже разыгрывался: розыгрыш начат { $started }, доставлено: { $delivered }. Подтверждайте, только если это второй розыгрыш.
+giveaway-button-confirm-again = ✅ Подтвердить второй розыгрыш
 giveaway-button-csv = 📄 Скачать список
 giveaway-stale = Этот розыгрыш уже закрыт. Отправьте /giveaway, чтобы начать заново.
 giveaway-not-yours = Этот розыгрыш запустил другой админ.

@@ -88,6 +88,8 @@ export interface GiveawayBatches {
   getBatch(id: string): MaybePromise<GiveawayBatch | undefined>;
   /** Batches whose drafts are being sent (a restart goes on with them). */
   runningBatches(): MaybePromise<GiveawayBatch[]>;
+  /** Batches of `kind` and `quantity` confirmed at or after `since`, newest first. */
+  batchesLike(kind: IntentKind, quantity: number, since: number): MaybePromise<GiveawayBatch[]>;
   setBatchMessage(id: string, messageId: number, now: number): MaybePromise<void>;
   /**
    * Moves the batch to `to` (with why, when it stopped) only from one of `from`; false when it

@@ -45,6 +45,20 @@ export interface GiveawayRunnerParts {
   yieldPollMs?: number;
 }
 
+/** An earlier giveaway of the same gift to the same recipients, and what it delivered. */
+export interface EarlierGiveaway {
+  batch: GiveawayBatch;
+  delivered: number;
+}
+
+/** How far back a giveaway is named as the same as a new one: 7 days. */
+const SAME_GIVEAWAY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Usernames as a set; Telegram's usernames ignore case. */
+function recipientSet(names: readonly string[]): Set<string> {
+  return new Set(names.map((name) => name.toLowerCase()));
+}
+
 /** What Resume found ("restored": stopped for good by a restore from a backup). */
 export type ResumeResult = "resumed" | "not_stopped" | "not_found" | "restored";
 
@@ -128,6 +142,28 @@ export class GiveawayRunner {
     }
     this.#run(batchId);
     return "resumed";
+  }
+
+  /**
+   * The newest batch of the last {@link SAME_GIVEAWAY_WINDOW_MS} that gave the same gift to
+   * the same recipients (their set, whatever the order or the letters' case), with what it
+   * delivered; undefined when none did. The admin is asked to confirm a second giveaway.
+   */
+  async earlierLike(giveaway: {
+    kind: GiveawayBatch["kind"];
+    quantity: number;
+    recipients: readonly string[];
+  }): Promise<EarlierGiveaway | undefined> {
+    const { batches, clock } = this.#parts;
+    const wanted = recipientSet(giveaway.recipients);
+    const since = clock() - SAME_GIVEAWAY_WINDOW_MS;
+    for (const batch of await batches.batchesLike(giveaway.kind, giveaway.quantity, since)) {
+      const sent = recipientSet((await batches.batchIntents(batch.id)).map((i) => i.recipient));
+      if (sent.size === wanted.size && [...sent].every((name) => wanted.has(name))) {
+        return { batch, delivered: (await batches.batchCounts(batch.id)).delivered };
+      }
+    }
+    return undefined;
   }
 
   /** The batch and its counts now. */

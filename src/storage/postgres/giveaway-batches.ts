@@ -107,6 +107,21 @@ export class PostgresGiveawayBatches implements GiveawayBatches {
     return found.map(rowToBatch);
   }
 
+  async batchesLike(
+    kind: GiveawayBatch["kind"],
+    quantity: number,
+    since: number,
+  ): Promise<GiveawayBatch[]> {
+    const found = await rows<BatchRow>(
+      this.#core.pool,
+      `SELECT * FROM giveaway_batches WHERE kind = @kind AND quantity = @quantity
+         AND created_at >= @since
+       ORDER BY created_at DESC, id`,
+      { kind, quantity, since },
+    );
+    return found.map(rowToBatch);
+  }
+
   async setBatchMessage(id: string, messageId: number, now: number): Promise<void> {
     await run(
       this.#core.pool,
