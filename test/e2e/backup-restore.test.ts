@@ -1,7 +1,11 @@
 /**
  * The ledger outlives its disk, done to the built process: an admin's /backup while a purchase
- * is in flight, a SIGKILL, `npm run restore` into a fresh folder and a bot started on it; and a
- * damaged or too-new database stopping the bot with one line and an exit code of its own.
+ * is in flight (nothing left beside it, everything owner-only), a SIGKILL, `npm run restore`
+ * into a fresh folder and a bot started on it; a damaged or too-new database stopping the bot
+ * with one line and an exit code of its own; one restore at a time on a file (refused under a
+ * bot that has the file open, lease or not; a bot not opening a file being restored; a bot
+ * whose file is replaced under it stopping); and a restore under which everything had been sent
+ * already, after which nothing is bought again.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -16,7 +20,7 @@ import {
   closeSync,
 } from "node:fs";
 import { type AddressInfo, createServer, type Socket } from "node:net";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { backupDatabase } from "../../src/storage/sqlite/backup.js";
@@ -166,6 +170,12 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
     const backupPath = /Backed up: (\S+) \(/.exec(answer.text)?.[1] ?? "";
     expect(answer.text).toMatch(/^💾 Backed up: .+giftbot-\d{8}T\d{6}Z\.sqlite \(\d+ KB\)/);
     expect(statSync(backupPath).mode & 0o777).toBe(0o600);
+    // Nothing beside it (a check's -wal and -shm used to stay), and everything owner-only.
+    expect(readdirSync(dirname(backupPath))).toEqual([basename(backupPath)]);
+    expect(statSync(dirname(backupPath)).mode & 0o777).toBe(0o700);
+    for (const file of ["", "-wal", "-shm", ".lock"].map((end) => world.databasePath + end)) {
+      expect([file, statSync(file).mode & 0o777]).toEqual([file, 0o600]);
+    }
 
     // While a bot holds the database, a restore onto it is refused.
     const refusedRestore = spawnSync(
