@@ -448,6 +448,13 @@ admin-backup-done = 💾 Backed up: { $path } ({ $size }). The file stays on the
 admin-backup-failed = ❌ The backup into { $dir } failed: { $reason }
 admin-backup-unavailable = This bot keeps its data in PostgreSQL: back it up with pg_dump or your database service's own backups.
 admin-backup-failing = ⚠️ The database backup into { $dir } failed: { $reason }. The bot tries again every 15 minutes; purchases are not affected. You are told again only after a backup has worked.
+admin-restored-title = ♻️ The database was restored from a backup taken { $taken }.
+admin-restored-title-untimed = ♻️ The database was restored from a backup.
+admin-restored-intro = The backup cannot know what was sent after it was taken, so nothing it shows as not sent yet is sent without a new decision:
+admin-restored-batch = • Giveaway of { $gift } for each recipient, started { $started }: stopped for good; recipients not sent: { $unsent }. To send them, start a new giveaway.
+admin-restored-summaries = • Open purchase summaries expired: { $count }. Their people start again.
+admin-restored-unknown = • Purchases in flight or waiting, now of unknown outcome: { $count }. Each is sent to you to settle (/pending).
+admin-restored-nothing = • Nothing was in flight, waiting or open in the backup.
 
 # ---- What each gift cost (issue 13) ----
 
@@ -603,6 +610,11 @@ giveaway-card-over-limit = ⚠️ Today's limits take only { $fit } of the { $co
         [one] one gift
        *[other] { $count } gifts
     }: the rest would be refused.
+giveaway-card-same-as = ⚠️ The same gift to the same { $count ->
+        [one] recipient
+       *[other] { $count } recipients
+    } was a giveaway already, started { $started }: { $delivered } delivered. Confirm only if this is meant as a second giveaway.
+giveaway-button-confirm-again = ✅ Confirm a second giveaway
 giveaway-button-csv = 📄 Download the list
 giveaway-stale = This giveaway is no longer open. Send /giveaway to start again.
 giveaway-not-yours = This giveaway is another admin's.
@@ -619,6 +631,7 @@ giveaway-state-stopped-purchases_paused = ⛔ Stopped: purchases are paused. Pre
 giveaway-state-stopped-limit = ⛔ Stopped: today's spending limit is reached. Press Resume after it resets (midnight UTC).
 giveaway-state-stopped-storage = ⛔ Stopped: the bot's database refused a write. Press Resume to try again.
 giveaway-state-stopped-service_unreachable = ⛔ Stopped: a Premium recipient could not be checked again (the service did not answer). Press Resume to try again.
+giveaway-state-stopped-restored = ⛔ Stopped for good: the database was restored from a backup, which cannot know what was sent after it was taken. To send the rest, start a new giveaway.
 giveaway-state-cancelled = ✖️ Cancelled: the rest was not sent.
 giveaway-state-finished = ✅ Finished.
 giveaway-button-pause = ⏸ Pause
@@ -627,6 +640,7 @@ giveaway-button-cancel-rest = ✖️ Cancel the rest
 giveaway-paused = Paused after the recipient being sent now.
 giveaway-resumed = Going on from the next recipient.
 giveaway-resume-closed = Purchases are paused or on hold: the giveaway goes on once they reopen. Press Resume then.
+giveaway-resume-restored = This giveaway was stopped by a restore from a backup: nothing more is sent from it. To send the rest, start a new giveaway.
 giveaway-cancelled-rest = Cancelled: nothing more will be sent.
 giveaway-summary = 🎁 Giveaway over: { $delivered } delivered, { $refused } refused, { $unknown } unknown, { $dropped } not sent, of { $total }. Every recipient's outcome is in the list below.
 giveaway-summary-caption = The giveaway's outcomes, one row per recipient.

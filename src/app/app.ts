@@ -45,6 +45,7 @@ import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { BackupSchedule } from "../run/backups.js";
+import { watchDatabaseFile } from "../run/database-file-watch.js";
 import { REPLICA_URLS_NAMESPACE, ReplicaDirectory, updateForwarder } from "../run/replicas.js";
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
@@ -72,7 +73,7 @@ import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { AppLease } from "./lease.js";
 import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
-import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js";
+import { tellQueuedOutcomes, tellRequestersOutcomeUnknown, tellRestore } from "./recovered.js";
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
@@ -167,6 +168,8 @@ export interface App {
    * start runs it at once and every minute). Resolves to how many were sent.
    */
   sendDueReports(): Promise<number>;
+  /** Tells the admins what a restore from a backup stopped, once (start runs it). */
+  announceRestore(): Promise<void>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
   /**
@@ -530,7 +533,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
   const run = runControls(
     {
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
-      ...{ health, probes },
+      ...{ health, probes, fileChanged: storage.fileChanged, stores: storage.keyValues },
     },
     { service, updates, storage, observability, readOutages },
   );
@@ -543,6 +546,7 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     giveaways: giftBot.giveawaySending,
     sweepGroups: () => giftBot.sweepGroups(),
     sendDueReports: () => giftBot.reporter.sendDue(),
+    announceRestore: () => tellRestore(storage.keyValues, giftBot, logger),
     start: run.start,
     stop: run.stop,
   };
@@ -652,6 +656,8 @@ interface Started {
   runner: RunnerHandle | undefined;
   webhookServer: WebhookServer | undefined;
   expiry: NodeJS.Timeout | undefined;
+  /** Stops watching the database file (src/run/database-file-watch.ts). */
+  stopFileWatch?: () => void;
 }
 
 /** Stops in the order the module's comment gives (steps 0 to 6). */
@@ -676,6 +682,7 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   const started = begun();
   const { runner, webhookServer } = started;
   if (started.expiry !== undefined) clearInterval(started.expiry);
+  started.stopFileWatch?.();
   parts.readOutages.stop();
   // Stop taking updates first, so nothing new starts while we wait.
   const intake: Promise<unknown>[] = [];
@@ -739,6 +746,15 @@ async function begin(
 ): Promise<void> {
   const { config, logger, probes, giftBot } = parts;
   logger.info(configSummary(config), "giftbot starting");
+  // From the start, connected or not: a file replaced under the process stops it.
+  const changed = parts.fileChanged;
+  if (changed !== undefined) {
+    begun.stopFileWatch = watchDatabaseFile({
+      changed,
+      logger,
+      onChanged: (reason) => parts.overrides.onFatal?.(new Error(reason)),
+    });
+  }
   // Probes answer from the start: live at once, ready only once updates are taken. In webhook
   // mode that includes PORT's: the webhook server listens now and takes updates at the end.
   await run.observability.startServers(probes.ownPorts);
@@ -778,6 +794,10 @@ async function begin(
 /** What starting the app works with. */
 interface RunParts {
   config: Config;
+  /** How the database file opened is no longer the one at its path (SQLite), if it is not. */
+  fileChanged: Storage["fileChanged"];
+  /** The key-value store (a restore's notice for the admins). */
+  stores: Storage["keyValues"];
   overrides: AppOverrides;
   logger: Logger;
   ledger: PurchaseLedger;
@@ -808,6 +828,8 @@ async function prepareToRun(
   // desk from the start, so also those recovered now), and about any an earlier run left
   // untold.
   await giftBot.notifier.announcePending();
+  // What a restore from a backup stopped, told once (src/ledger/restore.ts).
+  await tellRestore(parts.stores, giftBot, logger);
   const recovered = await desk.recoverInterrupted();
   if (recovered.length > 0) {
     logger.warn(

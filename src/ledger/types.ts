@@ -356,10 +356,12 @@ interface IntentStore {
   /** At start: every `sending` intent becomes unconfirmed (never resent). */
   recoverInterrupted(now?: number): MaybePromise<PurchaseIntent[]>;
   /**
-   * After a restore from a backup: every `sending` or `queued` intent becomes unconfirmed and
-   * the sender lease is cleared, its epoch moved past any a process of before could hold.
+   * After a restore from a backup (src/ledger/restore.ts), in one transaction: every `sending`
+   * or `queued` intent becomes unconfirmed, every open draft expires, every giveaway batch not
+   * over stops for good ("restored") with its drafts expired, the sender lease is cleared (its
+   * epoch moved past any a process of before could hold), and the admins' notice is kept.
    */
-  markRestored(backupTakenAt: string, now?: number): MaybePromise<PurchaseIntent[]>;
+  markRestored(backupTakenAt: string | undefined, now?: number): MaybePromise<RestoreMarks>;
   /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */
   resolve(
     id: string,
@@ -431,4 +433,38 @@ export interface OutWindow {
   id: string;
   sentAt: number;
   finishedAt: number | undefined;
+}
+
+/** A giveaway batch a restore from a backup stopped for good (src/ledger/restore.ts). */
+export interface RestoreStoppedBatch {
+  id: string;
+  kind: IntentKind;
+  /** Stars per recipient, or Premium months. */
+  quantity: number;
+  /** When the admin confirmed it (ms since the epoch). */
+  createdAt: number;
+  /** Its recipients the backup shows not sent: closed, never sent by this batch. */
+  unsent: number;
+}
+
+/**
+ * What the admins are told at the next start after a restore (src/ledger/restore.ts).
+ * JSON-serialisable: it is stored.
+ */
+export interface RestoreNotice {
+  restoredAt: number;
+  /** When the backup was taken (ISO 8601), when known. */
+  backupTakenAt: string | undefined;
+  /** Purchases in flight or waiting in the backup, now unknown (each also told on its own). */
+  unknown: number;
+  /** People's summaries still confirmable in the backup, now expired. */
+  expiredSummaries: number;
+  stoppedBatches: RestoreStoppedBatch[];
+}
+
+/** What a restore's marks did (PurchaseLedger.markRestored). */
+export interface RestoreMarks {
+  /** The intents now unknown (unconfirmed), for an admin to settle. */
+  unknown: PurchaseIntent[];
+  notice: RestoreNotice;
 }

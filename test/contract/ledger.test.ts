@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
+import { RESTORE_NOTICE } from "../../src/ledger/restore.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { NOON } from "../helpers/ledger.js";
 import {
@@ -18,6 +19,8 @@ import {
   user,
 } from "./ledger-fixture.js";
 import { STORES } from "./stores.js";
+
+const HOUR = 3_600_000;
 
 describe.each(STORES)("$name: ledger drafts and claims", (store) => {
   it("records a draft with every field, then exactly one claim wins", async () => {
@@ -267,19 +270,85 @@ describe.each(STORES)("$name: ledger outcomes and reconciliation", (store) => {
     expect(await storages[0].senderLease.acquire("old", 30_000)).toMatchObject({ epoch: 1 });
     const sending = await draft();
     const queued = await draft();
-    const open = await draft();
     await ledger.claim(sending.id, 1);
     await ledger.queue(queued.id, 1);
     const marked = await other.markRestored("2030-01-01T11:00:00Z", NOON + 1);
-    expect(marked.map((i) => i.id)).toEqual([sending.id, queued.id]);
-    expect(marked[1]?.outcomeDetail).toContain("restored");
-    expect((await ledger.get(open.id))?.status).toBe("draft");
+    expect(marked.unknown.map((i) => i.id)).toEqual([sending.id, queued.id]);
+    expect(marked.unknown[1]?.outcomeDetail).toContain(
+      "restored: the database was restored from a backup taken 2030-01-01T11:00:00Z",
+    );
     expect(await storages[1].senderLease.holder()).toBeUndefined();
     // Cleared as if released: the next holder has nobody to wait for.
     const next = await storages[1].senderLease.acquire("new", 30_000);
     expect(next).toMatchObject({ epoch: 1002 });
     expect(next?.previous).toBeUndefined();
     expect(await storages[0].senderLease.renew("old", 1, 30_000)).toBe(false);
+  });
+
+  it("after a restore, nothing the backup shows unsent can be sent: open summaries expire, giveaways stop, the admins get a notice", async () => {
+    const { ledger, other, draft, storages, clock } = await ledgerContract(store);
+    const batches = storages[0].giveaways;
+    const giveaway = (recipients: string[], at: number) =>
+      batches.createBatch(
+        {
+          ...{ kind: "stars", quantity: 50, paymentMethod: "ton", adminId: 42, chatId: 42 },
+          ...{ recipients, balanceBefore: undefined },
+        },
+        at,
+      );
+    const running = await giveaway(["win_a", "win_b", "win_c", "win_d"], NOON - 3 * HOUR);
+    const [sentFirst] = await batches.batchIntents(running.id);
+    await buy(ledger, sentFirst?.id ?? "", 42);
+    const paused = await giveaway(["win_e", "win_f"], NOON - 2 * HOUR);
+    await batches.moveBatch(paused.id, ["running"], "paused", NOON);
+    const finished = await giveaway(["win_g"], NOON - HOUR);
+    const [only] = await batches.batchIntents(finished.id);
+    await buy(ledger, only?.id ?? "", 42);
+    await batches.moveBatch(finished.id, ["running"], "finished", NOON);
+    // A summary shown a day ago (past its expiry, not yet marked) and one still open.
+    clock.now = NOON - 24 * HOUR;
+    const stale = await draft();
+    clock.now = NOON;
+    const open = await draft();
+    const gone = await draft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    await ledger.cancel(gone.id, 2);
+
+    const marked = await other.markRestored(undefined, NOON + 1);
+    expect(marked.unknown).toEqual([]);
+    expect((await ledger.get(open.id))?.status).toBe("expired");
+    expect(await ledger.claim(open.id, 1)).toEqual({ ok: false, reason: "expired" });
+    expect((await ledger.get(stale.id))?.status).toBe("expired");
+    expect((await ledger.get(gone.id))?.status).toBe("cancelled");
+    for (const batch of [running, paused]) {
+      expect(await batches.getBatch(batch.id)).toMatchObject({
+        status: "stopped",
+        stopReason: "restored",
+      });
+      expect(await batches.nextBatchDraft(batch.id, NOON + 2)).toBeUndefined();
+      // Stopped for good: neither Resume nor Cancel moves it.
+      expect(await batches.moveBatch(batch.id, ["stopped"], "running", NOON + 2)).toBe(false);
+      expect(await batches.moveBatch(batch.id, ["stopped"], "cancelled", NOON + 2)).toBe(false);
+    }
+    expect((await batches.batchCounts(running.id)).dropped).toBe(3);
+    expect((await batches.getBatch(finished.id))?.status).toBe("finished");
+    const notice = {
+      restoredAt: NOON + 1,
+      backupTakenAt: undefined,
+      unknown: 0,
+      expiredSummaries: 1,
+      stoppedBatches: [
+        { id: running.id, kind: "stars", quantity: 50, createdAt: NOON - 3 * HOUR, unsent: 3 },
+        { id: paused.id, kind: "stars", quantity: 50, createdAt: NOON - 2 * HOUR, unsent: 2 },
+      ],
+    };
+    expect(marked.notice).toEqual(notice);
+    // Kept for the next start to tell the admins (src/bot/admin-notifications/restore.ts).
+    const kept = () => storages[0].keyValues(RESTORE_NOTICE.namespace).read(RESTORE_NOTICE.key);
+    expect(await kept()).toEqual(JSON.parse(JSON.stringify(notice)));
+    // Marked again before any bot told the admins: nothing more to stop, the first stops kept.
+    const again = await ledger.markRestored(undefined, NOON + 5);
+    expect(again.notice.stoppedBatches).toEqual([]);
+    expect(await kept()).toEqual(JSON.parse(JSON.stringify({ ...notice, restoredAt: NOON + 5 })));
   });
 
   it("refuses every status move the lifecycle does not name", async () => {

@@ -107,6 +107,21 @@ export class PostgresGiveawayBatches implements GiveawayBatches {
     return found.map(rowToBatch);
   }
 
+  async batchesLike(
+    kind: GiveawayBatch["kind"],
+    quantity: number,
+    since: number,
+  ): Promise<GiveawayBatch[]> {
+    const found = await rows<BatchRow>(
+      this.#core.pool,
+      `SELECT * FROM giveaway_batches WHERE kind = @kind AND quantity = @quantity
+         AND created_at >= @since
+       ORDER BY created_at DESC, id`,
+      { kind, quantity, since },
+    );
+    return found.map(rowToBatch);
+  }
+
   async setBatchMessage(id: string, messageId: number, now: number): Promise<void> {
     await run(
       this.#core.pool,
@@ -125,7 +140,7 @@ export class PostgresGiveawayBatches implements GiveawayBatches {
     const changed = await run(
       this.#core.pool,
       `UPDATE giveaway_batches SET status = @to, stop_reason = @reason, updated_at = @now
-       WHERE id = @id AND status = ANY(@from)`,
+       WHERE id = @id AND status = ANY(@from) AND COALESCE(stop_reason, '') <> 'restored'`,
       { id, from: [...from], to, now, reason: reason ?? null },
     );
     return changed === 1;

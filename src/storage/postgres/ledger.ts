@@ -41,6 +41,7 @@ import type {
   PauseState,
   PurchaseIntent,
   PurchaseLedger,
+  RestoreMarks,
   QueueResult,
   QueuedCloseReason,
   RecordedOutcome,
@@ -53,6 +54,8 @@ import { PostgresDrafts } from "./drafts.js";
 import { PostgresLedgerCore } from "./ledger-core.js";
 import { PostgresLedgerQueries } from "./ledger-queries.js";
 import { PostgresOutcomes } from "./outcomes.js";
+import { markRestored } from "./restored.js";
+
 import { PostgresPauseSwitch } from "./pause-switch.js";
 
 export interface PostgresLedgerOptions {
@@ -186,8 +189,9 @@ export class PostgresLedger implements PurchaseLedger {
     return this.#outcomes.recoverInterrupted(now);
   }
 
-  markRestored(backupTakenAt: string, now?: number): Promise<PurchaseIntent[]> {
-    return this.#outcomes.markRestored(backupTakenAt, now);
+  // After a restore (./restored.ts).
+  markRestored(backupTakenAt: string | undefined, now?: number): Promise<RestoreMarks> {
+    return markRestored(this.#core, backupTakenAt, now ?? this.#core.clock());
   }
 
   resolve(

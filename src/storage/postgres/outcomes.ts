@@ -1,7 +1,7 @@
 /**
  * Outcomes in PostgreSQL, as in SQLite (src/storage/sqlite/outcomes.ts): what a purchase's
  * request came to, a late answer kept as evidence, the recovery of requests left in flight,
- * and an admin's settlement. Each passes the ledger gate, since each changes what a claim's
+ * and an admin's settlement (a restored backup's marks: ./restored.ts). Each passes the ledger gate, since each changes what a claim's
  * rules read (something `sending`, something `unconfirmed`, the day's totals).
  */
 import type pg from "pg";
@@ -109,24 +109,6 @@ export class PostgresOutcomes {
         now,
       ),
     );
-  }
-
-  /**
-   * After a restore from a backup: every `sending` or `queued` intent becomes unconfirmed and
-   * the sender lease is cleared, its epoch moved far past any a process of before could hold.
-   */
-  markRestored(backupTakenAt: string, now: number = this.#core.clock()): Promise<PurchaseIntent[]> {
-    return this.#core.gated(async (client) => {
-      await client.query(
-        "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
-      );
-      return this.#makeUnconfirmed(
-        client,
-        "status IN ('sending', 'queued') ORDER BY seq",
-        `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
-        now,
-      );
-    });
   }
 
   /** Moves every intent `where` selects to unconfirmed with `detail` (inside a transaction). */

@@ -15,11 +15,11 @@
  * system's file cache for the price of one read call. A fixed, small cache keeps the process's
  * resident memory predictable however large the file grows (10,000 parked flows are about 45 MB).
  */
-import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database, { type Statement } from "better-sqlite3";
 import { DatabaseDamagedError, DatabaseTooNewError } from "./errors.js";
 import { migrations } from "./migrations.js";
+import { createOwnerOnly, ensureOwnerOnlyFolder, makeOwnerOnly } from "./owner-only.js";
 
 export type Db = Database.Database;
 
@@ -34,12 +34,17 @@ const PAGE_CACHE_KIB = 8192;
 const BUSY_TIMEOUT_MS = 25;
 
 /**
- * Opens (creating it and its folder if needed), checks and migrates the database at `path`.
+ * Opens (creating it and its folder if needed, owner-only: ./owner-only.ts), checks and
+ * migrates the database at `path`.
  * Throws {@link DatabaseDamagedError} when the file is not a database or SQLite's quick check
  * finds it damaged, and {@link DatabaseTooNewError} when a newer bot wrote it.
  */
 export function openDatabase(path: string): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    ensureOwnerOnlyFolder(dirname(path));
+    createOwnerOnly(path);
+    makeOwnerOnly([`${path}-wal`, `${path}-shm`]);
+  }
   const db = new Database(path);
   try {
     checkIntact(db, path);

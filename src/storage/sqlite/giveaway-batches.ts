@@ -178,6 +178,16 @@ export class SqliteGiveawayBatches implements GiveawayBatches {
       .map(rowToBatch);
   }
 
+  batchesLike(kind: GiveawayBatch["kind"], quantity: number, since: number): GiveawayBatch[] {
+    return this.#core.sql
+      .prepare<[string, number, number], BatchRow>(
+        `SELECT * FROM giveaway_batches WHERE kind = ? AND quantity = ? AND created_at >= ?
+         ORDER BY created_at DESC, id`,
+      )
+      .all(kind, quantity, since)
+      .map(rowToBatch);
+  }
+
   setBatchMessage(id: string, messageId: number, now: number): void {
     this.#core.sql
       .prepare("UPDATE giveaway_batches SET message_id = ?, updated_at = ? WHERE id = ?")
@@ -195,7 +205,7 @@ export class SqliteGiveawayBatches implements GiveawayBatches {
     const changed = this.#core.sql
       .prepare(
         `UPDATE giveaway_batches SET status = ?, stop_reason = ?, updated_at = ?
-         WHERE id = ? AND status IN (${placeholders})`,
+         WHERE id = ? AND status IN (${placeholders}) AND COALESCE(stop_reason, '') <> 'restored'`,
       )
       .run(to, reason ?? null, now, id, ...from);
     return changed.changes === 1;

@@ -22,6 +22,7 @@ import type {
   PauseState,
   PurchaseIntent,
   PurchaseLedger,
+  RestoreMarks,
   QueueResult,
   QueuedCloseReason,
   RecordedOutcome,
@@ -35,6 +36,7 @@ import { LedgerCore } from "./ledger-core.js";
 import { SqliteLedgerQueries } from "./ledger-queries.js";
 import { SqliteOutcomes } from "./outcomes.js";
 import { SqlitePauseSwitch } from "./pause-switch.js";
+import { markRestored } from "./restored.js";
 
 export { newIntentId } from "../../ledger/intent-id.js";
 
@@ -160,8 +162,9 @@ export class Ledger implements PurchaseLedger {
     return this.#outcomes.recoverInterrupted(now);
   }
 
-  markRestored(backupTakenAt: string, now?: number): PurchaseIntent[] {
-    return this.#outcomes.markRestored(backupTakenAt, now);
+  // After a restore (./restored.ts).
+  markRestored(backupTakenAt: string | undefined, now?: number): RestoreMarks {
+    return markRestored(this.#core, backupTakenAt, now ?? this.#core.clock());
   }
 
   resolve(

@@ -1,7 +1,8 @@
 /**
  * Outcomes in SQLite: what a purchase's request came to (→ succeeded, rejected or
  * unconfirmed), a late answer kept as evidence, the recovery of requests left in flight by a
- * process that died or by a restored backup, and an admin's settlement of an unknown outcome.
+ * process that died, and an admin's settlement of an unknown outcome (a restored backup's
+ * marks: ./restored.ts).
  */
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { IntentStatus, PurchaseIntent, RecordedOutcome } from "../../ledger/types.js";
@@ -117,27 +118,6 @@ export class SqliteOutcomes {
         now,
       ),
     );
-  }
-
-  /**
-   * After a restore from a backup: every purchase the backup shows in flight (`sending`) or
-   * promised (`queued`) may have been sent after the backup was taken, so each becomes
-   * unconfirmed, for an admin to settle, never sent again. The sender lease is cleared, with
-   * its epoch moved far past any a process of before the restore could still hold.
-   */
-  markRestored(backupTakenAt: string, now: number = this.#core.clock()): PurchaseIntent[] {
-    return this.#core.durably(() => {
-      this.#core.sql
-        .prepare(
-          "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
-        )
-        .run();
-      return this.#makeUnconfirmed(
-        "status IN ('sending', 'queued') ORDER BY rowid",
-        `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
-        now,
-      );
-    });
   }
 
   /** Moves every intent `where` selects to unconfirmed with `detail` (inside a transaction). */
