@@ -177,7 +177,9 @@ describe("npm run restore -- --after-pg-restore", { timeout: 60_000 }, () => {
       Date.now(),
     );
     // A bot on another host holds the lease: the step is refused and changes nothing.
-    expect(await storage.senderLease.acquire("elsewhere:1:abc", 60_000)).toMatchObject({ epoch: 1 });
+    expect(await storage.senderLease.acquire("elsewhere:1:abc", 60_000)).toMatchObject({
+      epoch: 1,
+    });
     const refused = afterPgRestore(withPassword(url));
     expect(refused.status, refused.stdout).toBe(5);
     expect(refused.stderr).toMatch(/a bot holds postgresql:\/\/.+ \(elsewhere:1:abc, until .+\)/);
