@@ -367,7 +367,12 @@ admin-breaker-refusals-earlier = • { $count ->
        *[other] { $count } earlier refusals
     } (see /purchases), then:
 admin-breaker-refusal = • { $date }, purchase { $id }: "{ $reason }"
-admin-breaker-cause-session = Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header into MARKETPLACE_COOKIE (or the file MARKETPLACE_COOKIE_FILE points at) and send the bot SIGHUP, no restart needed. Then press Resume.
+admin-breaker-cause-session =
+    Most likely fix: the marketplace session has expired (or the account needs its verification again). Log in to the marketplace, put the new Cookie header in place and have the bot read it again (SIGHUP), no restart needed:
+    • compose: write it over the file with sudo tee secrets/marketplace_cookie, then docker compose kill -s HUP bot
+    • systemd: write it into /etc/giftbot/secrets/marketplace_cookie, then sudo systemctl reload giftbot
+    • npm start: set MARKETPLACE_COOKIE in .env (or in the file MARKETPLACE_COOKIE_FILE names), then kill -HUP "$(pgrep -P <npm's pid>)"
+    A file that MARKETPLACE_COOKIE_FILE names is also read again by itself within seconds. Then press Resume.
 admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the wallet { $address }, then press Resume.
 admin-breaker-cause-unknown = The bot does not recognise this reason. Check the reasons above and the service, and press Resume once it is fixed.
 admin-breaker-hint = These purchases spent nothing. If the next purchase after Resume is refused the same way, purchases pause again.
@@ -443,6 +448,13 @@ admin-backup-done = 💾 Backed up: { $path } ({ $size }). The file stays on the
 admin-backup-failed = ❌ The backup into { $dir } failed: { $reason }
 admin-backup-unavailable = This bot keeps its data in PostgreSQL: back it up with pg_dump or your database service's own backups.
 admin-backup-failing = ⚠️ The database backup into { $dir } failed: { $reason }. The bot tries again every 15 minutes; purchases are not affected. You are told again only after a backup has worked.
+admin-restored-title = ♻️ The database was restored from a backup taken { $taken }.
+admin-restored-title-untimed = ♻️ The database was restored from a backup.
+admin-restored-intro = The backup cannot know what was sent after it was taken, so nothing it shows as not sent yet is sent without a new decision:
+admin-restored-batch = • Giveaway of { $gift } for each recipient, started { $started }: stopped for good; recipients not sent: { $unsent }. To send them, start a new giveaway.
+admin-restored-summaries = • Open purchase summaries expired: { $count }. Their people start again.
+admin-restored-unknown = • Purchases in flight or waiting, now of unknown outcome: { $count }. Each is sent to you to settle (/pending).
+admin-restored-nothing = • Nothing was in flight, waiting or open in the backup.
 
 # ---- What each gift cost (issue 13) ----
 
@@ -462,6 +474,8 @@ summary-estimate = Estimated cost: about { $amount } { $currency } (from { $coun
         [one] one recent purchase
        *[other] { $count } recent purchases
     })
+# No purchase of this kind was measured yet: the service quotes no prices (docs/service-contract.md).
+summary-estimate-unknown = Estimated cost: not known yet (prices are not quoted in advance; what a gift of this kind costs is measured when one is bought).
 summary-estimate-exceeds = ⚠️ The estimate is more than the wallet holds in { $currency }: the service may refuse the purchase.
 
 ## Daily report
@@ -580,7 +594,7 @@ giveaway-card-estimate = Estimated cost: about { $amount } { $currency } (from {
         [one] one recent purchase
        *[other] { $count } recent purchases
     }).
-giveaway-card-no-estimate = Estimated cost: not known yet (no recent purchase of this gift was measured).
+giveaway-card-no-estimate = Estimated cost: not known yet (the service quotes no prices, and no recent purchase of this gift was measured: the first gift sent is measured from the wallet's balance before and after).
 giveaway-card-balance = Wallet balance: { $amount } { $currency }.
 giveaway-card-balance-unknown = Wallet balance: could not be read now.
 giveaway-card-exceeds = ⚠️ The estimate is more than the wallet holds: the service may refuse the last gifts.
@@ -596,6 +610,11 @@ giveaway-card-over-limit = ⚠️ Today's limits take only { $fit } of the { $co
         [one] one gift
        *[other] { $count } gifts
     }: the rest would be refused.
+giveaway-card-same-as = ⚠️ The same gift to the same { $count ->
+        [one] recipient
+       *[other] { $count } recipients
+    } was a giveaway already, started { $started }: { $delivered } delivered. Confirm only if this is meant as a second giveaway.
+giveaway-button-confirm-again = ✅ Confirm a second giveaway
 giveaway-button-csv = 📄 Download the list
 giveaway-stale = This giveaway is no longer open. Send /giveaway to start again.
 giveaway-not-yours = This giveaway is another admin's.
@@ -612,6 +631,7 @@ giveaway-state-stopped-purchases_paused = ⛔ Stopped: purchases are paused. Pre
 giveaway-state-stopped-limit = ⛔ Stopped: today's spending limit is reached. Press Resume after it resets (midnight UTC).
 giveaway-state-stopped-storage = ⛔ Stopped: the bot's database refused a write. Press Resume to try again.
 giveaway-state-stopped-service_unreachable = ⛔ Stopped: a Premium recipient could not be checked again (the service did not answer). Press Resume to try again.
+giveaway-state-stopped-restored = ⛔ Stopped for good: the database was restored from a backup, which cannot know what was sent after it was taken. To send the rest, start a new giveaway.
 giveaway-state-cancelled = ✖️ Cancelled: the rest was not sent.
 giveaway-state-finished = ✅ Finished.
 giveaway-button-pause = ⏸ Pause
@@ -620,6 +640,7 @@ giveaway-button-cancel-rest = ✖️ Cancel the rest
 giveaway-paused = Paused after the recipient being sent now.
 giveaway-resumed = Going on from the next recipient.
 giveaway-resume-closed = Purchases are paused or on hold: the giveaway goes on once they reopen. Press Resume then.
+giveaway-resume-restored = This giveaway was stopped by a restore from a backup: nothing more is sent from it. To send the rest, start a new giveaway.
 giveaway-cancelled-rest = Cancelled: nothing more will be sent.
 giveaway-summary = 🎁 Giveaway over: { $delivered } delivered, { $refused } refused, { $unknown } unknown, { $dropped } not sent, of { $total }. Every recipient's outcome is in the list below.
 giveaway-summary-caption = The giveaway's outcomes, one row per recipient.

@@ -35,38 +35,26 @@ async function main(): Promise<number | undefined> {
     throw error;
   }
   const { config } = settings;
-  const { openApp, DatabaseDamagedError, DatabaseTooNewError, DatabaseUnreachableError } =
-    await appModule;
+  const appParts = await appModule;
   // Every stop first ends the reloads: a SIGHUP must not apply settings to closed parts.
   let stopReloads = (): void => undefined;
   const stop = (): Promise<void> => {
     stopReloads();
     return app.stop();
   };
-  let app: Awaited<ReturnType<typeof openApp>>;
+  let app: Awaited<ReturnType<typeof appParts.openApp>>;
   try {
-    app = await openApp(config, {
+    app = await appParts.openApp(config, {
       onFatal: () => {
-        // Telegram will not give this process updates any more: let a supervisor restart it.
+        // No updates any more (Telegram refused), the lease lost, or the database file replaced
+        // under the process: let a supervisor restart it.
         const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
         stop().then(exit, exit);
       },
     });
   } catch (error) {
-    // A damaged or too-new database: one line naming the file and what to do, its own code.
-    if (error instanceof DatabaseDamagedError || error instanceof DatabaseTooNewError) {
-      process.stderr.write(
-        `giftbot cannot start: ${error.message}. To restore a backup: npm run restore -- <backup file>\n`,
-      );
-      return error instanceof DatabaseDamagedError
-        ? DatabaseDamagedError.exitCode
-        : DatabaseTooNewError.exitCode;
-    }
-    // PostgreSQL down or refusing: one line saying where (never the URL's password), its code.
-    if (error instanceof DatabaseUnreachableError) {
-      process.stderr.write(`giftbot cannot start: ${scrubTokens(error.message)}\n`);
-      return DatabaseUnreachableError.exitCode;
-    }
+    const code = storeRefusal(error, appParts);
+    if (code !== undefined) return code;
     throw error;
   }
   // Installed before start: a signal while connecting still closes the database cleanly.
@@ -102,6 +90,33 @@ async function main(): Promise<number | undefined> {
     await stop().catch(() => undefined);
     exitAfterLogs(app.logger, 1, (code) => process.exit(code));
     return undefined;
+  }
+  return undefined;
+}
+
+/**
+ * A store that cannot be opened: one line saying why and what to do, and the exit code of that
+ * reason (docs/operations.md); undefined for any other error.
+ */
+function storeRefusal(error: unknown, errors: typeof import("./app/index.js")): number | undefined {
+  // A damaged or too-new database: one line naming the file and what to do, its own code.
+  if (error instanceof errors.DatabaseDamagedError || error instanceof errors.DatabaseTooNewError) {
+    process.stderr.write(
+      `giftbot cannot start: ${error.message}. To restore a backup: npm run restore -- <backup file>\n`,
+    );
+    return error instanceof errors.DatabaseDamagedError
+      ? errors.DatabaseDamagedError.exitCode
+      : errors.DatabaseTooNewError.exitCode;
+  }
+  // A restore replacing the file now: one line, its code; a restart after it opens the new file.
+  if (error instanceof errors.DatabaseLockedError) {
+    process.stderr.write(`giftbot cannot start: ${error.message}\n`);
+    return errors.DatabaseLockedError.exitCode;
+  }
+  // PostgreSQL down or refusing: one line saying where (never the URL's password), its code.
+  if (error instanceof errors.DatabaseUnreachableError) {
+    process.stderr.write(`giftbot cannot start: ${scrubTokens(error.message)}\n`);
+    return errors.DatabaseUnreachableError.exitCode;
   }
   return undefined;
 }

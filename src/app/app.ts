@@ -45,7 +45,7 @@ import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import { createLogger, type Logger } from "../shared/logger.js";
 import { BackupSchedule } from "../run/backups.js";
-import { LeaseKeeper, leaseTiming } from "../run/lease-keeper.js";
+import { watchDatabaseFile } from "../run/database-file-watch.js";
 import { REPLICA_URLS_NAMESPACE, ReplicaDirectory, updateForwarder } from "../run/replicas.js";
 import { instrumentClient } from "../metrics/instrument.js";
 import type { BotMetrics } from "../metrics/metrics.js";
@@ -69,9 +69,10 @@ import type { GiftServiceClientWithQuota, QuotaSnapshot, ReadOutcome } from "../
 import { BreakerGuard } from "../purchases/breaker-guard.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
+import { AppLease } from "./lease.js";
 import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
-import { tellQueuedOutcomes, tellRequestersOutcomeUnknown } from "./recovered.js";
+import { tellQueuedOutcomes, tellRequestersOutcomeUnknown, tellRestore } from "./recovered.js";
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
@@ -163,6 +164,8 @@ export interface App {
    * start runs it at once and every minute). Resolves to how many were sent.
    */
   sendDueReports(): Promise<number>;
+  /** Tells the admins what a restore from a backup stopped, once (start runs it). */
+  announceRestore(): Promise<void>;
   /** Connects to Telegram, recovers interrupted purchases, then takes updates. */
   start(): Promise<void>;
   /**
@@ -252,6 +255,7 @@ function createDesk(
     /** TON_API_KEY as the running settings have it now (reloadable). */
     tonApiKey: () => string | undefined;
     accounts: PurchaseAccounts;
+    mayLeave: () => boolean;
   },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
@@ -263,6 +267,7 @@ function createDesk(
     quotaIdle: parts.quotaIdle,
     logger: parts.logger,
     quotaSnapshot: parts.quotaSnapshot,
+    mayLeave: parts.mayLeave,
     checksPerUserMinute: config.fairShare.checksPerUserMinute,
     checksExemptAdmins: config.fairShare.checksExemptAdmins,
     ...(overrides.checkWindowMs !== undefined ? { checkWindowMs: overrides.checkWindowMs } : {}),
@@ -402,25 +407,6 @@ function openStores(config: Config, overrides: AppOverrides, storage: Storage) {
   return { logger, storage, ledger, accounts: storage.openAccounts() };
 }
 
-/** The sender lease's keeper: standby while another process holds it, a fatal stop if lost. */
-function keepLease(
-  config: Config,
-  overrides: AppOverrides,
-  parts: { storage: Storage; logger: Logger; observability: Observability },
-): LeaseKeeper {
-  const { logger } = parts;
-  return new LeaseKeeper({
-    lease: parts.storage.senderLease,
-    timing: leaseTiming(config.run.leaseSeconds),
-    logger,
-    onStandby: () => parts.observability.readiness.set("standby"),
-    onLost: (reason) => {
-      logger.fatal({ reason }, "this process no longer holds the sender lease: stopping");
-      overrides.onFatal?.(new Error(reason));
-    },
-  });
-}
-
 /** The service client, the desk over it and the ledger, and the records that read the ledger. */
 function buildPurchasing(
   config: Config,
@@ -434,6 +420,8 @@ function buildPurchasing(
     readOutages: ReadOutageWatch;
     observability: Observability;
     tonApiKey: () => string | undefined;
+    /** Asked as the last step before a purchase leaves (the sender lease). */
+    mayLeave: () => boolean;
   },
 ) {
   const { logger, ledger, accounts, observability } = parts;
@@ -446,6 +434,7 @@ function buildPurchasing(
   const desk = createDesk(config, overrides, {
     ...{ ledger, accounts, service: monitor, quotaIdle, quotaSnapshot, logger },
     tonApiKey: parts.tonApiKey,
+    mayLeave: parts.mayLeave,
   });
   observability.watchDesk(desk);
   const unrecorded = () => desk.unrecordedCount();
@@ -484,10 +473,17 @@ export function buildApp(config: Config, overrides: AppOverrides, storage: Stora
     lastBackupAt: () => backups?.lastGoodAt,
     backupIntervalSeconds: () => (backups === undefined ? 0 : config.backups.intervalHours * 3600),
   });
+  // One sender at a time (the sender lease): every purchase asks it as its last step.
+  const lease = new AppLease(config, {
+    ...{ storage, ledger, logger },
+    onStandby: () => observability.readiness.set("standby"),
+    onLost: (reason) => overrides.onFatal?.(new Error(reason)),
+  });
   const { service, client, desk, records, giveawayRunner } = buildPurchasing(config, overrides, {
     ...{ logger, credentials, ledger, accounts, readOutages, observability },
     giveaways: storage.giveaways,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
+    mayLeave: lease.mayLeave,
   });
   const access = new AccessList(storage.access, config.access);
   const giftBot = createGiftBot(config, overrides, {
@@ -514,7 +510,6 @@ export function buildApp(config: Config, overrides: AppOverrides, storage: Stora
     ownPorts: observability.probes(health),
     webhook: observability.probes(health, { onWebhookPort: true }),
   };
-  const lease = keepLease(config, overrides, { storage, logger, observability });
   const replicas = new ReplicaDirectory(
     storage.senderLease,
     storage.keyValues(REPLICA_URLS_NAMESPACE),
@@ -522,7 +517,7 @@ export function buildApp(config: Config, overrides: AppOverrides, storage: Stora
   const run = runControls(
     {
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
-      ...{ health, probes },
+      ...{ health, probes, fileChanged: storage.fileChanged, stores: storage.keyValues },
     },
     { service, updates, storage, observability, readOutages },
   );
@@ -535,6 +530,7 @@ export function buildApp(config: Config, overrides: AppOverrides, storage: Stora
     giveaways: giftBot.giveawaySending,
     sweepGroups: () => giftBot.sweepGroups(),
     sendDueReports: () => giftBot.reporter.sendDue(),
+    announceRestore: () => tellRestore(storage.keyValues, giftBot, logger),
     start: run.start,
     stop: run.stop,
   };
@@ -625,7 +621,7 @@ interface StopParts {
   /** Giveaways being sent: no further recipient starts once stopping. */
   giveawayRunner: GiveawayRunner;
   /** Released as soon as no purchase can be sent any more. */
-  lease: LeaseKeeper;
+  lease: AppLease;
   /** This process's address is taken away before the lease is released. */
   replicas: ReplicaDirectory;
   /** Stopped, and a backup under way finished, before the database closes. */
@@ -644,6 +640,8 @@ interface Started {
   runner: RunnerHandle | undefined;
   webhookServer: WebhookServer | undefined;
   expiry: NodeJS.Timeout | undefined;
+  /** Stops watching the database file (src/run/database-file-watch.ts). */
+  stopFileWatch?: () => void;
 }
 
 /** Stops in the order the module's comment gives (steps 0 to 6). */
@@ -668,6 +666,7 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   const started = begun();
   const { runner, webhookServer } = started;
   if (started.expiry !== undefined) clearInterval(started.expiry);
+  started.stopFileWatch?.();
   parts.readOutages.stop();
   // Stop taking updates first, so nothing new starts while we wait.
   const intake: Promise<unknown>[] = [];
@@ -731,6 +730,15 @@ async function begin(
 ): Promise<void> {
   const { config, logger, probes, giftBot } = parts;
   logger.info(configSummary(config), "giftbot starting");
+  // From the start, connected or not: a file replaced under the process stops it.
+  const changed = parts.fileChanged;
+  if (changed !== undefined) {
+    begun.stopFileWatch = watchDatabaseFile({
+      changed,
+      logger,
+      onChanged: (reason) => parts.overrides.onFatal?.(new Error(reason)),
+    });
+  }
   // Probes answer from the start: live at once, ready only once updates are taken. In webhook
   // mode that includes PORT's: the webhook server listens now and takes updates at the end.
   await run.observability.startServers(probes.ownPorts);
@@ -745,11 +753,16 @@ async function begin(
   }
   if (run.stopped()) return;
   // One sender at a time: on standby until the lease is ours (another process may be finishing
-  // its purchase in flight); from here on every claim checks it in the database.
-  if ((await parts.lease.acquire(run.connecting.signal)) === undefined) return;
-  parts.ledger.fenceWith(parts.lease.fence);
+  // its purchase in flight); from here on every claim checks it in the database, and every
+  // purchase, as its last step, that it is certainly still ours.
+  if (!(await parts.lease.hold(run.connecting.signal))) return;
   if (run.stopped()) return;
   run.observability.readiness.set("starting");
+  // A holder that did not let the lease go may still send what it left `sending` until its
+  // own lease has certainly run out: recovering it as interrupted before then could make it
+  // unknown while it still goes out.
+  await parts.lease.untilPredecessorSilent(run.connecting.signal);
+  if (run.stopped()) return;
   begun.expiry = await prepareToRun(parts, run.stopped);
   if (run.stopped()) return;
   run.readOutages.start();
@@ -765,10 +778,14 @@ async function begin(
 /** What starting the app works with. */
 interface RunParts {
   config: Config;
+  /** How the database file opened is no longer the one at its path (SQLite), if it is not. */
+  fileChanged: Storage["fileChanged"];
+  /** The key-value store (a restore's notice for the admins). */
+  stores: Storage["keyValues"];
   overrides: AppOverrides;
   logger: Logger;
   ledger: PurchaseLedger;
-  lease: LeaseKeeper;
+  lease: AppLease;
   /** Where the lease holder is reached: a replica on standby hands updates to it. */
   replicas: ReplicaDirectory;
   backups: BackupSchedule | undefined;
@@ -795,6 +812,8 @@ async function prepareToRun(
   // desk from the start, so also those recovered now), and about any an earlier run left
   // untold.
   await giftBot.notifier.announcePending();
+  // What a restore from a backup stopped, told once (src/ledger/restore.ts).
+  await tellRestore(parts.stores, giftBot, logger);
   const recovered = await desk.recoverInterrupted();
   if (recovered.length > 0) {
     logger.warn(

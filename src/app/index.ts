@@ -4,3 +4,4 @@ export { DatabaseUnreachableError, openApp } from "./open.js";
 export { trackUpdates, type UpdateTracker } from "./in-flight.js";
 export { tellRequestersOutcomeUnknown } from "./recovered.js";
 export { DatabaseDamagedError, DatabaseTooNewError } from "../storage/sqlite/errors.js";
+export { DatabaseLockedError } from "../storage/sqlite/file-lock.js";

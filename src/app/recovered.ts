@@ -1,8 +1,9 @@
 /**
- * At start, intents a previous process left `sending` become unconfirmed (the desk's
- * `recoverInterrupted`). The person who pressed Confirm saw "Sending…" and nothing after: they
- * must learn that the outcome is unknown and that they must not try again. Their summary message
- * is edited into that outcome when the bot still knows it; otherwise they get a new message.
+ * What a start tells about what an earlier run, or a restore, left. Intents a previous process
+ * left `sending` become unconfirmed (the desk's `recoverInterrupted`). The person who pressed
+ * Confirm saw "Sending…" and nothing after: they must learn that the outcome is unknown and that
+ * they must not try again. Their summary message is edited into that outcome when the bot still
+ * knows it; otherwise they get a new message. After a restore, the admins learn what it stopped.
  */
 import type { Api } from "grammy";
 import type { Translate } from "../bot/context.js";
@@ -12,6 +13,10 @@ import { outcomeText } from "../bot/purchase-views.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import type { QueuedResolution } from "../purchases/types.js";
+import type { GiftBot } from "../bot/index.js";
+import { RESTORE_NOTICE } from "../ledger/restore.js";
+import type { RestoreNotice } from "../ledger/types.js";
+import type { KeyValueStores } from "../storage/types.js";
 
 /**
  * Tells each recovered intent's requester, in their saved language, that the outcome is
@@ -92,4 +97,28 @@ async function tellRequesters(
       );
     }
   }
+}
+
+/**
+ * At the first start after a restore from a backup (src/ledger/restore.ts): the admins are told
+ * what it stopped, from the notice the restore kept in the database, which is forgotten once an
+ * admin has it (an admin not reached by then gets it at the next start).
+ */
+export async function tellRestore(
+  stores: KeyValueStores,
+  giftBot: Pick<GiftBot, "announceRestore">,
+  logger: Logger,
+): Promise<void> {
+  const store = stores<RestoreNotice>(RESTORE_NOTICE.namespace);
+  const notice = await store.read(RESTORE_NOTICE.key);
+  if (notice === undefined) return;
+  logger.warn(
+    { batches: notice.stoppedBatches.map((batch) => batch.id), summaries: notice.expiredSummaries },
+    "the database was restored from a backup: the admins are told what it stopped",
+  );
+  await giftBot.announceRestore(notice, () => {
+    void (async () => store.delete(RESTORE_NOTICE.key))().catch((err: unknown) =>
+      logger.warn({ err }, "could not forget the restore's notice once told"),
+    );
+  });
 }

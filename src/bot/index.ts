@@ -21,6 +21,7 @@ import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../service/types.js";
 import type { KeyValueStores } from "../storage/types.js";
+import type { RestoreNotice } from "../ledger/types.js";
 import { createAccessGate } from "./gate/access-gate.js";
 import { GroupAdminChecker } from "./gate/group-admins.js";
 import {
@@ -28,6 +29,7 @@ import {
   AdminNotifier,
   type BalanceAlerts,
 } from "./admin-notifications/index.js";
+import { announceRestore } from "./admin-notifications/restore.js";
 import { registerCommands } from "./commands.js";
 import type { BotContext, FlowContext } from "./context.js";
 import { createConversationStorage } from "./conversation-storage.js";
@@ -153,6 +155,11 @@ export interface GiftBot {
   stopGiveaways(): void;
   /** Giveaways being sent, as their admins see them (the app's start shows resumed ones). */
   giveawaySending: GiveawaySending;
+  /**
+   * At start, after a restore from a backup: tells the admins what it stopped (`onTold` once
+   * the first has it) and shows its giveaways, stopped for good, on their progress messages.
+   */
+  announceRestore(notice: RestoreNotice, onTold: () => void): Promise<void>;
 }
 
 /** Builds the bot without starting it. */
@@ -221,6 +228,10 @@ export function createBot(deps: BotDeps): GiftBot {
     },
     stopGiveaways: () => giveaways.board.stopAll(),
     giveawaySending,
+    announceRestore: async (notice, onTold) => {
+      announceRestore(notifier, notice, onTold);
+      await giveawaySending.showBatches(notice.stoppedBatches.map((batch) => batch.id));
+    },
   };
 }
 

@@ -102,7 +102,8 @@ function estimateLines(
   intent: PurchaseIntent,
   estimate: CostEstimate | undefined,
 ): string[] {
-  if (estimate === undefined) return [];
+  // Said plainly rather than left out: the service quotes no prices, so only a purchase measures one.
+  if (estimate === undefined) return [t("summary-estimate-unknown")];
   const currency = estimate.cost.currency.toUpperCase();
   const lines = [estimateLine(t, locale, estimate)];
   const balance =

@@ -11,6 +11,7 @@ import { DEFAULT_LIMITS } from "../ledger/limits.js";
 import { DEFAULT_BREAKER_REFUSALS } from "../purchases/breaker.js";
 import { DEFAULT_READ_OUTAGE_ALERT_SECONDS } from "../purchases/read-health.js";
 import type { SpendingLimits } from "../ledger/types.js";
+import { hasCredentials } from "../shared/url-credentials.js";
 import {
   type Config,
   DEFAULT_EXPLORER_URL,
@@ -247,7 +248,16 @@ const fields = {
   METRICS_PORT: integer(0, 65_535).optional(),
   WEBHOOK_URL: httpUrl().optional(),
   // Where the other replicas reach this one's webhook server (several replicas, one URL).
-  REPLICA_URL: httpUrl().optional(),
+  // The other replicas post Telegram's updates to it with the webhook secret: they send no
+  // `user:password@` (fetch refuses such a URL) and a URL is logged, so none is taken here.
+  REPLICA_URL: httpUrl(
+    z
+      .string()
+      .refine(
+        (value) => !hasCredentials(value),
+        "must not carry a user name or password (user:password@): the other replicas post to it without them; keep the replicas' port on a private network instead",
+      ),
+  ).optional(),
   WEBHOOK_SECRET: z
     .string()
     .regex(

@@ -3,6 +3,7 @@
  * cookie, key, proxy or webhook secret, only whether the optional ones are set.
  */
 import { describeDatabaseUrl } from "../shared/database-url.js";
+import { withoutCredentials } from "../shared/url-credentials.js";
 import type { Config } from "./types.js";
 
 export interface ConfigSummary {
@@ -44,13 +45,4 @@ export function configSummary(config: Config): ConfigSummary {
     upstreamProxy: config.service.proxy !== undefined,
     tonApi: config.ledger.tonApi !== undefined,
   };
-}
-
-/** A URL may carry `user:password@`; the log gets the rest. */
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.username === "" && parsed.password === "") return url;
-  parsed.username = "";
-  parsed.password = "";
-  return parsed.toString().replace(/\/+$/, "");
 }

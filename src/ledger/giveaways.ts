@@ -10,7 +10,8 @@ import type { BalanceSnapshot, IntentKind, PurchaseIntent } from "./types.js";
 /**
  * running: its drafts are being sent; paused: an admin paused it (Resume goes on);
  * stopped: something stopped it (an unknown outcome, purchases paused or on hold, a limit;
- * Resume goes on once that is settled); cancelled: its unsent drafts were cancelled;
+ * Resume goes on once that is settled; a restore from a backup stops it for good);
+ * cancelled: its unsent drafts were cancelled;
  * finished: nothing is left to send.
  */
 export type BatchStatus = "running" | "paused" | "stopped" | "cancelled" | "finished";
@@ -23,7 +24,12 @@ export type BatchStopReason =
   | "limit"
   | "storage"
   /** A Premium recipient could not be checked again right before the claim. */
-  | "service_unreachable";
+  | "service_unreachable"
+  /**
+   * The database was restored from a backup (src/ledger/restore.ts): stopped for good, its
+   * unsent recipients closed; only a new giveaway sends them.
+   */
+  | "restored";
 
 export interface GiveawayBatch {
   id: string;
@@ -81,10 +87,13 @@ export interface GiveawayBatches {
   getBatch(id: string): Promise<GiveawayBatch | undefined>;
   /** Batches whose drafts are being sent (a restart goes on with them). */
   runningBatches(): Promise<GiveawayBatch[]>;
+  /** Batches of `kind` and `quantity` confirmed at or after `since`, newest first. */
+  batchesLike(kind: IntentKind, quantity: number, since: number): Promise<GiveawayBatch[]>;
   setBatchMessage(id: string, messageId: number, now: number): Promise<void>;
   /**
    * Moves the batch to `to` (with why, when it stopped) only from one of `from`; false when it
-   * was in none of them (another press or process moved it first).
+   * was in none of them (another press or process moved it first), and always for a batch a
+   * restore stopped (it never moves again).
    */
   moveBatch(
     id: string,

@@ -214,27 +214,42 @@ export interface StatusChange {
 /**
  * The sender lease: at most one process at a time takes updates and sends purchases. One row,
  * with an owner, an expiry and an epoch that grows at every takeover; the ledger's claim checks
- * owner and epoch in its own statement (see {@link LeaseFence}). Times are wall-clock ms.
+ * owner, epoch and expiry in its own statement (see {@link LeaseFence}). Every time here is the
+ * store's own clock (PostgreSQL's `clock_timestamp()`; on SQLite, one machine's clock read by
+ * SQLite), in ms since the epoch, never a process's: a replica whose clock is off can neither
+ * take the lease early nor keep it late (issue #35).
  */
 export interface SenderLease {
-  /** Takes the lease when it is free or expired; its new epoch, or undefined when held. */
-  acquire(owner: string, now: number, ttlMs: number): Promise<number | undefined>;
+  /** Takes the lease when it is free or expired, for `ttlMs`; undefined when it is held. */
+  acquire(owner: string, ttlMs: number): Promise<LeaseGrant | undefined>;
   /**
    * Takes the lease from a holder known to be dead (its process is gone), before its expiry:
-   * only while `from` still holds it at `fromEpoch`. The new epoch, or undefined.
+   * only while `from` still holds it at its epoch. Undefined otherwise.
    */
   takeOver(
     owner: string,
     from: { owner: string; epoch: number },
-    now: number,
     ttlMs: number,
-  ): Promise<number | undefined>;
-  /** Extends the lease; false when this owner and epoch no longer hold it (lost). */
-  renew(owner: string, epoch: number, now: number, ttlMs: number): Promise<boolean>;
+  ): Promise<LeaseGrant | undefined>;
+  /** Extends the lease to `ttlMs` from now; false when this owner and epoch no longer hold it. */
+  renew(owner: string, epoch: number, ttlMs: number): Promise<boolean>;
   /** Gives it up at once (a clean stop), so a waiting process takes over without the expiry. */
   release(owner: string, epoch: number): Promise<void>;
   /** Who holds it now, if anyone (an expired lease is held by nobody). */
-  holder(now: number): Promise<LeaseHolder | undefined>;
+  holder(): Promise<LeaseHolder | undefined>;
+}
+
+/** A lease just taken. */
+export interface LeaseGrant {
+  epoch: number;
+  /** The store's clock when it was taken. */
+  at: number;
+  /**
+   * The holder before, when there was one that did not release it (its lease expired, or it
+   * was taken over from it), with the expiry it had. Undefined when the lease was free:
+   * released at a clean stop, never held, or cleared by a restore.
+   */
+  previous?: { owner: string; expiresAt: number };
 }
 
 export interface LeaseHolder {
@@ -245,12 +260,12 @@ export interface LeaseHolder {
 
 /**
  * What the claim checks besides its own rules, when set: that `owner` still holds the lease at
- * `epoch`, unexpired at `now()` (wall-clock). Unset (tests, tools), claims are not fenced.
+ * `epoch`, unexpired by the store's clock at the claim. Unset (tests, tools), claims are not
+ * fenced.
  */
 export interface LeaseFence {
   owner: string;
   epoch: number;
-  now: () => number;
 }
 
 /**
@@ -334,10 +349,12 @@ interface IntentStore {
   /** At start: every `sending` intent becomes unconfirmed (never resent). */
   recoverInterrupted(now?: number): Promise<PurchaseIntent[]>;
   /**
-   * After a restore from a backup: every `sending` or `queued` intent becomes unconfirmed and
-   * the sender lease is cleared, its epoch moved past any a process of before could hold.
+   * After a restore from a backup (src/ledger/restore.ts), in one transaction: every `sending`
+   * or `queued` intent becomes unconfirmed, every open draft expires, every giveaway batch not
+   * over stops for good ("restored") with its drafts expired, the sender lease is cleared (its
+   * epoch moved past any a process of before could hold), and the admins' notice is kept.
    */
-  markRestored(backupTakenAt: string, now?: number): Promise<PurchaseIntent[]>;
+  markRestored(backupTakenAt: string | undefined, now?: number): Promise<RestoreMarks>;
   /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */
   resolve(
     id: string,
@@ -405,4 +422,38 @@ export interface OutWindow {
   id: string;
   sentAt: number;
   finishedAt: number | undefined;
+}
+
+/** A giveaway batch a restore from a backup stopped for good (src/ledger/restore.ts). */
+export interface RestoreStoppedBatch {
+  id: string;
+  kind: IntentKind;
+  /** Stars per recipient, or Premium months. */
+  quantity: number;
+  /** When the admin confirmed it (ms since the epoch). */
+  createdAt: number;
+  /** Its recipients the backup shows not sent: closed, never sent by this batch. */
+  unsent: number;
+}
+
+/**
+ * What the admins are told at the next start after a restore (src/ledger/restore.ts).
+ * JSON-serialisable: it is stored.
+ */
+export interface RestoreNotice {
+  restoredAt: number;
+  /** When the backup was taken (ISO 8601), when known. */
+  backupTakenAt: string | undefined;
+  /** Purchases in flight or waiting in the backup, now unknown (each also told on its own). */
+  unknown: number;
+  /** People's summaries still confirmable in the backup, now expired. */
+  expiredSummaries: number;
+  stoppedBatches: RestoreStoppedBatch[];
+}
+
+/** What a restore's marks did (PurchaseLedger.markRestored). */
+export interface RestoreMarks {
+  /** The intents now unknown (unconfirmed), for an admin to settle. */
+  unknown: PurchaseIntent[];
+  notice: RestoreNotice;
 }

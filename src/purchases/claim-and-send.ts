@@ -59,6 +59,8 @@ export interface ClaimAndSendParts {
   events: DeskEventHub;
   /** How old a recipient's `is_premium` may be at the claim. */
   recheckAfterMs: number;
+  /** Asked by the client as the last step before a claimed purchase is written (the lease). */
+  mayLeave: (() => boolean) | undefined;
 }
 
 export class ClaimAndSend {
@@ -73,6 +75,7 @@ export class ClaimAndSend {
   readonly #costs: CostMeter | undefined;
   readonly #events: DeskEventHub;
   readonly #recheckAfterMs: number;
+  readonly #mayLeave: (() => boolean) | undefined;
 
   constructor(parts: ClaimAndSendParts) {
     this.#ledger = parts.ledger;
@@ -86,6 +89,7 @@ export class ClaimAndSend {
     this.#costs = parts.costs;
     this.#events = parts.events;
     this.#recheckAfterMs = parts.recheckAfterMs;
+    this.#mayLeave = parts.mayLeave;
   }
 
   /** Purchases on hold: unconfirmed intents, and outcomes not yet recorded, count alike. */
@@ -147,7 +151,9 @@ export class ClaimAndSend {
 
   /**
    * Sends a claimed intent's one request and records the outcome. The claim has committed
-   * (the ledger answers synchronously): only now may the request go.
+   * (the ledger answers synchronously): only now may the request go, and only if, after its
+   * wait for the quota, this process still certainly holds the sender lease (`mayLeave`);
+   * withheld, it is recorded as not sent.
    */
   async #send(claimed: PurchaseIntent, options: LaneOptions): Promise<ConfirmResult> {
     const id = claimed.id;
@@ -158,7 +164,10 @@ export class ClaimAndSend {
     } catch (err) {
       this.#logger.warn({ err, intentId: id }, "onClaimed listener failed");
     }
-    const outcome = await sendPurchase(this.#client, claim.intent, options.onQueued);
+    const outcome = await sendPurchase(this.#client, claim.intent, {
+      ...(options.onQueued ? { onQueued: options.onQueued } : {}),
+      ...(this.#mayLeave ? { mayLeave: this.#mayLeave } : {}),
+    });
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
       return this.#outcomes.recordNotSent(claim.intent, outcome);
     }

@@ -100,6 +100,12 @@ export interface PurchaseDeskDeps {
    * (./cost-meter.ts) and every good balance read is kept for the daily report.
    */
   accounts?: PurchaseAccounts;
+  /**
+   * Asked by the service client as the very last step before a purchase's request is written
+   * (after its wait for the quota): false withholds it, and it is recorded as not sent. The
+   * app answers whether this process still certainly holds the sender lease; default: always.
+   */
+  mayLeave?: () => boolean;
 }
 
 /** Builds the desk; the bot's only door to buying. */
@@ -183,6 +189,7 @@ class Desk implements PurchaseDesk {
       costs: this.#costs,
       events: this.events,
       recheckAfterMs: deps.premiumRecheckAfterMs ?? 60_000,
+      mayLeave: deps.mayLeave,
     });
     this.admin = new AdminOperations({
       ledger: deps.ledger,

@@ -8,7 +8,8 @@
  *
  * Anything that would stop a person's purchase stops the batch (an unknown outcome, purchases
  * paused or on hold, a daily limit, the database): its status says why, and Resume goes on
- * from the next recipient once that is settled. A restart goes on with running batches (the
+ * from the next recipient once that is settled; a restore from a backup stops a batch for good
+ * (src/ledger/restore.ts). A restart goes on with running batches (the
  * app sends {@link GiveawayRunner.runningBatches} again after recovering interrupted purchases, on the
  * lease holder only): a recipient whose request was out at a crash is an unknown outcome by
  * then, which stops the batch instead of being sent again.
@@ -44,8 +45,22 @@ export interface GiveawayRunnerParts {
   yieldPollMs?: number;
 }
 
-/** What Resume found. */
-export type ResumeResult = "resumed" | "not_stopped" | "not_found";
+/** An earlier giveaway of the same gift to the same recipients, and what it delivered. */
+export interface EarlierGiveaway {
+  batch: GiveawayBatch;
+  delivered: number;
+}
+
+/** How far back a giveaway is named as the same as a new one: 7 days. */
+const SAME_GIVEAWAY_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Usernames as a set; Telegram's usernames ignore case. */
+function recipientSet(names: readonly string[]): Set<string> {
+  return new Set(names.map((name) => name.toLowerCase()));
+}
+
+/** What Resume found ("restored": stopped for good by a restore from a backup). */
+export type ResumeResult = "resumed" | "not_stopped" | "not_found" | "restored";
 
 const YIELD_POLL_MS = 200;
 
@@ -114,15 +129,41 @@ export class GiveawayRunner {
     return true;
   }
 
-  /** Goes on from the next recipient of a paused or stopped batch. */
+  /**
+   * Goes on from the next recipient of a paused or stopped batch; never one a restore stopped
+   * (src/ledger/restore.ts): only a new giveaway sends its recipients.
+   */
   async resume(batchId: string): Promise<ResumeResult> {
     const batch = await this.#parts.batches.getBatch(batchId);
     if (batch === undefined) return "not_found";
+    if (batch.stopReason === "restored") return "restored";
     if (!(await this.#moveAndTell(batchId, ["paused", "stopped"], "running"))) {
       return "not_stopped";
     }
     this.#run(batchId);
     return "resumed";
+  }
+
+  /**
+   * The newest batch of the last {@link SAME_GIVEAWAY_WINDOW_MS} that gave the same gift to
+   * the same recipients (their set, whatever the order or the letters' case), with what it
+   * delivered; undefined when none did. The admin is asked to confirm a second giveaway.
+   */
+  async earlierLike(giveaway: {
+    kind: GiveawayBatch["kind"];
+    quantity: number;
+    recipients: readonly string[];
+  }): Promise<EarlierGiveaway | undefined> {
+    const { batches, clock } = this.#parts;
+    const wanted = recipientSet(giveaway.recipients);
+    const since = clock() - SAME_GIVEAWAY_WINDOW_MS;
+    for (const batch of await batches.batchesLike(giveaway.kind, giveaway.quantity, since)) {
+      const sent = recipientSet((await batches.batchIntents(batch.id)).map((i) => i.recipient));
+      if (sent.size === wanted.size && [...sent].every((name) => wanted.has(name))) {
+        return { batch, delivered: (await batches.batchCounts(batch.id)).delivered };
+      }
+    }
+    return undefined;
   }
 
   /** The batch and its counts now. */

@@ -4,23 +4,39 @@
  */
 import type { PurchaseIntent } from "../ledger/types.js";
 import { GiftServiceCallCancelledError } from "../service/errors.js";
-import type { GiftServiceClient, PremiumDuration, PurchaseOutcome } from "../service/types.js";
+import type {
+  GiftServiceClient,
+  PremiumDuration,
+  PurchaseCallOptions,
+  PurchaseOutcome,
+} from "../service/types.js";
 
-/** The request never left, so nothing was spent (cancelled while queued for the quota). */
+/**
+ * The request never left, so nothing was spent (cancelled while queued for the quota, or
+ * withheld at the last moment because this process may no longer hold the sender lease).
+ */
 export interface NotSent {
   kind: "not_sent";
   detail: string;
 }
 
+const NOT_SENT_DETAILS: Readonly<Record<GiftServiceCallCancelledError["reason"], string>> = {
+  aborted: "not sent: cancelled before sending",
+  closed: "not sent: cancelled at shutdown",
+  stopped: "not sent: cancelled at shutdown",
+  withheld: "not sent: this process was no longer sure to hold the sender lease",
+};
+
 /**
  * Sends the intent's request. `not_sent` when the client cancelled it before it left (the
- * shutdown stops purchases still waiting for the quota). The client promises never to throw;
+ * shutdown stops purchases still waiting for the quota; `mayLeave`, asked by the client as the
+ * last step before the request is written, withholds it). The client promises never to throw;
  * if it does anyway, the request may have gone out: the outcome is ambiguous.
  */
 export async function sendPurchase(
   client: GiftServiceClient,
   intent: PurchaseIntent,
-  onQueued?: (waitMs: number) => void,
+  options: PurchaseCallOptions = {},
 ): Promise<PurchaseOutcome | NotSent> {
   try {
     if (intent.kind === "stars") {
@@ -30,7 +46,7 @@ export async function sendPurchase(
           amount: intent.quantity,
           paymentMethod: intent.paymentMethod,
         },
-        { onQueued },
+        options,
       );
     }
     return await client.buyPremium(
@@ -40,17 +56,11 @@ export async function sendPurchase(
         duration: intent.quantity as PremiumDuration,
         paymentMethod: intent.paymentMethod,
       },
-      { onQueued },
+      options,
     );
   } catch (err) {
     if (err instanceof GiftServiceCallCancelledError && !err.sent) {
-      return {
-        kind: "not_sent",
-        detail:
-          err.reason === "aborted"
-            ? "not sent: cancelled before sending"
-            : "not sent: cancelled at shutdown",
-      };
+      return { kind: "not_sent", detail: NOT_SENT_DETAILS[err.reason] };
     }
     return {
       kind: "ambiguous",

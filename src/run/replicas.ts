@@ -20,6 +20,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { SenderLease } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import type { KeyValue } from "../storage/types.js";
+import { hasCredentials, withoutCredentials } from "../shared/url-credentials.js";
 
 /** Marks an update one replica handed to another: it is never handed on again (no loops). */
 const FORWARDED_HEADER = "x-giftbot-forwarded";
@@ -48,12 +49,10 @@ interface ReplicaAddress {
 export class ReplicaDirectory {
   readonly #lease: SenderLease;
   readonly #book: KeyValue<ReplicaAddress>;
-  readonly #clock: () => number;
 
-  constructor(lease: SenderLease, book: KeyValue<ReplicaAddress>, clock: () => number = Date.now) {
+  constructor(lease: SenderLease, book: KeyValue<ReplicaAddress>) {
     this.#lease = lease;
     this.#book = book;
-    this.#clock = clock;
   }
 
   /** Says where the lease owner `owner` (this process) is reached, before it takes updates. */
@@ -68,7 +67,7 @@ export class ReplicaDirectory {
 
   /** The lease holder's published address, unless `self` holds it, nobody does, or it has none. */
   async holderUrl(self: string): Promise<string | undefined> {
-    const holder = await this.#lease.holder(this.#clock());
+    const holder = await this.#lease.holder();
     if (holder === undefined || holder.owner === self) return undefined;
     return (await this.#book.read(holder.owner))?.url;
   }
@@ -111,29 +110,47 @@ export function updateForwarder(
       response.writeHead(413).end();
       return;
     }
-    const status = await forward(`${holder}${options.path}`, body, options.secretToken).catch(
-      (error: unknown) => {
-        options.logger.warn({ err: error, holder }, "could not hand an update to the lease holder");
-        return 503;
-      },
-    );
+    const status = await forward(holder, options, body).catch((error: unknown) => {
+      options.logger.warn(
+        { err: error, holder: withoutCredentials(holder) },
+        "could not hand an update to the lease holder",
+      );
+      return 503;
+    });
     if (status === 503) return tryLater(response);
     response.writeHead(status).end();
   };
 }
 
-async function forward(url: string, body: Buffer, secret: string): Promise<number> {
-  const answer = await fetch(url, {
+/**
+ * Posts `body` to the holder's webhook path and returns its status. It throws (the holder is
+ * unreachable) rather than send the webhook secret anywhere else: a redirect is never followed,
+ * and an address with `user:password@` is never posted to (the config refuses one; an older
+ * release may have published it).
+ */
+async function forward(
+  holder: string,
+  options: Pick<ForwarderOptions, "path" | "secretToken">,
+  body: Buffer,
+): Promise<number> {
+  if (hasCredentials(holder)) {
+    throw new Error("the holder's REPLICA_URL carries a user name or password: unset them there");
+  }
+  const answer = await fetch(`${holder}${options.path}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      [SECRET_HEADER]: secret,
+      [SECRET_HEADER]: options.secretToken,
       [FORWARDED_HEADER]: "1",
     },
     body,
+    redirect: "manual",
     signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
   });
   await answer.arrayBuffer();
+  if (answer.status >= 300 && answer.status < 400) {
+    throw new Error(`the holder answered ${answer.status} (a redirect, never followed)`);
+  }
   return answer.status;
 }
 
@@ -141,15 +158,19 @@ function tryLater(response: ServerResponse): void {
   response.writeHead(503, { "Retry-After": "5" }).end();
 }
 
-/** The post's body, or undefined when it is larger than any update. */
+/**
+ * The post's body, or undefined when it is larger than any update. A body over the limit is
+ * still read to its end (and dropped): an answer given before the body is read leaves it in the
+ * kept-alive connection, and breaking out of the read destroys the connection under the
+ * answer, so the next post on it (the proxy reuses it) was reset.
+ */
 async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
     const piece = chunk as Buffer;
     size += piece.length;
-    if (size > MAX_UPDATE_BYTES) return undefined;
-    chunks.push(piece);
+    if (size <= MAX_UPDATE_BYTES) chunks.push(piece);
   }
-  return Buffer.concat(chunks);
+  return size > MAX_UPDATE_BYTES ? undefined : Buffer.concat(chunks);
 }

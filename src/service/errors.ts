@@ -16,7 +16,8 @@ export class GiftServiceConfigError extends Error {
  *
  * `sent` says whether a request had already left for the service:
  * - Purchases: always `false`. A purchase is cancelled only while it waits for the shared
- *   quota (or when it arrives after `stopPurchases()`), before anything was sent; once sent it
+ *   quota (or when it arrives after `stopPurchases()`), or withheld by its caller's `mayLeave`
+ *   just before its first byte would have been written, before anything was sent; once sent it
  *   is never aborted (neither by the signal nor by `stopPurchases()` or `close()`) and ends in
  *   an outcome instead. So `sent: false` means "nothing was sent, no money can have moved":
  *   the desk may release the intent.
@@ -27,6 +28,7 @@ const MESSAGES = {
   aborted: "the call was aborted",
   closed: "the gift service client is closed",
   stopped: "the gift service client takes no more purchases",
+  withheld: "the caller withheld the purchase before it was sent",
 } as const;
 
 export class GiftServiceCallCancelledError extends Error {
@@ -34,9 +36,10 @@ export class GiftServiceCallCancelledError extends Error {
   constructor(
     /**
      * `aborted`: the caller's signal; `closed`: the client was closed (or is closing);
-     * `stopped`: a purchase after `stopPurchases()` (shutdown), while reads still go.
+     * `stopped`: a purchase after `stopPurchases()` (shutdown), while reads still go;
+     * `withheld`: a purchase whose `mayLeave` said no as the last step before sending.
      */
-    readonly reason: "aborted" | "closed" | "stopped",
+    readonly reason: keyof typeof MESSAGES,
     /** Whether a request had left for the service; always false for purchases (see above). */
     readonly sent: boolean,
   ) {

@@ -7,13 +7,13 @@ import type { Logger } from "../shared/logger.js";
 import { classifyPurchaseAnswer } from "./classify-purchase.js";
 import type { ServiceRequest } from "./requests.js";
 import type { QuotaSender } from "./sender.js";
-import type { CallOptions, PurchaseOutcome } from "./types.js";
+import type { PurchaseCallOptions, PurchaseOutcome } from "./types.js";
 
 /** Sends the purchase exactly once and returns its classified outcome. */
 export async function sendPurchaseOnce(
   sender: QuotaSender,
   request: ServiceRequest,
-  options: CallOptions,
+  options: PurchaseCallOptions,
   settings: { maxBodyBytes: number; logger: Logger },
 ): Promise<PurchaseOutcome> {
   const result = await sender.send(request, options);

@@ -12,8 +12,14 @@ import type { ExchangeRecord } from "./options.js";
 import type { QuotaScheduler } from "./quota.js";
 import type { ServiceRequest } from "./requests.js";
 import type { SecretScrubber } from "./secrets.js";
-import { type Exchange, ExchangeAbortedError, type ExchangeLimits, exchange } from "./transport.js";
-import type { CallOptions, RecipientCheckOptions } from "./types.js";
+import {
+  type Exchange,
+  ExchangeAbortedError,
+  type ExchangeLimits,
+  ExchangeWithheldError,
+  exchange,
+} from "./transport.js";
+import type { PurchaseCallOptions, RecipientCheckOptions } from "./types.js";
 
 export interface SenderDeps {
   baseUrl: string;
@@ -26,8 +32,11 @@ export interface SenderDeps {
   onExchange?: (exchange: ExchangeRecord) => void;
 }
 
-/** The caller's options, and whether a queued check replaces the owner's older ones. */
-export type SendOptions = RecipientCheckOptions;
+/**
+ * The caller's options: whether a queued check replaces the owner's older ones, and for a
+ * purchase, what is asked just before it is written (`mayLeave`).
+ */
+export type SendOptions = RecipientCheckOptions & Pick<PurchaseCallOptions, "mayLeave">;
 
 /** Whether the caller was already told it waits; shared by a read's retries so it is told once. */
 export interface QueueNotice {
@@ -39,8 +48,9 @@ export class QuotaSender {
 
   /**
    * Waits for the quota, sends once, and holds everyone after a 429/503. Throws only a
-   * cancellation (`GiftServiceCallCancelledError`) or, for a queued check replaced by a newer
-   * one of its owner, `QueueSupersededError`: in both cases before anything was sent.
+   * cancellation (`GiftServiceCallCancelledError`: the caller's signal, a stop, or `mayLeave`
+   * saying no at the last moment) or, for a queued check replaced by a newer one of its owner,
+   * `QueueSupersededError`: in every case before anything was sent.
    */
   async send(
     request: ServiceRequest,
@@ -96,7 +106,7 @@ export class QuotaSender {
     }
   }
 
-  private async exchangeOnce(request: ServiceRequest, options: CallOptions): Promise<Exchange> {
+  private async exchangeOnce(request: ServiceRequest, options: SendOptions): Promise<Exchange> {
     const { baseUrl, agent, limits, logger } = this.deps;
     const query = request.query ? `?${new URLSearchParams(request.query).toString()}` : "";
     logger.trace(
@@ -116,12 +126,20 @@ export class QuotaSender {
           // what happened to the money (docs/service-contract.md §9). Only the deadline ends
           // it, as ambiguous.
           signal: request.priority !== "purchase" ? options.signal : undefined,
+          // Only purchases are fenced: a read spends nothing, whoever sends it.
+          ...(request.priority === "purchase" && options.mayLeave
+            ? { mayLeave: options.mayLeave }
+            : {}),
         },
         limits,
       );
     } catch (error) {
       if (error instanceof ExchangeAbortedError) {
         throw new GiftServiceCallCancelledError("aborted", true);
+      }
+      if (error instanceof ExchangeWithheldError) {
+        logger.warn({ operation: request.operation }, "purchase withheld before it was sent");
+        throw new GiftServiceCallCancelledError("withheld", false);
       }
       throw error;
     }

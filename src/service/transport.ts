@@ -4,7 +4,7 @@
  * failure (timeout, too large, other transport error). Nothing here retries: undici's Agent
  * does not retry, and the client decides everything else.
  */
-import { Agent, request } from "undici";
+import { Agent, type Dispatcher, request } from "undici";
 import { BodyTooLargeError, readLimitedBody } from "./body-limit.js";
 import { MAX_TIMER_MS } from "./timers.js";
 
@@ -38,6 +38,12 @@ export interface ExchangeRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /**
+   * Asked as the very last step, on the connection, just before the request's first byte is
+   * written: false withholds it (nothing is written) and the exchange throws
+   * {@link ExchangeWithheldError}.
+   */
+  mayLeave?: () => boolean;
 }
 
 /** The `code` of a failure whose overall deadline passed. */
@@ -80,6 +86,38 @@ export class ExchangeAbortedError extends Error {
   override readonly name = "ExchangeAbortedError";
 }
 
+/** The request was withheld by `mayLeave` before any byte of it was written. */
+export class ExchangeWithheldError extends Error {
+  override readonly name = "ExchangeWithheldError";
+}
+
+/**
+ * The agent with `mayLeave` asked at the latest moment undici offers: a dispatch handler's
+ * `onRequestStart`, which undici calls once the connection is up, right before it writes the
+ * request on the socket, and after which it writes nothing of a request aborted there
+ * (undici's client-h1 `writeH1`). Anything earlier (after the quota's wait, say) would leave a
+ * slow connect between the check and the send.
+ */
+function askingBeforeWrite(agent: Agent, mayLeave: () => boolean): Dispatcher {
+  return agent.compose(
+    (dispatch) => (options, handler) =>
+      dispatch(options, {
+        onRequestStart: (controller, context: unknown) => {
+          if (!mayLeave()) {
+            controller.abort(new ExchangeWithheldError("withheld before it was written"));
+            return;
+          }
+          handler.onRequestStart?.(controller, context);
+        },
+        onRequestUpgrade: (...args) => handler.onRequestUpgrade?.(...args),
+        onResponseStart: (...args) => handler.onResponseStart?.(...args),
+        onResponseData: (...args) => handler.onResponseData?.(...args),
+        onResponseEnd: (...args) => handler.onResponseEnd?.(...args),
+        onResponseError: (...args) => handler.onResponseError?.(...args),
+      }),
+  );
+}
+
 function errorCode(error: unknown): string {
   if (typeof error === "object" && error !== null && "code" in error) {
     const code = error.code;
@@ -90,7 +128,8 @@ function errorCode(error: unknown): string {
 
 /**
  * Sends one request. Never throws except `ExchangeAbortedError` when the caller's signal
- * aborted; the deadline and the size limit end in a `failure`.
+ * aborted and `ExchangeWithheldError` when `mayLeave` withheld it; the deadline and the size
+ * limit end in a `failure`.
  */
 export async function exchange(
   agent: Agent,
@@ -118,7 +157,7 @@ export async function exchange(
       headers: input.headers,
       body: input.body,
       signal: stop.signal,
-      dispatcher: agent,
+      dispatcher: input.mayLeave === undefined ? agent : askingBeforeWrite(agent, input.mayLeave),
     });
     const text = await readLimitedBody(response.body, response.headers, limits.maxBodyBytes);
     const headers: Record<string, string> = {};
@@ -132,6 +171,7 @@ export async function exchange(
     if (input.signal?.aborted) {
       throw new ExchangeAbortedError("aborted");
     }
+    if (error instanceof ExchangeWithheldError) throw error;
     if (error instanceof BodyTooLargeError) {
       return { kind: "failure", cause: "too_large", code: BODY_TOO_LARGE_CODE };
     }

@@ -154,7 +154,7 @@ export interface PremiumPurchase {
 }
 
 /** Per-call options. */
-export interface CallOptions {
+interface CallOptions {
   /**
    * Called once, before the request waits for the shared quota, with the expected wait in
    * milliseconds, so the bot can tell a person that their request is queued and for how long.
@@ -167,6 +167,18 @@ export interface CallOptions {
    * cannot hold up everyone else's (docs/service-contract.md §6).
    */
   owner?: Owner;
+}
+
+/** Options of a purchase. */
+export interface PurchaseCallOptions extends CallOptions {
+  /**
+   * Asked as the very last step before the purchase's request is written to the network: after
+   * its wait for the shared quota and any hold, on the open connection, just before its first
+   * byte. False withholds it: nothing is sent, and the call throws
+   * `GiftServiceCallCancelledError` (`withheld`, `sent: false`). The app answers whether this
+   * process certainly still holds the sender lease; reads ask nothing.
+   */
+  mayLeave?: () => boolean;
 }
 
 /** Options of a recipient check. */
@@ -183,9 +195,9 @@ export interface GiftServiceClient {
   getUserInfo(username: string, options?: RecipientCheckOptions): Promise<UserInfoOutcome>;
   getWalletBalance(options?: CallOptions): Promise<ReadOutcome<WalletBalance>>;
   /** Sends exactly one request, never retried. */
-  buyStars(purchase: StarsPurchase, options?: CallOptions): Promise<PurchaseOutcome>;
+  buyStars(purchase: StarsPurchase, options?: PurchaseCallOptions): Promise<PurchaseOutcome>;
   /** Sends exactly one request, never retried. */
-  buyPremium(purchase: PremiumPurchase, options?: CallOptions): Promise<PurchaseOutcome>;
+  buyPremium(purchase: PremiumPurchase, options?: PurchaseCallOptions): Promise<PurchaseOutcome>;
   /** How long a request of this priority would wait for the shared quota now, in milliseconds. */
   estimateWait(priority: "purchase" | "read"): number;
   /**

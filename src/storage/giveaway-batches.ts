@@ -147,6 +147,20 @@ export class StoredGiveawayBatches implements GiveawayBatches {
     return found.map(rowToBatch);
   }
 
+  async batchesLike(
+    kind: GiveawayBatch["kind"],
+    quantity: number,
+    since: number,
+  ): Promise<GiveawayBatch[]> {
+    const found = await this.#db.rows<BatchRow>(
+      `SELECT * FROM giveaway_batches WHERE kind = @kind AND quantity = @quantity
+         AND created_at >= @since
+       ORDER BY created_at DESC, id`,
+      { kind, quantity, since },
+    );
+    return found.map(rowToBatch);
+  }
+
   async setBatchMessage(id: string, messageId: number, now: number): Promise<void> {
     await this.#db.run(
       "UPDATE giveaway_batches SET message_id = @messageId, updated_at = @now WHERE id = @id",
@@ -164,7 +178,7 @@ export class StoredGiveawayBatches implements GiveawayBatches {
     const names = from.map((_, index) => `@from${index}`).join(", ");
     const changed = await this.#db.run(
       `UPDATE giveaway_batches SET status = @to, stop_reason = @reason, updated_at = @now
-       WHERE id = @id AND status IN (${names})`,
+       WHERE id = @id AND status IN (${names}) AND COALESCE(stop_reason, '') <> 'restored'`,
       {
         ...Object.fromEntries(from.map((status, index) => [`from${index}`, status])),
         ...{ id, to, now, reason: reason ?? null },

@@ -82,5 +82,11 @@ export interface Storage {
   /** Whether the store answers (the health report's "database"); false once closed. */
   isUp(): Promise<boolean>;
   isOpen(): boolean;
+  /**
+   * How the database file the store opened is no longer the one at its path (replaced by
+   * another file, or removed), or undefined while it still is. A process that goes on with the
+   * file it opened writes where no other process looks (SQLite; undefined for PostgreSQL).
+   */
+  fileChanged?: () => string | undefined;
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { BotHarness } from "../../tools/testing/bot-harness.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
+import { testUser } from "../../tools/testing/updates.js";
 import type { TestClock } from "../../tools/testing/clock.js";
 import { readCsv } from "../helpers/csv-reader.js";
 import { runSql, writableColumns } from "../helpers/store-sql.js";
@@ -21,8 +22,8 @@ describe("the measured cost", () => {
     const { h } = await adminWorld();
     const bea = chatPerson(h, BUYER);
     await bea.starsSummary("bob_gifts", "⭐ 50");
-    // No history yet: no estimate.
-    expect(bea.lastMessage().text).not.toContain("Estimated cost");
+    // No history yet: no estimate, and the summary says so.
+    expect(bea.lastMessage().text).toContain("Estimated cost: not known yet");
     await bea.pressButton("✅ Confirm");
     expect(h.sandbox.getBalance().usdt).toBe("999.25");
     const intent = (await h.records.recent({ limit: 1 }))[0];
@@ -116,7 +117,7 @@ describe("the estimate before Confirm", () => {
 
     // Paying in TON: no TON history, no estimate.
     await bea.pressButton("Pay with TON");
-    expect(bea.lastMessage().text).not.toContain("Estimated cost");
+    expect(bea.lastMessage().text).toContain("Estimated cost: not known yet");
     await bea.pressButton("Pay with USDT on TON");
 
     await bea.command("cancel");
@@ -126,6 +127,65 @@ describe("the estimate before Confirm", () => {
     expect(bea.lastMessage().text).toContain(
       "⚠️ The estimate is more than the wallet holds in USDT",
     );
+  });
+});
+
+describe("before the first purchase of a kind", () => {
+  it.each([
+    {
+      lang: "en",
+      confirm: "✅ Confirm",
+      unknown:
+        "Estimated cost: not known yet (prices are not quoted in advance; what a gift of this kind costs is measured when one is bought).",
+      known: "Estimated cost: about 1.5 USDT (from one recent purchase)",
+    },
+    {
+      lang: "ru",
+      confirm: "✅ Подтвердить",
+      unknown:
+        "Примерная стоимость: пока неизвестна (цены заранее не сообщаются; стоимость такого подарка измеряется, когда его покупают).",
+      known: "Примерная стоимость: около 1,5 USDT (по 1 недавней покупке)",
+    },
+  ])("in $lang: the first summary says plainly that the purchase measures the price", async (c) => {
+    const buyer = testUser(2002, { language_code: c.lang });
+    const { h } = await adminWorld({ access: { allowedUserIds: [buyer.id] } });
+    const person = chatPerson(h, buyer);
+    const first = await person.starsSummary("bob_gifts", "⭐ 50");
+    expect(first.text).toContain(c.unknown);
+    await person.pressButton(c.confirm);
+    h.clock.advance(60_000);
+    const second = await person.starsSummary("dan_gifts", "⭐ 100");
+    expect(second.text).toContain(c.known);
+    expect(second.text).not.toContain(c.unknown);
+  });
+
+  it("a buyer who is not shown the operator's figures is not told about them either", async () => {
+    const { h } = await adminWorld({ access: { showBalanceTo: "admins" } });
+    const summary = await chatPerson(h, BUYER).starsSummary("bob_gifts", "⭐ 50");
+    expect(summary.text).not.toMatch(/Estimated cost|Wallet balance/);
+  });
+
+  it("the first Premium giveaway card says that the first gift sent measures it, then shows the estimate", async () => {
+    const { h } = await adminWorld();
+    const ada = chatPerson(h, ADMIN);
+    const card = async (): Promise<string> => {
+      await ada.command("giveaway");
+      await ada.pressButton("💎 Premium");
+      await ada.press("flow:duration:3", ada.lastMessage().message_id);
+      await ada.say("alice_friend carl_gifts");
+      return ada.lastMessage().text ?? "";
+    };
+    expect(await card()).toContain(
+      "Estimated cost: not known yet (the service quotes no prices, and no recent purchase of this gift was measured: the first gift sent is measured from the wallet's balance before and after).",
+    );
+    await ada.command("cancel");
+    // One Premium gift for 3 months measured (the sandbox's price: 12 USDT).
+    await ada.command("premium");
+    await ada.say("bob_gifts");
+    await ada.press("flow:duration:3", ada.lastMessage().message_id);
+    await ada.pressButton("✅ Confirm");
+    h.clock.advance(60_000);
+    expect(await card()).toContain("Estimated cost: about 24 USDT (from one recent purchase).");
   });
 });
 

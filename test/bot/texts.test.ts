@@ -33,7 +33,38 @@ const HARD_CODED = [
   /\bdescription:\s*["'`]/,
 ];
 
+/** Each message of a Fluent file with its whole text (continuation lines included). */
+function messagesOf(file: string): Map<string, string> {
+  const messages = new Map<string, string>();
+  let key: string | undefined;
+  for (const line of readFileSync(join(localesDirectory(), file), "utf8").split("\n")) {
+    const start = /^([a-zA-Z][a-zA-Z0-9_-]*)\s*=(.*)$/.exec(line);
+    if (start) {
+      key = start[1] ?? "";
+      messages.set(key, start[2] ?? "");
+    } else if (key !== undefined && /^\s/.test(line)) {
+      messages.set(key, `${messages.get(key) ?? ""}\n${line.trim()}`);
+    } else {
+      key = undefined;
+    }
+  }
+  return messages;
+}
+
 describe("texts", () => {
+  it("the operator's commands (signals, compose, systemd, secret files) are in admins' texts only", () => {
+    const operatorWords = /SIGHUP|systemctl|docker compose|\bsudo\b|kill -HUP|_FILE\b|\.env\b/;
+    for (const file of ["en.ftl", "ru.ftl"]) {
+      const messages = [...messagesOf(file)];
+      const withCommands = messages.filter(([, text]) => operatorWords.test(text));
+      expect(
+        withCommands.map(([key]) => key),
+        file,
+      ).toContain("admin-breaker-cause-session");
+      for (const [key] of withCommands) expect(key, file).toMatch(/^admin-/);
+    }
+  });
+
   it("en.ftl and ru.ftl have exactly the same keys, none twice", () => {
     const files = readdirSync(localesDirectory()).filter((f) => f.endsWith(".ftl"));
     expect(files.sort()).toEqual(["en.ftl", "ru.ftl"]);

@@ -100,6 +100,33 @@ describe("placeholders of .env.example", () => {
   });
 });
 
+describe("the settings that may come from a file (NAME_FILE)", () => {
+  /** Every `NAME` in `text` that is a variable of the schema. */
+  const variablesIn = (text: string): string[] =>
+    [...text.matchAll(/\b[A-Z][A-Z_]+[A-Z]\b/g)]
+      .map((match) => match[0])
+      .filter((name) => (VARIABLES as readonly string[]).includes(name));
+  const schema = [...SECRET_VARIABLES].sort();
+
+  it("README's list is the schema's", () => {
+    const paragraph = /^Secrets can also come from files[\s\S]*?\n\n/m.exec(settings)?.[0] ?? "";
+    expect(variablesIn(paragraph).sort()).toEqual(schema);
+  });
+
+  it(".env.example's list is the schema's", () => {
+    // The file's opening comment, up to its first blank line.
+    const header = /^# Empty values count as unset\.[\s\S]*?\n\n/m.exec(example)?.[0];
+    expect(variablesIn(header ?? "").sort()).toEqual(schema);
+  });
+
+  it("deploy/bot.env.example's, with the three compose.yaml mounts, is the schema's", () => {
+    const botEnv = readFileSync(join(ROOT, "deploy/bot.env.example"), "utf8");
+    const more = /^# More secrets the same way.*\n# .*$/m.exec(botEnv)?.[0] ?? "";
+    const mounted = ["BOT_TOKEN", "WALLET_MNEMONIC", "MARKETPLACE_COOKIE"];
+    expect([...mounted, ...variablesIn(more)].sort()).toEqual(schema);
+  });
+});
+
 describe(".env.example's suggested ports", () => {
   /** The default port of a local peer's command (tools/<name>/cli.ts). */
   const peerPort = (name: string): number => {
@@ -126,6 +153,13 @@ describe(".env.example's suggested ports", () => {
 });
 
 describe("README's Before you go live", () => {
+  it("says before its steps that it takes an operator of the Gift Purchase Service and its marketplace", () => {
+    const section = readme.slice(readme.indexOf("## Before you go live"));
+    const beforeSteps = section.slice(0, section.indexOf("\n1. "));
+    expect(beforeSteps).toMatch(/an operator of the \*\*Gift Purchase Service\*\*/);
+    expect(beforeSteps).toMatch(/the marketplace it buys on/);
+  });
+
   it("its filled-in .env loads once a real phrase is put in, and ADMIN_IDS=1 is accepted", async () => {
     const section = readme.slice(readme.indexOf("## Before you go live"));
     const filled = /A filled-in `\.env`[^\n]*\n\n```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";

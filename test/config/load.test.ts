@@ -378,6 +378,29 @@ describe("loadConfig: bad and missing variables", () => {
     expect(error.message).toContain("is only for BOT_MODE=webhook");
   });
 
+  it("refuses a REPLICA_URL with a user name or password, never repeating the password", async () => {
+    const webhook = {
+      BOT_MODE: "webhook",
+      WEBHOOK_URL: "https://bot.example.org/telegram/hook",
+      WEBHOOK_SECRET: "hook-secret",
+    };
+    for (const replicaUrl of [
+      "http://relay:pa55-w0rd-xyz@bot-a:8080",
+      "http://relay@bot-a:8080",
+      "https://:pa55-w0rd-xyz@bot-a:8080/",
+    ]) {
+      const error = await problemsOf(validEnv({ ...webhook, REPLICA_URL: replicaUrl }));
+      expect(variablesOf(error)).toEqual(["REPLICA_URL"]);
+      expect(error.message).toContain("must not carry a user name or password");
+      expect(error.message).not.toContain("pa55-w0rd-xyz");
+      expect(error.message).not.toContain("relay");
+    }
+    const config = await loadConfig(validEnv({ ...webhook, REPLICA_URL: "http://bot-a:8080/" }), {
+      envFile: false,
+    });
+    expect(config.run.webhook?.replicaUrl).toBe("http://bot-a:8080");
+  });
+
   it("refuses a shutdown grace shorter than the service's timeout, and reads LEASE_SECONDS", async () => {
     const error = await problemsOf(
       validEnv({ SERVICE_TIMEOUT_MS: "60000", SHUTDOWN_GRACE_SECONDS: "40" }),

@@ -20,7 +20,7 @@ import { NOON, snapshotOf } from "../ledger/fixtures/store-snapshot.js";
 const FIXTURES = new URL("../ledger/fixtures/", import.meta.url);
 const expected = JSON.parse(readFileSync(new URL("main-store.json", FIXTURES), "utf8")) as Record<
   "sqlite" | "postgres",
-  { batchId: string; snapshot: unknown }
+  { batchId: string; snapshot: unknown; lease: unknown }
 >;
 
 /** The ledger goes on: the admin settles the unknown outcome and resumes; a draft is bought. */
@@ -42,8 +42,10 @@ describe("a SQLite file made before the stores were one", () => {
     onTestFinished(() => storage.close());
     expect(schemaVersion(db!)).toBe(11);
     expect(latestVersion("sqlite")).toBe(11);
-    const { batchId, snapshot } = expected.sqlite;
+    const { batchId, snapshot, lease } = expected.sqlite;
     expect(await snapshotOf(storage, batchId)).toEqual(snapshot);
+    // Held until 2030 by the database's clock as by that version's.
+    expect(await storage.senderLease.holder()).toEqual(lease);
     await goesOn(storage);
   });
 });
@@ -62,8 +64,9 @@ describe("a PostgreSQL database made before the stores were one", () => {
       return applied.rows.map((row) => row.version);
     });
     expect(versions).toEqual([1, 2, 3]);
-    const { batchId, snapshot } = expected.postgres;
+    const { batchId, snapshot, lease } = expected.postgres;
     expect(await snapshotOf(storage, batchId)).toEqual(snapshot);
+    expect(await storage.senderLease.holder()).toEqual(lease);
     await goesOn(storage);
   });
 });

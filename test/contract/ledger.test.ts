@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
 import { newIntentId } from "../../src/ledger/intent-id.js";
+import { RESTORE_NOTICE } from "../../src/ledger/restore.js";
 import { canMove } from "../../src/ledger/transitions.js";
 import type { IntentStatus } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
@@ -20,6 +21,8 @@ import {
   user,
 } from "./ledger-fixture.js";
 import { STORES } from "./stores.js";
+
+const HOUR = 3_600_000;
 
 describe("intent ids", () => {
   it("are 22 base64url characters, distinct, and never start with '-' (a formula in a spreadsheet)", () => {
@@ -298,20 +301,88 @@ describe.each(STORES)("$name: ledger outcomes and reconciliation", (store) => {
 
   it("after a restore, what was sending or queued is unconfirmed and the lease is cleared", async () => {
     const { ledger, other, draft, storages } = await ledgerContract(store);
-    const epoch = await storages[0].senderLease.acquire("old", NOON, 30_000);
-    expect(epoch).toBe(1);
+    expect(await storages[0].senderLease.acquire("old", 30_000)).toMatchObject({ epoch: 1 });
     const sending = await draft();
     const queued = await draft();
-    const open = await draft();
     await ledger.claim(sending.id, 1);
     await ledger.queue(queued.id, 1);
     const marked = await other.markRestored("2030-01-01T11:00:00Z", NOON + 1);
-    expect(marked.map((i) => i.id)).toEqual([sending.id, queued.id]);
-    expect(marked[1]?.outcomeDetail).toContain("restored");
-    expect((await ledger.get(open.id))?.status).toBe("draft");
-    expect(await storages[1].senderLease.holder(NOON + 2)).toBeUndefined();
-    expect(await storages[1].senderLease.acquire("new", NOON + 2, 30_000)).toBe(1002);
-    expect(await storages[0].senderLease.renew("old", 1, NOON + 3, 30_000)).toBe(false);
+    expect(marked.unknown.map((i) => i.id)).toEqual([sending.id, queued.id]);
+    expect(marked.unknown[1]?.outcomeDetail).toContain(
+      "restored: the database was restored from a backup taken 2030-01-01T11:00:00Z",
+    );
+    expect(await storages[1].senderLease.holder()).toBeUndefined();
+    // Cleared as if released: the next holder has nobody to wait for.
+    const next = await storages[1].senderLease.acquire("new", 30_000);
+    expect(next).toMatchObject({ epoch: 1002 });
+    expect(next?.previous).toBeUndefined();
+    expect(await storages[0].senderLease.renew("old", 1, 30_000)).toBe(false);
+  });
+
+  it("after a restore, nothing the backup shows unsent can be sent: open summaries expire, giveaways stop, the admins get a notice", async () => {
+    const { ledger, other, draft, storages, clock } = await ledgerContract(store);
+    const batches = storages[0].giveaways;
+    const giveaway = (recipients: string[], at: number) =>
+      batches.createBatch(
+        {
+          ...{ kind: "stars", quantity: 50, paymentMethod: "ton", adminId: 42, chatId: 42 },
+          ...{ recipients, balanceBefore: undefined },
+        },
+        at,
+      );
+    const running = await giveaway(["win_a", "win_b", "win_c", "win_d"], NOON - 3 * HOUR);
+    const [sentFirst] = await batches.batchIntents(running.id);
+    await buy(ledger, sentFirst?.id ?? "", 42);
+    const paused = await giveaway(["win_e", "win_f"], NOON - 2 * HOUR);
+    await batches.moveBatch(paused.id, ["running"], "paused", NOON);
+    const finished = await giveaway(["win_g"], NOON - HOUR);
+    const [only] = await batches.batchIntents(finished.id);
+    await buy(ledger, only?.id ?? "", 42);
+    await batches.moveBatch(finished.id, ["running"], "finished", NOON);
+    // A summary shown a day ago (past its expiry, not yet marked) and one still open.
+    clock.now = NOON - 24 * HOUR;
+    const stale = await draft();
+    clock.now = NOON;
+    const open = await draft();
+    const gone = await draft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    await ledger.cancel(gone.id, 2);
+
+    const marked = await other.markRestored(undefined, NOON + 1);
+    expect(marked.unknown).toEqual([]);
+    expect((await ledger.get(open.id))?.status).toBe("expired");
+    expect(await ledger.claim(open.id, 1)).toEqual({ ok: false, reason: "expired" });
+    expect((await ledger.get(stale.id))?.status).toBe("expired");
+    expect((await ledger.get(gone.id))?.status).toBe("cancelled");
+    for (const batch of [running, paused]) {
+      expect(await batches.getBatch(batch.id)).toMatchObject({
+        status: "stopped",
+        stopReason: "restored",
+      });
+      expect(await batches.nextBatchDraft(batch.id, NOON + 2)).toBeUndefined();
+      // Stopped for good: neither Resume nor Cancel moves it.
+      expect(await batches.moveBatch(batch.id, ["stopped"], "running", NOON + 2)).toBe(false);
+      expect(await batches.moveBatch(batch.id, ["stopped"], "cancelled", NOON + 2)).toBe(false);
+    }
+    expect((await batches.batchCounts(running.id)).dropped).toBe(3);
+    expect((await batches.getBatch(finished.id))?.status).toBe("finished");
+    const notice = {
+      restoredAt: NOON + 1,
+      backupTakenAt: undefined,
+      unknown: 0,
+      expiredSummaries: 1,
+      stoppedBatches: [
+        { id: running.id, kind: "stars", quantity: 50, createdAt: NOON - 3 * HOUR, unsent: 3 },
+        { id: paused.id, kind: "stars", quantity: 50, createdAt: NOON - 2 * HOUR, unsent: 2 },
+      ],
+    };
+    expect(marked.notice).toEqual(notice);
+    // Kept for the next start to tell the admins (src/bot/admin-notifications/restore.ts).
+    const kept = () => storages[0].keyValues(RESTORE_NOTICE.namespace).read(RESTORE_NOTICE.key);
+    expect(await kept()).toEqual(JSON.parse(JSON.stringify(notice)));
+    // Marked again before any bot told the admins: nothing more to stop, the first stops kept.
+    const again = await ledger.markRestored(undefined, NOON + 5);
+    expect(again.notice.stoppedBatches).toEqual([]);
+    expect(await kept()).toEqual(JSON.parse(JSON.stringify({ ...notice, restoredAt: NOON + 5 })));
   });
 
   it("refuses every status move the lifecycle does not name", async () => {
@@ -585,56 +656,55 @@ describe.each(STORES)("$name: ledger balance before a purchase", (store) => {
 });
 
 describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => {
-  it("claims only while this process holds the lease at its epoch, unexpired", async () => {
-    const { ledger, draft, storages, clock } = await ledgerContract(store);
+  it("claims only while this process holds the lease at its epoch, unexpired by the store's clock", async () => {
+    const { ledger, draft, storages } = await ledgerContract(store);
     const lease = storages[0].senderLease;
-    const epoch = await lease.acquire("a", NOON, 30_000);
-    expect(epoch).toBe(1);
-    ledger.fenceWith({ owner: "a", epoch: 1, now: () => clock.now });
+    expect(await lease.acquire("a", 30_000)).toMatchObject({ epoch: 1 });
+    ledger.fenceWith({ owner: "a", epoch: 1 });
     const first = await draft();
     expect((await ledger.claim(first.id, 1)).ok).toBe(true);
     await ledger.recordOutcome(first.id, success);
 
     // Another process takes the lease over: this one's claims are refused from then on.
     expect(
-      await storages[1].senderLease.takeOver("b", { owner: "a", epoch: 1 }, NOON, 30_000),
-    ).toBe(2);
+      await storages[1].senderLease.takeOver("b", { owner: "a", epoch: 1 }, 30_000),
+    ).toMatchObject({ epoch: 2 });
     const second = await draft();
     expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
     expect((await ledger.get(second.id))?.status).toBe("draft");
 
-    // Fenced at the new epoch but past its expiry: refused as well.
-    ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 30_000 });
-    expect(await ledger.claim(second.id, 1)).toEqual({ ok: false, reason: "busy" });
-    ledger.fenceWith({ owner: "b", epoch: 2, now: () => NOON + 29_999 });
+    // Fenced at the new epoch: claims go through while the lease lasts by the store's clock,
+    // whatever the ledger's own clock says (the test's, at NOON in 2030).
+    ledger.fenceWith({ owner: "b", epoch: 2 });
     expect((await ledger.claim(second.id, 1)).ok).toBe(true);
   });
-  it("a holder paused past its expiry cannot claim once another process acquired it; the new holder can", async () => {
-    const { ledger, other, draft, storages } = await ledgerContract(store);
-    const wall = { now: NOON };
-    const epoch = (await storages[0].senderLease.acquire("old", wall.now, 30_000)) ?? 0;
-    ledger.fenceWith({ owner: "old", epoch, now: () => wall.now });
+
+  it("an expired lease nobody took yet fences too: the holder must renew before it sends", async () => {
+    const { ledger, draft, storages } = await ledgerContract(store);
+    // A lease that has already run out by the store's clock (no lifetime at all).
+    expect(await storages[0].senderLease.acquire("only", 0)).toMatchObject({ epoch: 1 });
+    ledger.fenceWith({ owner: "only", epoch: 1 });
+    const intent = await draft();
+    expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
+    expect(await storages[0].senderLease.renew("only", 1, 30_000)).toBe(false);
+  });
+
+  it("a holder paused past its expiry cannot claim once another process took it; the new holder can", async () => {
+    const { ledger, other, draft, storages, sql } = await ledgerContract(store);
+    const epoch = (await storages[0].senderLease.acquire("old", 30_000))?.epoch ?? 0;
+    ledger.fenceWith({ owner: "old", epoch });
     const intent = await draft();
 
-    // Paused (SIGSTOP) past the expiry; the standby process takes the lease.
-    wall.now += 30_001;
-    const nextEpoch = (await storages[1].senderLease.acquire("next", wall.now, 30_000)) ?? 0;
-    other.fenceWith({ owner: "next", epoch: nextEpoch, now: () => wall.now });
+    // Paused (SIGSTOP) past the expiry: its lifetime goes by; the standby process takes it.
+    await sql("UPDATE sender_lease SET expires_at = expires_at - 30001");
+    const taken = await storages[1].senderLease.acquire("next", 30_000);
+    expect(taken?.previous?.owner).toBe("old");
+    other.fenceWith({ owner: "next", epoch: taken?.epoch ?? 0 });
 
     // Resumed (SIGCONT): its claim is refused by the database, the intent untouched.
     expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
     expect((await ledger.get(intent.id))?.status).toBe("draft");
     expect((await other.claim(intent.id, 1)).ok).toBe(true);
-  });
-
-  it("an expired lease nobody took yet fences too: the holder must renew before it sends", async () => {
-    const { ledger, draft, storages } = await ledgerContract(store);
-    const wall = { now: NOON };
-    const epoch = (await storages[0].senderLease.acquire("only", wall.now, 30_000)) ?? 0;
-    ledger.fenceWith({ owner: "only", epoch, now: () => wall.now });
-    const intent = await draft();
-    wall.now += 30_000;
-    expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
   });
 });
 

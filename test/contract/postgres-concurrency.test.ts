@@ -14,6 +14,7 @@ import type { Storage } from "../../src/storage/types.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { ambiguous, attempt, success, user } from "./ledger-fixture.js";
+import { onPostgres } from "../helpers/store-sql.js";
 import { lockHolder, untilBackendWaits } from "./postgres-waits.js";
 
 const ROOMY = {
@@ -223,8 +224,8 @@ describe("PostgreSQL claim and lease takeover", () => {
       await next.close();
     });
     const ledger = old.openLedger({ ...ROOMY, clock: () => NOON });
-    expect(await old.senderLease.acquire("old", NOON, 30_000)).toBe(1);
-    ledger.fenceWith({ owner: "old", epoch: 1, now: () => NOON + 1 });
+    expect(await old.senderLease.acquire("old", 30_000)).toMatchObject({ epoch: 1 });
+    ledger.fenceWith({ owner: "old", epoch: 1 });
     const intent = await ledger.createDraft(starsDraft());
 
     // The intent's row held elsewhere: the claim stops inside its transaction, past the gate
@@ -240,10 +241,10 @@ describe("PostgreSQL claim and lease takeover", () => {
     });
     await untilBackendWaits(url, "transactionid", holder.pid);
     const takeover = attempt(() =>
-      next.senderLease.takeOver("next", { owner: "old", epoch: 1 }, NOON + 2, 30_000),
-    ).then((epoch) => {
+      next.senderLease.takeOver("next", { owner: "old", epoch: 1 }, 30_000),
+    ).then((grant) => {
       order.push("takeover");
-      return epoch;
+      return grant?.epoch;
     });
     // The takeover queues behind the claim's share lock on the lease's row (were it to pass
     // at once, the claim would commit under a lease already taken over).
@@ -255,5 +256,35 @@ describe("PostgreSQL claim and lease takeover", () => {
     expect((await claim).ok).toBe(true);
     expect(await takeover).toBe(2);
     expect(order).toEqual(["claim", "takeover"]);
+  });
+
+  it("a claim that waited for its locks past the lease's expiry is refused: the fence reads the server's clock when it judges", async () => {
+    const url = await freshMigratedPostgresDatabase();
+    const old = await openPostgresStorage(url, { maxConnections: 2 });
+    onTestFinished(async () => {
+      await old.close();
+    });
+    const ledger = old.openLedger({ ...ROOMY, clock: () => NOON });
+    // A short lease, unexpired when the claim starts.
+    expect(await old.senderLease.acquire("old", 1_500)).toMatchObject({ epoch: 1 });
+    ledger.fenceWith({ owner: "old", epoch: 1 });
+    const intent = await ledger.createDraft(starsDraft());
+
+    // The intent's row held elsewhere: the claim waits inside its transaction, past the gate.
+    const holder = await lockHolder(url);
+    await holder.client.query("SELECT 1 FROM purchase_intents WHERE id = $1 FOR UPDATE", [
+      intent.id,
+    ]);
+    const claim = attempt(() => ledger.claim(intent.id, 1));
+    await untilBackendWaits(url, "transactionid", holder.pid);
+    // The server waits out the lease's lifetime by its own clock.
+    await onPostgres(url, (client) =>
+      client.query(
+        "SELECT pg_sleep(GREATEST(0, (expires_at - (extract(epoch FROM clock_timestamp()) * 1000)) / 1000.0 + 0.05)) FROM sender_lease",
+      ),
+    );
+    await holder.release();
+    expect(await claim).toEqual({ ok: false, reason: "busy" });
+    expect((await ledger.get(intent.id))?.status).toBe("draft");
   });
 });

@@ -5,11 +5,10 @@
  * holds the other must be refused.
  */
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { onTestFinished } from "vitest";
 import type { PurchaseLedger } from "../../src/ledger/types.js";
 import { openPostgresStorage } from "../../src/storage/postgres/open.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON } from "../helpers/ledger.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
@@ -19,14 +18,16 @@ import { tempDir } from "../helpers/temp-dir.js";
 /** Two storages on one fresh database, and SQL of the test's own on it (no parameters). */
 interface OpenedTwo {
   storages: [Storage, Storage];
+  /** What no code path writes: rows as an older version left them, a lease aged past expiry. */
   sql: (statement: string) => Promise<void>;
 }
 
 export interface StoreUnderTest {
   name: "sqlite" | "postgres";
-  open(): Promise<OpenedTwo>;
   /** Two storages on one fresh database (two connections, as two processes). */
   openTwo(): Promise<[Storage, Storage]>;
+  /** As {@link openTwo}, with `sql` to run a statement of the test's own on that database. */
+  openTwoWithSql(): Promise<OpenedTwo>;
 }
 
 /** Closed when the test finishes (before its database or folder is removed). */
@@ -37,36 +38,39 @@ function closedAtEnd(storage: Storage): Storage {
   return storage;
 }
 
-async function openSqlite(): Promise<OpenedTwo> {
-  const path = join(tempDir(), "bot.sqlite");
-  const one = closedAtEnd(await openSqliteStorage(path));
-  return {
-    storages: [one, closedAtEnd(await openSqliteStorage(path))],
-    sql: (statement) => {
-      const db = new Database(path);
-      try {
-        db.exec(statement);
-      } finally {
-        db.close();
-      }
-      return Promise.resolve();
-    },
-  };
-}
+/** The two stores' `openTwoWithSql`; `openTwo` is the same without the SQL. */
+const OPENERS: Record<StoreUnderTest["name"], () => Promise<OpenedTwo>> = {
+  sqlite: async () => {
+    const path = join(tempDir(), "bot.sqlite");
+    const one = closedAtEnd(await openSqliteStorage(path));
+    return {
+      storages: [one, closedAtEnd(await openSqliteStorage(path))],
+      sql: (statement) => {
+        const db = openDatabase(path);
+        try {
+          db.exec(statement);
+        } finally {
+          db.close();
+        }
+        return Promise.resolve();
+      },
+    };
+  },
+  postgres: async () => {
+    const url = await freshMigratedPostgresDatabase();
+    const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
+    return {
+      storages: [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))],
+      sql: (statement) => onPostgres(url, async (client) => void (await client.query(statement))),
+    };
+  },
+};
 
-async function openPostgres(): Promise<OpenedTwo> {
-  const url = await freshMigratedPostgresDatabase();
-  const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
-  return {
-    storages: [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))],
-    sql: (statement) => onPostgres(url, async (client) => void (await client.query(statement))),
-  };
-}
-
-export const STORES: readonly StoreUnderTest[] = [
-  { name: "sqlite", open: openSqlite, openTwo: async () => (await openSqlite()).storages },
-  { name: "postgres", open: openPostgres, openTwo: async () => (await openPostgres()).storages },
-];
+export const STORES: readonly StoreUnderTest[] = (["sqlite", "postgres"] as const).map((name) => ({
+  name,
+  openTwo: async () => (await OPENERS[name]()).storages,
+  openTwoWithSql: OPENERS[name],
+}));
 
 /** Two ledgers on one fresh database of `store`, sharing a clock the test moves. */
 export interface LedgerPair {
@@ -82,7 +86,7 @@ export async function openLedgers(
   store: StoreUnderTest,
   settings: Omit<Parameters<Storage["openLedger"]>[0], "clock"> = {},
 ): Promise<LedgerPair> {
-  const { storages, sql } = await store.open();
+  const { storages, sql } = await store.openTwoWithSql();
   const clock = { now: NOON };
   const [a, b] = storages.map((storage) =>
     storage.openLedger({ ...settings, clock: () => clock.now }),

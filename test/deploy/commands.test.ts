@@ -36,12 +36,16 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** The docs a person deploys from, in the order they read them. */
 const DOCS = ["README.md", "docs/operations.md"].filter((doc) => existsSync(join(ROOT, doc)));
 
-/** The `sh` blocks of a Markdown file that drive the deployment: docker, sudo or secrets. */
+/**
+ * The `sh` blocks of a Markdown file that drive the deployment: docker, sudo or secrets. The
+ * systemd block installs into /etc and /opt and is test/deploy/systemd.test.ts's to check.
+ */
 function deployBlocks(doc: string): string[] {
   const text = readFileSync(join(ROOT, doc), "utf8");
   return [...text.matchAll(/^```sh\n([\s\S]*?)^```$/gm)]
     .map((match) => match[1] ?? "")
-    .filter((block) => /^(docker|sudo|printf|mkdir)\b/m.test(block));
+    .filter((block) => /^(docker|sudo|printf|mkdir)\b/m.test(block))
+    .filter((block) => !/\bsystemctl\b/.test(block));
 }
 
 /** What a plain `docker compose up` starts, and the `postgres` profile's services. */
@@ -88,14 +92,26 @@ function workspace() {
   };
 }
 
+/** Where compose's own variables go (the domain): never the bot's `.env`. */
+const COMPOSE_ENV_FILE = "deploy/compose.env";
+
 /** What a `docker compose ...` call must name to work with the shipped compose.yaml. */
 function checkComposeCall(call: string[]): void {
   expect(call[1], call.join(" ")).toBe("compose");
   let [sub, ...rest] = call.slice(2);
-  if (sub === "--profile") {
-    // Only the postgres profile, and only with its services named (see compose.yaml's top).
-    expect(rest[0], call.join(" ")).toBe("postgres");
+  const global: Record<string, string | undefined> = {};
+  while (sub === "--profile" || sub === "--env-file") {
+    global[sub] = rest[0];
     [sub, ...rest] = rest.slice(1);
+  }
+  if (global["--env-file"] !== undefined) {
+    expect(global["--env-file"], call.join(" ")).toBe(COMPOSE_ENV_FILE);
+  }
+  if (global["--profile"] !== undefined) {
+    // Only the postgres profile, and only with its services named (see compose.yaml's top);
+    // with compose's own variables (the domain the replicas and the proxy need).
+    expect(global["--profile"], call.join(" ")).toBe("postgres");
+    expect(global["--env-file"], call.join(" ")).toBe(COMPOSE_ENV_FILE);
     checkProfileCall(sub, rest, call);
     return;
   }
@@ -200,6 +216,10 @@ describe("the docs' deploy, rotation and restore commands, run against compose.y
     "run in order (as root), they leave secrets compose can mount, rotate one in place, and name only what compose.yaml defines",
     () => {
       const ws = workspace();
+      // The bot's own settings, as "Before you go live" has `npm start` read them: compose's
+      // variables never go in this file.
+      const botEnv = "BOT_TOKEN=7123456789:AAH4x0Ld-FAKE\nADMIN_IDS=415263748\n";
+      writeFileSync(join(ws.dir, ".env"), botEnv);
       let inode = 0;
       let mounted = "";
       for (const { block } of blocks) {
@@ -242,7 +262,8 @@ describe("the docs' deploy, rotation and restore commands, run against compose.y
       expect(readFileSync(join(ws.dir, "secrets/webhook_secret"), "utf8")).toMatch(
         /^[A-Za-z0-9_-]{1,256}$/,
       );
-      expect(readFileSync(join(ws.dir, ".env"), "utf8")).toMatch(/^WEBHOOK_DOMAIN=\S+$/m);
+      expect(readFileSync(join(ws.dir, ".env"), "utf8")).toBe(botEnv);
+      expect(readFileSync(join(ws.dir, COMPOSE_ENV_FILE), "utf8")).toMatch(/^WEBHOOK_DOMAIN=\S+$/m);
       expect(existsSync(join(ws.dir, "deploy/bot.env"))).toBe(true);
       // Rotated in place: the same inode, so the mounted file reads the new cookie.
       expect(statSync(join(ws.dir, "secrets/marketplace_cookie")).ino).toBe(inode);

@@ -140,10 +140,13 @@ describe("compose.yaml's postgres profile", () => {
     expect(proxy?.environment?.WEBHOOK_DOMAIN).toMatch(/^\$\{WEBHOOK_DOMAIN:-[^}]+\}$/);
   });
 
-  it("says at the top how to start it: the profile's services by name", () => {
+  it("says at the top how to start it: the profile's services by name, compose's variables from their own file", () => {
     const header = composeText.slice(0, composeText.indexOf("\nname: "));
     expect(header).toContain(
-      `docker compose --profile postgres up -d --build ${Object.keys(profile).join(" ")}`,
+      `docker compose --env-file deploy/compose.env --profile postgres up -d --build ${Object.keys(profile).join(" ")}`,
     );
+    // The bot's .env (npm start's) is not where compose's variables go.
+    expect(header).toContain("WEBHOOK_DOMAIN=bot.example.org in deploy/compose.env");
+    expect(composeText).not.toMatch(/in \.env|dot-env/);
   });
 });

@@ -1,25 +1,37 @@
 /**
  * The ledger outlives its disk, done to the built process: an admin's /backup while a purchase
- * is in flight, a SIGKILL, `npm run restore` into a fresh folder and a bot started on it; and a
- * damaged or too-new database stopping the bot with one line and an exit code of its own.
+ * is in flight (nothing left beside it, everything owner-only), a SIGKILL, `npm run restore`
+ * into a fresh folder and a bot started on it; a damaged or too-new database stopping the bot
+ * with one line and an exit code of its own; one restore at a time on a file (refused under a
+ * bot that has the file open, lease or not; a bot not opening a file being restored; a bot
+ * whose file is replaced under it stopping); and a restore under which everything had been sent
+ * already, after which nothing is bought again.
  */
 import { spawnSync } from "node:child_process";
 import {
   copyFileSync,
   openSync,
+  readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   truncateSync,
   writeSync,
   closeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { type AddressInfo, createServer, type Socket } from "node:net";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { backupDatabase } from "../../src/storage/sqlite/backup.js";
 import type { Db } from "../../src/storage/sqlite/driver.js";
+import { tryExclusive } from "../../src/storage/sqlite/file-lock.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
+import type { ChatViewMessage } from "../../tools/telegram-emulator/types.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import {
+  buttons,
+  callbackData,
   DEMO_ADMIN,
   DEMO_USER,
   Person,
@@ -27,6 +39,7 @@ import {
   starsSummary,
   startBot,
   startWorld,
+  WAIT_MS,
   type World,
 } from "../helpers/built-process.js";
 
@@ -158,6 +171,12 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
     const backupPath = /Backed up: (\S+) \(/.exec(answer.text)?.[1] ?? "";
     expect(answer.text).toMatch(/^💾 Backed up: .+giftbot-\d{8}T\d{6}Z\.sqlite \(\d+ KB\)/);
     expect(statSync(backupPath).mode & 0o777).toBe(0o600);
+    // Nothing beside it (a check's -wal and -shm used to stay), and everything owner-only.
+    expect(readdirSync(dirname(backupPath))).toEqual([basename(backupPath)]);
+    expect(statSync(dirname(backupPath)).mode & 0o777).toBe(0o700);
+    for (const file of ["", "-wal", "-shm", ".lock"].map((end) => world.databasePath + end)) {
+      expect([file, statSync(file).mode & 0o777]).toEqual([file, 0o600]);
+    }
 
     // While a bot holds the database, a restore onto it is refused.
     const refusedRestore = spawnSync(
@@ -205,5 +224,176 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
     expect(alert.text).toContain("restored from a backup");
     await ada.waitForMessage(/unknown outcome: 50 Telegram Stars to @erin_friend/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(3);
+  });
+});
+
+/** A Telegram that takes connections and never answers: a bot stays connecting, holding no lease. */
+async function silentTelegram(): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  onTestFinished(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const { port } = server.address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A checked backup of a fresh database, in its own folder. */
+async function someBackup(): Promise<string> {
+  const dir = tempDir("giftbot-some-backup-");
+  const db = openDatabase(join(dir, "source.sqlite"));
+  try {
+    return (await backupDatabase(db, join(dir, "backups"), { keep: 1, now: Date.now() })).path;
+  } finally {
+    db.close();
+  }
+}
+
+function restoreInto(backup: string, database: string) {
+  return spawnSync("node", [join(ROOT, "dist/src/restore.js"), backup, "--database", database], {
+    encoding: "utf8",
+  });
+}
+
+describe("one database file, one restore at a time", { timeout: 60_000 }, () => {
+  it("a restore is refused while a bot has the file open, though it holds no lease yet (Telegram silent)", async () => {
+    const world = await startWorld();
+    const bot = spawnBot(await world.env({ TELEGRAM_API_ROOT: await silentTelegram() }));
+    await bot.waitForLog((line) => line.msg === "giftbot starting");
+    const refused = restoreInto(await someBackup(), world.databasePath);
+    expect(refused.status, refused.stdout).toBe(5);
+    expect(refused.stderr).toMatch(/a bot holds .+giftbot\.sqlite .*: stop it first, then restore/);
+    expect(readdirSync(world.dir).filter((name) => name.includes("before-restore"))).toEqual([]);
+
+    // Once that bot is gone (killed: the kernel lets its lock go), the restore goes through.
+    bot.child.kill("SIGKILL");
+    await bot.exited;
+    const restored = restoreInto(await someBackup(), world.databasePath);
+    expect(restored.status, restored.stderr).toBe(0);
+  });
+
+  it("a bot does not open the file while a restore holds it: one line, exit 6", async () => {
+    const world = await startWorld();
+    const restoring = tryExclusive(world.databasePath);
+    onTestFinished(() => restoring?.release());
+    expect(restoring).toBeDefined();
+    const ended = await exitOn(world, world.databasePath);
+    expect(ended.code, ended.output).toBe(6);
+    expect(ended.output.trim()).toBe(
+      `giftbot cannot start: the database ${world.databasePath} is being restored (${world.databasePath}.lock is held by npm run restore): start the bot once the restore has finished`,
+    );
+  });
+
+  it("a bot whose database file is replaced under it stops, non-zero, saying so", async () => {
+    const world = await startWorld();
+    const bot = await startBot(world);
+    const replacement = `${world.databasePath}.new`;
+    copyFileSync(await someBackup(), replacement);
+    renameSync(replacement, world.databasePath);
+    const ended = await bot.exited;
+    expect(ended.code).toBe(1);
+    expect(
+      bot.logs.some(
+        (line) =>
+          line.level === 60 &&
+          String(line.msg).includes(`${world.databasePath} was replaced by another file`),
+      ),
+      bot.output(),
+    ).toBe(true);
+  });
+});
+
+/** Generous enough limits that only what the test does stops a giveaway. */
+const ROOMY = { LIMIT_STARS_PER_USER_DAY: "100000", LIMIT_STARS_PER_DAY: "1000000" };
+const SIX = ["win_one", "win_two", "win_three", "win_four", "win_five", "win_six"];
+
+/** /giveaway, stars, 50 each, the list, Confirm: resolves with the batch's progress message. */
+async function sixRecipientGiveaway(ada: Person): Promise<ChatViewMessage> {
+  const kind = await ada.say("/giveaway");
+  const amount = await ada.pressForMessage(kind, "⭐ Stars");
+  await ada.pressForMessage(amount, "⭐ 50");
+  await ada.say(SIX.join(" "));
+  const card = await ada.waitForMessage(/^🎁 Giveaway: 50 Telegram Stars for each recipient\n/);
+  const after = ada.lastMessageId();
+  await ada.press(card, "✅ Confirm");
+  return ada.emulator.waitFor(
+    (e) => e.chat(ada.chatId).find((m) => m.id > after && m.text.startsWith("🎁 Giveaway:")),
+    { timeoutMs: WAIT_MS },
+  );
+}
+
+/** Presses the button whose data is `data` on message `id` (as a client whose screen is old). */
+async function pressData(person: Person, id: number, data: string): Promise<string | undefined> {
+  const { callbackQueryId } = person.emulator.pressButton(person.userId, person.chatId, id, data);
+  const answer = await person.emulator.waitFor(
+    (e) => e.callbackAnswers.find((a) => a.callbackQueryId === callbackQueryId),
+    { timeoutMs: WAIT_MS },
+  );
+  return answer.text;
+}
+
+describe("a restore under which everything was sent already", { timeout: 90_000 }, () => {
+  it("a giveaway backed up after 2 of 6 and a person's open summary, all sent since: after the restore nothing is bought again and the admins are told", async () => {
+    const world = await startWorld();
+    let bot = await startBot(world, { ...ROOMY, BACKUP_INTERVAL_HOURS: "0" });
+    const ada = new Person(world.emulator, DEMO_ADMIN.id);
+    const uma = new Person(world.emulator, DEMO_USER.id);
+    const summary = await starsSummary(uma, "zed_friend");
+    const confirmData = callbackData(summary, "✅ Confirm");
+
+    // Each request is held a while: Pause comes while the second is out, so the batch stops
+    // after it, with 2 of 6 sent, and the backup is taken then.
+    world.sandbox.injectFault({ type: "delay", ms: 1_000 }, { path: STARS, times: 2 });
+    const progress = await sixRecipientGiveaway(ada);
+    await world.sandbox.waitForRequests(2, STARS);
+    const resumeData = callbackData(
+      await ada.emulator.waitFor(
+        (e) => e.chat(ada.chatId).find((m) => m.id === progress.id && buttons(m).length > 0),
+        { timeoutMs: WAIT_MS },
+      ),
+      "⏸ Pause",
+    ).replace(":pause:", ":resume:");
+    await ada.press(progress, "⏸ Pause");
+    // Paused at once; the second recipient's answer comes after, and only then the backup.
+    await ada.waitForText(progress.id, /Delivered: 2 ·[\s\S]*⏸ Paused\./);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(2);
+    const backupPath = /Backed up: (\S+) \(/.exec((await ada.say("/backup")).text)?.[1] ?? "";
+
+    // Everything is sent after the backup: the giveaway's other 4, and Uma's gift.
+    expect(await pressData(ada, progress.id, resumeData)).toBe("Going on from the next recipient.");
+    await ada.waitForMessage(/^🎁 Giveaway over: 6 delivered/);
+    await uma.press(summary, "✅ Confirm");
+    await uma.waitForText(summary.id, /Delivered: 50 Telegram Stars to @zed_friend/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(7);
+
+    bot.child.kill("SIGTERM");
+    expect((await bot.exited).code).toBe(0);
+    const restore = restoreInto(backupPath, world.databasePath);
+    expect(restore.status, restore.stderr).toBe(0);
+    expect(restore.stdout).toMatch(
+      /1 giveaway\(s\) stopped for good.+\(4 recipient\(s\) not sent\)/,
+    );
+    expect(restore.stdout).toContain("1 open purchase summary(ies) expired");
+
+    bot = await startBot(world, ROOMY);
+    const notice = await ada.waitForMessage(/^♻️ The database was restored from a backup/);
+    expect(notice.text).toContain("Giveaway of 50 Telegram Stars for each recipient, started");
+    expect(notice.text).toContain("recipients not sent: 4. To send them, start a new giveaway.");
+    expect(notice.text).toContain("Open purchase summaries expired: 1.");
+    await ada.waitForText(progress.id, /Stopped for good: the database was restored/);
+
+    // Resume on the giveaway's message, and Confirm on Uma's old summary, buy nothing.
+    expect(await pressData(ada, progress.id, resumeData)).toMatch(
+      /stopped by a restore from a backup: nothing more is sent from it/,
+    );
+    expect(await pressData(uma, summary.id, confirmData)).toMatch(/This summary has expired/);
+    await ada.waitForText(progress.id, /Stopped for good/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(7);
+    expect(bot.output()).not.toMatch(/"level":50/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * `npm run demo`'s entry (dist/tools/demo/run-demo.js) as a person uses it: it starts the
- * sandbox, the emulator and the real bot, the README's walkthrough works as written (buttons
- * pressed with `#N`, a typed number sent as the amount), `:expire-session` makes the next gift
+ * sandbox, the emulator and the real bot, the README's walkthrough works as the README prints it
+ * (its lines are read from README.md and typed one by one), `:expire-session` makes the next gift
  * open the purchase breaker (the admin's alert shows in the terminal), and `:quit` stops
  * everything and removes its temporary folder.
  */
@@ -11,13 +11,84 @@ import { join, resolve } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { tempDir } from "../helpers/temp-dir.js";
 
-const DEMO_JS = join(resolve(import.meta.dirname, "../.."), "dist/tools/demo/run-demo.js");
+const ROOT = resolve(import.meta.dirname, "../..");
+const DEMO_JS = join(ROOT, "dist/tools/demo/run-demo.js");
+
+/**
+ * The lines the README's demo walkthrough tells a person to type, in order: the `text` block of
+ * "See the whole bot in a minute". A line that starts a step holds what to type, then two or more
+ * spaces and what it does; an indented line goes on with the words of the step above.
+ */
+function readmeWalkthrough(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## See the whole bot in a minute"));
+  const block = /```text\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "";
+  return block
+    .split("\n")
+    .filter((line) => line !== "" && !/^\s/.test(line))
+    .map((line) => line.split(/ {2,}/)[0] ?? "");
+}
+
+/**
+ * What each line of the walkthrough must bring, in the README's order. The README's lines are
+ * checked against these: a step added, removed or changed in one and not the other fails.
+ */
+const WALKTHROUGH: ReadonlyArray<readonly [typed: string, shows: RegExp]> = [
+  ["/start", /\[1\] ⭐ Gift stars {3}\[2\] 💎 Gift premium/],
+  ["#1", /Who should get the stars\?/],
+  ["alice_friend", /\[7\] Another amount/],
+  ["12o", /That is not a whole number from 50 to 10,000/],
+  ["#7", /\(you pressed "Another amount" on #\d+\)[\s\S]*Send the number of stars/],
+  [
+    "120",
+    /Gift: 120 Telegram Stars[\s\S]*Estimated cost: not known yet \(prices are not quoted in advance[\s\S]*\[1\] ✅ Confirm/,
+  ],
+  ["#1", /✅ Delivered: 120 Telegram Stars to @alice_friend\.\nCost: 1\.8 USDT/],
+  ["/premium", /Who should get Telegram Premium\?/],
+  ["bob_gifts", /\[1\] 3 months/],
+  [
+    "#1",
+    /Gift: Telegram Premium for 3 months[\s\S]*Estimated cost: not known yet[\s\S]*\[1\] ✅ Confirm/,
+  ],
+  ["#1", /✅ Delivered: Telegram Premium for 3 months to @bob_gifts\.\nCost: 12 USDT/],
+  ["/history", /Telegram Premium for 3 months to @bob_gifts: delivered, cost: 12 USDT/],
+  [":as admin", /You are Ada/],
+  ["/giveaway", /\[1\] ⭐ Stars {3}\[2\] 💎 Premium/],
+  ["#2", /\[1\] 3 months/],
+  ["#1", /Send the recipients/],
+  [
+    ":file tools/demo/giveaway-list.csv",
+    /Ada \(you\): 📎 giveaway-list\.csv \(\d+ bytes\)[\s\S]*✅ Can receive \(3\): @alice_friend, @carl_gifts, @dana_gifts\n💎 Already have Premium \(2\): @bob_gifts, @premium_pat\n❓ Not found \(1\): @nobody_one[\s\S]*Estimated cost: about 36 USDT \(from one recent purchase\)[\s\S]*\[3\] 📄 Download the list/,
+  ],
+  ["#3", /📎 giveaway[\w-]*\.csv \(\d+ bytes\)\n {4}saved as \S+\.csv/],
+  // The list's message has no buttons: #1 is the card's Confirm.
+  ["#1", /\(you pressed "✅ Confirm" on #\d+\)[\s\S]*🎁 Giveaway over: 3 delivered/],
+  [":group", /You are Ada \(id 1001\), in the group "Gift demo group"\./],
+  // After a Premium giveaway of 3, the admin's own Premium gift in the group still goes.
+  ["/premium @uma_user", /Telegram Premium for @uma_user: for how long\?/],
+  ["#1", /Gift: Telegram Premium for 3 months[\s\S]*\[1\] ✅ Confirm/],
+  ["#1", /✅ Delivered: Telegram Premium for 3 months to @uma_user/],
+  [":private", /You are Ada \(id 1001\), in the private chat of Ada\./],
+  [":unknown-outcome", /the next purchase will go through, but its answer is lost/],
+  ["/stars", /Who should get the stars\?/],
+  ["alice_friend", /\[1\] ⭐ 50/],
+  ["#1", /Estimated cost: about 0\.75 USDT \(from one recent purchase\)[\s\S]*\[1\] ✅ Confirm/],
+  ["#1", /⚠️ The outcome is unknown/],
+  [
+    "/pending",
+    /One purchase is waiting for a check[\s\S]*\[1\] ✅ Delivered {3}\[2\] ❌ Not delivered/,
+  ],
+  ["#1", /Settled as delivered/],
+  [":quit", /Stopping the demo/],
+];
 
 /** The demo as a child process, its output, and a way to wait for what it prints. */
 function startDemo() {
   // The demo's temporary folder goes under TMPDIR: it must be gone after :quit.
   const tmp = tempDir("giftbot-demo-test-");
+  // From the checkout's root, as `npm run demo` runs (the walkthrough's file path starts there).
   const demo = spawn(process.execPath, [DEMO_JS], {
+    cwd: ROOT,
     env: { PATH: process.env.PATH ?? "", TMPDIR: tmp },
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -63,54 +134,38 @@ function startDemo() {
 }
 
 describe("npm run demo", () => {
-  it("the README's walkthrough: #N presses the latest message's button, a typed number is the amount", async () => {
+  it("runs the README's walkthrough as printed: a mistyped amount, a giveaway from a file, #1 after its list, the group after it", async () => {
+    const typed = readmeWalkthrough();
+    expect(typed).toEqual(WALKTHROUGH.map(([line]) => line));
     const { exited, waitForOutput, type } = startDemo();
     await waitForOutput(/Type :help for commands\./);
     // The guide printed at start names the button the amount keyboard really has.
     await waitForOutput(/#7 +"Another amount"/);
-    await waitForOutput(/\[1\] ⭐ Gift stars/, type("/start"));
-    await waitForOutput(/Who should get the stars\?/, type("#1"));
-    await waitForOutput(/\[7\] Another amount/, type("alice_friend"));
-    await waitForOutput(/Send the number of stars/, type("#7"));
-    let from = type("120");
-    await waitForOutput(/Gift: 120 Telegram Stars[\s\S]*\[1\] ✅ Confirm/, from);
-    from = type("#1");
-    await waitForOutput(/✅ Delivered: 120 Telegram Stars to @alice_friend/, from);
-    // As the admin, the accountant's export arrives as a document.
-    await waitForOutput(/You are Ada/, type(":as admin"));
-    await waitForOutput(/📎 purchases-[\d-]+\.csv \(\d+ bytes\)/, type("/export"));
-    type(":quit");
+    for (const [line, shows] of WALKTHROUGH) await waitForOutput(shows, type(line));
     expect(await exited).toBe(0);
   });
 
-  it(":unknown-outcome makes the next purchase unknown for /pending, /export is saved in the demo's folder, and a giveaway runs", async () => {
+  it("a giveaway from a list in a message, and /export saved in the demo's folder", async () => {
     const { tmp, exited, waitForOutput, type, output } = startDemo();
     await waitForOutput(/Type :help for commands\./);
     const filesDir = /Files the bot sends \(\/export\): (\S+)/.exec(output())?.[1] ?? "";
     expect(filesDir.startsWith(tmp)).toBe(true);
+    await waitForOutput(/You are Ada/, type(":as admin"));
+    await waitForOutput(/\[1\] ⭐ Stars/, type("/giveaway"));
+    await waitForOutput(/\[1\] ⭐ 50/, type("#1"));
+    await waitForOutput(/Send the recipients/, type("#1"));
+    let from = type("alice_friend bob_gifts premium_pat nobody_one x!");
+    // The first stars card: no purchase measured yet, and it says so.
     await waitForOutput(
-      /the next purchase will go through, but its answer is lost/,
-      type(":unknown-outcome"),
-    );
-    await waitForOutput(/\[1\] ⭐ Gift stars/, type("/start"));
-    await waitForOutput(/Who should get the stars\?/, type("#1"));
-    await waitForOutput(/\[1\] ⭐ 50/, type("alice_friend"));
-    await waitForOutput(/\[1\] ✅ Confirm/, type("#1"));
-    let from = type("#1");
-    await waitForOutput(
-      /⚠️ A purchase ended with an unknown outcome: 50 Telegram Stars to @alice_friend/,
-      from,
-    );
-
-    from = type(":as admin");
-    await waitForOutput(/You are Ada/, from);
-    from = type("/pending");
-    await waitForOutput(
-      /One purchase is waiting for a check[\s\S]*\[1\] ✅ Delivered {3}\[2\] ❌ Not delivered/,
+      /✅ Can receive \(3\)[\s\S]*Estimated cost: not known yet \(the service quotes no prices[\s\S]*\[1\] ✅ Confirm/,
       from,
     );
     from = type("#1");
-    await waitForOutput(/Settled as delivered by admin/, from);
+    await waitForOutput(/🎁 Giveaway over: 3 delivered/, from);
+    await waitForOutput(
+      /📎 giveaway-[A-Za-z0-9_-]{12}\.csv \(\d+ bytes\)[^\n]*\n {4}saved as/,
+      from,
+    );
 
     from = type("/export");
     await waitForOutput(
@@ -122,19 +177,7 @@ describe("npm run demo", () => {
     const csv = readFileSync(saved, "utf8");
     expect(csv.split("\n")[0]).toContain("purchase_id");
     expect(csv).toContain("alice_friend");
-
-    // The README's giveaway walkthrough, as the admin.
-    await waitForOutput(/\[1\] ⭐ Stars/, type("/giveaway"));
-    await waitForOutput(/\[1\] ⭐ 50/, type("#1"));
-    await waitForOutput(/Send the recipients/, type("#1"));
-    from = type("alice_friend bob_gifts premium_pat nobody_one x!");
-    await waitForOutput(/✅ Can receive \(3\)[\s\S]*\[1\] ✅ Confirm/, from);
-    from = type("#1");
-    await waitForOutput(/🎁 Giveaway over: 3 delivered/, from);
-    await waitForOutput(
-      /📎 giveaway-[A-Za-z0-9_-]{12}\.csv \(\d+ bytes\)[^\n]*\n {4}saved as/,
-      from,
-    );
+    expect(csv).toContain("bob_gifts");
     type(":quit");
     expect(await exited).toBe(0);
   });

@@ -160,7 +160,10 @@ describe("the bot process under faults", () => {
     await uma.press(summary, "✅ Confirm");
     await world.sandbox.waitForRequests(1, "/buy-stars/");
     bot.child.kill("SIGTERM");
-    await bot.waitForLog((line) => line.msg === "shutting down");
+    const stopping = await bot.waitForLog((line) => line.msg === "shutting down");
+    // A second signal, not the same one repeated (a repeat within a second is the same stop:
+    // src/run/shutdown.ts): a person asking again a moment later.
+    await new Promise((resolve) => setTimeout(resolve, Number(stopping.time) + 1_100 - Date.now()));
     bot.child.kill("SIGINT");
     expect(await bot.exited).toEqual({ code: 130, signal: null });
     // What was claimed stays `sending`: the next start makes it unconfirmed, never resends it.

@@ -8,7 +8,8 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import {
   buttons,
   DEMO_ADMIN,
@@ -138,5 +139,87 @@ describe("the bot process on PostgreSQL (DATABASE_URL)", () => {
       { encoding: "utf8", env: { PATH: process.env.PATH ?? "", DATABASE_URL: "postgres://h/d" } },
     );
     expect(named.stderr).toMatch(/no such file: .+missing\.sqlite/);
+  });
+});
+
+describe("npm run restore -- --after-pg-restore", { timeout: 60_000 }, () => {
+  function afterPgRestore(url: string) {
+    return spawnSync("node", [join(ROOT, "dist/src/restore.js"), "--after-pg-restore"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", DATABASE_URL: url },
+    });
+  }
+
+  it("marks a database pg_restore put back as a restore does, and is refused while a live bot holds the lease there", async () => {
+    const url = await freshPostgresDatabase();
+    const storage = await openPostgresStorage(url, { maxConnections: 2 });
+    onTestFinished(() => storage.close());
+    const ledger = storage.openLedger({});
+    const person = { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" as const };
+    const draft = (recipient: string) =>
+      ledger.createDraft({
+        ...{ kind: "stars", recipient, quantity: 50, paymentMethod: "ton" },
+        ...{ requester: person, balanceBefore: undefined },
+      });
+    // What the dump holds: a purchase in flight, a confirmation queued behind it, a summary
+    // open, and a giveaway with 3 recipients left to send.
+    const inFlight = await draft("dana_friend");
+    const queued = await draft("erin_friend");
+    const open = await draft("zed_friend");
+    expect((await ledger.claim(inFlight.id, person.userId)).ok).toBe(true);
+    expect((await ledger.queue(queued.id, person.userId)).ok).toBe(true);
+    const batch = await storage.giveaways.createBatch(
+      {
+        ...{ kind: "stars", quantity: 50, paymentMethod: "ton", adminId: DEMO_ADMIN.id },
+        ...{ chatId: DEMO_ADMIN.id, recipients: ["win_a", "win_b", "win_c"] },
+        balanceBefore: undefined,
+      },
+      Date.now(),
+    );
+    // A bot on another host holds the lease: the step is refused and changes nothing.
+    expect(await storage.senderLease.acquire("elsewhere:1:abc", 60_000)).toMatchObject({
+      epoch: 1,
+    });
+    const refused = afterPgRestore(withPassword(url));
+    expect(refused.status, refused.stdout).toBe(5);
+    expect(refused.stderr).toMatch(/a bot holds postgresql:\/\/.+ \(elsewhere:1:abc, until .+\)/);
+    expect(refused.stderr).not.toContain(URL_PASSWORD);
+    expect((await ledger.get(open.id))?.status).toBe("draft");
+
+    await storage.senderLease.release("elsewhere:1:abc", 1);
+    const marked = afterPgRestore(withPassword(url));
+    expect(marked.status, marked.stderr).toBe(0);
+    expect(marked.stdout).toContain(
+      "2 purchase(s) in flight or waiting in the backup are now unknown",
+    );
+    expect(marked.stdout).toContain(`1 giveaway(s) stopped for good`);
+    expect(marked.stdout).toContain(`${batch.id} (3 recipient(s) not sent)`);
+    expect(marked.stdout).toContain("1 open purchase summary(ies) expired");
+    expect(marked.stdout + marked.stderr).not.toContain(URL_PASSWORD);
+    expect((await ledger.get(inFlight.id))?.status).toBe("unconfirmed");
+    expect((await ledger.get(queued.id))?.outcomeDetail).toContain(
+      "restored: the database was restored from a backup;",
+    );
+    expect((await ledger.get(open.id))?.status).toBe("expired");
+    expect(await storage.giveaways.getBatch(batch.id)).toMatchObject({
+      status: "stopped",
+      stopReason: "restored",
+    });
+    expect(await storage.giveaways.nextBatchDraft(batch.id, Date.now())).toBeUndefined();
+    // The start after it claims nothing from the dump: nothing is queued any more.
+    expect(await ledger.queued()).toEqual([]);
+    const notice = await storage.keyValues<{ stoppedBatches: unknown[] }>("restore").read("notice");
+    expect(notice?.stoppedBatches).toHaveLength(1);
+    // A new bot's lease starts past any epoch a bot of before the restore could hold.
+    expect((await storage.senderLease.acquire("new", 30_000))?.epoch).toBeGreaterThan(1000);
+  });
+
+  it("without DATABASE_URL it says what it needs", () => {
+    const bare = spawnSync("node", [join(ROOT, "dist/src/restore.js"), "--after-pg-restore"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "" },
+    });
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toMatch(/--after-pg-restore needs DATABASE_URL/);
   });
 });

@@ -148,15 +148,19 @@ export interface BotProcess {
 
 /**
  * Spawns the built bot with `env` (plus PATH only); SIGKILLed after the test if still alive.
- * `args` and `cwd` run it another way (the container's relative entry command).
+ * `args` and `cwd` run it another way (the container's relative entry command); `command`
+ * runs something else that starts it (`npm start`), in a process group of its own when
+ * `detached` (a terminal's job).
  */
 export function spawnBot(
   env: Record<string, string>,
   args: string[] = [MAIN_JS],
   cwd?: string,
+  how: { command?: string; detached?: boolean } = {},
 ): BotProcess {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(how.command ?? process.execPath, args, {
     ...(cwd ? { cwd } : {}),
+    detached: how.detached ?? false,
     // The run's marker, so the leftover check finds this process whatever its command line.
     env: { PATH: process.env.PATH ?? "", [RUN_MARKER]: process.env[RUN_MARKER] ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -193,7 +197,15 @@ export function spawnBot(
     });
   });
   onTestFinished(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
+    if (how.detached === true && child.pid !== undefined) {
+      // The whole job: whatever it started stays in its group, even once orphaned.
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // The group is gone already.
+      }
+      await exited;
+    } else if (child.exitCode === null && child.signalCode === null) {
       child.kill("SIGKILL");
       await exited;
     }

@@ -77,3 +77,22 @@ export function processesOfRun(
 function namesCheckout(command: string): boolean {
   return command.split(`${CHECKOUT}/node_modules/`).join("").includes(`${CHECKOUT}/`);
 }
+
+/** The processes whose parent is `pid`, with their command lines (empty where there is no /proc). */
+export function childrenOf(pid: number): ProcessInfo[] {
+  return listProcesses()
+    .filter((p) => p.parent === pid)
+    .map(({ pid: child, parent, command }) => ({ pid: child, parent, command }));
+}
+
+/** `pid`'s children, their children, and so on. */
+export function descendantsOf(pid: number): ProcessInfo[] {
+  const found: ProcessInfo[] = [];
+  // Bounded: a process tree is far smaller than this, and a pid cannot be its own ancestor.
+  for (let queue = [pid], rounds = 0; queue.length > 0 && rounds < 64; rounds++) {
+    const next = queue.flatMap((parent) => childrenOf(parent));
+    found.push(...next);
+    queue = next.map((p) => p.pid);
+  }
+  return found;
+}

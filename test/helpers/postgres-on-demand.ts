@@ -9,6 +9,7 @@
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import { type PostgresCluster, startPostgresCluster } from "../../tools/postgres/cluster.js";
+import { RUN_MARKER } from "./leftovers.js";
 
 /** The variable through which the global setup tells the workers where to ask. */
 export const POSTGRES_ON_DEMAND_VARIABLE = "GIFTBOT_TEST_POSTGRES_ON_DEMAND";
@@ -24,7 +25,10 @@ export interface PostgresOnDemand {
 export async function servePostgresOnDemand(parent: string): Promise<PostgresOnDemand> {
   let cluster: Promise<PostgresCluster> | undefined;
   const server: Server = createServer((_request, response) => {
-    cluster ??= startPostgresCluster(parent);
+    // Marked as the run's (set by then), so a server left running fails the run's check.
+    cluster ??= startPostgresCluster(parent, {
+      environment: { [RUN_MARKER]: process.env[RUN_MARKER] ?? "" },
+    });
     cluster.then(
       (started) => response.writeHead(200).end(started.url),
       (error: unknown) =>

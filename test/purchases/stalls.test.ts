@@ -206,7 +206,7 @@ describe("access re-checked when a queued confirmation's turn comes", () => {
 });
 
 describe("a locked database does not stall the process", () => {
-  it("no timer waits more than 100 ms while another connection holds the write lock for a second", async () => {
+  it("no timer waits anywhere near the second another connection holds the write lock", async () => {
     const f = await deskFixture();
     const holder = secondConnection(f.path);
     const intent = await f.starsDraft();
@@ -232,7 +232,10 @@ describe("a locked database does not stall the process", () => {
     clearInterval(ticker);
 
     expect(result.kind).toBe("succeeded");
-    expect(worstLagMs).toBeLessThan(100);
+    // A wait inside SQLite (busy_timeout) would hold every timer for the whole second; the
+    // bound is half of that, far from both it and the lag a loaded 2-core CI machine shows
+    // (120 ms was seen with 100 as the bound).
+    expect(worstLagMs).toBeLessThan(500);
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 });

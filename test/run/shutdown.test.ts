@@ -6,7 +6,7 @@ import { exitAfterLogs, handleShutdownSignals } from "../../src/run/shutdown.js"
 // SIGUSR2 stands in for SIGTERM so the test process itself is never asked to stop.
 const signal = "SIGUSR2" as const;
 
-function install(stop: () => Promise<void>, graceMs = 5_000) {
+function install(stop: () => Promise<void>, graceMs = 5_000, clock = { now: 0 }) {
   const exits: number[] = [];
   let exited!: (code: number) => void;
   const firstExit = new Promise<number>((resolve) => (exited = resolve));
@@ -15,6 +15,7 @@ function install(stop: () => Promise<void>, graceMs = 5_000) {
     graceMs,
     logger: silentLogger,
     signals: [signal],
+    now: () => clock.now,
     exit: (code) => {
       exits.push(code);
       exited(code);
@@ -46,15 +47,50 @@ describe("handleShutdownSignals", () => {
   it("exits at once on a second signal", async () => {
     let stopCalled!: () => void;
     const stopStarted = new Promise<void>((resolve) => (stopCalled = resolve));
-    const { firstExit, remove } = install(() => {
-      stopCalled();
-      return new Promise<void>(() => {});
-    });
+    const clock = { now: 1_000_000 };
+    const { firstExit, remove } = install(
+      () => {
+        stopCalled();
+        return new Promise<void>(() => {});
+      },
+      5_000,
+      clock,
+    );
     try {
       process.kill(process.pid, signal);
       await stopStarted;
+      clock.now += 1_500;
       process.kill(process.pid, signal);
       expect(await firstExit).toBe(130);
+    } finally {
+      remove();
+    }
+  });
+
+  it("takes the same signal again within a second as the same stop (Ctrl-C reaches the bot and npm, which forwards it)", async () => {
+    let release!: () => void;
+    let stopCalled!: () => void;
+    const stopStarted = new Promise<void>((resolve) => (stopCalled = resolve));
+    const clock = { now: 1_000_000 };
+    const { exits, firstExit, remove } = install(
+      () => {
+        stopCalled();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      5_000,
+      clock,
+    );
+    try {
+      process.kill(process.pid, signal);
+      await stopStarted;
+      clock.now += 7;
+      // Listeners run in the order they were added: this one, after the handler's, says it ran.
+      const repeatSeen = new Promise((resolve) => process.once(signal, resolve));
+      process.kill(process.pid, signal);
+      await repeatSeen;
+      expect(exits).toEqual([]);
+      release();
+      expect(await firstExit).toBe(0);
     } finally {
       remove();
     }

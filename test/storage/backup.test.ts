@@ -3,13 +3,20 @@
  * keeps writing: each copy checked, owner-only, the newest kept; a backup that cannot be made
  * changes nothing; the schedule tells the admins once per run of failures.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { silentLogger } from "../../src/shared/logger.js";
 import { BackupSchedule } from "../../src/run/backups.js";
 import { backupDatabase, backupProblem, listBackups } from "../../src/storage/sqlite/backup.js";
-import { openDatabase } from "../../src/storage/sqlite/open.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { ledgerFixture } from "../helpers/ledger.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -44,6 +51,48 @@ describe("backupDatabase", () => {
       copy.close();
     });
     expect(copy.prepare("SELECT COUNT(*) FROM purchase_intents").pluck().get()).toBe(50);
+  });
+
+  it("leaves nothing beside the backups (no -wal, -shm or .partial files), on the first and the next", async () => {
+    const { db, draft } = await ledgerFixture();
+    await draft();
+    const dir = join(tempDir("giftbot-backups-"), "backups");
+    const first = await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 1) });
+    await draft();
+    const second = await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 2) });
+    expect(readdirSync(dir).sort()).toEqual(
+      [first.path, second.path].map((path) => path.slice(dir.length + 1)).sort(),
+    );
+    // Checking a backup (as the restore does) leaves nothing beside it either, even one an
+    // older bot wrote in WAL mode.
+    expect(backupProblem(second.path)).toBeUndefined();
+    const walMode = join(dir, "older.sqlite");
+    await db.backup(walMode);
+    expect(backupProblem(walMode)).toBeUndefined();
+    expect(readdirSync(dir).filter((name) => /-wal$|-shm$|partial/.test(name))).toEqual([]);
+  });
+
+  it("the database, its -wal and -shm, its lock file and its backups are owner-only; folders made are 0700", async () => {
+    const root = tempDir("giftbot-modes-");
+    const path = join(root, "data", "bot.sqlite");
+    const storage = await openSqliteStorage(path);
+    onTestFinished(() => storage.close());
+    await storage.keyValues<number>("t").write("k", 1);
+    const modeOf = (file: string) => statSync(file).mode & 0o777;
+    expect(modeOf(join(root, "data"))).toBe(0o700);
+    for (const file of [path, `${path}-wal`, `${path}-shm`, `${path}.lock`]) {
+      expect([file, modeOf(file)]).toEqual([file, 0o600]);
+    }
+    const backup = await storage.backup?.(join(root, "data", "backups"), { keep: 1, now: 0 });
+    expect(modeOf(join(root, "data", "backups"))).toBe(0o700);
+    expect(modeOf(backup?.path ?? "")).toBe(0o600);
+    // A database an older bot left readable by everyone is made owner-only when opened.
+    const older = join(root, "older.sqlite");
+    copyFileSync(backup?.path ?? "", older);
+    chmodSync(older, 0o644);
+    const reopened = await openSqliteStorage(older);
+    onTestFinished(() => reopened.close());
+    expect(modeOf(older)).toBe(0o600);
   });
 
   it("into a folder that cannot be made: throws, leaves no partial file and keeps the older backups", async () => {

@@ -47,6 +47,10 @@ function demoEnvironment(options: {
     ADMIN_IDS: String(DEMO_ADMIN.id),
     ALLOWED_USER_IDS: String(DEMO_USER.id),
     ALLOWED_CHAT_IDS: String(DEMO_GROUP.id),
+    // The admin's own gifts skip the per-person limits (an operator's setting, docs/demo.md): a
+    // Premium giveaway would otherwise use up Ada's 3 Premium gifts a day before the README's
+    // group step. Uma, the buyer, keeps the default per-person limits; the bot-wide ones hold.
+    LIMITS_EXEMPT_ADMINS: "true",
     DATABASE_PATH: options.databasePath,
     BOT_MODE: "polling",
     // A quick stop on :quit: the sandbox answers at once, so a 10 s timeout is plenty, and the

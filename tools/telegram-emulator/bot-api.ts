@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BotApiError, badRequest } from "./errors.js";
+import { getFile } from "./files.js";
 import { formatText } from "./formatting.js";
 import {
   isRecord,
@@ -245,7 +246,6 @@ function sendDocument(state: EmulatorState, params: Params): ApiMessage {
         from: { ...state.bot },
         chat: { ...chat.chat },
         date: nowSeconds(),
-        text: caption,
         document: {
           file_id: `document-${chat.chat.id}-${messageId}`,
           file_unique_id: `document-${chat.chat.id}-${messageId}`,
@@ -318,7 +318,8 @@ function applyEdit(
   state: EmulatorState,
   stored: StoredMessage,
   change: {
-    text: string;
+    /** Undefined for a document's message: only its keyboard changes. */
+    text: string | undefined;
     entities: MessageEntity[];
     parseMode?: string;
     keyboard?: InlineKeyboardMarkup;
@@ -330,7 +331,7 @@ function applyEdit(
     JSON.stringify(message.entities ?? []) === JSON.stringify(change.entities) &&
     JSON.stringify(message.reply_markup) === JSON.stringify(change.keyboard);
   if (same) throw badRequest(NOT_MODIFIED);
-  message.text = change.text;
+  if (change.text !== undefined) message.text = change.text;
   if (change.entities.length > 0) message.entities = change.entities;
   else delete message.entities;
   // As on Telegram, an edit without reply_markup removes the inline keyboard.
@@ -346,6 +347,8 @@ function applyEdit(
 
 function editMessageText(state: EmulatorState, params: Params): ApiMessage {
   const stored = editableMessage(state, params);
+  if (stored.message.text === undefined)
+    throw badRequest("there is no text in the message to edit");
   const text = readText(params);
   const keyboard = readInlineKeyboard(params);
   return applyEdit(state, stored, keyboard === undefined ? text : { ...text, keyboard });
@@ -726,6 +729,7 @@ const HANDLERS = new Map<string, { name: string; handler: Handler }>(
     getChatAdministrators,
     getChat,
     leaveChat,
+    getFile,
   } satisfies Record<string, Handler>).map(([name, handler]) => [
     name.toLowerCase(),
     { name, handler },

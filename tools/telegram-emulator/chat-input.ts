@@ -2,8 +2,10 @@
  * What a line typed in the terminal chat means, decided without side effects so it can be unit
  * tested. The rule a newcomer can rely on: whatever does not start with `#<digits>` or `:` is a
  * message to the bot, numbers included (a bot asking "Send the number of stars" gets the number).
- * Buttons are pressed only with `#N` or `:press N`, and only on the latest bot message unless a
- * message is named (`:press N #M`), so a stale keyboard further up is never pressed by accident.
+ * Buttons are pressed only with `#N` or `:press N`, on the bot's latest message that has buttons
+ * unless a message is named (`:press N #M`). The bot takes the buttons off a step it has left, so
+ * that is the keyboard the person is looking at, even when the bot's last word was a file (a
+ * giveaway's list) or a "send that again" after a mistyped amount.
  */
 import type { ChatViewMessage, InlineKeyboardButton } from "./types.js";
 
@@ -12,7 +14,10 @@ export type ChatInput =
   | { type: "empty" }
   /** A message to the bot, as typed (trimmed). */
   | { type: "text"; text: string }
-  /** Press button `button` (1-based, counted row by row) of message `messageId`, or of the latest bot message. */
+  /**
+   * Press button `button` (1-based, counted row by row) of message `messageId`, or of the bot's
+   * latest message that has buttons.
+   */
   | { type: "press"; button: number; messageId?: number }
   /** A `:command` with its words after it; `rest` keeps the text after the first word as typed. */
   | { type: "command"; name: string; args: string[]; rest: string }
@@ -20,7 +25,7 @@ export type ChatInput =
   | { type: "invalid"; message: string };
 
 const PRESS_USAGE =
-  "(use #N or :press N to press button N of the latest bot message, :press N #M for message #M)";
+  "(use #N or :press N to press button N of the bot's latest message with buttons, :press N #M for message #M)";
 
 /** Parses one line of the terminal chat. */
 export function parseChatLine(line: string): ChatInput {
@@ -72,7 +77,8 @@ export interface FoundButton {
 
 /**
  * The button a press means, among the messages of the current chat: button `number` of message
- * `messageId` when given, else of the latest bot message. A string says why there is none.
+ * `messageId` when given, else of the bot's latest message that has buttons. A string says why
+ * there is none.
  */
 export function findButton(
   messages: Iterable<ChatViewMessage>,
@@ -80,14 +86,24 @@ export function findButton(
   messageId?: number,
 ): FoundButton | string {
   const all = [...messages];
-  const message =
-    messageId === undefined ? latestBotMessage(all) : all.find((m) => m.id === messageId);
-  if (message === undefined) {
-    return messageId === undefined
-      ? "(no bot message here yet)"
-      : `(no message #${messageId} here)`;
+  if (messageId === undefined) {
+    if (latestBotMessage(all) === undefined) return "(no bot message here yet)";
+    const message = latestBotMessage(all.filter((m) => buttonCount(m) > 0));
+    if (message === undefined) return "(no bot message here has buttons now)";
+    return buttonOf(message, number);
   }
+  const message = all.find((m) => m.id === messageId);
+  if (message === undefined) return `(no message #${messageId} here)`;
   if (!message.fromBot) return `(message #${message.id} is not the bot's)`;
+  return buttonOf(message, number);
+}
+
+function buttonCount(message: ChatViewMessage): number {
+  return (message.replyMarkup?.inline_keyboard ?? []).reduce((n, row) => n + row.length, 0);
+}
+
+/** Button `number` of a message, counted row by row, or why it has none. */
+function buttonOf(message: ChatViewMessage, number: number): FoundButton | string {
   const rows = message.replyMarkup?.inline_keyboard ?? [];
   let count = 0;
   for (const [row, buttons] of rows.entries()) {
@@ -101,8 +117,8 @@ export function findButton(
 }
 
 /**
- * A reminder printed after a number was sent as text while the latest bot message has a button
- * with that number: the person may have meant to press it.
+ * A reminder printed after a number was sent as text while `#<that number>` would have pressed a
+ * button: the person may have meant to press it.
  */
 export function numberSentAsTextHint(
   text: string,
@@ -111,5 +127,5 @@ export function numberSentAsTextHint(
   if (!/^\d+$/.test(text)) return undefined;
   const found = findButton(messages, Number(text));
   if (typeof found === "string") return undefined;
-  return `(sent "${text}" as a message; to press button ${text}, "${found.button.text}", type #${text})`;
+  return `(sent "${text}" as a message; to press button ${text}, "${found.button.text}" of #${found.message.id}, type #${text})`;
 }

@@ -59,6 +59,24 @@ export class TelegramEmulatorClient {
     return this.post("send-text", { userId, chatId, text, ...options });
   }
 
+  /** The person sends a file (a document, with an optional caption) in a chat. */
+  sendDocument(
+    userId: number,
+    chatId: number,
+    file: { fileName: string; content: Uint8Array; caption?: string },
+    options: { replyToMessageId?: number } = {},
+  ): Promise<SentText> {
+    const { fileName, content, caption } = file;
+    return this.post("send-document", {
+      userId,
+      chatId,
+      fileName,
+      contentBase64: Buffer.from(content).toString("base64"),
+      ...(caption === undefined ? {} : { caption }),
+      ...options,
+    });
+  }
+
   /** The person presses a button carrying this callback data (not checked against the keyboard). */
   pressButton(
     userId: number,

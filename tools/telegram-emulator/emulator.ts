@@ -5,6 +5,7 @@
  */
 import { asReplied, type BotApiResponse, callBotApi, commandsScopeKey } from "./bot-api.js";
 import { BotApiError, EmulatorControlError, EmulatorTimeoutError } from "./errors.js";
+import { storePersonFile } from "./files.js";
 import type { Params } from "./params.js";
 import {
   type ChatState,
@@ -228,17 +229,54 @@ export class TelegramEmulator {
     text: string,
     options: { replyToMessageId?: number } = {},
   ): SentText {
+    if (text === "") throw new EmulatorControlError("a message needs text");
+    const entities = detectEntities(text);
+    return this.postAs(userId, chatId, options.replyToMessageId, (message) => {
+      message.text = text;
+      if (entities.length > 0) message.entities = entities;
+    });
+  }
+
+  /**
+   * The person sends a file (a document, with an optional caption) in a chat. The bot can
+   * `getFile` its `file_id` and download the bytes from `<apiRoot>/file/bot<token>/<file_path>`.
+   */
+  sendDocument(
+    userId: number,
+    chatId: number,
+    file: { fileName: string; content: Buffer; caption?: string },
+    options: { replyToMessageId?: number } = {},
+  ): SentText {
+    if (file.fileName.trim() === "" || /[/\\]/.test(file.fileName)) {
+      throw new EmulatorControlError("a file needs a name without a folder");
+    }
+    if (file.content.length === 0) throw new EmulatorControlError("a file needs content");
+    // Checked before the file is kept: a refused send leaves nothing behind.
+    this.chatFor(this.person(userId), chatId);
+    const document = storePersonFile(this.state, file.fileName, file.content);
+    return this.postAs(userId, chatId, options.replyToMessageId, (message) => {
+      message.document = document;
+      if (file.caption !== undefined && file.caption !== "") message.caption = file.caption;
+    });
+  }
+
+  /**
+   * A person's message in a chat (their private chat: chatId = userId), filled in by `fill`; a
+   * reply embeds the stored message. Returns its id and, when the bot gets it, the update id.
+   */
+  private postAs(
+    userId: number,
+    chatId: number,
+    replyToMessageId: number | undefined,
+    fill: (message: ApiMessage) => void,
+  ): SentText {
     const person = this.person(userId);
     const chat = this.chatFor(person, chatId);
-    if (text === "") throw new EmulatorControlError("a message needs text");
     let replied: ApiMessage | undefined;
-    if (options.replyToMessageId !== undefined) {
-      const target = this.state.findMessage(chatId, options.replyToMessageId);
+    if (replyToMessageId !== undefined) {
+      const target = this.state.findMessage(chatId, replyToMessageId);
       if (target === undefined) {
-        throw new EmulatorControlError(
-          `no message ${options.replyToMessageId} in chat ${chatId}`,
-          404,
-        );
+        throw new EmulatorControlError(`no message ${replyToMessageId} in chat ${chatId}`, 404);
       }
       replied = asReplied(target.message);
     }
@@ -246,16 +284,14 @@ export class TelegramEmulator {
       person.startedBot = true;
       person.blocked = false;
     }
-    const entities = detectEntities(text);
     const stored = this.state.addMessage(chat, (messageId) => {
       const message: ApiMessage = {
         message_id: messageId,
         from: { ...person.user },
         chat: { ...chat.chat },
         date: nowSeconds(),
-        text,
       };
-      if (entities.length > 0) message.entities = entities;
+      fill(message);
       if (replied !== undefined) message.reply_to_message = replied;
       return message;
     });
@@ -531,7 +567,7 @@ export class TelegramEmulator {
     if (!isPresent(chat.members.get(this.state.bot.id))) return false;
     if (!this.privacyMode || isAdministrator(chat.members.get(this.state.bot.id))) return true;
     if (message.reply_to_message?.from.id === this.state.bot.id) return true;
-    const command = COMMAND.exec(message.text)?.[0];
+    const command = COMMAND.exec(message.text ?? message.caption ?? "")?.[0];
     if (command === undefined) return false;
     const addressee = command.split("@")[1];
     return (

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { TelegramEmulator, type TelegramEmulatorOptions } from "./emulator.js";
 import { EmulatorClosedError, EmulatorControlError, EmulatorTimeoutError } from "./errors.js";
+import { fileAtPath } from "./files.js";
 import { readMultipart } from "./multipart.js";
 import { isRecord, type Params } from "./params.js";
 import type { ChatMemberStatus, NewGroup, NewUser, UploadedFile } from "./types.js";
@@ -117,6 +118,35 @@ async function handleBotApi(
   sendJson(response, answer.ok ? 200 : answer.error_code, answer);
 }
 
+/**
+ * `GET /file/bot<token>/<file_path>`: a file's bytes, as Telegram serves the files bots download
+ * (the path comes from getFile).
+ */
+function handleFileDownload(
+  emulator: TelegramEmulator,
+  request: IncomingMessage,
+  response: ServerResponse,
+  url: URL,
+): Promise<void> {
+  const match = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+  const content =
+    match !== null &&
+    request.method === "GET" &&
+    decodeURIComponent(match[1] ?? "") === emulator.token
+      ? fileAtPath(emulator.state, decodeURIComponent(match[2] ?? ""))
+      : undefined;
+  if (content === undefined) {
+    sendJson(response, 404, { ok: false, error_code: 404, description: "Not Found" });
+  } else {
+    response.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": content.length,
+    });
+    response.end(content);
+  }
+  return Promise.resolve();
+}
+
 function intParam(source: Params, name: string, fallback?: number): number {
   const value = source[name];
   const number = typeof value === "string" && value !== "" ? Number(value) : value;
@@ -168,6 +198,20 @@ const CONTROL_ROUTES: Record<string, ControlRoute> = {
       intParam(input, "userId"),
       intParam(input, "chatId"),
       stringParam(input, "text"),
+      replyToMessageId === undefined ? {} : { replyToMessageId },
+    );
+  },
+  "POST send-document": (emulator, input) => {
+    const replyToMessageId = optionalIntParam(input, "replyToMessageId");
+    const caption = input.caption === undefined ? undefined : stringParam(input, "caption");
+    return emulator.sendDocument(
+      intParam(input, "userId"),
+      intParam(input, "chatId"),
+      {
+        fileName: stringParam(input, "fileName"),
+        content: Buffer.from(stringParam(input, "contentBase64"), "base64"),
+        ...(caption === undefined ? {} : { caption }),
+      },
       replyToMessageId === undefined ? {} : { replyToMessageId },
     );
   },
@@ -299,7 +343,11 @@ export async function startTelegramEmulator(
   const emulator = new TelegramEmulator(options);
   const server: Server = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://emulator.local");
-    const handler = url.pathname.startsWith("/__emulator/") ? handleControl : handleBotApi;
+    const handler = url.pathname.startsWith("/__emulator/")
+      ? handleControl
+      : url.pathname.startsWith("/file/")
+        ? handleFileDownload
+        : handleBotApi;
     handler(emulator, request, response, url).catch(() => {
       sendJson(response, 500, { ok: false, error_code: 500, description: "Internal Server Error" });
     });

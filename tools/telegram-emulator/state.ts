@@ -4,6 +4,7 @@
  * API (emulator.ts) both work on it, so in-process tests and the HTTP server see the same state.
  */
 import { BotApiError, badRequest, EmulatorClosedError, EmulatorTimeoutError } from "./errors.js";
+import type { StoredFile } from "./files.js";
 import type {
   ApiChat,
   ApiMessage,
@@ -107,6 +108,8 @@ export class EmulatorState {
   allowedUpdates: string[] = [];
   /** Where uploaded documents are saved (the demo's folder); unset: only their name and size are kept. */
   filesDir: string | undefined;
+  /** Files people sent, by file_id, for getFile and their download. */
+  readonly files = new Map<string, StoredFile>();
   /** The getUpdates request now waiting, which a newer one ends with 409 Conflict. */
   activePoll: { supersede: () => void } | undefined;
   /** Unconfirmed updates, oldest first. */
@@ -198,7 +201,7 @@ export class EmulatorState {
       chatId: message.chat.id,
       fromBot: message.from.id === this.bot.id,
       from: { ...message.from },
-      text: message.text,
+      text: message.text ?? message.caption ?? "",
       edited: stored.edited,
       date: message.date,
       message: structuredClone(message),

@@ -1,8 +1,9 @@
 /**
  * A chat in the terminal against a running emulator, so a person can use the bot without
  * Telegram: type as a user (or the admin, or in the demo group), see the bot's messages and
- * edits with numbered buttons, press a button with `#N`. What a typed line means is decided in
- * chat-input.ts; this module shows the chat and carries the lines out.
+ * edits with numbered buttons, press a button with `#N` (on the bot's latest message that has
+ * buttons). What a typed line means is decided in chat-input.ts; this module shows the chat and
+ * carries the lines out.
  *
  *   tsx tools/telegram-emulator/terminal-chat.ts [EMULATOR_URL [SANDBOX_URL]]
  *   (or EMULATOR_URL and SANDBOX_URL in the env; without a sandbox, :expire-session and the
@@ -10,6 +11,8 @@
  *
  * It follows the emulator with held `/__emulator/events` requests: no busy polling.
  */
+import { readFile, stat } from "node:fs/promises";
+import { basename, resolve } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import { pathToFileURL } from "node:url";
 import { SandboxControlClient } from "../sandbox/control-client.js";
@@ -21,9 +24,11 @@ import type { ChatEvent, ChatViewMessage, InlineKeyboardButton } from "./types.j
 /** The chat's `:help`. */
 export const TERMINAL_CHAT_HELP = `Commands:
   <text>            send a message (or a /command) as the current person; numbers are sent too
-  #N or :press N    press button N of the latest bot message
+  #N or :press N    press button N of the bot's latest message that has buttons
   :press N #M       press button N of message #M
   :reply M <text>   reply to message #M (yours are numbered too)
+  :file <path>      send a file from this computer, as Telegram sends a document (a
+                    giveaway's .txt or .csv list, say); a relative path starts in this folder
   :as admin|user|ID act as the demo admin, the demo user, or any user id
   :group            talk in the demo group ("${DEMO_GROUP.title}")
   :private          talk in your private chat with the bot
@@ -45,6 +50,12 @@ export interface TerminalChatOptions {
   /** The Gift Purchase Service sandbox behind the bot, for :expire-session and the like. */
   sandboxUrl?: string;
 }
+
+/**
+ * The largest file `:file` sends: the emulator's control API carries it as base64 in a JSON body
+ * of at most 1 MB. Bots' own limits are smaller (a giveaway's list: 64 KB).
+ */
+const MAX_FILE_BYTES = 512 * 1024;
 
 interface Identity {
   id: number;
@@ -185,6 +196,9 @@ class TerminalChat {
       case "reply":
         await this.reply(args[0], rest.slice((args[0] ?? "").length).trim());
         break;
+      case "file":
+        await this.sendFile(rest);
+        break;
       default:
         if (isSandboxCommand(name)) await this.steerSandbox(name);
         else this.print(`(unknown command :${name}; :help lists them)`);
@@ -208,6 +222,34 @@ class TerminalChat {
     await this.client.sendText(this.me.id, this.chatId, body, { replyToMessageId: replyTo });
   }
 
+  /** Sends a local file as a document, the way a person attaches one in Telegram. */
+  private async sendFile(path: string): Promise<void> {
+    if (path === "") {
+      this.print("(use :file <path>, e.g. :file tools/demo/giveaway-list.csv)");
+      return;
+    }
+    const fullPath = resolve(path);
+    const size = await stat(fullPath).then(
+      (info) => (info.isFile() ? info.size : undefined),
+      () => undefined,
+    );
+    if (size === undefined) {
+      this.print(`(no file at ${fullPath})`);
+      return;
+    }
+    if (size === 0 || size > MAX_FILE_BYTES) {
+      this.print(
+        `(${basename(fullPath)} has ${size} bytes: the terminal chat sends files of 1 byte to ${MAX_FILE_BYTES / 1024} KB)`,
+      );
+      return;
+    }
+    const content = await readFile(fullPath);
+    await this.client.sendDocument(this.me.id, this.chatId, {
+      fileName: basename(fullPath),
+      content,
+    });
+  }
+
   private async press(number: number, messageId?: number): Promise<void> {
     const found = findButton(this.messagesHere(), number, messageId);
     if (typeof found === "string") {
@@ -220,7 +262,7 @@ class TerminalChat {
       );
       return;
     }
-    this.print(`(you pressed "${found.button.text}")`);
+    this.print(`(you pressed "${found.button.text}" on #${found.message.id})`);
     await this.client.pressButtonAt(
       this.me.id,
       this.chatId,

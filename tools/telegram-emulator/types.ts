@@ -58,10 +58,11 @@ export interface UploadedFile {
 }
 
 /** A document in a message, as Telegram describes one. */
-interface ApiDocument {
+export interface ApiDocument {
   file_id: string;
   file_unique_id: string;
   file_name: string;
+  mime_type?: string;
   file_size: number;
 }
 
@@ -72,8 +73,8 @@ export interface ApiMessage {
   chat: ApiChat;
   date: number;
   edit_date?: number;
-  /** A document's caption is kept here too, so every message has the text a person reads. */
-  text: string;
+  /** A text message's text; absent on a document's message, as on Telegram (see `caption`). */
+  text?: string;
   document?: ApiDocument;
   caption?: string;
   entities?: MessageEntity[];

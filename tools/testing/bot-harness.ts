@@ -112,7 +112,7 @@ export interface BotHarness {
  * credentials, with Telegram answered by the fake and time on the test clock. It is not
  * started (no polling, no command menus, no recovery): tests feed updates with `send`. Only
  * what `start` does first for admins is done, as a new process would: intents no admin was
- * told about are announced.
+ * told about are announced, and what a restore from a backup stopped.
  */
 export async function createBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
   const sandbox = await startSandbox(options.sandbox);
@@ -157,6 +157,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     // Awaited, as start awaits it: a store that answers later (PostgreSQL) has not yet named the
     // intents to announce when build returns otherwise, and the notifier's idle() would miss them.
     await app.notifier.announcePending();
+    await app.announceRestore();
     return app;
   }
 

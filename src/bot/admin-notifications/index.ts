@@ -81,7 +81,7 @@ const ADMIN_MESSAGE_RETRY: Readonly<AdminMessageRetry> = {
 };
 
 /** What one admin message is made of, rendered in that admin's language. */
-type Render = (
+export type AdminMessageRender = (
   t: Translate,
   locale: string,
 ) => { text: string; keyboard?: InlineKeyboard | undefined };
@@ -278,6 +278,14 @@ export class AdminNotifier {
     for (const intent of await this.#options.records.unconfirmed()) this.unconfirmed(intent);
   }
 
+  /**
+   * One message to every admin, each in their language (`render`), re-sent as any admin
+   * message is; `onReached` runs each time an admin has it.
+   */
+  tell(render: AdminMessageRender, onReached?: () => void): void {
+    this.#track(this.#toAdmins(render, onReached));
+  }
+
   /** New LOW_BALANCE_* thresholds (settings reloaded while running). */
   setAlerts(alerts: BalanceAlerts): void {
     this.#options = { ...this.#options, alerts };
@@ -357,7 +365,7 @@ export class AdminNotifier {
    * Sends one message to every admin, each in their language. `onReached` runs when the first
    * admin has it (now or on a re-send). Resolves to how many admins a re-send is pending for.
    */
-  async #toAdmins(render: Render, onReached?: () => void): Promise<number> {
+  async #toAdmins(render: AdminMessageRender, onReached?: () => void): Promise<number> {
     let retrying = 0;
     for (const adminId of this.#options.admins) {
       const sent = await this.#sendTo(adminId, render);
@@ -371,7 +379,7 @@ export class AdminNotifier {
   }
 
   /** One admin message: sent, worth sending again later, or given up on (blocked, never started). */
-  async #sendTo(adminId: number, render: Render): Promise<"sent" | "retry" | "failed"> {
+  async #sendTo(adminId: number, render: AdminMessageRender): Promise<"sent" | "retry" | "failed"> {
     const { api } = this.#options;
     const { i18n, settings } = this.#options;
     const locale = (await settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
@@ -393,7 +401,12 @@ export class AdminNotifier {
   }
 
   /** Schedules re-send number `attempt` to one admin, after a pause that doubles each time. */
-  #retryLater(adminId: number, render: Render, attempt: number, onReached?: () => void): void {
+  #retryLater(
+    adminId: number,
+    render: AdminMessageRender,
+    attempt: number,
+    onReached?: () => void,
+  ): void {
     const policy = this.#options.retry ?? ADMIN_MESSAGE_RETRY;
     if (attempt > policy.retries || this.#closed) return;
     const delay = backoffDelay(policy, attempt);

@@ -24,6 +24,13 @@ export interface Dialect {
    */
   readonly gate: string | undefined;
   /**
+   * The database's own clock in whole ms since the epoch, read when the statement judges the
+   * row: the sender lease and the claim's fence go by it, never by a process's clock (a replica
+   * whose clock is off can neither take the lease early nor keep it late). PostgreSQL's
+   * `clock_timestamp()`; on SQLite, the machine's clock as SQLite reads it.
+   */
+  readonly nowMs: string;
+  /**
    * Names the index a SELECT on `purchase_intents` must use: SQLite, which keeps no statistics
    * here, may otherwise pick a worse one; PostgreSQL's planner has its statistics.
    */
@@ -42,6 +49,7 @@ export const SQLITE: Dialect = {
   forUpdate: "",
   forShare: "",
   gate: undefined,
+  nowMs: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
   indexedBy: (index) => `INDEXED BY ${index}`,
 };
 
@@ -51,5 +59,6 @@ export const POSTGRES: Dialect = {
   forUpdate: " FOR UPDATE",
   forShare: " FOR SHARE",
   gate: `SELECT pg_advisory_xact_lock(${LEDGER_GATE_KEY})`,
+  nowMs: "CAST(extract(epoch FROM clock_timestamp()) * 1000 AS BIGINT)",
   indexedBy: () => "",
 };

@@ -2,7 +2,7 @@
  * The claim: the one step that lets a draft or a queued confirmation out (→ sending), and the
  * queueing of a confirmation that must wait its turn.
  *
- * Every rule of the claim is in one UPDATE ({@link CLAIM_SQL}); the reads around it only name
+ * Every rule of the claim is in one UPDATE ({@link claimSql}); the reads around it only name
  * the move and explain a refusal. SQLite's single writer makes that UPDATE's reads ("nothing
  * sending, nothing unconfirmed, not paused, under the limits") and its move one indivisible step
  * on any number of connections and processes. PostgreSQL runs writers side by side: under READ
@@ -34,6 +34,7 @@ import type {
   SpendingLimits,
 } from "../../ledger/types.js";
 import { utcDayNumber } from "../../shared/utc-day.js";
+import type { Dialect } from "../db/dialect.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
 import type { PauseSwitchRows } from "./pause-switch.js";
@@ -53,8 +54,12 @@ function limitCondition(rule: LimitRule): string {
   return `AND (kind <> '${rule.kind}' OR ${exempt}${count}${today} <= CAST(@${rule.name} AS BIGINT))`;
 }
 
-/** The claim, for a draft or a queued confirmation alike: every condition is here. */
-const CLAIM_SQL = `
+/**
+ * The claim, for a draft or a queued confirmation alike: every condition is here. The fence
+ * judges the lease's expiry by the database's clock when the UPDATE runs (inside the gate, the
+ * lease's row locked), as the lease itself is written: never a time read before the gate.
+ */
+const claimSql = (dialect: Dialect) => `
 UPDATE purchase_intents
 SET status = 'sending', sent_at = @now, updated_at = @now
 WHERE id = @id
@@ -66,18 +71,18 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
   AND (CAST(@fenceOwner AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM sender_lease l
         WHERE l.name = 'sender' AND l.owner = @fenceOwner
-          AND l.epoch = CAST(@fenceEpoch AS BIGINT) AND l.expires_at > CAST(@fenceNow AS BIGINT)))
+          AND l.epoch = CAST(@fenceEpoch AS BIGINT) AND l.expires_at > ${dialect.nowMs}))
   ${LIMIT_RULES.map(limitCondition).join("\n  ")}
 RETURNING *
 `;
 
-const HOLDS_LEASE_SQL = `SELECT 1 AS one FROM sender_lease WHERE name = 'sender'
-  AND owner = @fenceOwner AND epoch = @fenceEpoch AND expires_at > @fenceNow`;
+const holdsLeaseSql = (dialect: Dialect) => `SELECT 1 AS one FROM sender_lease
+  WHERE name = 'sender' AND owner = @fenceOwner AND epoch = @fenceEpoch
+    AND expires_at > ${dialect.nowMs}`;
 
 interface FenceParameters {
   fenceOwner: string | null;
   fenceEpoch: number | null;
-  fenceNow: number | null;
 }
 
 type ClaimMoves = Pick<PurchaseLedger, "claim" | "queue" | "fenceWith">;
@@ -89,6 +94,8 @@ export class LedgerClaims implements ClaimMoves {
   readonly #limits: () => Readonly<SpendingLimits>;
   /** This process's hold on the sender lease, checked by every claim once set. */
   #fence: LeaseFence | undefined;
+  readonly #claimSql: string;
+  readonly #holdsLeaseSql: string;
 
   constructor(parts: {
     core: LedgerCore;
@@ -100,6 +107,8 @@ export class LedgerClaims implements ClaimMoves {
     this.#pause = parts.pause;
     this.#queries = parts.queries;
     this.#limits = parts.limits;
+    this.#claimSql = claimSql(parts.core.db.dialect);
+    this.#holdsLeaseSql = holdsLeaseSql(parts.core.db.dialect);
   }
 
   fenceWith = (fence: LeaseFence | undefined): void => {
@@ -110,8 +119,8 @@ export class LedgerClaims implements ClaimMoves {
   #fenceParameters(): FenceParameters {
     const fence = this.#fence;
     return fence === undefined
-      ? { fenceOwner: null, fenceEpoch: null, fenceNow: null }
-      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch, fenceNow: fence.now() };
+      ? { fenceOwner: null, fenceEpoch: null }
+      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch };
   }
 
   /**
@@ -142,7 +151,7 @@ export class LedgerClaims implements ClaimMoves {
         `SELECT status FROM purchase_intents WHERE id = @id${forUpdate}`,
         { id },
       );
-      const [claimed] = await tx.rows<IntentRow>(CLAIM_SQL, {
+      const [claimed] = await tx.rows<IntentRow>(this.#claimSql, {
         ...{ id, userId, now, day: utcDayNumber(now), exempt: exempt ? 1 : 0 },
         ...maxima,
         ...fenced,
@@ -182,7 +191,7 @@ export class LedgerClaims implements ClaimMoves {
     if ((await this.#queries.sendingCount(tx)) > 0) return { reason: "busy" };
     if (
       fenced.fenceOwner !== null &&
-      (await tx.rows(HOLDS_LEASE_SQL, { ...fenced })).length === 0
+      (await tx.rows(this.#holdsLeaseSql, { ...fenced })).length === 0
     ) {
       return { reason: "busy" };
     }

@@ -5,16 +5,19 @@
  * gate, durably, since each changes what a claim's rules read (something `sending`, something
  * `unconfirmed`, the day's totals) and none may roll back once a request may have left.
  */
+import { restoredDetail } from "../../ledger/restore.js";
 import type {
   IntentStatus,
   PurchaseIntent,
   PurchaseLedger,
   RecordedOutcome,
+  RestoreMarks,
 } from "../../ledger/types.js";
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore, MovePatch } from "./core.js";
 import type { LedgerQueryRows } from "./queries.js";
+import { closeWhatWasOpen } from "./restored.js";
 
 /** Statuses an intent can reach while its request's answer is still on the way. */
 const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
@@ -144,23 +147,26 @@ export class LedgerOutcomes implements OutcomeMoves {
   };
 
   /**
-   * After a restore from a backup: every purchase the backup shows in flight (`sending`) or
-   * promised (`queued`) may have been sent after the backup was taken, so each becomes
-   * unconfirmed, for an admin to settle, never sent again. The sender lease is cleared, with its
-   * epoch moved far past any a process of before the restore could still hold.
+   * After a restore from a backup (src/ledger/restore.ts), in one gated transaction: every
+   * purchase the backup shows in flight (`sending`) or promised (`queued`) may have been sent
+   * after the backup was taken, so each becomes unconfirmed, for an admin to settle, never sent
+   * again; what else the backup shows open is closed (./restored.ts). The sender lease is
+   * cleared, its epoch moved far past any a process of before the restore could still hold.
    */
-  markRestored = (backupTakenAt: string, now = this.#core.clock()): Promise<PurchaseIntent[]> => {
+  markRestored = (
+    backupTakenAt: string | undefined,
+    now = this.#core.clock(),
+  ): Promise<RestoreMarks> => {
     const { seq } = this.#core.db.dialect;
     return this.#core.db.gated(async (tx) => {
       await tx.run(
         "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
       );
-      return this.#makeUnconfirmed(
-        tx,
-        `status IN ('sending', 'queued') ORDER BY ${seq}`,
-        `restored: the database was restored from a backup taken ${backupTakenAt}; whether this purchase was sent after it is unknown`,
-        now,
-      );
+      const detail = restoredDetail(backupTakenAt);
+      const where = `status IN ('sending', 'queued') ORDER BY ${seq}`;
+      const unknown = await this.#makeUnconfirmed(tx, where, detail, now);
+      const marks = { backupTakenAt, now, unknown: unknown.length };
+      return { unknown, notice: await closeWhatWasOpen(this.#core, tx, marks) };
     });
   };
 

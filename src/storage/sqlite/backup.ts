@@ -3,23 +3,41 @@
  * database page by page through SQLite itself, consistent however the live connection writes
  * meanwhile (a file copy of a live WAL database is not: the WAL holds the recent commits). Each
  * copy is written under a temporary name, checked (`PRAGMA integrity_check`, and that it is a
- * giftbot database this build can read), made readable by its owner only (it holds people's
- * ids and names) and only then renamed into place; older backups are removed only after that,
- * keeping the newest `keep`.
+ * giftbot database this build can read), readable by its owner only from its first byte (it
+ * holds people's ids and names), and only then renamed into place; older backups are removed
+ * only after that, keeping the newest `keep`.
+ *
+ * A backup is one self-contained file: the copy of a WAL database is itself in WAL mode, and
+ * any connection that opens it read-only (the check, a restore's check) leaves a -wal and a
+ * -shm beside it that it cannot remove. The copy is switched to a rollback journal before it
+ * is checked; the bot switches the restored file back to WAL when it opens it.
  */
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import type { Db } from "./driver.js";
 import { latestVersion } from "../migrations.js";
+import type { Db } from "./driver.js";
+import { createOwnerOnly, ensureOwnerOnlyFolder } from "./owner-only.js";
 import type { BackupResult } from "../types.js";
 
 /** Backup files are named so that their names sort by time. */
 const PREFIX = "giftbot-";
 const SUFFIX = ".sqlite";
 
-/** Why a file cannot serve as a backup, or undefined when it can. */
+/**
+ * Why a file cannot serve as a backup, or undefined when it can. Leaves nothing beside it: a
+ * -wal or -shm a read-only look at a WAL file makes is removed (a backup is nobody's live file).
+ */
 export function backupProblem(path: string): string | undefined {
+  const leftovers = [`${path}-wal`, `${path}-shm`].filter((file) => !existsSync(file));
+  try {
+    return readProblem(path);
+  } finally {
+    for (const file of leftovers) rmSync(file, { force: true });
+  }
+}
+
+function readProblem(path: string): string | undefined {
   let db: Db | undefined;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -77,21 +95,54 @@ export async function backupDatabase(
   dir: string,
   options: { keep: number; now: number },
 ): Promise<BackupResult> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureOwnerOnlyFolder(dir);
   const path = join(dir, backupName(options.now));
   const temporary = `${path}.partial`;
   try {
+    removeWithCompanions(temporary);
+    createOwnerOnly(temporary);
     await db.backup(temporary);
+    useRollbackJournal(temporary);
     const problem = backupProblem(temporary);
     if (problem !== undefined) throw new Error(`the backup does not check out: ${problem}`);
-    chmodSync(temporary, 0o600);
     renameSync(temporary, path);
   } catch (error) {
-    rmSync(temporary, { force: true });
+    removeWithCompanions(temporary);
     throw error;
   }
   for (const old of listBackups(dir).slice(0, -Math.max(1, options.keep))) {
     rmSync(old, { force: true });
   }
+  removeLeftovers(dir);
   return { path, bytes: statSync(path).size, at: options.now };
 }
+
+/** Switches the copy at `path` to a rollback journal: one file, nothing made beside it. */
+function useRollbackJournal(path: string): void {
+  const copy = new Database(path, { fileMustExist: true });
+  try {
+    copy.pragma("journal_mode = DELETE");
+  } finally {
+    copy.close();
+  }
+}
+
+/** Removes `path` and anything SQLite may have left beside it. */
+function removeWithCompanions(path: string): void {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(path + suffix, { force: true });
+}
+
+/**
+ * Removes what earlier backups left in `dir` (a temporary copy of a backup that was cut short,
+ * the -wal and -shm an older bot's check left beside each backup). Only this process backs up
+ * into `dir` (the sender lease's holder, one backup at a time), so none of these is in use.
+ */
+function removeLeftovers(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (LEFTOVER.test(name)) rmSync(join(dir, name), { force: true });
+  }
+}
+
+/** `giftbot-<time>.sqlite` followed by `.partial`, `-wal`, `-shm` or `-journal` (or both). */
+const LEFTOVER =
+  /^giftbot-\d{8}T\d{6}Z\.sqlite(?:\.partial(?:-wal|-shm|-journal)?|-wal|-shm|-journal)$/;

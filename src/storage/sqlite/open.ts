@@ -16,7 +16,7 @@
  * system's file cache for the price of one read call. A fixed, small cache keeps the process's
  * resident memory predictable however large the file grows (10,000 parked flows are about 45 MB).
  */
-import { mkdirSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { latestVersion, migrationsFor } from "../migrations.js";
@@ -25,6 +25,8 @@ import type { Storage } from "../types.js";
 import { backupDatabase } from "./backup.js";
 import { type Db, SqliteDatabase } from "./driver.js";
 import { DatabaseDamagedError, DatabaseTooNewError } from "./errors.js";
+import { holdShared } from "./file-lock.js";
+import { createOwnerOnly, ensureOwnerOnlyFolder, makeOwnerOnly } from "./owner-only.js";
 
 /** SQLite page cache per connection, in KiB (see above for why this size). */
 const PAGE_CACHE_KIB = 8192;
@@ -38,26 +40,63 @@ const BUSY_TIMEOUT_MS = 25;
 
 /**
  * Opens (creating and migrating it if needed) the database file at `path`, and the storage on
- * it; throws at once when the file cannot be used (see {@link openDatabase}). `onOpen` is handed
- * the connection first: the tests' fault injection needs the very connection the bot writes on.
+ * it, holding a shared lock on its lock file until closed (./file-lock.ts: throws
+ * DatabaseLockedError while a restore holds it); throws at once when the file cannot be used
+ * (see {@link openDatabase}). `onOpen` is handed the connection first: the tests' fault
+ * injection needs the very connection the bot writes on.
  */
 export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Promise<Storage> {
-  const db = openDatabase(path);
+  const lock = path === ":memory:" ? undefined : holdShared(path);
+  let db: Db;
+  try {
+    db = openDatabase(path);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+  const opened = fileIdentity(path);
   onOpen?.(db);
   const storage = storageOn(new SqliteDatabase(db), {
     backup: (dir, options) => backupDatabase(db, dir, options),
     rememberCosts: true,
   });
-  return Promise.resolve(storage);
+  return Promise.resolve({
+    ...storage,
+    fileChanged: () => fileChange(path, opened),
+    close: async () => {
+      await storage.close();
+      lock?.release();
+    },
+  });
+}
+
+/** Which file a path names now (device and inode), or undefined when none does. */
+function fileIdentity(path: string): string | undefined {
+  if (path === ":memory:") return undefined;
+  const stat = statSync(path, { throwIfNoEntry: false });
+  return stat === undefined ? undefined : `${stat.dev}:${stat.ino}`;
+}
+
+/** How the file at `path` is no longer the one opened (`opened`), or undefined when it still is. */
+function fileChange(path: string, opened: string | undefined): string | undefined {
+  if (opened === undefined) return undefined;
+  const now = fileIdentity(path);
+  if (now === opened) return undefined;
+  return now === undefined ? `${path} was removed` : `${path} was replaced by another file`;
 }
 
 /**
- * Opens (creating it and its folder if needed), checks and migrates the database at `path`.
+ * Opens (creating it and its folder if needed, owner-only: ./owner-only.ts), checks and
+ * migrates the database at `path`.
  * Throws {@link DatabaseDamagedError} when the file is not a database or SQLite's quick check
  * finds it damaged, and {@link DatabaseTooNewError} when a newer bot wrote it.
  */
 export function openDatabase(path: string): Db {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  if (path !== ":memory:") {
+    ensureOwnerOnlyFolder(dirname(path));
+    createOwnerOnly(path);
+    makeOwnerOnly([`${path}-wal`, `${path}-shm`]);
+  }
   const db = new Database(path);
   try {
     checkIntact(db, path);

@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
   breakerOpenedText,
@@ -8,6 +11,16 @@ import type { BreakerOpening } from "../../../src/purchases/breaker.js";
 import { translators } from "../../helpers/translators.js";
 
 const T0 = Date.UTC(2030, 0, 1, 12, 5);
+const OPERATIONS = readFileSync(
+  join(fileURLToPath(new URL("../../..", import.meta.url)), "docs/operations.md"),
+  "utf8",
+);
+/** Sending the bot SIGHUP under compose, under the shipped systemd unit, and with `npm start`. */
+const RELOAD_COMMANDS = [
+  "docker compose kill -s HUP bot",
+  "sudo systemctl reload giftbot",
+  `kill -HUP "$(pgrep -P <npm's pid>)"`,
+];
 
 const opening = (cause: BreakerOpening["cause"], count = 3): BreakerOpening => ({
   cause,
@@ -50,6 +63,19 @@ describe("breaker and outage texts", () => {
     expect(session).toContain("refused a purchase");
     expect(session).toContain("MARKETPLACE_COOKIE_FILE");
     expect(session).toContain("SIGHUP");
+    // The command for each way the bot runs, as docs/operations.md gives them, in both languages.
+    for (const [t, locale] of [
+      [en, "en"],
+      [ru, "ru"],
+    ] as const) {
+      const text = breakerOpenedText(t, locale, opening("session", 1), undefined);
+      for (const command of RELOAD_COMMANDS) {
+        expect(text, locale).toContain(command);
+        expect(OPERATIONS, command).toContain(command);
+      }
+      expect(text, locale).toContain("sudo tee secrets/marketplace_cookie");
+      expect(text, locale).toContain("/etc/giftbot/secrets/marketplace_cookie");
+    }
     const wallet = breakerOpenedText(en, "en", opening("wallet", 1), "UQwallet");
     expect(wallet).toContain("Top up the wallet UQwallet");
     expect(breakerOpenedText(ru, "ru", opening("wallet", 1), "UQwallet")).toContain(

@@ -8,11 +8,16 @@ import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { stopClusterIn } from "../../../tools/postgres/cluster.js";
+import { processesOfRun, RUN_MARKER } from "../../helpers/leftovers.js";
 
-/** A process that starts a cluster, prints where it is, and waits to be killed. */
+/**
+ * A process that starts a cluster marked as this run's (as the run's own cluster is), prints
+ * where it is, and waits to be killed.
+ */
 const STARTER = `
 const { startPostgresCluster } = await import(process.env.CLUSTER_MODULE);
-const cluster = await startPostgresCluster();
+const [name, value] = process.env.CLUSTER_MARKER.split("=");
+const cluster = await startPostgresCluster(undefined, { environment: { [name]: value } });
 console.log(JSON.stringify({ url: cluster.url, dir: cluster.dir }));
 setInterval(() => undefined, 1 << 30);
 `;
@@ -28,8 +33,19 @@ async function gone(path: string): Promise<void> {
   }
 }
 
+/**
+ * The server processes of the cluster in `dir` that the run's leftover check finds, as seen
+ * from the vitest process (this worker's parent).
+ */
+function serverSeenByLeftoverCheck(marker: string, dir: string): number[] {
+  return processesOfRun(marker, new Set(), process.ppid)
+    .filter((p) => p.command.includes(`-D ${join(dir, "data")}`))
+    .map((p) => p.pid);
+}
+
 describe("the tests' throwaway PostgreSQL cluster", () => {
   it("is stopped and removed when the process that started it is killed (no teardown ran)", async () => {
+    const marker = `${RUN_MARKER}=${process.env[RUN_MARKER] ?? `cluster-test-${process.pid}`}`;
     const starter = spawn(
       process.execPath,
       ["--import", "tsx", "--input-type=module", "-e", STARTER],
@@ -42,6 +58,7 @@ describe("the tests' throwaway PostgreSQL cluster", () => {
           CLUSTER_MODULE: pathToFileURL(
             join(import.meta.dirname, "../../../tools/postgres/cluster.ts"),
           ).href,
+          CLUSTER_MARKER: marker,
         },
         stdio: ["ignore", "pipe", "inherit"],
       },
@@ -68,6 +85,8 @@ describe("the tests' throwaway PostgreSQL cluster", () => {
     client.on("error", () => undefined);
     await client.connect();
     expect((await client.query<{ one: number }>("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+    // A server left running would fail the run (test/global-setup.ts).
+    expect(serverSeenByLeftoverCheck(marker, dir)).toHaveLength(1);
     // The server's end shows as an error ("terminated unexpectedly"), then as the end.
     const disconnected = new Promise((resolve) => client.once("end", resolve));
 
@@ -77,5 +96,6 @@ describe("the tests' throwaway PostgreSQL cluster", () => {
     await disconnected;
     await gone(dir);
     expect(existsSync(dir)).toBe(false);
+    expect(serverSeenByLeftoverCheck(marker, dir)).toEqual([]);
   }, 30_000);
 });

@@ -87,17 +87,33 @@ describe("terminal chat input: what a typed line means", () => {
 });
 
 describe("terminal chat input: which button a press means", () => {
-  it("uses the latest bot message, never an older keyboard", () => {
+  it("uses the latest bot message that has buttons", () => {
     const chat = [greeting, message(29, false, "alice_friend"), askAmount];
     expect(latestBotMessage(chat)?.id).toBe(30);
     expect(findButton(chat, 1)).toMatchObject({ message: { id: 30 }, row: 0, column: 0 });
     expect(findButton(chat, 2)).toBe("(message #30 has no button 2; it has 1)");
-    const afterDelivered = [...chat, message(31, false, "100"), delivered];
-    expect(findButton(afterDelivered, 1)).toBe("(message #33 has no buttons)");
     expect(findButton([], 1)).toBe("(no bot message here yet)");
   });
 
-  it("presses an older message's button only when the message is named", () => {
+  it("looks past the bot's later messages without buttons (a list sent as a file, a retyped amount's reply)", () => {
+    const card = message(40, true, "🎁 Giveaway", [["✅ Confirm", "✖️ Cancel"], ["📄 List"]]);
+    const listFile = message(41, true, "");
+    expect(findButton([greeting, card, listFile], 1)).toMatchObject({
+      message: { id: 40 },
+      button: { text: "✅ Confirm" },
+    });
+    const again = message(32, true, "That is not a whole number. Send the number again.");
+    expect(findButton([greeting, askAmount, message(31, false, "12o"), again], 1)).toMatchObject({
+      message: { id: 30 },
+      button: { text: "Cancel" },
+    });
+    // Once no bot message has buttons, a press says so instead of pressing nothing.
+    expect(findButton([message(33, true, "✅ Delivered"), listFile], 1)).toBe(
+      "(no bot message here has buttons now)",
+    );
+  });
+
+  it("presses an older message's button when the message is named", () => {
     const chat = [greeting, askAmount, delivered];
     expect(findButton(chat, 2, 28)).toMatchObject({
       message: { id: 28 },
@@ -105,18 +121,21 @@ describe("terminal chat input: which button a press means", () => {
       column: 1,
       button: { text: "💎 Gift Premium" },
     });
+    expect(findButton(chat, 1, 33)).toBe("(message #33 has no buttons)");
     expect(findButton([...chat, message(34, false, "hi")], 1, 34)).toBe(
       "(message #34 is not the bot's)",
     );
     expect(findButton(chat, 1, 99)).toBe("(no message #99 here)");
   });
 
-  it("hints at #N when a number sent as text matches a button of the latest bot message", () => {
+  it("hints at #N when a number sent as text matches a button #N would press", () => {
     expect(numberSentAsTextHint("1", [greeting, askAmount])).toBe(
-      '(sent "1" as a message; to press button 1, "Cancel", type #1)',
+      '(sent "1" as a message; to press button 1, "Cancel" of #30, type #1)',
     );
     expect(numberSentAsTextHint("100", [greeting, askAmount])).toBeUndefined();
-    expect(numberSentAsTextHint("2", [greeting, delivered])).toBeUndefined();
+    expect(numberSentAsTextHint("2", [greeting, delivered])).toBe(
+      '(sent "2" as a message; to press button 2, "💎 Gift Premium" of #28, type #2)',
+    );
     expect(numberSentAsTextHint("hello", [greeting])).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { run, sequentialize } from "@grammyjs/runner";
 import { Api, GrammyError, InlineKeyboard, InputFile } from "grammy";
+import { downloadListFile } from "../../../src/bot/features/giveaway/download.js";
 import { formatMessage } from "../../../tools/telegram-emulator/terminal-chat.js";
 import { describe, expect, it } from "vitest";
 import { ALICE, BOB, botFor, GROUP, runBot, startEmulator } from "./harness.js";
@@ -51,6 +52,57 @@ describe("Telegram emulator with the real grammY bot", () => {
     expect(formatMessage(reply, view)).toEqual([
       `#${reply.id} @gift_test_bot: 📎 purchases.csv (${Buffer.byteLength(csv)} bytes) Purchases`,
     ]);
+  });
+
+  it("gives the bot a file a person sent: getFile, then the bytes from /file/bot<token>/<file_path>", async () => {
+    const emu = await startEmulator();
+    emu.addUser(ALICE);
+    const bot = botFor(emu);
+    const texts: string[] = [];
+    bot.on("message:text", (ctx) => texts.push(ctx.message.text));
+    // The giveaway's own download (src/bot/features/giveaway/download.ts), through grammY's getFile.
+    bot.on("message:document", async (ctx) => {
+      const file = await downloadListFile(
+        { getFile: (id) => ctx.api.getFile(id), token: ctx.api.token },
+        ctx.message.document,
+        { apiRoot: emu.apiRoot },
+      );
+      await ctx.reply(file.kind === "ok" ? `${file.fileName}: ${file.text}` : file.kind);
+    });
+    await runBot(bot);
+
+    const list = "username\nalice_friend\nбоб_gifts\n";
+    const sent = emu.sendDocument(ALICE.id, ALICE.id, {
+      fileName: "winners.csv",
+      content: Buffer.from(list),
+    });
+    const reply = await emu.nextBotMessage(ALICE.id, { after: sent.messageId });
+    expect(reply.text).toBe(`winners.csv: ${list}`);
+    // As on Telegram, a document's message has no text (a bot that reads text first sees none).
+    expect(texts).toEqual([]);
+    const document = emu.chat(ALICE.id)[0]?.message.document;
+    expect(document).toMatchObject({
+      file_name: "winners.csv",
+      mime_type: "text/csv",
+      file_size: Buffer.byteLength(list),
+    });
+    const getFile = emu.calls.find((call) => call.method === "getFile");
+    expect(getFile?.result).toMatchObject({
+      file_id: document?.file_id,
+      file_size: Buffer.byteLength(list),
+      file_path: "documents/file_1.csv",
+    });
+
+    // As Telegram: an unknown file_id is refused, and the download needs the bot's token.
+    await expect(bot.api.getFile("no-such-file")).rejects.toThrow(/invalid file_id/);
+    const path = "file/bot7000000001:wrong-token/documents/file_1.csv";
+    expect((await fetch(`${emu.apiRoot}/${path}`)).status).toBe(404);
+    expect((await fetch(`${emu.apiRoot}/file/bot${emu.token}/documents/file_9.csv`)).status).toBe(
+      404,
+    );
+    expect(() =>
+      emu.sendDocument(ALICE.id, ALICE.id, { fileName: "a/b.txt", content: Buffer.from("x") }),
+    ).toThrow(/without a folder/);
   });
 
   it("turns a button press into a callback query the bot answers and edits after", async () => {

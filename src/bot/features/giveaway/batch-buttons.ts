@@ -53,13 +53,22 @@ async function onPress(
   }
 }
 
-/** Resume goes on only while purchases are open: else it would stop again at once. */
+/**
+ * Resume goes on only while purchases are open: else it would stop again at once. A batch a
+ * restore stopped never goes on, and the admin is told why first (purchases are usually on hold
+ * after a restore, which would say nothing about it).
+ */
 async function resume(
   ctx: BatchPress,
   batchId: string,
   services: BotServices,
   sending: GiveawaySending,
 ): Promise<void> {
+  const batch = (await sending.runner.state(batchId))?.batch;
+  if (batch?.stopReason === "restored") {
+    await ctx.answerCallbackQuery({ text: ctx.t("giveaway-resume-restored") });
+    return;
+  }
   const state = await purchasesState(services);
   if (state.paused || state.unconfirmed > 0) {
     await ctx.answerCallbackQuery({ text: ctx.t("giveaway-resume-closed") });

@@ -1,8 +1,9 @@
 /**
  * The checked list's card, shown once the checks end: who can receive, who already has
  * Premium, who was not found or not checked, what was not a username; the total and what it
- * is likely to cost in the wallet's currency against the balance and today's limits; and
- * Confirm (when anyone can receive), Cancel and "Download the list". Plain text: names are
+ * is likely to cost in the wallet's currency against the balance and today's limits; a warning
+ * when the same giveaway ran in the last 7 days; and Confirm (when anyone can receive), Cancel
+ * and "Download the list". Plain text: names are
  * shown as the service spells them, the invalid entries as the admin wrote them.
  */
 import { InlineKeyboard } from "grammy";
@@ -15,9 +16,10 @@ import {
   scaleMoney,
 } from "../../../costs/money.js";
 import type { Headroom } from "../../../ledger/limits.js";
+import type { EarlierGiveaway } from "../../../purchases/giveaway-runner.js";
 import { encodeGiveaway } from "../../callback-data/giveaway.js";
 import type { Translate } from "../../context.js";
-import { formatDecimal } from "../../format.js";
+import { formatDateTime, formatDecimal } from "../../format.js";
 import { giftName } from "../../purchase-views.js";
 import type { Giveaway } from "./board.js";
 import type { CheckedRecipients } from "./check.js";
@@ -35,6 +37,11 @@ export interface GiveawayFigures {
   balance: string | undefined;
   /** What today's limits leave for the admin, of this kind. */
   room: Headroom;
+  /**
+   * A giveaway of the last 7 days that gave the same gift to the same recipients, if any: the
+   * card warns, and its Confirm says it sends a second giveaway.
+   */
+  sameAs?: EarlierGiveaway | undefined;
 }
 
 type CardGiveaway = Pick<Giveaway, "id" | "kind" | "quantity" | "list">;
@@ -64,17 +71,42 @@ export function cardText(
     totalLine(t, giveaway, count),
     ...moneyLines(t, locale, figures, count),
     ...roomLines(t, giveaway, figures.room, count),
+    ...sameAsLines(t, locale, figures.sameAs, count),
   ].join("\n");
 }
 
-/** Confirm (when anyone can receive), Cancel, and the list as CSV. */
+/** The warning that the same giveaway ran already: when, and what it delivered. */
+function sameAsLines(
+  t: Translate,
+  locale: string,
+  sameAs: EarlierGiveaway | undefined,
+  count: number,
+): string[] {
+  if (sameAs === undefined) return [];
+  return [
+    "",
+    t("giveaway-card-same-as", {
+      count,
+      started: formatDateTime(locale, sameAs.batch.createdAt),
+      delivered: sameAs.delivered,
+    }),
+  ];
+}
+
+/**
+ * Confirm (when anyone can receive; "Confirm a second giveaway" when the same one ran in the
+ * last 7 days), Cancel, and the list as CSV.
+ */
 export function cardKeyboard(
   t: Translate,
   giveawayId: string,
-  canConfirm: boolean,
+  confirm: "none" | "first" | "second",
 ): InlineKeyboard {
   const keyboard = new InlineKeyboard();
-  if (canConfirm) keyboard.text(t("button-confirm"), encodeGiveaway({ type: "ok", giveawayId }));
+  if (confirm !== "none") {
+    const label = confirm === "second" ? t("giveaway-button-confirm-again") : t("button-confirm");
+    keyboard.text(label, encodeGiveaway({ type: "ok", giveawayId }));
+  }
   return keyboard
     .text(t("button-cancel"), encodeGiveaway({ type: "no", giveawayId }))
     .row()

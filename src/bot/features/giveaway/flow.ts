@@ -98,6 +98,7 @@ export function createGiveawayFlow(services: BotServices, deps: GiveawayDeps) {
           services,
           board: deps.board,
           later: deps.later,
+          earlierLike: (same) => deps.sending.runner.earlierLike(same),
           ...(deps.editIntervalMs !== undefined ? { editIntervalMs: deps.editIntervalMs } : {}),
         }),
       );

@@ -14,6 +14,7 @@ import type { Giveaway, GiveawayBoard } from "./board.js";
 import { cardKeyboard, cardText, type GiveawayFigures } from "./card.js";
 import { type CheckedRecipients, checkRecipients } from "./check.js";
 import { ProgressEditor } from "./progress.js";
+import type { GiveawayRunner } from "../../../purchases/giveaway-runner.js";
 import { checkingText } from "./progress-view.js";
 
 /** Edits of the progress message at most this often (stack facts: Telegram's edit limits). */
@@ -40,6 +41,8 @@ export interface CheckRunDeps {
   later: Later;
   /** Default {@link PROGRESS_EDIT_INTERVAL_MS}. */
   editIntervalMs?: number;
+  /** A giveaway of the last 7 days with the same gift and recipients (the runner's). */
+  earlierLike: GiveawayRunner["earlierLike"];
 }
 
 /** Checks a giveaway's recipients and shows the card; never rejects. */
@@ -48,12 +51,13 @@ export async function runGiveawayChecks(giveaway: Giveaway, deps: CheckRunDeps):
   try {
     const checked = await checkWithProgress(giveaway, deps, t);
     if (checked === undefined) return;
-    const figures = await readFigures(giveaway, deps.services);
+    const figures = await readFigures(giveaway, checked, deps);
     deps.board.checked(giveaway, checked);
+    const confirm = checked.canReceive.length === 0 ? "none" : figures.sameAs ? "second" : "first";
     await deps.api.sendMessage(
       giveaway.chatId,
       cardText(t, giveaway.locale, giveaway, checked, figures),
-      { reply_markup: cardKeyboard(t, giveaway.id, checked.canReceive.length > 0) },
+      { reply_markup: cardKeyboard(t, giveaway.id, confirm) },
     );
   } catch (error) {
     deps.board.close(giveaway);
@@ -141,11 +145,16 @@ function abortableWait(later: Later, ms: number, signal: AbortSignal): Promise<v
   });
 }
 
-/** The estimate of one gift, the wallet's balance in its currency and today's limits. */
+/**
+ * The estimate of one gift, the wallet's balance in its currency, today's limits, and the same
+ * giveaway if it ran in the last 7 days.
+ */
 async function readFigures(
   giveaway: Giveaway,
-  services: CheckRunDeps["services"],
+  checked: CheckedRecipients,
+  deps: Pick<CheckRunDeps, "services" | "earlierLike">,
 ): Promise<GiveawayFigures> {
+  const { services } = deps;
   const paymentMethod = services.defaultPaymentMethod;
   const currency = currencyOf(paymentMethod);
   const read = await services.desk.readBalance();
@@ -162,5 +171,13 @@ async function readFigures(
       giveaway.kind,
       services.admins.has(giveaway.ownerId),
     ),
+    sameAs:
+      checked.canReceive.length === 0
+        ? undefined
+        : await deps.earlierLike({
+            kind: giveaway.kind,
+            quantity: giveaway.quantity,
+            recipients: checked.canReceive,
+          }),
   };
 }

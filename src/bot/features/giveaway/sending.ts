@@ -86,10 +86,14 @@ function stateText(t: Translate, batch: GiveawayBatch): string {
   return t(`giveaway-state-${batch.status}`);
 }
 
-/** Pause and Cancel while running; Resume and Cancel once paused or stopped; none at the end. */
+/**
+ * Pause and Cancel while running; Resume and Cancel once paused or stopped; none at the end, nor
+ * once a restore stopped it for good.
+ */
 export function sendingKeyboard(t: Translate, batch: GiveawayBatch): InlineKeyboard | undefined {
   const batchId = batch.id;
   const cancel = encodeBatchAction({ type: "cancel", batchId });
+  if (batch.stopReason === "restored") return undefined;
   switch (batch.status) {
     case "running":
       return new InlineKeyboard()
@@ -160,6 +164,17 @@ export class GiveawaySending {
       this.runner.send(batch.id);
     }
     return running.length;
+  }
+
+  /**
+   * Shows each batch's state now on its progress message (at start, the batches a restore
+   * stopped for good: their messages lose their buttons and say why).
+   */
+  async showBatches(batchIds: readonly string[]): Promise<void> {
+    for (const batchId of batchIds) {
+      const state = await this.runner.state(batchId);
+      if (state !== undefined) this.#show(state);
+    }
   }
 
   async #postProgress(progress: GiveawayProgress): Promise<number> {
