@@ -7,7 +7,7 @@ import { type CostEstimate, estimateExceedsBalance } from "../costs/estimate.js"
 import { balanceIn, currencyOf, formatMoney, parseMoney } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
-import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
+import type { ConfirmRefusal, ConfirmResult, Settlement } from "../purchases/types.js";
 import { buyerRefusal } from "../purchases/breaker.js";
 import type { Rejected } from "../service/types.js";
 import type { Translate } from "./context.js";
@@ -323,6 +323,32 @@ export function outcomeText(
       // No intent says where this is shown: said as in a group, without the limit figures.
       return t("outcome-refused", { reason: refusalText(t, locale, result.refusal, "group") });
   }
+}
+
+/**
+ * What a requester is told once the unknown outcome of their gift is settled: an admin's
+ * finding, or the service's own answer told as any outcome is (buyer's words only).
+ */
+export function settledNoticeText(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  settlement: Settlement,
+  explorer: string | undefined,
+): string {
+  let outcome: string;
+  if (settlement.by === "admin") {
+    const key = settlement.delivered ? "settled-admin-delivered" : "settled-admin-not-delivered";
+    outcome = t(key, { gift: giftName(t, intent), username: intent.recipient });
+  } else {
+    const { answer } = settlement;
+    const result: ConfirmResult =
+      answer.kind === "success"
+        ? { kind: "succeeded", intent, txHash: answer.value.txHash }
+        : { kind: "rejected", intent, rejection: answer };
+    outcome = outcomeText(t, locale, result, explorer);
+  }
+  return [t("settled-title"), "", outcome].join("\n");
 }
 
 /**

@@ -186,6 +186,15 @@ export class ClaimAndSend {
     if (outcome.kind === "ambiguous" && recorded.recorded) {
       this.#events.emit("unconfirmed", intent.id, intent, outcome);
     }
+    // An answer that came after a recovery made the intent unconfirmed (another process took
+    // over meanwhile): a definite one settled it, or contradicts an admin's settlement.
+    if (outcome.kind === "success" || outcome.kind === "rejected") {
+      if (recorded.late === "settled") {
+        this.#events.emit("settled", id, intent, { by: "service", answer: outcome });
+      } else if (recorded.late === "contradicts") {
+        this.#events.emit("lateContradiction", id, intent, outcome);
+      }
+    }
     return confirmResultOf(outcome, recorded);
   }
 

@@ -198,6 +198,7 @@ class Desk implements PurchaseDesk {
       onChain: deps.onChain,
       reads: this.#reads,
       heldPause: this.#heldPause,
+      events: this.events,
     });
   }
 

@@ -56,7 +56,11 @@ describe.each(STORES)("$name: a late answer", (store) => {
   it("that is itself ambiguous is kept as evidence: the intent stays unconfirmed", async () => {
     const { ledger, other, intent } = await recovered();
     const late = await ledger.recordOutcome(intent.id, ambiguous);
-    expect(late).toMatchObject({ recorded: false, late: "kept", intent: { status: "unconfirmed" } });
+    expect(late).toMatchObject({
+      recorded: false,
+      late: "kept",
+      intent: { status: "unconfirmed" },
+    });
     expect(late.intent.txHash).toBe("def456");
     expect(await other.unconfirmedCount()).toBe(1);
   });
@@ -88,6 +92,10 @@ describe.each(STORES)("$name: a late answer", (store) => {
   it("that never left (not sent) does not settle an intent recovered meanwhile", async () => {
     const { ledger, intent } = await recovered();
     const late = await ledger.recordNotSent(intent.id, "not sent: cancelled at shutdown");
-    expect(late).toMatchObject({ recorded: false, late: "kept", intent: { status: "unconfirmed" } });
+    expect(late).toMatchObject({
+      recorded: false,
+      late: "kept",
+      intent: { status: "unconfirmed" },
+    });
   });
 });

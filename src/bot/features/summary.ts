@@ -133,6 +133,12 @@ async function confirm(
     await ctx.answerCallbackQuery({ text: gate.text ?? ctx.t("purchase-not-allowed") });
     return;
   }
+  // Its outcome may reach them later outside any update of theirs (an unknown outcome settled,
+  // a restart's recovery): in their app's language, when they never chose one. A nicety: a
+  // database that refuses the write (locked, full) must not stop the Confirm.
+  await services.settings
+    .noteTelegramLanguage(ctx.from.id, ctx.from.language_code)
+    .catch((error: unknown) => ctx.log.warn({ err: error }, "could not note a language"));
   const progress = new PressProgress(ctx, locale, intent, await summaryView(services, intent));
   const result = await claimAndSend(ctx, intent, services, progress);
   if (!progress.answered) {
