@@ -464,6 +464,7 @@ admin-restored-nothing = • Nothing was in flight, waiting or open in the backu
 ## The measured cost and the estimate
 cost-line = cost: { $amount } { $currency }
 cost-line-history = , cost: { $amount } { $currency }
+cost-line-measuring = cost: being measured…
 cost-detail = Cost: { $amount } { $currency } ({ $source })
 cost-detail-unmeasured = Cost: not measured ({ $reason })
 cost-source-balance_after = the wallet's balance read again after delivery

@@ -438,6 +438,7 @@ admin-restored-nothing = • В копии не было покупок в пр�
 ## Измеренная стоимость и оценка
 cost-line = стоимость: { $amount } { $currency }
 cost-line-history = , стоимость: { $amount } { $currency }
+cost-line-measuring = стоимость: измеряется…
 cost-detail = Стоимость: { $amount } { $currency } ({ $source })
 cost-detail-unmeasured = Стоимость: не измерена ({ $reason })
 cost-source-balance_after = баланс кошелька прочитан снова после доставки

@@ -297,6 +297,12 @@ function buildServices(deps: BotDeps) {
         { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
         deps.access.adminIds.includes(userId),
       ),
+    costsShownIn: (requester) =>
+      balanceShownTo(
+        { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
+        // A group's members read it, whoever asked: the setting for buyers decides.
+        requester.chatType === "private" && deps.access.adminIds.includes(requester.userId),
+      ),
     pauseWaiters: new PauseWaiters(),
   };
   return { services, settings, i18n, groupAdmins, gate, now };

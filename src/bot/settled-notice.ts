@@ -66,7 +66,14 @@ async function tellRequester(
   const t: Translate = (key, variables) => services.i18n.t(locale, key, variables);
   await api.sendMessage(
     chatId,
-    settledNoticeText(t, locale, intent, settlement, services.explorerUrl),
+    settledNoticeText(
+      t,
+      locale,
+      intent,
+      settlement,
+      services.explorerUrl,
+      services.costsShownIn(intent.requester) ? "shown" : "hidden",
+    ),
   );
   services.logger.info(
     { intentId: intent.id, chatId, settledBy: settlement.by },

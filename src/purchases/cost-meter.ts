@@ -129,6 +129,11 @@ export class CostMeter {
     }
   }
 
+  /** Whether a measurement of `id` is under way (the chain asked, or the desk's read after it). */
+  measuring(id: string): boolean {
+    return this.#underWay.has(id);
+  }
+
   /**
    * Every good balance read the desk makes, with when it started: kept in the books (the daily
    * report's start and end of day), and used as the reading after for pending purchases.

@@ -386,6 +386,10 @@ class Desk implements PurchaseDesk {
     return (await this.#ledger.get(id))?.cost;
   }
 
+  costMeasuring(id: string): boolean {
+    return this.#costs?.measuring(id) ?? false;
+  }
+
   async settled(options: { costsWithinMs?: number } = {}): Promise<boolean> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
     return (await this.#costs?.idle(options.costsWithinMs)) ?? true;

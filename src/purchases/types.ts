@@ -370,6 +370,11 @@ export interface PurchaseDesk {
    */
   measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined>;
   /**
+   * Whether a measurement of this delivered purchase's cost is under way now (the desk's own
+   * balance read after it, or the chain), so {@link measuredCost} may soon have a figure.
+   */
+  costMeasuring(id: string): boolean;
+  /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the `unconfirmed` listeners are told about each. Call it after registering listeners.
    */
