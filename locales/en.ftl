@@ -627,6 +627,14 @@ command-giveaway = A gift for each person on a list
 giveaway-sending-title = 🎁 Giveaway: { $gift } for each recipient
 giveaway-sending-progress = Sent { $done }/{ $total } { $bar }
 giveaway-sending-counts = ✅ Delivered: { $delivered } · ❌ Refused: { $refused } · ❓ Unknown: { $unknown }
+giveaway-sending-counts-dropped = ✅ Delivered: { $delivered } · ❌ Refused: { $refused } · ❓ Unknown: { $unknown } · ✖️ Not sent: { $dropped }
+giveaway-spent = 💸 Spent: { $amounts }
+giveaway-spent-partly = 💸 Spent: { $amounts } ({ $unmeasured })
+giveaway-spent-unknown = 💸 Spent: not measured ({ $unmeasured })
+giveaway-spent-unmeasured = { $count ->
+        [one] one gift has no measured cost
+       *[other] { $count } gifts have no measured cost
+    }
 giveaway-state-running = ⏳ Sending, one recipient at a time; people's own gifts go first.
 giveaway-state-paused = ⏸ Paused. Resume goes on from the next recipient.
 giveaway-state-stopped-unknown_outcome = ⛔ Stopped: a purchase's outcome is unknown. Settle it with /pending, then press Resume.

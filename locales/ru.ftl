@@ -581,6 +581,14 @@ command-giveaway = Подарок каждому из списка
 giveaway-sending-title = 🎁 Розыгрыш: { $gift } каждому получателю
 giveaway-sending-progress = Отправлено { $done }/{ $total } { $bar }
 giveaway-sending-counts = ✅ Доставлено: { $delivered } · ❌ Отказ: { $refused } · ❓ Неизвестно: { $unknown }
+giveaway-sending-counts-dropped = ✅ Доставлено: { $delivered } · ❌ Отказ: { $refused } · ❓ Неизвестно: { $unknown } · ✖️ Не отправлено: { $dropped }
+giveaway-spent = 💸 Потрачено: { $amounts }
+giveaway-spent-partly = 💸 Потрачено: { $amounts } ({ $unmeasured })
+giveaway-spent-unknown = 💸 Потрачено: не измерено ({ $unmeasured })
+giveaway-spent-unmeasured = { $count ->
+        [one] у { $count } подарка стоимость не измерена
+       *[other] у { $count } подарков стоимость не измерена
+    }
 giveaway-state-running = ⏳ Отправляю по одному получателю; подарки людей идут первыми.
 giveaway-state-paused = ⏸ Пауза. «Продолжить» продолжит со следующего получателя.
 giveaway-state-stopped-unknown_outcome = ⛔ Остановлено: исход покупки неизвестен. Разберите его в /pending и нажмите «Продолжить».
