@@ -218,11 +218,12 @@ describe.each(STORES)("$name: ledger outcomes and reconciliation", (store) => {
     expect(await restarted.claim(waiting.id, 1)).toMatchObject({ ok: false, reason: "frozen" });
     expect(await restarted.recoverInterrupted()).toEqual([]);
 
-    // The response that arrives after recovery is kept as evidence; the status stays.
-    const late = await ledger.recordOutcome(sending.id, success);
-    expect(late.recorded).toBe(false);
+    // An ambiguous response that arrives after recovery is kept as evidence; the status stays
+    // (a definite one settles it: test/contract/late-answers.test.ts).
+    const late = await ledger.recordOutcome(sending.id, ambiguous);
+    expect(late).toMatchObject({ recorded: false, late: "kept" });
     expect(late.intent.status).toBe("unconfirmed");
-    expect(late.intent.txHash).toBe("abc123");
+    expect(late.intent.txHash).toBe("def456");
   });
 
   it("lets one purchase be in flight at a time, and keeps a late answer after an admin settled it", async () => {

@@ -210,10 +210,10 @@ describe("Ledger outcomes and reconciliation", () => {
     expect(restarted.claim(waiting.id, 1)).toMatchObject({ ok: false, reason: "frozen" });
     expect(restarted.recoverInterrupted()).toEqual([]);
 
-    // The response that arrives after recovery is kept as evidence; the status stays.
+    // A definite response that arrives after recovery settles it, as the service's answer.
     const late = ledger.recordOutcome(sending.id, success);
-    expect(late.recorded).toBe(false);
-    expect(late.intent.status).toBe("unconfirmed");
+    expect(late).toMatchObject({ recorded: true, late: "settled" });
+    expect(late.intent.status).toBe("succeeded");
     expect(late.intent.txHash).toBe("abc123");
   });
 
@@ -261,7 +261,8 @@ describe("Ledger outcomes and reconciliation", () => {
       draft: ["queued", "sending", "cancelled", "expired"],
       queued: ["sending", "draft", "rejected", "expired", "unconfirmed"],
       sending: ["succeeded", "rejected", "unconfirmed"],
-      unconfirmed: ["delivered", "not_delivered"],
+      // An admin's settlement, or the service's own late answer.
+      unconfirmed: ["delivered", "not_delivered", "succeeded", "rejected"],
       succeeded: [],
       rejected: [],
       delivered: [],

@@ -1,19 +1,18 @@
 /**
  * Outcomes in PostgreSQL, as in SQLite (src/storage/sqlite/outcomes.ts): what a purchase's
- * request came to, a late answer kept as evidence, the recovery of requests left in flight,
- * and an admin's settlement (a restored backup's marks: ./restored.ts). Each passes the ledger gate, since each changes what a claim's
+ * request came to, a late answer (settling an intent recovered meanwhile, or kept as evidence),
+ * the recovery of requests left in flight, and an admin's settlement (a restored backup's
+ * marks: ./restored.ts). Each passes the ledger gate, since each changes what a claim's
  * rules read (something `sending`, something `unconfirmed`, the day's totals).
  */
 import type pg from "pg";
 import type { PurchaseOutcome } from "../../service/types.js";
-import type { IntentStatus, PurchaseIntent, RecordedOutcome } from "../../ledger/types.js";
-import { outcomePatch } from "../sqlite/outcomes.js";
+import { lateAnswer } from "../../ledger/transitions.js";
+import type { PurchaseIntent, RecordedOutcome } from "../../ledger/types.js";
+import { isDefinite, lateEvidence, latePatch, outcomePatch } from "../sqlite/outcomes.js";
 import type { MovePatch, PostgresLedgerCore } from "./ledger-core.js";
 import type { PostgresLedgerQueries } from "./ledger-queries.js";
 import { rows } from "./sql.js";
-
-/** Statuses an intent can reach while its request's answer is still on the way. */
-const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
 
 type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
 
@@ -33,7 +32,7 @@ export class PostgresOutcomes {
     now: number = this.#core.clock(),
   ): Promise<RecordedOutcome> {
     const { to, patch } = outcomePatch(outcome, now);
-    return this.#record(id, to, patch, now);
+    return this.#record(id, to, patch, now, isDefinite(outcome));
   }
 
   /** An outcome whose first write failed: sending → unconfirmed, the answer kept as evidence. */
@@ -55,6 +54,7 @@ export class PostgresOutcomes {
         outcomeDetail: `outcome_unrecorded: ${to}${detail}`,
       },
       now,
+      false,
     );
   }
 
@@ -69,33 +69,48 @@ export class PostgresOutcomes {
       "rejected",
       { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail },
       now,
+      false,
     );
   }
 
-  #record(id: string, to: OutcomeStatus, patch: MovePatch, now: number): Promise<RecordedOutcome> {
+  /** `definite`: the service's own success or refusal, which may settle a late answer. */
+  #record(
+    id: string,
+    to: OutcomeStatus,
+    patch: MovePatch,
+    now: number,
+    definite: boolean,
+  ): Promise<RecordedOutcome> {
     return this.#core.gated(async (client): Promise<RecordedOutcome> => {
       const current = await this.#core.lock(id, client);
-      if (!LATE_ANSWER_STATUSES.includes(current.status)) {
+      const late = lateAnswer(current.status, to, definite);
+      if (late === undefined) {
         return {
           recorded: true,
           intent: await this.#core.move(client, current, to, now, patch, null),
         };
       }
       // Recovered as interrupted while this response was on its way (and perhaps settled by an
-      // admin): keep the status, and the late answer as evidence unless one is held already.
+      // admin since).
+      if (late === "settled") {
+        const settled = await this.#core.move(
+          client,
+          current,
+          to,
+          now,
+          latePatch(to, patch, now),
+          null,
+        );
+        return { recorded: true, late, intent: settled };
+      }
+      // The status stays; the late answer is kept as evidence unless one is held already.
       await rows(
         client,
         `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
            outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
-        {
-          id,
-          now,
-          response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
-          txHash: patch.txHash ?? null,
-          detail: `A response arrived after the restart's recovery: ${to}.`,
-        },
+        { id, now, ...lateEvidence(to, patch) },
       );
-      return { recorded: false, intent: await this.#core.mustGet(id, client) };
+      return { recorded: false, late, intent: await this.#core.mustGet(id, client) };
     });
   }
 

@@ -1,16 +1,14 @@
 /**
  * Outcomes in SQLite: what a purchase's request came to (→ succeeded, rejected or
- * unconfirmed), a late answer kept as evidence, the recovery of requests left in flight by a
- * process that died, and an admin's settlement of an unknown outcome (a restored backup's
- * marks: ./restored.ts).
+ * unconfirmed), a late answer (settling an intent recovered meanwhile, or kept as evidence),
+ * the recovery of requests left in flight by a process that died, and an admin's settlement of
+ * an unknown outcome (a restored backup's marks: ./restored.ts).
  */
+import { lateAnswer } from "../../ledger/transitions.js";
 import type { PurchaseOutcome } from "../../service/types.js";
-import type { IntentStatus, PurchaseIntent, RecordedOutcome } from "../../ledger/types.js";
+import type { PurchaseIntent, RecordedOutcome } from "../../ledger/types.js";
 import type { LedgerCore, MovePatch } from "./ledger-core.js";
 import type { SqliteLedgerQueries } from "./ledger-queries.js";
-
-/** Statuses an intent can reach while its request's answer is still on the way. */
-const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
 
 export class SqliteOutcomes {
   readonly #core: LedgerCore;
@@ -32,7 +30,7 @@ export class SqliteOutcomes {
     now: number = this.#core.clock(),
   ): RecordedOutcome {
     const { to, patch } = outcomePatch(outcome, now);
-    return this.#record(id, to, patch, now);
+    return this.#record(id, to, patch, now, isDefinite(outcome));
   }
 
   /**
@@ -59,6 +57,7 @@ export class SqliteOutcomes {
         outcomeDetail: `outcome_unrecorded: ${to}${patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`}`,
       },
       now,
+      false,
     );
   }
 
@@ -73,36 +72,38 @@ export class SqliteOutcomes {
       "rejected",
       { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail },
       now,
+      false,
     );
   }
 
+  /** `definite`: the service's own success or refusal, which may settle a late answer. */
   #record(
     id: string,
-    to: "succeeded" | "rejected" | "unconfirmed",
+    to: OutcomeStatus,
     patch: MovePatch,
     now: number,
+    definite: boolean,
   ): RecordedOutcome {
     return this.#core.durably((): RecordedOutcome => {
       const current = this.#core.mustGet(id);
-      if (LATE_ANSWER_STATUSES.includes(current.status)) {
-        // Recovered as interrupted by a restart while this response was on its way (and
-        // perhaps already settled by an admin): keep the status, and keep the late answer as
-        // evidence unless the intent already holds one.
-        this.#core.sql
-          .prepare(
-            `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
-                 outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
-          )
-          .run({
-            id,
-            now,
-            response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
-            txHash: patch.txHash ?? null,
-            detail: `A response arrived after the restart's recovery: ${to}.`,
-          });
-        return { recorded: false, intent: this.#core.mustGet(id) };
+      const late = lateAnswer(current.status, to, definite);
+      if (late === undefined) {
+        return { recorded: true, intent: this.#core.move(current, to, now, patch, null) };
       }
-      return { recorded: true, intent: this.#core.move(current, to, now, patch, null) };
+      // Recovered as interrupted while this response was on its way (and perhaps settled by
+      // an admin since).
+      if (late === "settled") {
+        const settled = this.#core.move(current, to, now, latePatch(to, patch, now), null);
+        return { recorded: true, late, intent: settled };
+      }
+      // The status stays; the late answer is kept as evidence unless one is held already.
+      this.#core.sql
+        .prepare(
+          `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
+               outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
+        )
+        .run({ id, now, ...lateEvidence(to, patch) });
+      return { recorded: false, late, intent: this.#core.mustGet(id) };
     });
   }
 
@@ -159,11 +160,47 @@ export class SqliteOutcomes {
   }
 }
 
+type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
+
+/** The service's own success or refusal: an answer that may settle an intent recovered meanwhile. */
+export function isDefinite(outcome: PurchaseOutcome): boolean {
+  return outcome.kind === "success" || outcome.kind === "rejected";
+}
+
+/**
+ * A late answer as evidence (shared with the PostgreSQL ledger): the outcome it would have
+ * written and the answer itself, its tx_hash, and a detail for logs and audits.
+ */
+export function lateEvidence(
+  to: OutcomeStatus,
+  patch: MovePatch,
+): { response: string; txHash: string | null; detail: string } {
+  return {
+    response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
+    txHash: patch.txHash ?? null,
+    detail: `A response arrived after the restart's recovery: ${to}.`,
+  };
+}
+
+/**
+ * What a late definite answer writes as it settles an intent still unconfirmed: the answer
+ * (marked late), its tx_hash, and when it settled it, with no admin (shared with PostgreSQL).
+ */
+export function latePatch(to: OutcomeStatus, patch: MovePatch, now: number): MovePatch {
+  return {
+    finishedAt: now,
+    response: { lateOutcome: to, response: patch.response ?? null },
+    txHash: patch.txHash,
+    outcomeDetail: `settled by a late answer: ${to}${patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`}`,
+    resolvedAt: now,
+  };
+}
+
 /** The status and the fields an outcome writes (shared with the PostgreSQL ledger). */
 export function outcomePatch(
   outcome: PurchaseOutcome,
   now: number,
-): { to: "succeeded" | "rejected" | "unconfirmed"; patch: MovePatch } {
+): { to: OutcomeStatus; patch: MovePatch } {
   switch (outcome.kind) {
     case "success":
       return {
