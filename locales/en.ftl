@@ -122,7 +122,8 @@ summary-method-changed = Payment method changed.
 summary-paused = ⏸ Purchases are paused by the admins for now: Confirm works again once they reopen them.
 summary-paused-breaker = ⏸ Purchases are paused for now (the service refused the last purchases; the admins have been told): Confirm works again once they reopen them.
 summary-frozen = ⏸ Purchases are on hold while the admins check an earlier gift: Confirm works again once they are done.
-purchases-reopened = ▶ Purchases are open again: you can gift now. A summary you kept can be confirmed.
+purchases-reopened = ▶ Purchases are open again: you can gift now.
+purchases-reopened-summary = ▶ Purchases are open again: you can gift now. A summary you kept can be confirmed.
 summary-sending = ⏳ Sending your gift…
 flow-queued = ⏳ The service is busy right now: I will answer in about { $seconds } s.
 summary-queued = ⏳ The service is busy: your gift is queued and will be sent in about { $seconds } s.
@@ -228,6 +229,7 @@ detail-interrupted = interrupted: the process stopped while the purchase request
 detail-restored = restored from a backup: it was in flight or waiting in the backup, and whether it was sent after the backup was taken is unknown.
 detail-unrecorded = the service answered ({ $outcome }), but the database could not record the answer at once; check it against the evidence.
 detail-late-answer = an answer ({ $outcome }) came after a restart had already marked this purchase unknown.
+detail-late-settled = the service's answer ({ $outcome }) came after a restart had marked this purchase unknown, and settled it.
 detail-not-sent-shutdown = not sent: cancelled at shutdown
 detail-not-sent-cancelled = not sent: cancelled before sending
 detail-not-sent-invalid = not sent: the bot's own check refused the { $field }
@@ -311,7 +313,8 @@ admin-detail-gift = Gift: { $gift } to @{ $recipient }
 admin-detail-status = Status: { $status }
 admin-detail-created = Created: { $date }
 admin-detail-finished = Finished: { $date }
-admin-detail-resolved = Settled by admin { $adminId } on { $date }
+admin-detail-resolved = Settled by { $admin } on { $date }
+admin-detail-resolved-late = Settled by the service's late answer on { $date }
 
 ## Admin: unknown outcomes and /pending
 admin-unconfirmed-title = ⚠️ A purchase ended with an unknown outcome: { $gift } to @{ $recipient }.
@@ -334,8 +337,8 @@ admin-evidence-no-chain = On-chain check: not configured (TON_API_ENDPOINT).
 admin-evidence-hint = Check the wallet, then say what happened. Purchases stay on hold until every unknown outcome is settled.
 button-admin-delivered = ✅ Delivered
 button-admin-not-delivered = ❌ Not delivered
-admin-resolved-delivered = Settled as delivered by admin { $adminId }.
-admin-resolved-not-delivered = Settled as not delivered by admin { $adminId }.
+admin-resolved-delivered = Settled as delivered by { $admin }.
+admin-resolved-not-delivered = Settled as not delivered by { $admin }.
 admin-resolved-already = already settled: { $status }.
 admin-resolve-left = { $count ->
         [one] One unknown outcome is
@@ -377,7 +380,7 @@ admin-breaker-cause-wallet = Most likely fix: the wallet cannot pay. Top up the 
 admin-breaker-cause-unknown = The bot does not recognise this reason. Check the reasons above and the service, and press Resume once it is fixed.
 admin-breaker-hint = These purchases spent nothing. If the next purchase after Resume is refused the same way, purchases pause again.
 button-admin-resume = ▶ Resume purchases
-admin-breaker-resumed = ▶ Purchases reopened by admin { $adminId }.
+admin-breaker-resumed = ▶ Purchases reopened by { $admin }.
 admin-breaker-resume-open = The breaker's pause is already lifted: purchases are open.
 admin-breaker-resume-admin = Purchases are now paused by an admin, not by the breaker: /resume reopens them.
 admin-state-paused-breaker = Purchases: ⛔ paused by themselves after refusals from the service (/resume to reopen)
@@ -461,6 +464,7 @@ admin-restored-nothing = • Nothing was in flight, waiting or open in the backu
 ## The measured cost and the estimate
 cost-line = cost: { $amount } { $currency }
 cost-line-history = , cost: { $amount } { $currency }
+cost-line-measuring = cost: being measured…
 cost-detail = Cost: { $amount } { $currency } ({ $source })
 cost-detail-unmeasured = Cost: not measured ({ $reason })
 cost-source-balance_after = the wallet's balance read again after delivery
@@ -623,6 +627,14 @@ command-giveaway = A gift for each person on a list
 giveaway-sending-title = 🎁 Giveaway: { $gift } for each recipient
 giveaway-sending-progress = Sent { $done }/{ $total } { $bar }
 giveaway-sending-counts = ✅ Delivered: { $delivered } · ❌ Refused: { $refused } · ❓ Unknown: { $unknown }
+giveaway-sending-counts-dropped = ✅ Delivered: { $delivered } · ❌ Refused: { $refused } · ❓ Unknown: { $unknown } · ✖️ Not sent: { $dropped }
+giveaway-spent = 💸 Spent: { $amounts }
+giveaway-spent-partly = 💸 Spent: { $amounts } ({ $unmeasured })
+giveaway-spent-unknown = 💸 Spent: not measured ({ $unmeasured })
+giveaway-spent-unmeasured = { $count ->
+        [one] one gift has no measured cost
+       *[other] { $count } gifts have no measured cost
+    }
 giveaway-state-running = ⏳ Sending, one recipient at a time; people's own gifts go first.
 giveaway-state-paused = ⏸ Paused. Resume goes on from the next recipient.
 giveaway-state-stopped-unknown_outcome = ⛔ Stopped: a purchase's outcome is unknown. Settle it with /pending, then press Resume.
@@ -644,3 +656,26 @@ giveaway-resume-restored = This giveaway was stopped by a restore from a backup:
 giveaway-cancelled-rest = Cancelled: nothing more will be sent.
 giveaway-summary = 🎁 Giveaway over: { $delivered } delivered, { $refused } refused, { $unknown } unknown, { $dropped } not sent, of { $total }. Every recipient's outcome is in the list below.
 giveaway-summary-caption = The giveaway's outcomes, one row per recipient.
+
+# ---- An unknown outcome settled (issue 37) ----
+
+## The requester learns how it ended (never the service's own words)
+settled-title = 🔔 News about your gift whose outcome was unknown:
+settled-admin-delivered = ✅ Delivered: { $gift } to @{ $username }. The admins checked it.
+settled-admin-not-delivered = ❌ Not delivered: { $gift } to @{ $username }. The admins checked it; you can gift it again.
+
+## Admins: a settled alert or /pending message, a late answer, a contradiction
+admin-settled-title-delivered = ✅ Settled as delivered: { $gift } to @{ $recipient }.
+admin-settled-title-not-delivered = ❌ Settled as not delivered: { $gift } to @{ $recipient }.
+admin-settled-title-succeeded = ✅ Delivered, as the service's late answer says: { $gift } to @{ $recipient }.
+admin-settled-title-rejected = ❌ Refused, as the service's late answer says: { $gift } to @{ $recipient }.
+admin-resolved-late = Settled by the service's own answer ({ $outcome }), which came after the outcome was marked unknown.
+admin-late-answer = The service answered: { $answer }
+admin-late-settled-delivered = 📬 The service's answer came late and settled an unknown outcome: { $gift } to @{ $recipient } was delivered.
+admin-late-settled-refused = 📬 The service's answer came late and settled an unknown outcome: { $gift } to @{ $recipient } was refused, nothing spent.
+admin-late-settled-hint = Nothing is left to settle for it, and it no longer holds purchases.
+admin-late-contradiction-title = 🚨 A late answer contradicts a settlement: { $gift } to @{ $recipient }.
+admin-late-contradiction-was-not = { $admin } settled it as not delivered ({ $date }).
+admin-late-contradiction-was = { $admin } settled it as delivered ({ $date }).
+admin-late-contradiction-delivered = It was delivered after all. Its requester was told it was not and may have gifted it again: look in /purchases for a second gift to the same recipient. The settlement stays in the books, the service's answer kept beside it.
+admin-late-contradiction-refused = The service refused it: nothing was delivered or spent, though it was settled as delivered and its requester was told so. Tell the requester, who may gift it again. The settlement stays in the books, the service's answer kept beside it.

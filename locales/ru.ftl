@@ -121,7 +121,8 @@ summary-method-changed = Способ оплаты изменён.
 summary-paused = ⏸ Администраторы временно приостановили покупки: «Подтвердить» снова заработает, когда они их откроют.
 summary-paused-breaker = ⏸ Покупки временно приостановлены (сервис отклонил последние покупки, администраторы уже знают): «Подтвердить» снова заработает, когда их откроют.
 summary-frozen = ⏸ Покупки приостановлены, пока администраторы проверяют предыдущий подарок: «Подтвердить» снова заработает, когда они закончат.
-purchases-reopened = ▶ Покупки снова открыты: можно дарить. Сохранённую сводку можно подтвердить.
+purchases-reopened = ▶ Покупки снова открыты: можно дарить.
+purchases-reopened-summary = ▶ Покупки снова открыты: можно дарить. Сохранённую сводку можно подтвердить.
 summary-sending = ⏳ Отправляю подарок…
 flow-queued = ⏳ Сервис сейчас занят: отвечу примерно через { $seconds } с.
 summary-queued = ⏳ Сервис перегружен: подарок в очереди и будет отправлен примерно через { $seconds } с.
@@ -227,6 +228,7 @@ detail-interrupted = прервано: процесс остановился, п
 detail-restored = восстановлено из резервной копии: в копии покупка отправлялась или ждала очереди, и неизвестно, была ли она отправлена после создания копии.
 detail-unrecorded = сервис ответил ({ $outcome }), но база данных не смогла сразу записать ответ; сверьте его с доказательствами.
 detail-late-answer = ответ ({ $outcome }) пришёл после того, как перезапуск уже отметил покупку как неизвестную.
+detail-late-settled = ответ сервиса ({ $outcome }) пришёл после того, как перезапуск отметил покупку как неизвестную, и решил её исход.
 detail-not-sent-shutdown = не отправлено: отменено при остановке
 detail-not-sent-cancelled = не отправлено: отменено до отправки
 detail-not-sent-invalid = не отправлено: собственная проверка бота отклонила поле { $field }
@@ -289,7 +291,8 @@ admin-detail-gift = Подарок: { $gift } для @{ $recipient }
 admin-detail-status = Статус: { $status }
 admin-detail-created = Создана: { $date }
 admin-detail-finished = Завершена: { $date }
-admin-detail-resolved = Решение принял администратор { $adminId }, { $date }
+admin-detail-resolved = Решение принял администратор { $admin }, { $date }
+admin-detail-resolved-late = Решено запоздавшим ответом сервиса, { $date }
 
 ## Администратор: неизвестные исходы и /pending
 admin-unconfirmed-title = ⚠️ Исход покупки неизвестен: { $gift } для @{ $recipient }.
@@ -312,8 +315,8 @@ admin-evidence-no-chain = Проверка в блокчейне: не наст�
 admin-evidence-hint = Проверьте кошелёк и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
 button-admin-delivered = ✅ Доставлено
 button-admin-not-delivered = ❌ Не доставлено
-admin-resolved-delivered = Отмечено как доставленное администратором { $adminId }.
-admin-resolved-not-delivered = Отмечено как недоставленное администратором { $adminId }.
+admin-resolved-delivered = Отмечено как доставленное администратором { $admin }.
+admin-resolved-not-delivered = Отмечено как недоставленное администратором { $admin }.
 admin-resolved-already = уже решено: { $status }.
 admin-resolve-left = Ещё ждут проверки неизвестных исходов: { $count } (/pending). Покупки пока заморожены.
 admin-resolve-resumed = Все неизвестные исходы решены: покупки возобновлены.
@@ -349,7 +352,7 @@ admin-breaker-cause-wallet = Вероятнее всего, на кошельк�
 admin-breaker-cause-unknown = Бот не знает эту причину. Проверьте причины выше и сервис и нажмите «Возобновить», когда всё исправлено.
 admin-breaker-hint = На эти покупки ничего не потрачено. Если первая покупка после возобновления будет отклонена так же, покупки снова приостановятся.
 button-admin-resume = ▶ Возобновить покупки
-admin-breaker-resumed = ▶ Администратор { $adminId } снова открыл покупки.
+admin-breaker-resumed = ▶ Администратор { $admin } снова открыл покупки.
 admin-breaker-resume-open = Автоматическая пауза уже снята: покупки открыты.
 admin-breaker-resume-admin = Покупки сейчас приостановлены администратором, а не автоматически: /resume откроет их.
 admin-state-paused-breaker = Покупки: ⛔ приостановлены автоматически после отказов сервиса (/resume, чтобы открыть)
@@ -435,6 +438,7 @@ admin-restored-nothing = • В копии не было покупок в пр�
 ## Измеренная стоимость и оценка
 cost-line = стоимость: { $amount } { $currency }
 cost-line-history = , стоимость: { $amount } { $currency }
+cost-line-measuring = стоимость: измеряется…
 cost-detail = Стоимость: { $amount } { $currency } ({ $source })
 cost-detail-unmeasured = Стоимость: не измерена ({ $reason })
 cost-source-balance_after = баланс кошелька прочитан снова после доставки
@@ -577,6 +581,14 @@ command-giveaway = Подарок каждому из списка
 giveaway-sending-title = 🎁 Розыгрыш: { $gift } каждому получателю
 giveaway-sending-progress = Отправлено { $done }/{ $total } { $bar }
 giveaway-sending-counts = ✅ Доставлено: { $delivered } · ❌ Отказ: { $refused } · ❓ Неизвестно: { $unknown }
+giveaway-sending-counts-dropped = ✅ Доставлено: { $delivered } · ❌ Отказ: { $refused } · ❓ Неизвестно: { $unknown } · ✖️ Не отправлено: { $dropped }
+giveaway-spent = 💸 Потрачено: { $amounts }
+giveaway-spent-partly = 💸 Потрачено: { $amounts } ({ $unmeasured })
+giveaway-spent-unknown = 💸 Потрачено: не измерено ({ $unmeasured })
+giveaway-spent-unmeasured = { $count ->
+        [one] у { $count } подарка стоимость не измерена
+       *[other] у { $count } подарков стоимость не измерена
+    }
 giveaway-state-running = ⏳ Отправляю по одному получателю; подарки людей идут первыми.
 giveaway-state-paused = ⏸ Пауза. «Продолжить» продолжит со следующего получателя.
 giveaway-state-stopped-unknown_outcome = ⛔ Остановлено: исход покупки неизвестен. Разберите его в /pending и нажмите «Продолжить».
@@ -598,3 +610,26 @@ giveaway-resume-restored = Этот розыгрыш остановлен вос
 giveaway-cancelled-rest = Отменено: больше ничего не будет отправлено.
 giveaway-summary = 🎁 Розыгрыш завершён: доставлено { $delivered }, отказов { $refused }, неизвестно { $unknown }, не отправлено { $dropped } из { $total }. Исход для каждого получателя — в списке ниже.
 giveaway-summary-caption = Исходы розыгрыша, по строке на получателя.
+
+# ---- Решённый неизвестный исход (issue 37) ----
+
+## Заказчик узнаёт, чем всё кончилось (никогда не словами сервиса)
+settled-title = 🔔 Новости о вашем подарке, исход которого был неизвестен:
+settled-admin-delivered = ✅ Доставлено: { $gift } для @{ $username }. Администраторы это проверили.
+settled-admin-not-delivered = ❌ Не доставлено: { $gift } для @{ $username }. Администраторы это проверили; подарок можно отправить снова.
+
+## Администраторам: решённое оповещение или сообщение /pending, запоздавший ответ, противоречие
+admin-settled-title-delivered = ✅ Отмечено как доставленное: { $gift } для @{ $recipient }.
+admin-settled-title-not-delivered = ❌ Отмечено как недоставленное: { $gift } для @{ $recipient }.
+admin-settled-title-succeeded = ✅ Доставлено, по запоздавшему ответу сервиса: { $gift } для @{ $recipient }.
+admin-settled-title-rejected = ❌ Отклонено, по запоздавшему ответу сервиса: { $gift } для @{ $recipient }.
+admin-resolved-late = Решено собственным ответом сервиса ({ $outcome }), пришедшим уже после того, как исход отметили неизвестным.
+admin-late-answer = Ответ сервиса: { $answer }
+admin-late-settled-delivered = 📬 Запоздавший ответ сервиса решил неизвестный исход: { $gift } для @{ $recipient } доставлено.
+admin-late-settled-refused = 📬 Запоздавший ответ сервиса решил неизвестный исход: { $gift } для @{ $recipient } отклонено, ничего не списано.
+admin-late-settled-hint = Решать по этой покупке больше нечего, и покупки она больше не держит.
+admin-late-contradiction-title = 🚨 Запоздавший ответ противоречит решению: { $gift } для @{ $recipient }.
+admin-late-contradiction-was-not = Администратор { $admin } отметил её как недоставленную ({ $date }).
+admin-late-contradiction-was = Администратор { $admin } отметил её как доставленную ({ $date }).
+admin-late-contradiction-delivered = Подарок всё же доставлен. Заказчику сказали, что нет, и он мог подарить его снова: поищите в /purchases второй подарок тому же получателю. Решение остаётся в учёте, ответ сервиса сохранён рядом с ним.
+admin-late-contradiction-refused = Сервис отклонил покупку: ничего не доставлено и не списано, хотя её отметили доставленной и заказчику так и сказали. Сообщите заказчику: он может подарить снова. Решение остаётся в учёте, ответ сервиса сохранён рядом с ним.

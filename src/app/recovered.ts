@@ -76,7 +76,8 @@ async function tellRequesters(
     const { userId, chatId } = intent.requester;
     const locale = (await services.settings.preferredLanguage(userId)) ?? DEFAULT_LOCALE;
     const t: Translate = (key, variables) => services.i18n.t(locale, key, variables);
-    const text = outcomeText(t, locale, result, services.explorerUrl);
+    const costs = services.costsShownIn(intent.requester) ? "shown" : "hidden";
+    const text = outcomeText(t, locale, result, services.explorerUrl, costs);
     const summary = (await services.summaries.list(chatId, userId)).find(
       (s) => s.intentId === intent.id,
     );

@@ -39,11 +39,12 @@ export function userName(t: Translate, id: number, label?: string): string {
 const noNames: NameLookup = () => undefined;
 
 /** A person as admins see them: the name the bot last saw with the id, or the id alone. */
-function who(t: Translate, id: number, names: NameLookup): string {
+export function who(t: Translate, id: number, names: NameLookup): string {
   return userName(t, id, names(id));
 }
 
-function requesterLine(t: Translate, intent: PurchaseIntent, names: NameLookup): string {
+/** "Asked by @bea_buyer (2001) in a private chat". */
+export function requesterLine(t: Translate, intent: PurchaseIntent, names: NameLookup): string {
   const chat =
     intent.requester.chatType === "private"
       ? t("admin-chat-private")
@@ -179,12 +180,12 @@ export function purchaseDetails(
   if (intent.txHash !== undefined) lines.push(transactionLine(t, intent.txHash, explorer));
   const detail = outcomeDetailText(t, intent);
   if (detail !== undefined) lines.push(t("admin-intent-detail", { detail }));
-  if (intent.resolvedBy !== undefined && intent.resolvedAt !== undefined) {
+  if (intent.resolvedAt !== undefined) {
+    const date = formatDateTime(locale, intent.resolvedAt);
     lines.push(
-      t("admin-detail-resolved", {
-        adminId: String(intent.resolvedBy),
-        date: formatDateTime(locale, intent.resolvedAt),
-      }),
+      intent.resolvedBy === undefined
+        ? t("admin-detail-resolved-late", { date })
+        : t("admin-detail-resolved", { admin: who(t, intent.resolvedBy, names), date }),
     );
   }
   return lines.join("\n");
@@ -297,15 +298,46 @@ export function evidenceText(
   explorer: string | undefined,
   names: NameLookup = noNames,
 ): string {
-  const lines = [
+  return evidenceFrame(
+    t,
+    title,
+    intent,
+    evidenceBody(t, locale, intent, evidence, explorer, names),
+  );
+}
+
+/** The evidence `body` under its title, with the hint that purchases wait for a settlement. */
+export function evidenceFrame(
+  t: Translate,
+  title: "notification" | "pending",
+  intent: PurchaseIntent,
+  body: string,
+): string {
+  return [
     t(title === "notification" ? "admin-unconfirmed-title" : "admin-pending-title", {
       gift: giftName(t, intent),
       recipient: intent.recipient,
     }),
     "",
-    t("admin-intent-id", { id: intent.id }),
-    requesterLine(t, intent, names),
-  ];
+    body,
+    "",
+    t("admin-evidence-hint"),
+  ].join("\n");
+}
+
+/**
+ * The evidence of {@link evidenceText} without its title and its hint: what stays on the
+ * message once the outcome is settled (src/bot/admin-notifications/settled-alerts.ts).
+ */
+export function evidenceBody(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  evidence: ReconciliationEvidence | undefined,
+  explorer: string | undefined,
+  names: NameLookup = noNames,
+): string {
+  const lines = [t("admin-intent-id", { id: intent.id }), requesterLine(t, intent, names)];
   if (intent.sentAt !== undefined) {
     lines.push(t("admin-intent-sent", { date: formatDateTime(locale, intent.sentAt) }));
   }
@@ -347,7 +379,6 @@ export function evidenceText(
       );
     }
   }
-  lines.push("", t("admin-evidence-hint"));
   return lines.join("\n");
 }
 

@@ -62,6 +62,7 @@ import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
 import { PauseWaiters } from "./pause-waiters.js";
+import { tellSettlements } from "./settled-notice.js";
 import { fitToTelegram } from "./telegram-limits.js";
 import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
@@ -182,6 +183,7 @@ export function createBot(deps: BotDeps): GiftBot {
     names: services.people,
   });
   notifier.listen();
+  tellSettlements(deps.desk, bot.api, services);
   const reporter = new DailyReporter({
     api: bot.api,
     admins: [...services.admins],
@@ -294,6 +296,12 @@ function buildServices(deps: BotDeps) {
       balanceShownTo(
         { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
         deps.access.adminIds.includes(userId),
+      ),
+    costsShownIn: (requester) =>
+      balanceShownTo(
+        { showBalanceTo: deps.showBalanceTo, publicPurchases: deps.access.publicPurchases },
+        // A group's members read it, whoever asked: the setting for buyers decides.
+        requester.chatType === "private" && deps.access.adminIds.includes(requester.userId),
       ),
     pauseWaiters: new PauseWaiters(),
   };

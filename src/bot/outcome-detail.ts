@@ -48,7 +48,10 @@ export function outcomeDetailText(t: Translate, intent: PurchaseIntent): string 
   }
   const late = oneOf(stored.lateOutcome, OUTCOMES);
   if (late !== undefined) {
-    return withReason(t, t("detail-late-answer", { outcome: t(`status-${late}`) }), stored);
+    // A definite answer that is the intent's status now settled it (unconfirmed → that status).
+    const settled = late !== "unconfirmed" && intent.status === late;
+    const key = settled ? "detail-late-settled" : "detail-late-answer";
+    return withReason(t, t(key, { outcome: t(`status-${late}`) }), stored);
   }
   if (typeof stored.notSent === "string") return notSentText(t, stored);
   if (typeof stored.invalid === "string") {

@@ -8,8 +8,9 @@
 /** People remembered at most; the oldest go first. */
 const MAX_WAITERS = 1_000;
 
-/** One person to tell: their private chat and the language they read the pause in. */
+/** One person to tell: who, their private chat and the language they read the pause in. */
 export interface PauseWaiter {
+  userId: number;
   chatId: number;
   locale: string;
 }
@@ -24,8 +25,9 @@ export class PauseWaiters {
     this.#max = max;
   }
 
-  /** `userId` met a pause in their private chat `chatId`, reading `locale`. */
-  note(userId: number, waiter: PauseWaiter): void {
+  /** `waiter.userId` met a pause in their private chat, reading `waiter.locale`. */
+  note(waiter: PauseWaiter): void {
+    const userId = waiter.userId;
     this.#waiters.delete(userId);
     this.#waiters.set(userId, waiter);
     if (this.#waiters.size > this.#max) {
@@ -72,5 +74,9 @@ interface PauseContext {
 /** Notes the person of a private-chat update as having met a pause (in their language). */
 export async function notePauseMet(ctx: PauseContext, waiters: PauseWaiters): Promise<void> {
   if (ctx.chat?.type !== "private" || ctx.from === undefined) return;
-  waiters.note(ctx.from.id, { chatId: ctx.chat.id, locale: await ctx.i18n.getLocale() });
+  waiters.note({
+    userId: ctx.from.id,
+    chatId: ctx.chat.id,
+    locale: await ctx.i18n.getLocale(),
+  });
 }

@@ -7,7 +7,7 @@ import { type CostEstimate, estimateExceedsBalance } from "../costs/estimate.js"
 import { balanceIn, currencyOf, formatMoney, parseMoney } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
-import type { ConfirmRefusal, ConfirmResult } from "../purchases/types.js";
+import type { ConfirmRefusal, ConfirmResult, Settlement } from "../purchases/types.js";
 import { buyerRefusal } from "../purchases/breaker.js";
 import type { Rejected } from "../service/types.js";
 import type { Translate } from "./context.js";
@@ -63,11 +63,23 @@ function costFigure(
   };
 }
 
-/** "cost: 0.75 USDT" when the intent's cost was measured; undefined otherwise. */
-function costLine(t: Translate, locale: string, intent: PurchaseIntent): string | undefined {
-  return intent.cost?.measured === true
-    ? t("cost-line", costFigure(locale, intent.cost))
-    : undefined;
+/**
+ * Whether a text shows what a gift cost (the operator's figure, shown as the balance is:
+ * SHOW_BALANCE_TO). `measuring`: shown, and a measurement is under way, so the text says so
+ * rather than look final before the cost is added to it.
+ */
+export type CostView = "hidden" | "shown" | "measuring";
+
+/** "cost: 0.75 USDT" when the intent's cost was measured and may be shown; undefined otherwise. */
+function costLine(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  view: CostView,
+): string | undefined {
+  if (view === "hidden") return undefined;
+  if (intent.cost?.measured === true) return t("cost-line", costFigure(locale, intent.cost));
+  return view === "measuring" ? t("cost-line-measuring") : undefined;
 }
 
 /** The admins' line about a cost: the figure and how it was measured, or why there is none. */
@@ -164,10 +176,8 @@ function walletLines(
   if (view.showBalance) {
     return [balanceLine(t, locale, intent), ...estimateLines(t, locale, intent, view.estimate)];
   }
-  const estimate = view.estimate === undefined ? [] : [estimateLine(t, locale, view.estimate)];
-  return walletCannotCover(intent, view.estimate)
-    ? [...estimate, t("summary-wallet-short")]
-    : estimate;
+  // The estimate is a cost, the operator's figure like the balance: not shown either.
+  return walletCannotCover(intent, view.estimate) ? [t("summary-wallet-short")] : [];
 }
 
 /**
@@ -265,12 +275,16 @@ export function refusalText(
   }
 }
 
-/** What the summary message becomes once the confirmation has an answer. */
+/**
+ * What the summary message becomes once the confirmation has an answer. `costs`: whether its
+ * reader may see what it cost (see {@link CostView}).
+ */
 export function outcomeText(
   t: Translate,
   locale: string,
   result: ConfirmResult,
   explorer: string | undefined,
+  costs: CostView,
 ): string {
   switch (result.kind) {
     case "succeeded": {
@@ -280,7 +294,7 @@ export function outcomeText(
         username: intent.recipient,
       });
       const txHash = result.txHash ?? intent.txHash;
-      const cost = costLine(t, locale, intent);
+      const cost = costLine(t, locale, intent, costs);
       return [
         delivered,
         ...(cost === undefined ? [] : [sentence(cost)]),
@@ -326,6 +340,33 @@ export function outcomeText(
 }
 
 /**
+ * What a requester is told once the unknown outcome of their gift is settled: an admin's
+ * finding, or the service's own answer told as any outcome is (buyer's words only).
+ */
+export function settledNoticeText(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  settlement: Settlement,
+  explorer: string | undefined,
+  costs: CostView,
+): string {
+  let outcome: string;
+  if (settlement.by === "admin") {
+    const key = settlement.delivered ? "settled-admin-delivered" : "settled-admin-not-delivered";
+    outcome = t(key, { gift: giftName(t, intent), username: intent.recipient });
+  } else {
+    const { answer } = settlement;
+    const result: ConfirmResult =
+      answer.kind === "success"
+        ? { kind: "succeeded", intent, txHash: answer.value.txHash }
+        : { kind: "rejected", intent, rejection: answer };
+    outcome = outcomeText(t, locale, result, explorer, costs);
+  }
+  return [t("settled-title"), "", outcome].join("\n");
+}
+
+/**
  * What a buyer is told of a definite refusal: one sentence per kind of refusal, in their
  * language. Never the service's own words: they carry codes and instructions for the operator
  * (a cookie's name, the wallet's state), which admins read in /purchases, the alerts and the
@@ -349,15 +390,20 @@ export function cancelledText(t: Translate, intent: PurchaseIntent | undefined):
     : withGift(t, intent, t("outcome-cancelled"));
 }
 
-/** One line of /history. */
-export function historyLine(t: Translate, locale: string, intent: PurchaseIntent): string {
+/** One line of /history; `showCost`: the person may see what gifts cost (SHOW_BALANCE_TO). */
+export function historyLine(
+  t: Translate,
+  locale: string,
+  intent: PurchaseIntent,
+  showCost: boolean,
+): string {
   const line = t("history-item", {
     date: formatDateTime(locale, intent.createdAt),
     gift: giftName(t, intent),
     recipient: intent.recipient,
     status: t(`status-${intent.status}`),
   });
-  return intent.cost?.measured === true
+  return showCost && intent.cost?.measured === true
     ? `${line}${t("cost-line-history", costFigure(locale, intent.cost))}`
     : line;
 }

@@ -7,6 +7,7 @@ import type { Context } from "grammy";
 import type { Logger } from "../shared/logger.js";
 import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
+import type { PurchaseIntent } from "../ledger/types.js";
 import type { PaymentMethod } from "../gifts/catalogue.js";
 import type { FloodBoard } from "./fair-share/flood-guard.js";
 import type { UserSettingsStore } from "./i18n.js";
@@ -45,6 +46,12 @@ export interface BotServices {
   backups: BackupTaker | undefined;
   /** Whether this person's summaries show the wallet's balance (SHOW_BALANCE_TO). */
   balanceShownTo: (userId: number) => boolean;
+  /**
+   * Whether what a gift cost may be shown where it was asked for: as the balance is
+   * (SHOW_BALANCE_TO), to the person in a private chat; in a group, to every member, so only
+   * when the setting shows it to buyers, whoever asked.
+   */
+  costsShownIn: (requester: Pick<PurchaseIntent["requester"], "userId" | "chatType">) => boolean;
   /** Who met a pause, to be told once purchases reopen. */
   pauseWaiters: PauseWaiters;
 }

@@ -108,18 +108,27 @@ export interface Headroom {
 }
 
 /**
+ * What the room is for: `one_gift` (a person's next gift, which the per-purchase cap limits
+ * too) or `day` (many gifts, a giveaway's: the cap limits each of them, never their total).
+ */
+export type HeadroomScope = "one_gift" | "day";
+
+/**
  * The most a person may buy now of `kind`, under every limit the claim checks: so the bot can
  * say it, and ask within it, before anything is recorded. The claim still decides; this is what
  * it would allow if nothing changed in between. `exempt`: an admin whose own purchases skip the
- * per-person limits (LIMITS_EXEMPT_ADMINS).
+ * per-person limits (LIMITS_EXEMPT_ADMINS). `scope`: for one gift, or for a day's many (see
+ * {@link HeadroomScope}).
  */
 export function headroom(
   kind: IntentKind,
   limits: SpendingLimits,
   usage: DayUsage,
   exempt: boolean,
+  scope: HeadroomScope = "one_gift",
 ): Headroom {
   return rulesFor(kind, exempt)
+    .filter((rule) => scope === "one_gift" || rule.over !== "purchase")
     .map((rule): Headroom => {
       const max = rule.max(limits);
       const left = Math.max(0, max - usedToday(rule, usage));

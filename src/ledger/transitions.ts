@@ -3,7 +3,7 @@
  * table first, so a move the issue does not name (a resend, an undo) cannot happen by accident.
  */
 import { IllegalTransitionError } from "./errors.js";
-import type { ClaimRefusal, IntentStatus } from "./types.js";
+import type { ClaimRefusal, IntentStatus, LateAnswer } from "./types.js";
 
 /** Every status and the statuses it may move to; anything absent is refused. */
 const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
@@ -14,7 +14,9 @@ const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
   // kept (sent) after the backup was taken.
   queued: ["sending", "draft", "rejected", "expired", "unconfirmed"],
   sending: ["succeeded", "rejected", "unconfirmed"],
-  unconfirmed: ["delivered", "not_delivered"],
+  // delivered | not_delivered: an admin's settlement. succeeded | rejected: the service's own
+  // definite answer, arriving after a recovery had made the intent unconfirmed (lateAnswer).
+  unconfirmed: ["delivered", "not_delivered", "succeeded", "rejected"],
   succeeded: [],
   rejected: [],
   delivered: [],
@@ -30,6 +32,31 @@ export const SPENDING_STATUSES: readonly IntentStatus[] = [
   "unconfirmed",
   "delivered",
 ];
+
+/**
+ * What an answer to a request does when it arrives after its intent was made unconfirmed (a
+ * recovery ran while the request was out: a restart, or another process that took over), and
+ * perhaps settled by an admin since. `answer` is the status the answer would have written
+ * (src/storage/sqlite/outcomes.ts `outcomePatch`); `definite`: the service's own success or
+ * refusal, not an ambiguous answer, nor the bot's own "not sent". Undefined when the intent
+ * was not waiting for a late answer (the answer is then written as usual).
+ */
+export function lateAnswer(
+  status: IntentStatus,
+  answer: "succeeded" | "rejected" | "unconfirmed",
+  definite: boolean,
+): LateAnswer | undefined {
+  switch (status) {
+    case "unconfirmed":
+      return definite ? "settled" : "kept";
+    case "delivered":
+      return definite && answer === "rejected" ? "contradicts" : "kept";
+    case "not_delivered":
+      return definite && answer === "succeeded" ? "contradicts" : "kept";
+    default:
+      return undefined;
+  }
+}
 
 /** Whether `from → to` is an allowed move. */
 export function canMove(from: IntentStatus, to: IntentStatus): boolean {

@@ -15,6 +15,7 @@ export type IntentKind = GiftKind;
  * queued → draft (its claim refused for a reason that passes: the person may press again);
  * queued → rejected | expired (closed as not sent when its claim can no longer win);
  * unconfirmed → delivered | not_delivered (an admin's reconciliation);
+ * unconfirmed → succeeded | rejected (the service's definite answer, arriving late);
  * draft → cancelled | expired.
  */
 export type IntentStatus =
@@ -193,15 +194,26 @@ export interface ClaimContext {
   isAdmin?: boolean;
 }
 
+/**
+ * What an answer did that arrived after its intent had been made unconfirmed (a recovery ran
+ * while the request was out) and perhaps settled by an admin (src/ledger/transitions.ts
+ * `lateAnswer`): `settled`: the service's definite answer moved an intent still unconfirmed to
+ * succeeded or rejected; `contradicts`: an admin had settled it the other way (delivered, and
+ * the service refused it; not delivered, and the service delivered it), the status stays and
+ * the admins must be told at once; `kept`: anything else, kept as evidence only.
+ */
+export type LateAnswer = "settled" | "contradicts" | "kept";
+
 /** What {@link PurchaseLedger.recordOutcome} did with an outcome. */
 export type RecordedOutcome =
-  | { recorded: true; intent: PurchaseIntent }
+  /** Written: the answer in time, or (`late: "settled"`) a late one that settled the intent. */
+  | { recorded: true; intent: PurchaseIntent; late?: "settled" | undefined }
   /**
-   * The intent had already been made unconfirmed (a restart's recovery ran while this
-   * process was still waiting for the response): the status stays unconfirmed for an admin to
-   * reconcile, and the late response is kept as evidence.
+   * The intent had already been made unconfirmed (a recovery ran while this process was still
+   * waiting for the response), and the answer did not settle it: the status stays, and the
+   * late response is kept as evidence.
    */
-  | { recorded: false; intent: PurchaseIntent };
+  | { recorded: false; intent: PurchaseIntent; late: "contradicts" | "kept" };
 
 /** One status move of an intent, for admins' details and audits. */
 export interface StatusChange {
@@ -331,7 +343,12 @@ interface IntentStore {
     readAt: number,
     now?: number,
   ): Promise<boolean>;
-  /** A response's outcome: sending → succeeded | rejected | unconfirmed. */
+  /**
+   * A response's outcome: sending → succeeded | rejected | unconfirmed. When a recovery made the
+   * intent unconfirmed meanwhile, a definite answer (success, refusal) settles it (unconfirmed →
+   * succeeded | rejected, no admin as actor); otherwise the answer is kept as evidence and
+   * {@link RecordedOutcome} says whether it contradicts an admin's settlement.
+   */
   recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): Promise<RecordedOutcome>;
   /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
   recordNotSent(id: string, detail: string, now?: number): Promise<RecordedOutcome>;

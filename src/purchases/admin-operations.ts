@@ -7,6 +7,7 @@ import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js
 import type { PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import { gatherEvidence } from "./evidence.js";
+import type { DeskEventHub } from "./desk-events.js";
 import type { HeldPause } from "./held-pause.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import type { ServiceReads } from "./service-reads.js";
@@ -20,6 +21,8 @@ interface AdminParts {
   reads: ServiceReads;
   /** The breaker's pause held in memory: an admin's resume drops it too. */
   heldPause: HeldPause;
+  /** Told of each settlement, so the requester and the other admins learn it. */
+  events: DeskEventHub;
 }
 
 export class AdminOperations implements PurchaseAdmin {
@@ -48,6 +51,7 @@ export class AdminOperations implements PurchaseAdmin {
     const { ledger, clock } = this.#parts;
     try {
       const resolved = await ledger.resolve(id, adminId, delivered, clock());
+      this.#parts.events.emit("settled", id, resolved.intent, { by: "admin", adminId, delivered });
       return { ok: true, ...resolved };
     } catch (err) {
       if (err instanceof IntentNotFoundError) return { ok: false, reason: "not_found" };

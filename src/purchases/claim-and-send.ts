@@ -42,6 +42,9 @@ export interface LaneOptions {
   queued?: boolean;
 }
 
+/** Purchases finished in this process that a claim's reading before is known to show, at most. */
+const FINISHES_KEPT = 20;
+
 /** What a confirmation meets while the breaker's pause is held in memory. */
 export const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
 
@@ -75,6 +78,11 @@ export class ClaimAndSend {
   readonly #costs: CostMeter | undefined;
   readonly #events: DeskEventHub;
   readonly #recheckAfterMs: number;
+  /**
+   * The purchases this process finished lately, newest last: a reading the cache holds at a
+   * claim is known to show them, even one started in the millisecond the last of them ended.
+   */
+  readonly #finishedHere: string[] = [];
   readonly #mayLeave: (() => boolean) | undefined;
 
   constructor(parts: ClaimAndSendParts) {
@@ -158,7 +166,7 @@ export class ClaimAndSend {
   async #send(claimed: PurchaseIntent, options: LaneOptions): Promise<ConfirmResult> {
     const id = claimed.id;
     const claim = { intent: claimed };
-    await this.#refreshBalanceBefore(claim.intent);
+    const inBefore = await this.#refreshBalanceBefore(claim.intent);
     try {
       options.onClaimed?.();
     } catch (err) {
@@ -177,14 +185,25 @@ export class ClaimAndSend {
     );
     if (recorded === undefined) return unrecorded(claim.intent);
     const { intent } = recorded;
+    this.#finishedHere.push(id);
+    if (this.#finishedHere.length > FINISHES_KEPT) this.#finishedHere.shift();
     if (intent.kind === "premium" && outcome.kind === "success") {
       this.#reads.recipients.forget(intent.recipient.toLowerCase());
     }
     this.#reads.balances.forget("wallet");
     // Its reading after comes from the desk's read once out of the lane, or a later one.
-    if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent);
+    if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent, inBefore);
     if (outcome.kind === "ambiguous" && recorded.recorded) {
       this.#events.emit("unconfirmed", intent.id, intent, outcome);
+    }
+    // An answer that came after a recovery made the intent unconfirmed (another process took
+    // over meanwhile): a definite one settled it, or contradicts an admin's settlement.
+    if (outcome.kind === "success" || outcome.kind === "rejected") {
+      if (recorded.late === "settled") {
+        this.#events.emit("settled", id, intent, { by: "service", answer: outcome });
+      } else if (recorded.late === "contradicts") {
+        this.#events.emit("lateContradiction", id, intent, outcome);
+      }
     }
     return confirmResultOf(outcome, recorded);
   }
@@ -254,9 +273,9 @@ export class ClaimAndSend {
    * purchase sent in between is not mistaken for this one's spending. Evidence only: a failure
    * to write it is logged and the purchase goes on, since the claim has already committed.
    */
-  async #refreshBalanceBefore(intent: PurchaseIntent): Promise<void> {
+  async #refreshBalanceBefore(intent: PurchaseIntent): Promise<readonly string[]> {
     const known = knownBalance(this.#reads.balances.peek("wallet"));
-    if (known === undefined) return;
+    if (known === undefined) return [];
     try {
       await this.#ledger.recordBalanceBefore(intent.id, known.balance, known.at, this.#clock());
     } catch (err) {
@@ -264,6 +283,10 @@ export class ClaimAndSend {
         { err, intentId: intent.id },
         "could not record the balance before a purchase",
       );
+      return [];
     }
+    // A cached reading started after every purchase this process had finished: each one
+    // forgets the cached balance and keeps a read then in flight from being cached.
+    return [...this.#finishedHere];
   }
 }

@@ -34,6 +34,8 @@ export interface CostMeterDeps {
 
 interface Pending {
   intent: PurchaseIntent;
+  /** Other purchases its reading before is known to show (finished before it was read). */
+  inBefore: ReadonlySet<string>;
   /** Whether the desk read the balance right after this delivery (then `balance_after`). */
   asked: boolean;
   until: number;
@@ -44,10 +46,11 @@ interface Pending {
 }
 
 /**
- * How many purchases other than one were out from `from` until the reading this counter was
- * made for: one read of the ledger serves every purchase judged against that reading.
+ * How many purchases other than one (and those its reading before shows) were out from `from`
+ * until the reading this counter was made for: one read of the ledger serves every purchase
+ * judged against that reading.
  */
-type OthersSent = (id: string, from: number) => number;
+type OthersSent = (id: string, from: number, inBefore: ReadonlySet<string>) => number;
 
 /** The reading before a purchase, when its draft or claim had one with its time. */
 function readingBefore(
@@ -72,8 +75,13 @@ export class CostMeter {
     this.#deps = deps;
   }
 
-  /** A purchase was delivered (`succeeded`): measure its cost, from the chain or a reading. */
-  delivered(intent: PurchaseIntent): void {
+  /**
+   * A purchase was delivered (`succeeded`): measure its cost, from the chain or a reading.
+   * `inBefore`: other purchases its reading before is known to show (the desk's cached reading
+   * started after they finished), so none of them counts as going out in between, even one
+   * that ended in the very millisecond that reading started.
+   */
+  delivered(intent: PurchaseIntent, inBefore: readonly string[] = []): void {
     if (intent.status !== "succeeded") return;
     if (this.#pending.size >= MAX_PENDING) {
       const [oldestId, oldest] = this.#pending.entries().next().value ?? [];
@@ -82,6 +90,7 @@ export class CostMeter {
     const onChain = this.#deps.onChain;
     this.#pending.set(intent.id, {
       intent,
+      inBefore: new Set(inBefore),
       asked: false,
       until: this.#deps.clock() + (this.#deps.waitForReadingMs ?? 10 * 60_000),
       onChain: onChain !== undefined,
@@ -126,6 +135,11 @@ export class CostMeter {
       const left = deadline - performance.now();
       if (left <= 0 || !(await within(work, left))) return;
     }
+  }
+
+  /** Whether a measurement of `id` is under way (the chain asked, or the desk's read after it). */
+  measuring(id: string): boolean {
+    return this.#underWay.has(id);
   }
 
   /**
@@ -203,6 +217,10 @@ export class CostMeter {
    * the earliest of their readings before until the reading after, included (a purchase sent
    * in the reading's millisecond may have gone out before it). Undefined when the ledger
    * cannot be read: nothing is judged then, and a later reading tries again.
+   *
+   * A purchase that finished in the very millisecond a reading started may or may not be in it,
+   * so it counts, unless the purchase's reading before is known to show it (`inBefore`): a
+   * giveaway's next recipient is read before right after the last one finished.
    */
   async #othersSent(
     after: Reading,
@@ -217,8 +235,13 @@ export class CostMeter {
       this.#deps.logger.warn({ err }, "could not check purchases sent meanwhile");
       return undefined;
     }
-    return (id, from) =>
-      out.filter((o) => o.id !== id && (o.finishedAt === undefined || o.finishedAt >= from)).length;
+    return (id, from, inBefore) =>
+      out.filter(
+        (o) =>
+          o.id !== id &&
+          !inBefore.has(o.id) &&
+          (o.finishedAt === undefined || o.finishedAt >= from),
+      ).length;
   }
 
   #judge(
@@ -236,7 +259,7 @@ export class CostMeter {
       before,
       after,
       source: pending.asked ? "balance_after" : "later_balance",
-      othersSent: before === undefined ? 0 : othersSentFor(id, before.at),
+      othersSent: before === undefined ? 0 : othersSentFor(id, before.at, pending.inBefore),
       now,
     });
     if (measurement.kind === "not_yet") return;

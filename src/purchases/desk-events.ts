@@ -20,6 +20,8 @@ export class DeskEventHub implements DeskEvents {
       confirmed: of("confirmed"),
       outcomeUnrecorded: of("outcomeUnrecorded"),
       storageFailure: of("storageFailure"),
+      settled: of("settled"),
+      lateContradiction: of("lateContradiction"),
       balanceRead: of("balanceRead"),
     };
   }

@@ -24,7 +24,7 @@ import { type Logger, silentLogger } from "../shared/logger.js";
 import type { WriteRetryPolicy } from "../shared/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
-import { balanceReadAt, balanceSnapshot, isSent } from "./decisions.js";
+import { balanceReadAt, balanceSnapshot, isSent, knownBalance } from "./decisions.js";
 import { AdminOperations } from "./admin-operations.js";
 import { CostMeter } from "./cost-meter.js";
 import { DeskEventHub } from "./desk-events.js";
@@ -51,6 +51,9 @@ import type {
   PurchaseAdmin,
   ResolveQueuedOptions,
 } from "./types.js";
+
+/** How long a giveaway's next recipient waits for the last one's cost to be measured. */
+const BATCH_COST_WAIT_MS = 5_000;
 
 export interface PurchaseDeskDeps {
   ledger: PurchaseLedger;
@@ -198,6 +201,7 @@ class Desk implements PurchaseDesk {
       onChain: deps.onChain,
       reads: this.#reads,
       heldPause: this.#heldPause,
+      events: this.events,
     });
   }
 
@@ -327,10 +331,11 @@ class Desk implements PurchaseDesk {
     } else {
       // No queued promise is written: nobody waits on this press but the batch, which is
       // itself the record of what is left to send.
-      result = await this.#lane.run(async () =>
-        this.#told(await this.#path.run(intent.id, userId, { isAdmin: true })),
-      );
-      if (isSent(result)) this.#readBalanceAfterPurchase([result]);
+      result = await this.#lane.run(async () => {
+        await this.#readBalanceBeforeBatchItem();
+        return this.#told(await this.#path.run(intent.id, userId, { isAdmin: true }));
+      });
+      if (result.kind === "succeeded") await this.#readBalanceAfterBatchItem(result.intent.id);
     }
     this.events.emit("confirmed", intent.id, result, intent.kind);
     return result;
@@ -385,6 +390,10 @@ class Desk implements PurchaseDesk {
     return (await this.#ledger.get(id))?.cost;
   }
 
+  costMeasuring(id: string): boolean {
+    return this.#costs?.measuring(id) ?? false;
+  }
+
   async settled(options: { costsWithinMs?: number } = {}): Promise<boolean> {
     while (this.#background.size > 0) await Promise.all([...this.#background]);
     return (await this.#costs?.idle(options.costsWithinMs)) ?? true;
@@ -424,6 +433,36 @@ class Desk implements PurchaseDesk {
     this.#background.add(read);
     const delivered = sent.flatMap((r) => (r.kind === "succeeded" ? [r.intent.id] : []));
     this.#costs?.readingAfter(delivered, read);
+  }
+
+  /**
+   * A giveaway's recipient has its balance read before, as the service's call order asks
+   * (check, read the balance, record, buy), and so that its cost has a reading just before it.
+   * Run in its turn of the lane, right before the claim: the reading after the previous
+   * recipient serves (no purchase has gone out since: each one forgets the cached balance);
+   * after a person's purchase went in between, the balance is read now.
+   */
+  async #readBalanceBeforeBatchItem(): Promise<void> {
+    if (knownBalance(this.#reads.balances.peek("wallet")) !== undefined) return;
+    await this.#reads.balance({ fresh: true });
+  }
+
+  /**
+   * A giveaway's delivered recipient: the balance is read again at once (a person's purchase
+   * is read after only when the quota is idle; a giveaway keeps the quota busy, so it would
+   * never be), and the batch goes on once the cost is measured from it, at most
+   * {@link BATCH_COST_WAIT_MS} later. The same reading is the next recipient's reading before.
+   * One more request per recipient: the giveaway takes twice the quota, and each gift has its
+   * cost (or the stated reason it has none: another purchase went out in between).
+   */
+  async #readBalanceAfterBatchItem(id: string): Promise<void> {
+    const read: Promise<unknown> = this.#reads
+      .balance({ fresh: true })
+      .finally(() => this.#background.delete(read));
+    this.#background.add(read);
+    this.#costs?.readingAfter([id], read);
+    await read;
+    await this.#costs?.settled(id, BATCH_COST_WAIT_MS);
   }
 
   /**

@@ -3,7 +3,7 @@
  * needs no service request and no purchase rule, so it does not go through the desk; writing
  * does (src/purchases/desk.ts).
  */
-import { type Headroom, headroom } from "../ledger/limits.js";
+import { type Headroom, headroom, type HeadroomScope } from "../ledger/limits.js";
 import { refusalForStatus } from "../ledger/transitions.js";
 import type {
   ClaimRefusal,
@@ -61,7 +61,12 @@ export interface PurchaseRecords {
    * What is left today for this person of `kind`, as the claim would count it (`exempt`: an
    * admin whose own purchases skip the per-person limits, when the limits say so).
    */
-  headroom(userId: number, kind: IntentKind, isAdmin: boolean): Promise<Headroom>;
+  headroom(
+    userId: number,
+    kind: IntentKind,
+    isAdmin: boolean,
+    scope?: HeadroomScope,
+  ): Promise<Headroom>;
   /**
    * Why an intent in its current state cannot be confirmed (done, cancelled, expired), or
    * undefined while it still can; the claim alone decides the rest.
@@ -124,12 +129,13 @@ export function createPurchaseRecords(
     },
     pauseReason: async () => ledger.pauseReason(),
     limits: () => ({ ...ledger.limits }),
-    headroom: async (userId, kind, isAdmin) =>
+    headroom: async (userId, kind, isAdmin, scope) =>
       headroom(
         kind,
         ledger.limits,
         await ledger.usage(userId, clock()),
         isAdmin && ledger.limits.adminsExempt,
+        scope,
       ),
     refusalOf: (intent) => refusalForStatus(intent.status, intent.expiresAt, clock()),
     usageToday: async (userId) => ledger.usage(userId, clock()),

@@ -19,7 +19,9 @@ import type {
   Ambiguous,
   PaymentMethod,
   PurchaseOutcome,
+  PurchaseResult,
   Rejected,
+  Success,
   WalletBalance,
 } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
@@ -244,11 +246,30 @@ export interface DeskEventMap {
   /** A write of the money path the database refused: told at every failure. */
   storageFailure: [failure: StorageFailure];
   /**
+   * An unconfirmed intent got its outcome: an admin settled it (delivered or not), or the
+   * service's definite answer arrived after a recovery had made it unconfirmed. The requester
+   * and the admins must learn it; purchases reopen when nothing else holds them.
+   */
+  settled: [intent: PurchaseIntent, settlement: Settlement];
+  /**
+   * An answer that arrived after an admin had settled the intent the other way (settled not
+   * delivered, and the service delivered it; settled delivered, and the service refused it):
+   * the settlement stands in the ledger, and the admins must be told at once.
+   */
+  lateContradiction: [intent: PurchaseIntent, answer: DefiniteAnswer];
+  /**
    * Every good balance read the desk makes (the summaries', /balance's, the evidence's, and
    * its own read after a purchase). Listeners must not read the balance themselves.
    */
   balanceRead: [reading: BalanceReading];
 }
+
+/** The service's own definite answer to a purchase: it delivered it, or refused it. */
+export type DefiniteAnswer = Success<PurchaseResult> | Rejected;
+
+/** Who settled an unknown outcome: an admin, or the service's own answer arriving late. */
+export type Settlement =
+  { by: "admin"; adminId: number; delivered: boolean } | { by: "service"; answer: DefiniteAnswer };
 
 export type DeskEventName = keyof DeskEventMap;
 export type DeskListener<K extends DeskEventName> = (...args: DeskEventMap[K]) => unknown;
@@ -348,6 +369,11 @@ export interface PurchaseDesk {
    * Undefined when not (yet) recorded.
    */
   measuredCost(id: string, waitMs: number): Promise<PurchaseCost | undefined>;
+  /**
+   * Whether a measurement of this delivered purchase's cost is under way now (the desk's own
+   * balance read after it, or the chain), so {@link measuredCost} may soon have a figure.
+   */
+  costMeasuring(id: string): boolean;
   /**
    * At start: intents left `sending` by a process that died become unconfirmed (never resent),
    * and the `unconfirmed` listeners are told about each. Call it after registering listeners.

@@ -108,9 +108,7 @@ describe("commands", () => {
     await bob.command("history");
     expect(bob.lastMessage().text).toBe("You have not sent any gifts yet. Try /stars or /premium.");
     await alice.command("history");
-    expect(alice.lastMessage().text).toMatch(
-      /50 Telegram Stars to @bob_gifts: delivered, cost: 0\.75 USDT$/,
-    );
+    expect(alice.lastMessage().text).toMatch(/50 Telegram Stars to @bob_gifts: delivered$/);
   });
 
   it("the purchase gate refuses before anything is asked upstream", async () => {

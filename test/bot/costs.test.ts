@@ -85,10 +85,11 @@ describe("the receipt and its cost", () => {
     const { data } = bea.findButton("✅ Confirm");
     const update = h.updates.callback(BUYER, data, summary.message_id, bea.chatId);
 
-    // The press's handler, as the runner sees it: done before the measurement is.
+    // The press's handler, as the runner sees it: done before the measurement is. The
+    // receipt does not look final meanwhile: it says its cost is being measured.
     await h.bot.handleUpdate(update);
     expect(bea.lastMessage().text).toMatch(
-      /^✅ Delivered: 50 Telegram Stars to @bob_gifts\.\nTransaction: /,
+      /^✅ Delivered: 50 Telegram Stars to @bob_gifts\.\nCost: being measured…\nTransaction: /,
     );
     expect((await h.records.recent({ limit: 1 }))[0]?.cost).toBeUndefined();
 

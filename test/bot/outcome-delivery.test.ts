@@ -12,7 +12,8 @@ import { harness } from "../helpers/bot.js";
 
 describe("an outcome the summary cannot show", () => {
   it("is sent as a new message when the summary's edit fails", async () => {
-    const h = await harness();
+    // Buyers see what a gift cost here (SHOW_BALANCE_TO=buyers): the receipt's edit adds it.
+    const h = await harness({ access: { showBalanceTo: "buyers" } });
     const alice = chatPerson(h, testUser(611));
     const summary = await alice.starsSummary("bob_gifts", "⭐ 100");
     // The summary was deleted once "Sending…" was shown: only that first edit works.
@@ -32,7 +33,9 @@ describe("an outcome the summary cannot show", () => {
       .filter((c) => c.method === "sendMessage" && Number(c.payload.chat_id) === alice.chatId)
       .map((c) => String(c.payload.text));
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatch(/^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nTransaction: /);
+    expect(sent[0]).toMatch(
+      /^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nCost: being measured…\nTransaction: /,
+    );
     // The cost is added to the message that was sent in the summary's place.
     expect(alice.lastMessage().text).toMatch(
       /^✅ Delivered: 100 Telegram Stars to @bob_gifts\.\nCost: 1\.5 USDT\nTransaction: /,

@@ -25,6 +25,7 @@ describe("a queued confirmation closed for a limit", () => {
           refusal: limit,
         },
         undefined,
+        "hidden",
       );
     expect(closed("private")).toContain("100 of 10,000 left");
     expect(closed("supergroup")).not.toMatch(/10,000|100 left/);

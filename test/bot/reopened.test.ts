@@ -7,9 +7,11 @@ import { chatPerson } from "../../tools/testing/chat-person.js";
 import { testUser } from "../../tools/testing/updates.js";
 import { ADMIN, adminWorld, BUYER } from "../helpers/admin-bot.js";
 
-const REOPENED_EN =
+const REOPENED_EN = "▶ Purchases are open again: you can gift now.";
+const REOPENED_EN_KEPT =
   "▶ Purchases are open again: you can gift now. A summary you kept can be confirmed.";
-const REOPENED_RU = "▶ Покупки снова открыты: можно дарить. Сохранённую сводку можно подтвердить.";
+const REOPENED_RU_KEPT =
+  "▶ Покупки снова открыты: можно дарить. Сохранённую сводку можно подтвердить.";
 
 function sentTo(h: Awaited<ReturnType<typeof adminWorld>>["h"], chatId: number, since: number) {
   return h.telegram
@@ -36,8 +38,9 @@ describe("purchases reopen", () => {
     const before = h.telegram.mark();
     await admin.command("resume");
     await h.app.services.pauseWaiters.idle();
+    // Olga kept her summary; Bea has none, and is not told of one.
     expect(sentTo(h, BUYER.id, before)).toEqual([REOPENED_EN]);
-    expect(sentTo(h, olga.id, before)).toEqual([REOPENED_RU]);
+    expect(sentTo(h, olga.id, before)).toEqual([REOPENED_RU_KEPT]);
     expect(sentTo(h, ADMIN.id, before)).toEqual(["▶ Purchases are open again."]);
 
     // Once: a second pause and resume tells nobody who did not meet it again.
@@ -65,6 +68,10 @@ describe("purchases reopen", () => {
     await admin.command("pending");
     await admin.pressButton("❌ Not delivered");
     await h.app.services.pauseWaiters.idle();
-    expect(sentTo(h, BUYER.id, before)).toEqual([REOPENED_EN]);
+    // First how the earlier gift ended, then that the summary she kept can be confirmed.
+    expect(sentTo(h, BUYER.id, before)).toEqual([
+      expect.stringMatching(/^🔔 .*\n\n❌ Not delivered: 100 Telegram Stars to @bob_gifts\./),
+      REOPENED_EN_KEPT,
+    ]);
   });
 });

@@ -61,7 +61,7 @@ describe("the purchase breaker", () => {
 
     // The button reopens purchases; the held summary can be confirmed now.
     await ada.press(alert, "▶ Resume purchases");
-    await ada.waitForText(alert.id, /reopened by admin/);
+    await ada.waitForText(alert.id, /Purchases reopened by /);
     await uma.press(next, "✅ Confirm");
     await uma.waitForText(next.id, /Delivered: 50 Telegram Stars to @dave_friend/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(4);
@@ -135,7 +135,7 @@ describe("the purchase breaker", () => {
 
     world.sandbox.refillWallet();
     await ada.press(alert, "▶ Resume purchases");
-    await ada.waitForText(alert.id, /reopened by admin/);
+    await ada.waitForText(alert.id, /Purchases reopened by /);
     await uma.press(held, "✅ Confirm");
     await uma.waitForText(held.id, /Delivered/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(2);

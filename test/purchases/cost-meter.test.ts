@@ -133,6 +133,26 @@ describe("the cost meter", () => {
     expect((await ledger.get(second.id))?.cost).toMatchObject({ measured: true, amount: "0.75" });
   });
 
+  it("counts a purchase finished in the millisecond the reading before started, unless that reading is known to show it", async () => {
+    for (const known of [false, true]) {
+      const { ledger, meter, deliver, reading, clock } = await fixture();
+      const first = await deliver("1000");
+      // The reading before the second started in the millisecond the first's outcome was
+      // written: in it or not, the times cannot say. The desk knows when its cached reading
+      // started after the first finished (a giveaway's next recipient).
+      clock.now = first.finishedAt ?? clock.now;
+      const second = await deliver("999.25");
+      clock.now += 1_000;
+      meter.delivered(second, known ? [first.id] : []);
+      meter.observe(reading("998.5"));
+      await meter.idle();
+      expect((await ledger.get(second.id))?.balanceBeforeAt).toBe(first.finishedAt);
+      expect((await ledger.get(second.id))?.cost).toMatchObject(
+        known ? { measured: true, amount: "0.75" } : { measured: false, reason: "other_purchase" },
+      );
+    }
+  });
+
   it("judges every purchase waiting for one reading by its own window, from one read of the ledger", async () => {
     const { ledger, meter, deliver, reading, clock } = await fixture();
     // Three purchases back to back while no balance was read (the quota was busy): each one's

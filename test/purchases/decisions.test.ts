@@ -109,9 +109,10 @@ describe("what a Confirm came to", () => {
     });
   });
 
-  it("stays unconfirmed when a restart's recovery got there first, whatever the answer", () => {
+  it("stays unconfirmed when a recovery got there first and the answer did not settle it", () => {
     const late = confirmResultOf({ kind: "success", value: { txHash: "abc" } } as never, {
       recorded: false,
+      late: "kept",
       intent: intent({ status: "unconfirmed" }),
     });
     expect(late.kind).toBe("unconfirmed");

@@ -48,15 +48,19 @@ export class FaultQueue {
   }
 }
 
+/** The faults that replace the service's answer (`delay` and `hold` only postpone it). */
+export type AnswerFault = Exclude<Fault, { type: "delay" } | { type: "hold" }>;
+
 /** How the server answers a fault: a reply, no answer at all, or a body that never ends. */
 export type FaultAnswer = Reply | "drop" | { trickleMs: number };
 
 /**
- * The answer to a request under a fault other than `delay`. `execute` is the service's normal
- * answer; it runs (and charges the wallet) only for purchases the fault says were executed.
+ * The answer to a request under a fault other than `delay` and `hold`. `execute` is the
+ * service's normal answer; it runs (and charges the wallet) only for purchases the fault says
+ * were executed.
  */
 export function answerFault(
-  fault: Exclude<Fault, { type: "delay" }>,
+  fault: AnswerFault,
   request: RecordedRequest,
   execute: () => Reply,
 ): FaultAnswer {

@@ -13,15 +13,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { handleControl } from "./control.js";
 import { answerServiceRequest, PURCHASE_PATHS, type ServiceState } from "./endpoints.js";
-import { answerFault, FaultQueue } from "./faults.js";
+import { type AnswerFault, answerFault, FaultQueue } from "./faults.js";
 import { readBody, recordRequest, writeReply } from "./http.js";
 import { SlidingQuota } from "./quota.js";
 import { Recipients } from "./recipients.js";
 import { RequestRecorder } from "./recorder.js";
 import { failure, type Reply } from "./reply.js";
 import { MarketplaceSession } from "./session.js";
-import { SandboxTimers } from "./timers.js";
-import type { Fault, RecordedRequest, Sandbox, SandboxOptions } from "./types.js";
+import { HeldAnswers, SandboxTimers } from "./timers.js";
+import type { RecordedRequest, Sandbox, SandboxOptions } from "./types.js";
 import { Wallet } from "./wallet.js";
 
 export { SandboxClosedError } from "./recorder.js";
@@ -62,6 +62,7 @@ class SandboxService {
   readonly session = new MarketplaceSession();
   readonly wallet: Wallet;
   readonly timers = new SandboxTimers();
+  readonly held = new HeldAnswers();
   quota: SlidingQuota | undefined;
   closed = false;
 
@@ -103,7 +104,7 @@ class SandboxService {
     request: RecordedRequest,
   ): Promise<void> {
     const fault = this.faults.take(request.path);
-    if (fault && fault.type !== "delay") {
+    if (fault && fault.type !== "delay" && fault.type !== "hold") {
       this.quota?.record(request.at);
       await this.answerWithFault(fault, req, res, request);
       return;
@@ -114,12 +115,13 @@ class SandboxService {
       return;
     }
     if (fault?.type === "delay") await this.timers.sleep(fault.ms);
+    if (fault?.type === "hold") await this.held.hold();
     if (this.closed) return;
     await this.send(res, request, answerServiceRequest(request, this.state));
   }
 
   private async answerWithFault(
-    fault: Exclude<Fault, { type: "delay" }>,
+    fault: AnswerFault,
     req: IncomingMessage,
     res: ServerResponse,
     request: RecordedRequest,
@@ -205,6 +207,7 @@ function sandboxHandle(service: SandboxService, server: Server): Sandbox {
     expireSession: () => service.session.expire(),
     restoreSession: () => service.session.restore(),
     sessionExpired: () => service.session.state().expired,
+    releaseHeld: () => service.held.release(),
     waitForRequests: (count, path) => service.recorder.waitFor(count, path),
     reset: () => service.reset(),
     close: () => closeSandbox(service, server),
@@ -215,6 +218,7 @@ async function closeSandbox(service: SandboxService, server: Server): Promise<vo
   if (service.closed) return;
   service.closed = true;
   service.timers.clear();
+  service.held.release();
   service.recorder.close();
   const closing = once(server, "close");
   server.close();

@@ -21,3 +21,21 @@ export class SandboxTimers {
     this.pending.clear();
   }
 }
+
+/** Responses a `hold` fault keeps waiting until a test releases them (or the sandbox closes). */
+export class HeldAnswers {
+  private readonly waiting = new Set<() => void>();
+
+  /** Resolves at the next {@link release}. */
+  hold(): Promise<void> {
+    return new Promise((resolve) => this.waiting.add(resolve));
+  }
+
+  /** Lets every held response go on; how many there were. */
+  release(): number {
+    const count = this.waiting.size;
+    for (const resolve of this.waiting) resolve();
+    this.waiting.clear();
+    return count;
+  }
+}

@@ -46,6 +46,11 @@ export type Fault =
   | { type: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   /** Hold the response `ms`, then answer normally (a purchase still happens). */
   | { type: "delay"; ms: number }
+  /**
+   * Hold the response until `releaseHeld()` (or the sandbox closes), then answer normally (a
+   * purchase happens at the release): a test decides when an answer arrives. In-process only.
+   */
+  | { type: "hold" }
   /** Destroy the socket without an answer. */
   | { type: "drop"; executed?: boolean }
   /** 200 with a body that is not JSON. */
@@ -118,6 +123,8 @@ export interface Sandbox {
   restoreSession(): void;
   /** Whether purchases with the cookie in use are refused as an expired session now. */
   sessionExpired(): boolean;
+  /** Lets every response held by a `hold` fault go on; resolves to how many there were. */
+  releaseHeld(): number;
   /** Resolves once `count` requests (to `path`, when given) were received; event-based. */
   waitForRequests(count: number, path?: string): Promise<void>;
   /**

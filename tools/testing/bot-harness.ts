@@ -205,10 +205,12 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     clock,
     dbPath,
     databaseUrl: options.databaseUrl,
-    // As a person sees it: the update, then what its handler left running (a receipt's cost).
+    // As a person sees it: the update, then what its handler left running (a receipt's cost,
+    // the desk's balance read after a purchase, whether or not a receipt waits for it).
     send: async (update) => {
       await app.bot.handleUpdate(update);
       await app.services.background.idle();
+      await app.desk.settled();
     },
     async restart() {
       await stopApp();

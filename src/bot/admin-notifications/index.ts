@@ -25,7 +25,7 @@ import type { PurchaseDesk, StorageFailure } from "../../purchases/types.js";
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
 import type { Translate } from "../context.js";
-import { evidenceText, giftName } from "../admin-views.js";
+import { evidenceBody, evidenceText, giftName } from "../admin-views.js";
 import { resolveKeyboard, resumeKeyboard } from "../keyboards/admin.js";
 import type { BreakerOpening } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
@@ -35,6 +35,8 @@ import { transactionLine } from "../purchase-views.js";
 import { quoteServiceText } from "../../service/quote.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { LowBalanceWatch, type LowState } from "./low-balance.js";
+import { SettledAlerts } from "./settled-alerts.js";
+import { SettlementNotices } from "./settlements.js";
 
 /** LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings; unset means no alert. */
 export interface BalanceAlerts {
@@ -80,11 +82,18 @@ const ADMIN_MESSAGE_RETRY: Readonly<AdminMessageRetry> = {
   maxDelayMs: 300_000,
 };
 
-/** What one admin message is made of, rendered in that admin's language. */
+/**
+ * What one admin message is made of, rendered in that admin's language. `alert`: it shows an
+ * unknown outcome with the settle buttons, remembered so its settlement edits it.
+ */
 export type AdminMessageRender = (
   t: Translate,
   locale: string,
-) => { text: string; keyboard?: InlineKeyboard | undefined };
+) => {
+  text: string;
+  keyboard?: InlineKeyboard | undefined;
+  alert?: { intentId: string; body: string } | undefined;
+};
 
 /** Whether sending again later may succeed: Telegram unreachable, overloaded or rate limiting. */
 export function isPassingTelegramFailure(error: unknown): boolean {
@@ -112,6 +121,10 @@ export class AdminNotifier {
   #listening = false;
   /** When each kind of storage failure was last told (see {@link storageFailure}). */
   readonly #storageAlerts = new Map<string, number>();
+  /** The messages with settle buttons, edited once their outcome is settled. */
+  readonly #alerts: SettledAlerts;
+  /** What admins are told of settlements and late answers (./settlements.ts). */
+  readonly #settlements: SettlementNotices;
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
@@ -123,6 +136,36 @@ export class AdminNotifier {
       warn: (render) => this.#track(this.#toAdmins(render)),
       track: (work) => this.#track(work),
     });
+    this.#alerts = new SettledAlerts(options.stores);
+    this.#settlements = new SettlementNotices({
+      api: options.api,
+      alerts: this.#alerts,
+      admins: () => this.#options.admins,
+      translate: async (adminId) => (await this.#translator(adminId)).t,
+      tell: (render) => this.#track(this.#toAdmins(render)),
+      track: (work) => this.#track(work),
+      names: options.names,
+      explorerUrl: options.explorerUrl,
+      logger: options.logger,
+    });
+  }
+
+  /**
+   * A message showing `intentId`'s evidence with the settle buttons (a /pending listing), so
+   * its settlement edits it too. `body`: its evidence without title and hint (evidenceBody).
+   */
+  async rememberAlert(
+    intentId: string,
+    chatId: number,
+    messageId: number,
+    body: string,
+  ): Promise<void> {
+    await this.#alerts.remember(intentId, chatId, { messageId, body });
+  }
+
+  /** Whether the settlement of `intentId` will edit this message (it was remembered). */
+  async showsAlert(intentId: string, chatId: number, messageId: number): Promise<boolean> {
+    return this.#alerts.shows(intentId, chatId, messageId);
   }
 
   /**
@@ -147,12 +190,20 @@ export class AdminNotifier {
       this.unrecorded(intent, answer),
     );
     const stopStorage = desk.events.on("storageFailure", (failure) => this.storageFailure(failure));
+    const stopSettled = desk.events.on("settled", (intent, settlement) =>
+      this.#settlements.settled(intent, settlement),
+    );
+    const stopContradiction = desk.events.on("lateContradiction", (intent, answer) =>
+      this.#settlements.lateContradiction(intent, answer),
+    );
     this.#listening = true;
     this.#followBalanceReads();
     return () => {
       stopUnconfirmed();
       stopUnrecorded();
       stopStorage();
+      stopSettled();
+      stopContradiction();
       this.#listening = false;
       this.#followBalanceReads();
     };
@@ -343,22 +394,18 @@ export class AdminNotifier {
     const requester = fresh.requester.userId;
     const requesterName = await this.#options.names?.render((names) => names(requester));
     const names: NameLookup = (userId) => (userId === requester ? requesterName : undefined);
-    return this.#toAdmins(
-      (t, locale) => ({
-        text: evidenceText(
-          t,
-          locale,
-          fresh,
-          evidence,
-          "notification",
-          this.#options.explorerUrl,
-          names,
-        ),
-        // Already settled by the time the evidence arrived: no buttons to press in vain.
-        keyboard: fresh.status === "unconfirmed" ? resolveKeyboard(t, fresh.id) : undefined,
-      }),
-      onReached,
-    );
+    const explorer = this.#options.explorerUrl;
+    return this.#toAdmins((t, locale) => {
+      // Already settled by the time the evidence arrived: no buttons to press in vain.
+      const open = fresh.status === "unconfirmed";
+      return {
+        text: evidenceText(t, locale, fresh, evidence, "notification", explorer, names),
+        keyboard: open ? resolveKeyboard(t, fresh.id) : undefined,
+        alert: open
+          ? { intentId: fresh.id, body: evidenceBody(t, locale, fresh, evidence, explorer, names) }
+          : undefined,
+      };
+    }, onReached);
   }
 
   /**
@@ -381,23 +428,36 @@ export class AdminNotifier {
   /** One admin message: sent, worth sending again later, or given up on (blocked, never started). */
   async #sendTo(adminId: number, render: AdminMessageRender): Promise<"sent" | "retry" | "failed"> {
     const { api } = this.#options;
-    const { i18n, settings } = this.#options;
-    const locale = (await settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
-    const t: Translate = (key: string, variables?: TranslationVariables) =>
-      i18n.t(locale, key, variables);
-    const { text, keyboard } = render(t, locale);
+    const { t, locale } = await this.#translator(adminId);
+    const { text, keyboard, alert } = render(t, locale);
     try {
-      await api.sendMessage(
+      const sent = await api.sendMessage(
         adminId,
         text,
         keyboard === undefined ? {} : { reply_markup: keyboard },
       );
+      if (alert !== undefined) {
+        await this.#alerts
+          .remember(alert.intentId, adminId, { messageId: sent.message_id, body: alert.body })
+          .catch((err: unknown) =>
+            this.#options.logger.warn({ err, adminId }, "could not remember an alert message"),
+          );
+      }
       return "sent";
     } catch (error) {
       // An admin who never opened the bot cannot be messaged; the others still are.
       this.#options.logger.warn({ adminId, error }, "could not notify an admin");
       return isPassingTelegramFailure(error) ? "retry" : "failed";
     }
+  }
+
+  /** An admin's language (their /language, else English) and its translation. */
+  async #translator(adminId: number): Promise<{ t: Translate; locale: string }> {
+    const { i18n, settings } = this.#options;
+    const locale = (await settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
+    const t: Translate = (key: string, variables?: TranslationVariables) =>
+      i18n.t(locale, key, variables);
+    return { t, locale };
   }
 
   /** Schedules re-send number `attempt` to one admin, after a pause that doubles each time. */

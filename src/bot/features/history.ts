@@ -21,7 +21,9 @@ export function historyFeature(services: BotServices): Composer<BotContext> {
       return;
     }
     const locale = await ctx.i18n.getLocale();
-    const lines = intents.map((intent) => historyLine(ctx.t, locale, intent));
+    // What gifts cost is the operator's figure (SHOW_BALANCE_TO), in /history as on a receipt.
+    const showCost = services.balanceShownTo(ctx.from.id);
+    const lines = intents.map((intent) => historyLine(ctx.t, locale, intent, showCost));
     await ctx.reply([ctx.t("history-title"), "", ...lines].join("\n"));
   });
   return composer;

@@ -133,6 +133,12 @@ async function confirm(
     await ctx.answerCallbackQuery({ text: gate.text ?? ctx.t("purchase-not-allowed") });
     return;
   }
+  // Its outcome may reach them later outside any update of theirs (an unknown outcome settled,
+  // a restart's recovery): in their app's language, when they never chose one. A nicety: a
+  // database that refuses the write (locked, full) must not stop the Confirm.
+  await services.settings
+    .noteTelegramLanguage(ctx.from.id, ctx.from.language_code)
+    .catch((error: unknown) => ctx.log.warn({ err: error }, "could not note a language"));
   const progress = new PressProgress(ctx, locale, intent, await summaryView(services, intent));
   const result = await claimAndSend(ctx, intent, services, progress);
   if (!progress.answered) {
@@ -269,9 +275,10 @@ async function showRefusal(
 
 /**
  * A final outcome (succeeded, rejected, unconfirmed, not sent, already premium): the summary
- * is done and its buttons go. The receipt goes at once; its cost is added by an edit when
- * measured, without holding the chat's next updates (sequentialize) while the measurement
- * waits for its balance read.
+ * is done and its buttons go. The receipt goes at once; its cost, where it may be shown
+ * (SHOW_BALANCE_TO), is added by an edit when measured, without holding the chat's next
+ * updates (sequentialize) while the measurement waits for its balance read: meanwhile the
+ * receipt says it is being measured, so it does not look final before it is.
  */
 async function showFinalOutcome(
   ctx: CallbackContext,
@@ -281,10 +288,20 @@ async function showFinalOutcome(
   locale: string,
 ): Promise<void> {
   await services.summaries.remove(intent.requester.chatId, ctx.from.id, intent.id);
-  const receipt = await showOutcome(ctx, outcomeText(ctx.t, locale, result, services.explorerUrl));
-  if (result.kind === "succeeded" && receipt !== undefined) {
-    addCostLater(ctx, receipt, locale, result, services);
-  }
+  const measuring =
+    result.kind === "succeeded" &&
+    services.costsShownIn(intent.requester) &&
+    services.desk.costMeasuring(intent.id);
+  const costs = measuring
+    ? "measuring"
+    : services.costsShownIn(intent.requester)
+      ? "shown"
+      : "hidden";
+  const receipt = await showOutcome(
+    ctx,
+    outcomeText(ctx.t, locale, result, services.explorerUrl, costs),
+  );
+  if (measuring && receipt !== undefined) addCostLater(ctx, receipt, locale, result, services);
 }
 
 /** Where an outcome was shown: the summary itself, or the message sent in its place. */
@@ -329,10 +346,11 @@ async function showOutcome(
 const COST_WAIT_MS = 3_000;
 
 /**
- * Edits a delivered receipt to add its cost, when the measurement under way (one balance read
- * the quota had room for) ends within {@link COST_WAIT_MS}; otherwise it stays as it is. A
- * nicety: a failure is logged, nothing more. Not awaited by the press's handler (the app's
- * stop and the tests wait for it through `services.background`).
+ * Edits a delivered receipt that says its cost is being measured: the cost, when the
+ * measurement under way (one balance read the quota had room for, or the chain) ends within
+ * {@link COST_WAIT_MS} with a figure; otherwise the receipt without the line. A failure is
+ * logged, nothing more. Not awaited by the press's handler (the app's stop and the tests wait
+ * for it through `services.background`).
  */
 function addCostLater(
   ctx: BotContext,
@@ -344,9 +362,8 @@ function addCostLater(
   const adding = services.desk
     .measuredCost(result.intent.id, COST_WAIT_MS)
     .then(async (cost) => {
-      if (cost === undefined) return;
       const withCost = { ...result, intent: { ...result.intent, cost } };
-      const text = outcomeText(ctx.t, locale, withCost, services.explorerUrl);
+      const text = outcomeText(ctx.t, locale, withCost, services.explorerUrl, "shown");
       await ctx.api.editMessageText(receipt.chatId, receipt.messageId, text);
     })
     .catch((error: unknown) => {

@@ -6,8 +6,8 @@
  * `unconfirmed`, the day's totals) and none may roll back once a request may have left.
  */
 import { restoredDetail } from "../../ledger/restore.js";
+import { lateAnswer } from "../../ledger/transitions.js";
 import type {
-  IntentStatus,
   PurchaseIntent,
   PurchaseLedger,
   RecordedOutcome,
@@ -18,9 +18,6 @@ import type { Statements } from "../db/port.js";
 import type { LedgerCore, MovePatch } from "./core.js";
 import type { LedgerQueryRows } from "./queries.js";
 import { closeWhatWasOpen } from "./restored.js";
-
-/** Statuses an intent can reach while its request's answer is still on the way. */
-const LATE_ANSWER_STATUSES: readonly IntentStatus[] = ["unconfirmed", "delivered", "not_delivered"];
 
 type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
 
@@ -54,7 +51,9 @@ export class LedgerOutcomes implements OutcomeMoves {
     now = this.#core.clock(),
   ): Promise<RecordedOutcome> => {
     const { to, patch } = outcomePatch(outcome, now);
-    return this.#record(id, to, patch, now);
+    // The service's own success or refusal may settle an intent a recovery made unconfirmed.
+    const definite = outcome.kind === "success" || outcome.kind === "rejected";
+    return this.#record(id, to, patch, now, definite);
   };
 
   /**
@@ -105,28 +104,49 @@ export class LedgerOutcomes implements OutcomeMoves {
     return this.#record(id, "rejected", patch, now);
   };
 
-  #record(id: string, to: OutcomeStatus, patch: MovePatch, now: number): Promise<RecordedOutcome> {
+  /** `definite`: the service's own success or refusal, which may settle a late answer. */
+  #record(
+    id: string,
+    to: OutcomeStatus,
+    patch: MovePatch,
+    now: number,
+    definite = false,
+  ): Promise<RecordedOutcome> {
     const core = this.#core;
     return core.db.gated(async (tx): Promise<RecordedOutcome> => {
       const current = await core.lock(id, tx);
-      if (!LATE_ANSWER_STATUSES.includes(current.status)) {
+      const late = lateAnswer(current.status, to, definite);
+      if (late === undefined) {
         return { recorded: true, intent: await core.move(tx, current, to, now, patch, null) };
       }
-      // Recovered as interrupted by a restart while this response was on its way (and perhaps
-      // already settled by an admin): keep the status, and keep the late answer as evidence
-      // unless the intent already holds one.
+      // Recovered as interrupted while this response was on its way (and perhaps settled by an
+      // admin since): a definite answer settles an intent still unconfirmed, with no admin.
+      const response = { lateOutcome: to, response: patch.response ?? null };
+      if (late === "settled") {
+        const detail = patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`;
+        const settled = await core.move(
+          tx,
+          current,
+          to,
+          now,
+          {
+            ...{ finishedAt: now, response, txHash: patch.txHash, resolvedAt: now },
+            outcomeDetail: `settled by a late answer: ${to}${detail}`,
+          },
+          null,
+        );
+        return { recorded: true, late, intent: settled };
+      }
+      // The status stays; the late answer is kept as evidence unless one is held already.
       await tx.run(
         `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
            outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
         {
-          id,
-          now,
-          response: JSON.stringify({ lateOutcome: to, response: patch.response ?? null }),
-          txHash: patch.txHash ?? null,
+          ...{ id, now, response: JSON.stringify(response), txHash: patch.txHash ?? null },
           detail: `A response arrived after the restart's recovery: ${to}.`,
         },
       );
-      return { recorded: false, intent: await core.mustGet(id, tx) };
+      return { recorded: false, late, intent: await core.mustGet(id, tx) };
     });
   }
 

@@ -43,6 +43,7 @@ describe("the amount is asked within what is left today", () => {
     expect(alice.lastMessage().text).toMatch(/^✅ Delivered: 9,765 Telegram Stars/);
 
     // Nothing is left: the next flow says so at once, with the reset time, and asks nothing.
+    await h.desk.settled();
     const mark = h.sandbox.requests.length;
     await alice.command("stars");
     expect(alice.lastMessage().text).toMatch(

@@ -112,6 +112,34 @@ describe("/giveaway", () => {
     expect(h.sandbox.purchaseRequests()).toHaveLength(3);
   });
 
+  it.each([
+    {
+      lang: "en",
+      buttons: ["⭐ Stars", "⭐ 50"],
+      room: "Today's limits leave 10,000 stars (limit: your stars per day).",
+      perGift: "stars in one purchase",
+    },
+    {
+      lang: "ru",
+      buttons: ["⭐ Звёзды", "⭐ 50"],
+      room: "Сегодняшние лимиты оставляют 10\u00a0000 звёзд (лимит: ваших звёзд в день).",
+      perGift: "звёзд в одной покупке",
+    },
+  ])(
+    "in $lang: the card's room is what today's limits leave, never the cap of one gift",
+    async ({ lang, buttons, room, perGift }) => {
+      const { h } = await adminWorld();
+      const admin = chatPerson(h, { ...ADMIN, language_code: lang });
+      await admin.command("giveaway");
+      for (const label of buttons) await admin.pressButton(label);
+      await admin.say("win_a win_b");
+      const card = admin.lastMessage().text ?? "";
+      expect(card).toContain(room);
+      // The one-gift cap (10,000 stars too) limits each gift, not the batch.
+      expect(card).not.toContain(perGift);
+    },
+  );
+
   it("reads a .csv file, offers the list as CSV, and refuses other people's and forged presses", async () => {
     const { h, admin } = await world();
     await admin.command("giveaway");

@@ -65,7 +65,10 @@ describe("a giveaway being sent", () => {
       .filter((c) => c.method === "sendMessage")
       .at(-1);
     expect(String(summary?.payload.text)).toBe(
-      "🎁 Giveaway over: 5 delivered, 0 refused, 0 unknown, 0 not sent, of 5. Every recipient's outcome is in the list below.",
+      [
+        "🎁 Giveaway over: 5 delivered, 0 refused, 0 unknown, 0 not sent, of 5. Every recipient's outcome is in the list below.",
+        "💸 Spent: 3.75 USDT",
+      ].join("\n"),
     );
     const document = h.telegram.callsOf("sendDocument").at(-1);
     const file = Object.values(document?.payload ?? {}).find(
@@ -135,6 +138,10 @@ describe("a giveaway being sent", () => {
     expect(bought(h)).toEqual(sentBeforeCancel);
     expect(h.telegram.message(ADMIN.id, id)?.text).toContain("✖️ Cancelled");
     const left = 5 - sentBeforeCancel.length;
+    // The progress counts the same whole as the summary: sent of all five, the rest not sent.
+    const shownAfter = h.telegram.message(ADMIN.id, id)?.text ?? "";
+    expect(shownAfter).toContain(`Sent ${String(sentBeforeCancel.length)}/5 `);
+    expect(shownAfter).toContain(`✖️ Not sent: ${String(left)}`);
     expect(
       admin
         .callsSince(cancelMark)

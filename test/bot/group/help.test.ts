@@ -21,18 +21,18 @@ describe("what works in a group", () => {
     const { h } = g;
     await g.say(MIA, "/help");
     expect(g.last()?.text).toBe(HELP);
-    // Inside the window: the next ask gets one short line (not silence), whoever asks; the
-    // rest nothing.
+    // Inside the window: the next ask of the same gets one short line (not silence), whoever
+    // asks; the rest nothing. Another answer is not "above": it is given, in its own window.
     h.clock.advance(10_000);
-    await g.say(NOAH, "/stars");
     await g.say(NOAH, "/help");
+    await g.say(NOAH, "/stars");
     await g.say(GINA, "/stars");
-    expect(sentTexts(h, GROUP_ID)).toEqual([
-      HELP,
-      "I answered here a moment ago: see my message above. In a group I answer at most once every 30 s; ask again in 20 s.",
-    ]);
+    await g.say(MIA, "/help");
+    const note = (seconds: number) =>
+      `I answered here a moment ago: see my message above. In a group I answer at most once every 30 s; ask again in ${String(seconds)} s.`;
+    expect(sentTexts(h, GROUP_ID)).toEqual([HELP, note(20), PREMIUM_ONLY, note(30)]);
 
-    h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS - 10_000);
+    h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS);
     await g.say(NOAH, "/stars");
     expect(g.last()?.text).toBe(PREMIUM_ONLY);
     h.clock.advance(GROUP_REFUSAL_COOLDOWN_MS);

@@ -62,9 +62,35 @@ describe("refusals in a group are rate-limited", () => {
     // The allowed group's window is its own: its first refusal is sent.
     await g.say(NOAH, "/stars");
     await g.say(MIA, "/stars");
-    await g.say(NOAH, "/premium @mia_member");
+    await g.say(MIA, "/stars");
     expect(sentTexts(h, GROUP_ID)).toEqual([PREMIUM_ONLY, note(30)]);
     expect(h.sandbox.requests).toHaveLength(0);
+  });
+
+  it("nobody is pointed at an answer that was not theirs: another refusal is answered", async () => {
+    const g = await groupWorld();
+    const { h } = g;
+    // The administrator's refusal (Stars are for private chats) is the answer just above...
+    await g.say(GINA, "/stars");
+    expect(g.last()?.text).toBe(PREMIUM_ONLY);
+    // ...and it does not answer a member's /premium: that one is answered itself.
+    await g.say(NOAH, "/premium @mia_member");
+    expect(g.last()?.text).toBe(ADMINS_ONLY);
+    // The next member asking the same is pointed at it: it is the answer just above.
+    await g.say(MIA, "/premium @noah_n");
+    expect(g.last()?.text).toBe(note(30));
+    // A member who reads Russian gets the answer in Russian, not a pointer to an English one.
+    const olga = testUser(6101, { first_name: "Olga", language_code: "ru" });
+    await g.say(olga, "/premium @mia_member");
+    expect(g.last()?.text).toBe("Дарить Premium здесь могут только администраторы группы.");
+    await g.say(
+      testUser(6102, { first_name: "Oleg", language_code: "ru" }),
+      "/premium @mia_member",
+    );
+    expect(g.last()?.text).toBe(
+      "Я только что ответил здесь: смотрите сообщение выше. В группе я отвечаю не чаще раза в 30 с; спросите снова через 30 с.",
+    );
+    expect(sentTexts(h, GROUP_ID)).toHaveLength(5);
   });
 
   it("the administrator who started a flow is always answered", async () => {

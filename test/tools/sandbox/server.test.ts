@@ -211,6 +211,23 @@ describe("sandbox: faults", () => {
     expect(sandbox.getBalance().usdt).toBe("8.5");
   });
 
+  it("holds a purchase until released, then carries it out and answers", async () => {
+    const sandbox = await sandboxForTest({ balance: { ton: "0", usdt: "10" } });
+    sandbox.injectFault({ type: "hold" }, { path: "/buy-stars/" });
+    const answer = postForm(`${sandbox.url}/buy-stars/`, { username: "alice", amount: "100" });
+    await sandbox.waitForRequests(1, "/buy-stars/");
+    // Held: nothing carried out yet, whatever else is asked meanwhile.
+    const balance = await fetch(`${sandbox.url}/wallet-balance/`, {
+      headers: { mnemonic: MNEMONIC },
+    });
+    expect(balance.status).toBe(200);
+    expect(sandbox.getBalance().usdt).toBe("10");
+    expect(sandbox.releaseHeld()).toBe(1);
+    expect((await answer).status).toBe(200);
+    expect(sandbox.getBalance().usdt).toBe("8.5");
+    expect(sandbox.releaseHeld()).toBe(0);
+  });
+
   it("drops the connection, carrying the purchase out only when told", async () => {
     const sandbox = await sandboxForTest({ balance: { ton: "0", usdt: "10" } });
     sandbox.injectFault({ type: "drop" });

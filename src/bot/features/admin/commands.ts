@@ -33,19 +33,22 @@ import { decodedPress } from "../../press.js";
 import type { BotServices } from "../../services.js";
 import { formatBytes } from "../../format.js";
 import { quoteServiceText } from "../../../service/quote.js";
-import { sentence } from "../../purchase-views.js";
 import { type Target, targetOf, targetOfOrigin } from "./targets.js";
 import {
   allowedText,
   balanceText,
-  evidenceText,
+  evidenceBody,
+  evidenceFrame,
   limitsText,
   purchaseDetails,
   purchasesPage,
   userName,
   type WalletInfo,
+  who,
 } from "../../admin-views.js";
 import { exportPurchases } from "./export.js";
+import { settlePurchase } from "./settle.js";
+import { tellReopened } from "../../reopened.js";
 
 export interface AdminCommandsDeps {
   access: AccessList;
@@ -203,17 +206,18 @@ async function showPending(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
   }
   await ctx.reply(ctx.t("admin-pending-count", { count: pending.length }));
   const locale = await ctx.i18n.getLocale();
+  const explorer = env.services.explorerUrl;
   for (const intent of pending.slice(0, MAX_PENDING_SHOWN)) {
     const evidence = await desk.admin.evidence(intent.id);
     const fresh = evidence?.intent ?? intent;
-    await ctx.reply(
-      await env.services.people.render((names) =>
-        evidenceText(ctx.t, locale, fresh, evidence, "pending", env.services.explorerUrl, names),
-      ),
-      {
-        reply_markup: resolveKeyboard(ctx.t, fresh.id),
-      },
+    const body = await env.services.people.render((names) =>
+      evidenceBody(ctx.t, locale, fresh, evidence, explorer, names),
     );
+    const sent = await ctx.reply(evidenceFrame(ctx.t, "pending", fresh, body), {
+      reply_markup: resolveKeyboard(ctx.t, fresh.id),
+    });
+    // Its settlement edits it into the settled state, whoever settles it.
+    await env.notifier.rememberAlert(fresh.id, ctx.chat.id, sent.message_id, body);
   }
 }
 
@@ -245,33 +249,22 @@ async function resumeFromButton(ctx: AdminPress, env: AdminEnv): Promise<void> {
   }
   const text = await resumeText(ctx, env, ctx.from.id);
   await ctx.answerCallbackQuery({ text });
-  await editQuietly(
-    ctx,
-    `${shown}\n\n${ctx.t("admin-breaker-resumed", { adminId: String(ctx.from.id) })}`,
-    undefined,
+  const adminId = ctx.from.id;
+  const resumed = await env.services.people.render((names) =>
+    ctx.t("admin-breaker-resumed", { admin: who(ctx.t, adminId, names) }),
   );
+  await editQuietly(ctx, `${shown}\n\n${resumed}`, undefined);
 }
 
 /** Lifts the pause (an admin's or the breaker's) and says what still holds purchases. */
 async function resumeText(ctx: BotContext, env: AdminEnv, adminId: number): Promise<string> {
   await env.services.desk.admin.resume(adminId);
   const { paused, unconfirmed } = await env.services.records.status();
-  if (!paused && unconfirmed === 0) tellReopened(ctx, env.services);
+  // Everyone who met the pause is told, once, in their language, in the background.
+  if (!paused && unconfirmed === 0) tellReopened(ctx.api, env.services);
   return unconfirmed > 0
     ? ctx.t("admin-resumed-frozen", { count: unconfirmed })
     : ctx.t("admin-resumed");
-}
-
-/**
- * Once purchases are open again (no pause, nothing unconfirmed), everyone who met the pause is
- * told, once, in their own language, in the background: the admin's answer does not wait.
- */
-function tellReopened(ctx: BotContext, services: BotServices): void {
-  services.pauseWaiters.tellAll(
-    (waiter) =>
-      ctx.api.sendMessage(waiter.chatId, services.i18n.t(waiter.locale, "purchases-reopened")),
-    (error) => ctx.log.warn({ err: error }, "could not tell a buyer that purchases reopened"),
-  );
 }
 
 /** /allow: a user id, or the author (or forwarded sender) of the replied-to message. */
@@ -381,44 +374,9 @@ async function onAdminPress(ctx: AdminPress, env: AdminEnv, action: AdminAction)
     case "open":
       return openPurchase(ctx, env, action.intentId);
     case "resolve":
-      return resolvePurchase(ctx, env, action.intentId, action.delivered);
+      return settlePurchase(ctx, env, action.intentId, action.delivered);
     case "resume":
       return resumeFromButton(ctx, env);
-  }
-}
-
-/** Delivered / Not delivered on an unconfirmed purchase. */
-async function resolvePurchase(
-  ctx: AdminPress,
-  env: AdminEnv,
-  intentId: string,
-  delivered: boolean,
-): Promise<void> {
-  const { desk } = env.services;
-  const result = await desk.admin.resolve(intentId, ctx.from.id, delivered);
-  const shown = ctx.callbackQuery.message?.text ?? "";
-  if (!result.ok) {
-    const intent = await env.services.records.getIntent(intentId);
-    if (intent === undefined) {
-      await ctx.answerCallbackQuery({ text: ctx.t("callback-invalid") });
-      return;
-    }
-    const already = ctx.t("admin-resolved-already", { status: ctx.t(`status-${intent.status}`) });
-    await ctx.answerCallbackQuery({ text: sentence(already) });
-    await editQuietly(ctx, withLine(shown, already), undefined);
-    return;
-  }
-  const line = ctx.t(delivered ? "admin-resolved-delivered" : "admin-resolved-not-delivered", {
-    adminId: String(ctx.from.id),
-  });
-  await ctx.answerCallbackQuery({ text: line });
-  await editQuietly(ctx, withLine(shown, line), undefined);
-  if (result.unconfirmedLeft > 0) {
-    await ctx.reply(ctx.t("admin-resolve-left", { count: result.unconfirmedLeft }));
-  } else {
-    const { paused, unconfirmed } = await env.services.records.status();
-    if (!paused && unconfirmed === 0) tellReopened(ctx, env.services);
-    await ctx.reply(ctx.t(paused ? "admin-resolve-resumed-paused" : "admin-resolve-resumed"));
   }
 }
 
@@ -478,10 +436,6 @@ async function explainTarget(
       await ctx.reply(ctx.t("admin-who-usage"));
       return;
   }
-}
-
-function withLine(text: string, line: string): string {
-  return text === "" ? line : `${text}\n\n${line}`;
 }
 
 /**

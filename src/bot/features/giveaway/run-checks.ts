@@ -166,10 +166,12 @@ async function readFigures(
     }),
     currency,
     balance: read.kind === "ok" ? balanceIn(read.balance, currency) : undefined,
+    // Today's room for the whole list: the cap of one gift limits each gift, not the batch.
     room: await services.records.headroom(
       giveaway.ownerId,
       giveaway.kind,
       services.admins.has(giveaway.ownerId),
+      "day",
     ),
     sameAs:
       checked.canReceive.length === 0

@@ -18,6 +18,7 @@ import { giftName } from "../../purchase-views.js";
 import { timeLeftMs, timeLeftText } from "./progress-view.js";
 import { type Later, realLater, telegramRetryAfterMs } from "./run-checks.js";
 import { ProgressEditor, progressBar } from "./progress.js";
+import { giveawaySpent, spentLine } from "./spent.js";
 import type { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
 
@@ -40,23 +41,32 @@ function sentCount(counts: BatchCounts): number {
   return counts.total - counts.waiting - counts.dropped;
 }
 
-/** The progress message's text. */
+/**
+ * The progress message's text: sent so far of every recipient (those cancelled or expired
+ * counted as not sent, as the summary counts them), the outcomes, what was spent (`spent`:
+ * ./spent.ts, when anything was delivered), and what it is doing.
+ */
 export function sendingText(
   t: Translate,
   progress: GiveawayProgress,
   timing: { startedAt: number; startedWith: number; now: number },
+  spent?: string,
 ): string {
   const { batch, counts } = progress;
   const done = sentCount(counts);
-  const total = counts.total - counts.dropped;
+  const total = counts.total;
+  const outcomes = {
+    delivered: counts.delivered,
+    refused: counts.refused,
+    unknown: counts.unknown,
+  };
   const lines = [
     t("giveaway-sending-title", { gift: giftName(t, batch) }),
-    `${t("giveaway-sending-progress", { done, total, bar: progressBar(done, total) })}${timeLeft(t, batch, done, total, timing)}`,
-    t("giveaway-sending-counts", {
-      delivered: counts.delivered,
-      refused: counts.refused,
-      unknown: counts.unknown,
-    }),
+    `${t("giveaway-sending-progress", { done, total, bar: progressBar(done, total) })}${timeLeft(t, batch, done, total - counts.dropped, timing)}`,
+    counts.dropped === 0
+      ? t("giveaway-sending-counts", outcomes)
+      : t("giveaway-sending-counts-dropped", { ...outcomes, dropped: counts.dropped }),
+    ...(spent === undefined ? [] : [spent]),
     stateText(t, batch),
   ];
   return lines.join("\n");
@@ -116,7 +126,13 @@ interface Shown {
   startedAt: number;
   startedWith: number;
   /** The admin's words, read once for the batch (not a settings read per recipient). */
-  t: Promise<Translate>;
+  words: Promise<Words>;
+}
+
+/** An admin's language and its translation. */
+interface Words {
+  t: Translate;
+  locale: string;
 }
 
 export class GiveawaySending {
@@ -135,9 +151,13 @@ export class GiveawaySending {
 
   /** The admin's translation (their /language, else English), outside any update. */
   async translate(adminId: number): Promise<Translate> {
+    return (await this.#words(adminId)).t;
+  }
+
+  async #words(adminId: number): Promise<Words> {
     const { i18n, settings } = this.#options;
     const locale = (await settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
-    return (key, variables) => i18n.t(locale, key, variables);
+    return { t: (key, variables) => i18n.t(locale, key, variables), locale };
   }
 
   /** Shows a batch just started (or met again at a restart) on message `messageId`. */
@@ -215,14 +235,23 @@ export class GiveawaySending {
   }
 
   async #render(shown: Shown): Promise<void> {
-    const t = await shown.t;
+    const words = await shown.words;
+    const { t } = words;
+    const spent = await this.#spent(shown.latest.batch, words);
     shown.editor.show(
-      sendingText(t, shown.latest, {
-        startedAt: shown.startedAt,
-        startedWith: shown.startedWith,
-        now: this.#options.now(),
-      }),
+      sendingText(
+        t,
+        shown.latest,
+        { startedAt: shown.startedAt, startedWith: shown.startedWith, now: this.#options.now() },
+        spent,
+      ),
     );
+  }
+
+  /** What the batch has spent so far, as its admin reads it (one read of its intents). */
+  async #spent(batch: GiveawayBatch, words: Words): Promise<string | undefined> {
+    const intents = await this.#options.runner.intents(batch.id);
+    return spentLine(words.t, words.locale, giveawaySpent(intents));
   }
 
   /** The batch's shown state, made on first sight when its message is known. */
@@ -232,14 +261,14 @@ export class GiveawaySending {
     const { batch } = progress;
     if (batch.messageId === undefined) return undefined;
     const messageId = batch.messageId;
-    const t = this.translate(batch.adminId);
+    const words = this.#words(batch.adminId);
     // Awaited by each render and edit, which log a failure; not an unhandled rejection meanwhile.
-    t.catch(() => undefined);
+    words.catch(() => undefined);
     const shown: Shown = {
       latest: progress,
       startedAt: this.#options.now(),
       startedWith: sentCount(progress.counts),
-      t,
+      words,
       editor: new ProgressEditor({
         minIntervalMs: this.#options.editIntervalMs ?? EDIT_INTERVAL_MS,
         now: this.#options.now,
@@ -255,7 +284,7 @@ export class GiveawaySending {
   /** Edits the message; its buttons follow the latest state (running, paused, ended). */
   async #edit(shown: Shown, messageId: number, text: string): Promise<void> {
     const batch = shown.latest.batch;
-    const keyboard = sendingKeyboard(await shown.t, batch);
+    const keyboard = sendingKeyboard((await shown.words).t, batch);
     await this.#options.api.editMessageText(batch.chatId, messageId, text, {
       reply_markup: keyboard ?? { inline_keyboard: [] },
     });
@@ -271,19 +300,18 @@ export class GiveawaySending {
       this.#shown.delete(progress.batch.id);
     }
     const { batch, counts } = progress;
-    const t = await this.translate(batch.adminId);
+    const { t, locale } = await this.#words(batch.adminId);
     const api = this.#options.api;
-    await api.sendMessage(
-      batch.chatId,
-      t("giveaway-summary", {
-        delivered: counts.delivered,
-        refused: counts.refused,
-        unknown: counts.unknown,
-        dropped: counts.dropped,
-        total: counts.total,
-      }),
-    );
     const intents = await this.#options.runner.intents(batch.id);
+    const spent = spentLine(t, locale, giveawaySpent(intents));
+    const summary = t("giveaway-summary", {
+      delivered: counts.delivered,
+      refused: counts.refused,
+      unknown: counts.unknown,
+      dropped: counts.dropped,
+      total: counts.total,
+    });
+    await api.sendMessage(batch.chatId, spent === undefined ? summary : `${summary}\n${spent}`);
     await api.sendDocument(
       batch.chatId,
       new InputFile(purchasesCsv(intents), `giveaway-${batch.id}.csv`),

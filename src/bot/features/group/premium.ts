@@ -320,8 +320,8 @@ async function shortReply(
 
 /**
  * Refuses a group command. Someone with a flow of their own here (an open prompt or summary)
- * is always answered; anyone else only if the group has had no refusal within the cooldown,
- * so a crowd gets one answer. A silent refusal leaves the person's earlier reply (the answer
+ * is always answered; anyone else only if the group has not had this same answer within the
+ * cooldown, so a crowd gets one answer. A silent refusal leaves the person's earlier reply (the answer
  * they would get again) where it is.
  */
 async function refuse(
@@ -335,7 +335,7 @@ async function refuse(
   const ownFlow =
     (await env.prompts.openOf(chatId, userId)) !== undefined ||
     (await env.services.summaries.list(chatId, userId)).length > 0;
-  const decision = ownFlow ? ({ kind: "answer" } as const) : env.refusals.take(chatId);
+  const decision = ownFlow ? ({ kind: "answer" } as const) : env.refusals.take(chatId, text);
   if (decision.kind === "note") {
     // Not silence: one short line says the answer is just above, and when the next comes.
     await shortReply(ctx, env, ctx.t("group-answered-recently", { seconds: decision.seconds }));

@@ -4,7 +4,10 @@
  * group would be flooded by the bot (and Telegram limits a bot's messages per group). The
  * first refusal in a window is sent; the next ask in the window gets one short line saying the
  * answer is just above and when the next one comes (so nobody meets plain silence), and later
- * ones are silent. Kept in memory: after a restart at most one extra refusal is sent.
+ * ones are silent. Each answer has its window: "see my message above" is said only of the same
+ * answer (a member refused for not being an administrator is answered, even just after an
+ * administrator was told something else; a member reading another language gets the answer in
+ * theirs). Kept in memory: after a restart at most one extra refusal is sent.
  *
  * The same throttle keyed by a person gives strangers in private chats one answer per cooldown
  * (bot/fair-share/stranger-cooldown.ts).
@@ -30,7 +33,7 @@ export class RefusalThrottle {
    * When each key's last refusal reply was sent, and whether its window's note was, oldest
    * first (Map keeps insertion order).
    */
-  readonly #lastSent = new Map<number, { at: number; noted: boolean }>();
+  readonly #lastSent = new Map<string, { at: number; noted: boolean }>();
 
   constructor(options: { cooldownMs?: number; now: () => number }) {
     this.#cooldownMs = options.cooldownMs ?? GROUP_REFUSAL_COOLDOWN_MS;
@@ -38,13 +41,14 @@ export class RefusalThrottle {
   }
 
   /**
-   * Whether a refusal may be sent to this group (or person) now; when it may, the window starts
-   * now (the caller sends it). Inside a window, the first ask after the answer gets a note,
-   * the rest nothing.
+   * Whether refusal `answer` may be sent to this group (or person) now; when it may, its window
+   * starts now (the caller sends it). Inside a window, the first ask after the answer gets a
+   * note, the rest nothing.
    */
-  take(chatId: number): ThrottleDecision {
+  take(chatId: number, answer = ""): ThrottleDecision {
     const now = this.#now();
-    const last = this.#lastSent.get(chatId);
+    const key = `${String(chatId)}\n${answer}`;
+    const last = this.#lastSent.get(key);
     if (last !== undefined && now - last.at < this.#cooldownMs) {
       if (last.noted) return { kind: "silent" };
       last.noted = true;
@@ -53,8 +57,8 @@ export class RefusalThrottle {
         seconds: Math.max(1, Math.ceil((last.at + this.#cooldownMs - now) / 1000)),
       };
     }
-    this.#lastSent.delete(chatId);
-    this.#lastSent.set(chatId, { at: now, noted: false });
+    this.#lastSent.delete(key);
+    this.#lastSent.set(key, { at: now, noted: false });
     if (this.#lastSent.size > MAX_KEYS) {
       const oldest = this.#lastSent.keys().next();
       if (oldest.done !== true) this.#lastSent.delete(oldest.value);
