@@ -23,21 +23,26 @@ import type { Database as Port, Params, Statements } from "../db/port.js";
 
 export type Db = Database.Database;
 
-/** What holds a file's connections in this process: the transaction under way, if any. */
+/**
+ * The hold on a file's connections in this process: whether a transaction holds them, and who
+ * waits for it, in order. A waiter is handed the hold as the holder lets go (FIFO).
+ */
 interface Hold {
-  /** Settles when the transaction holding the file has ended; undefined while none does. */
-  held: Promise<void> | undefined;
+  held: boolean;
+  waiters: (() => void)[];
 }
 
 const holds = new Map<string, Hold>();
 
+const NO_PARAMS: Params = Object.freeze({});
+
 /** The hold shared by this process's connections to `db`'s file (its own for `:memory:`). */
 function holdOf(db: Db): Hold {
-  if (db.memory) return { held: undefined };
+  if (db.memory) return { held: false, waiters: [] };
   const file = resolve(db.name);
   let hold = holds.get(file);
   if (hold === undefined) {
-    hold = { held: undefined };
+    hold = { held: false, waiters: [] };
     holds.set(file, hold);
   }
   return hold;
@@ -50,8 +55,8 @@ export class SqliteDatabase implements Port {
   readonly #hold: Hold;
   /** The holding transaction's own statements (which must not wait for it). */
   readonly #inside: Statements = {
-    rows: (sql, params) => this.#now(() => this.#prepare(sql).all(params ?? {})),
-    run: (sql, params) => this.#now(() => this.#prepare(sql).run(params ?? {}).changes),
+    rows: <Row>(sql: string, params?: Params) => this.#statement<Row[]>(sql, params, true),
+    run: (sql, params) => this.#statement<number>(sql, params, false),
   };
 
   constructor(db: Db) {
@@ -60,32 +65,36 @@ export class SqliteDatabase implements Port {
   }
 
   rows<Row>(sql: string, params?: Params): Promise<Row[]> {
-    const held = this.#hold.held;
-    if (held !== undefined) return held.then(() => this.rows<Row>(sql, params));
-    return this.#inside.rows<Row>(sql, params);
+    if (!this.#hold.held) return this.#statement<Row[]>(sql, params, true);
+    return this.#afterHold(() => this.#statement<Row[]>(sql, params, true));
   }
 
   run(sql: string, params?: Params): Promise<number> {
-    const held = this.#hold.held;
-    if (held !== undefined) return held.then(() => this.run(sql, params));
-    return this.#inside.run(sql, params);
+    if (!this.#hold.held) return this.#statement<number>(sql, params, false);
+    return this.#afterHold(() => this.#statement<number>(sql, params, false));
   }
 
   async transaction<T>(
     work: (tx: Statements) => Promise<T>,
     options: { durable?: boolean } = {},
   ): Promise<T> {
-    while (this.#hold.held !== undefined) await this.#hold.held;
-    let release = (): void => undefined;
-    this.#hold.held = new Promise((settle) => {
-      release = settle;
-    });
+    const waiting = this.#take();
+    if (waiting !== undefined) await waiting;
+    const level = options.durable === true ? syncFull(this.#db) : undefined;
     try {
-      const transaction = () => this.#immediate(work);
-      return await (options.durable === true ? durably(this.#db, transaction) : transaction());
+      this.#prepare("BEGIN IMMEDIATE").run();
+      try {
+        const result = await work(this.#inside);
+        this.#prepare("COMMIT").run();
+        return result;
+      } catch (error) {
+        // SQLite rolls some failures back by itself (a full disk, an I/O error).
+        if (this.#db.inTransaction) this.#prepare("ROLLBACK").run();
+        throw error;
+      }
     } finally {
-      this.#hold.held = undefined;
-      release();
+      if (level !== undefined) synchronousPragmas(this.#db).set(level).run();
+      this.#let();
     }
   }
 
@@ -106,26 +115,46 @@ export class SqliteDatabase implements Port {
   }
 
   async close(): Promise<void> {
-    while (this.#hold.held !== undefined) await this.#hold.held;
+    await this.#take();
     this.#db.close();
+    this.#let();
   }
 
-  async #immediate<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
-    this.#prepare("BEGIN IMMEDIATE").run();
+  /** Takes the hold: at once when free, else when handed it in turn. */
+  #take(): Promise<void> | undefined {
+    if (!this.#hold.held) {
+      this.#hold.held = true;
+      return undefined;
+    }
+    return new Promise((resolve) => this.#hold.waiters.push(resolve));
+  }
+
+  /** Lets the hold go: to the next waiter, if any. */
+  #let(): void {
+    const next = this.#hold.waiters.shift();
+    if (next === undefined) this.#hold.held = false;
+    else next();
+  }
+
+  /** A statement in its turn behind the holding transaction. */
+  async #afterHold<T>(statement: () => Promise<T>): Promise<T> {
+    await this.#take();
     try {
-      const result = await work(this.#inside);
-      this.#prepare("COMMIT").run();
-      return result;
-    } catch (error) {
-      // SQLite rolls some failures back by itself (a full disk, an I/O error).
-      if (this.#db.inTransaction) this.#prepare("ROLLBACK").run();
-      throw error;
+      return await statement();
+    } finally {
+      this.#let();
     }
   }
 
-  /** Runs a statement now; a refusal becomes a rejection. */
-  #now<T>(statement: () => unknown): Promise<T> {
-    return new Promise((resolve) => resolve(statement() as T));
+  /** Runs a statement now: its rows, or how many rows it changed; a refusal is a rejection. */
+  #statement<T>(sql: string, params: Params | undefined, rows: boolean): Promise<T> {
+    try {
+      const statement = this.#prepare(sql);
+      const bound = params ?? NO_PARAMS;
+      return Promise.resolve((rows ? statement.all(bound) : statement.run(bound).changes) as T);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   #prepare(sql: string): Statement {
@@ -139,8 +168,8 @@ export class SqliteDatabase implements Port {
 }
 
 /**
- * Runs `commit` (one whole transaction, started and committed inside it) with
- * `synchronous = FULL`, then restores the connection's level. In WAL mode with NORMAL, a
+ * Switches the connection to `synchronous = FULL` for one durable transaction; answers the level
+ * to restore after it, or undefined when it is FULL already. In WAL mode with NORMAL, a
  * committed transaction can roll back at a power loss or OS crash; with FULL the WAL is synced
  * before the commit returns, together with every frame written before it. A claim whose request
  * has left, or an outcome, must never roll back: were a claim lost, the restart would find a
@@ -148,16 +177,12 @@ export class SqliteDatabase implements Port {
  * waits for an fsync on the event loop (better-sqlite3 is synchronous), and conversation state
  * is written on every update.
  */
-async function durably<T>(db: Db, commit: () => Promise<T>): Promise<T> {
+function syncFull(db: Db): number | undefined {
   const sync = synchronousPragmas(db);
   const level = sync.read.get() as number;
-  if (level >= SYNCHRONOUS_FULL) return commit();
+  if (level >= SYNCHRONOUS_FULL) return undefined;
   sync.set(SYNCHRONOUS_FULL).run();
-  try {
-    return await commit();
-  } finally {
-    sync.set(level).run();
-  }
+  return level;
 }
 
 /** `PRAGMA synchronous` levels: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA. */
@@ -170,7 +195,7 @@ interface SynchronousPragmas {
 
 /**
  * Each connection's `PRAGMA synchronous` statements, prepared once: `db.pragma()` prepares its
- * statement on every call, and `durably` runs three per money commit.
+ * statement on every call, and a durable transaction runs three.
  */
 const synchronousStatements = new WeakMap<Db, SynchronousPragmas>();
 

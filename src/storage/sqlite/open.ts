@@ -7,7 +7,7 @@
  * purpose: better-sqlite3 is synchronous, so SQLite's busy wait blocks the whole event loop (no
  * update, probe or timer runs meanwhile). A write that must land is tried again asynchronously,
  * with a growing pause, by its caller (src/storage/write-retry.ts). The commits that decide or
- * record money are made durable across a power loss (./driver.ts `durably`).
+ * record money are made durable across a power loss (./driver.ts `syncFull`).
  *
  * The page cache is capped at {@link PAGE_CACHE_KIB} per connection on purpose (better-sqlite3's
  * build default is 16 MiB): every read the bot makes is a point lookup by key (a conversation's
@@ -109,7 +109,7 @@ export function openDatabase(path: string): Db {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // NORMAL for the many cheap commits (conversation state, drafts): in WAL mode they survive a
   // process crash, and losing the last ones at a power loss costs a person one step. The
-  // ledger's money commits run at FULL (./driver.ts `durably`).
+  // ledger's money commits run at FULL (./driver.ts `syncFull`).
   db.pragma("synchronous = NORMAL");
   db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   migrate(db);
