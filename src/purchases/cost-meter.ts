@@ -126,8 +126,8 @@ export class CostMeter {
   /**
    * Resolves when the measurement under way for `id` ends, or after `waitMs` at most. One step
    * starts the next (the reading starts the judgement, which starts the write), so this waits
-   * until no step is left: with a store that answers later (PostgreSQL), the judgement is still
-   * reading the ledger when the reading's own step has ended.
+   * until no step is left: the store answers later, so the judgement is still reading the
+   * ledger when the reading's own step has ended.
    */
   async settled(id: string, waitMs: number): Promise<void> {
     const deadline = performance.now() + waitMs;

@@ -35,8 +35,8 @@ export class HeldPause {
 
   /**
    * Holds the pause from this moment and writes it at once; `onRefused` is told when that
-   * first write fails, and it is then tried again in the background. Held until written: a
-   * store that answers later (PostgreSQL) must not let a confirmation out meanwhile. Resolves
+   * first write fails, and it is then tried again in the background. Held until written: the
+   * store answers later, and no confirmation may get out meanwhile. Resolves
    * when the first write has landed or been refused (never rejects).
    */
   writeNow(write: () => Promise<void>, onRefused: (error: unknown) => void): Promise<void> {

@@ -154,8 +154,8 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
       ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
     });
-    // Awaited, as start awaits it: a store that answers later (PostgreSQL) has not yet named the
-    // intents to announce when build returns otherwise, and the notifier's idle() would miss them.
+    // Awaited, as start awaits it: the store has not yet named the intents to announce when
+    // build returns otherwise, and the notifier's idle() would miss them.
     await app.notifier.announcePending();
     await app.announceRestore();
     return app;
