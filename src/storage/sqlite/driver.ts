@@ -14,7 +14,7 @@
  * connections and processes (the ledger gate needs nothing more). A second connection that
  * wants the lock waits at most the busy timeout (./open.ts), then fails with SQLITE_BUSY, which
  * {@link isTransientSqliteError} calls transient: the callers try again asynchronously
- * (src/storage/write-retry.ts), since SQLite's own wait blocks the event loop.
+ * (src/shared/write-retry.ts), since SQLite's own wait blocks the event loop.
  */
 import { resolve } from "node:path";
 import Database, { type Statement } from "better-sqlite3";

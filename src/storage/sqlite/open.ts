@@ -6,7 +6,7 @@
  * lock while another holds it waits at most {@link BUSY_TIMEOUT_MS}, and that wait is short on
  * purpose: better-sqlite3 is synchronous, so SQLite's busy wait blocks the whole event loop (no
  * update, probe or timer runs meanwhile). A write that must land is tried again asynchronously,
- * with a growing pause, by its caller (src/storage/write-retry.ts). The commits that decide or
+ * with a growing pause, by its caller (src/shared/write-retry.ts). The commits that decide or
  * record money are made durable across a power loss (./driver.ts `syncFull`).
  *
  * The page cache is capped at {@link PAGE_CACHE_KIB} per connection on purpose (better-sqlite3's
