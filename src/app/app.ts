@@ -194,7 +194,7 @@ function othersWaitingForQuota(snapshot: QuotaSnapshot): boolean {
 }
 
 export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
-  const queued = snapshot.queued.purchase + snapshot.queued.shared_read + snapshot.queued.read;
+  const queued = Object.values(snapshot.queued).reduce((sum, n) => sum + n, 0);
   return queued === 0 && snapshot.heldForMs === 0 && snapshot.usedSlots * 2 < snapshot.limit;
 }
 

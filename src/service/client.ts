@@ -6,7 +6,9 @@
  *
  * A call goes: input checks (validation.ts) → request building (requests.ts) → its turn in the
  * quota and one exchange (sender.ts, quota.ts, transport.ts, body-limit.ts) → classification
- * (classify-read.ts with read-retries.ts, or classify-purchase.ts with purchase.ts).
+ * (classify-read.ts with read-retries.ts, or classify-purchase.ts with purchase.ts). A purchase
+ * takes its turn ahead, before the ledger's claim (reserved-slots.ts): its request then leaves
+ * right after the claim.
  */
 import { type Logger, silentLogger } from "../shared/logger.js";
 import { classifyBalanceAnswer } from "./balance.js";
@@ -24,6 +26,7 @@ import {
 } from "./requests.js";
 import { QuotaSender } from "./sender.js";
 import { createAgent } from "./transport.js";
+import { ReservedSlots } from "./reserved-slots.js";
 import type { GiftServiceClientWithQuota, UserInfoOutcome } from "./types.js";
 import { checkAmount, checkDuration, checkPaymentMethod, checkUsername } from "./validation.js";
 
@@ -87,6 +90,7 @@ export function createGiftServiceClient(
   };
   const purchaseSettings = { maxBodyBytes: settings.limits.maxBodyBytes, logger };
   const latestChecks = new LatestChecks();
+  const slots = new ReservedSlots(scheduler);
   let closing: Promise<void> | undefined;
 
   return {
@@ -117,14 +121,17 @@ export function createGiftServiceClient(
       return readWithRetries(sender, request, callOptions, classifyBalanceAnswer, readSettings);
     },
 
+    reservePurchase: (reserveOptions) => slots.reserve(reserveOptions),
+
     async buyStars(input, callOptions = {}) {
       const invalid =
         checkUsername(input.username) ??
         checkAmount(input.amount) ??
         checkPaymentMethod(input.paymentMethod);
-      if (invalid) return invalid;
+      const slot = slots.take(callOptions.slot, invalid);
+      if ("kind" in slot) return slot;
       const request = starsPurchaseRequest(input, credentials);
-      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
+      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings, slot.grant);
     },
 
     async buyPremium(input, callOptions = {}) {
@@ -132,9 +139,10 @@ export function createGiftServiceClient(
         checkUsername(input.username) ??
         checkDuration(input.duration) ??
         checkPaymentMethod(input.paymentMethod);
-      if (invalid) return invalid;
+      const slot = slots.take(callOptions.slot, invalid);
+      if ("kind" in slot) return slot;
       const request = premiumPurchaseRequest(input, credentials);
-      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
+      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings, slot.grant);
     },
 
     estimateWait: (priority) => scheduler.estimateWait(priority),
