@@ -20,6 +20,7 @@ import { QueueSupersededError, QuotaScheduler } from "./quota.js";
 import { readWithRetries } from "./read-retries.js";
 import {
   premiumPurchaseRequest,
+  type ServiceRequest,
   starsPurchaseRequest,
   userInfoRequest,
   walletBalanceRequest,
@@ -27,7 +28,13 @@ import {
 import { QuotaSender } from "./sender.js";
 import { createAgent } from "./transport.js";
 import { ReservedSlots } from "./reserved-slots.js";
-import type { GiftServiceClientWithQuota, UserInfoOutcome } from "./types.js";
+import type {
+  GiftServiceClientWithQuota,
+  Invalid,
+  PurchaseCallOptions,
+  PurchaseOutcome,
+  UserInfoOutcome,
+} from "./types.js";
 import { checkAmount, checkDuration, checkPaymentMethod, checkUsername } from "./validation.js";
 
 /**
@@ -88,9 +95,12 @@ export function createGiftServiceClient(
     maxBodyBytes: settings.limits.maxBodyBytes,
     logger,
   };
-  const purchaseSettings = { maxBodyBytes: settings.limits.maxBodyBytes, logger };
   const latestChecks = new LatestChecks();
   const slots = new ReservedSlots(scheduler);
+  const purchase = purchaseSender(sender, slots, {
+    maxBodyBytes: settings.limits.maxBodyBytes,
+    logger,
+  });
   let closing: Promise<void> | undefined;
 
   return {
@@ -128,10 +138,7 @@ export function createGiftServiceClient(
         checkUsername(input.username) ??
         checkAmount(input.amount) ??
         checkPaymentMethod(input.paymentMethod);
-      const slot = slots.take(callOptions.slot, invalid);
-      if ("kind" in slot) return slot;
-      const request = starsPurchaseRequest(input, credentials);
-      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings, slot.grant);
+      return purchase(invalid, callOptions, () => starsPurchaseRequest(input, credentials));
     },
 
     async buyPremium(input, callOptions = {}) {
@@ -139,10 +146,7 @@ export function createGiftServiceClient(
         checkUsername(input.username) ??
         checkDuration(input.duration) ??
         checkPaymentMethod(input.paymentMethod);
-      const slot = slots.take(callOptions.slot, invalid);
-      if ("kind" in slot) return slot;
-      const request = premiumPurchaseRequest(input, credentials);
-      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings, slot.grant);
+      return purchase(invalid, callOptions, () => premiumPurchaseRequest(input, credentials));
     },
 
     estimateWait: (priority) => scheduler.estimateWait(priority),
@@ -159,6 +163,26 @@ export function createGiftServiceClient(
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * A purchase's one request: refused by the client's own checks (its slot given back), or sent
+ * once, in its reserved slot at once when it has one, else after its turn in the quota.
+ */
+function purchaseSender(
+  sender: QuotaSender,
+  slots: ReservedSlots,
+  settings: { maxBodyBytes: number; logger: Logger },
+) {
+  return async (
+    invalid: Invalid | undefined,
+    options: PurchaseCallOptions,
+    request: () => ServiceRequest,
+  ): Promise<PurchaseOutcome> => {
+    const slot = slots.take(options.slot, invalid);
+    if ("kind" in slot) return slot;
+    return sendPurchaseOnce(sender, request(), options, settings, slot.grant);
   };
 }
 

@@ -394,7 +394,7 @@ export class QuotaScheduler {
   private pump(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    for (let head = this.headPriority(); !this.closed && head !== undefined; ) {
+    for (let head = this.headPriority(); !this.closed && head !== undefined;) {
       const now = this.now();
       const at = this.nextFreeAt(now, head);
       if (at > now) {

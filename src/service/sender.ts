@@ -84,7 +84,11 @@ export class QuotaSender {
   }
 
   /** The request's turn in the quota; the caller is told once if it has to wait. */
-  #acquire(request: ServiceRequest, options: SendOptions, notice: QueueNotice): Promise<QuotaGrant> {
+  #acquire(
+    request: ServiceRequest,
+    options: SendOptions,
+    notice: QueueNotice,
+  ): Promise<QuotaGrant> {
     return this.deps.scheduler.reserve(request.priority, {
       signal: options.signal,
       owner: options.owner,

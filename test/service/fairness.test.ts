@@ -139,7 +139,12 @@ describe("quota scheduler: owners take turns (fake timers)", () => {
       });
       scheduler.close();
       await Promise.all(waiting);
-      expect(scheduler.snapshot().queued).toEqual({ purchase: 0, shared_read: 0, read: 0, bulk: 0 });
+      expect(scheduler.snapshot().queued).toEqual({
+        purchase: 0,
+        shared_read: 0,
+        read: 0,
+        bulk: 0,
+      });
     } finally {
       scheduler.close();
     }
