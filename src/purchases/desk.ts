@@ -297,9 +297,10 @@ class Desk implements PurchaseDesk {
       result = { kind: "refused", refusal: closed };
     } else {
       // No queued promise is written: nobody waits on this press but the batch, which is
-      // itself the record of what is left to send. Its slot comes after everyone else's.
-      await this.#readBalanceBeforeBatchItem();
-      result = await this.#turns.take(intent.id, userId, { isAdmin: true }, { bulk: true });
+      // itself the record of what is left to send. People's confirmations go first.
+      result = await this.#turns.takeBehindPeople(intent.id, userId, { isAdmin: true }, () =>
+        this.#readBalanceBeforeBatchItem(),
+      );
       if (result.kind === "succeeded") await this.#readBalanceAfterBatchItem(result.intent.id);
     }
     this.events.emit("confirmed", intent.id, result, intent.kind);

@@ -42,8 +42,13 @@ export class PurchaseTurns {
   readonly #lane = new PurchaseLane();
   /** Confirmations holding their slot, waiting for the lane or in it. */
   #holding = 0;
-  /** People's confirmations on their way out, so a second press is not queued again. */
+  /**
+   * People's confirmations on their way out (pressed, not yet sent or refused): a second press
+   * is not queued again, and a giveaway's next recipient waits for them.
+   */
   readonly #pressed = new Set<string>();
+  /** Giveaway recipients waiting for the people on their way to be done. */
+  #behindPeople: (() => void)[] = [];
 
   constructor(parts: PurchaseTurnsParts) {
     this.#client = parts.client;
@@ -75,7 +80,28 @@ export class PurchaseTurns {
       return await this.#confirmPressed(id, userId, options);
     } finally {
       this.#pressed.delete(id);
+      if (this.#pressed.size === 0) for (const go of this.#behindPeople.splice(0)) go();
     }
+  }
+
+  /**
+   * A giveaway's recipient: only once no person's confirmation is on its way does it ask for
+   * its slot (as `bulk`: after every other request, never from the window's last slots), so
+   * a person who pressed Confirm waits for no more than the one recipient already taking its
+   * turn. It waits holding nothing: a slot held while waiting for people could be the one
+   * they wait for. `beforeSlot` (the balance read before it) runs then, holding nothing either.
+   */
+  async takeBehindPeople(
+    id: string,
+    userId: number,
+    options: LaneOptions,
+    beforeSlot: () => Promise<void>,
+  ): Promise<ConfirmResult> {
+    while (this.#pressed.size > 0) {
+      await new Promise<void>((resolve) => this.#behindPeople.push(resolve));
+    }
+    await beforeSlot();
+    return this.take(id, userId, options, { bulk: true });
   }
 
   async #confirmPressed(

@@ -6,10 +6,11 @@
  * the real client, the sandbox on 127.0.0.1 and a real SQLite ledger; the quota is filled by
  * slots the test itself holds, so each wait ends on the test's own event.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
-import type { PurchaseSlot } from "../../src/service/types.js";
+import type { GiftServiceClientWithQuota, PurchaseSlot } from "../../src/service/types.js";
 import { deskFixture, type DeskFixture } from "../helpers/desk.js";
+import { username } from "../helpers/username.js";
 
 const STARS = "/buy-stars/";
 
@@ -104,5 +105,34 @@ describe("the quota slot before the claim", () => {
     expect(await waiting).toEqual({ kind: "refused", refusal: { reason: "stopping" } });
     expect(await statuses(f, second)).toEqual(["draft", "queued", "draft"]);
     expect(f.sandbox.purchaseRequests().map((r) => r.form?.username)).toEqual(["alice_1"]);
+  });
+
+  it("a giveaway's recipient asks for its slot only once no person's confirmation is on its way", async () => {
+    const f = await deskFixture({ client: { quota: { limit: 2, windowMs: 60_000 } } });
+    const quota = () => (f.client as GiftServiceClientWithQuota).quotaSnapshot();
+    const blockers = await fillQuota(f);
+    const person = f.starsDraft({ recipient: username("person_gift") });
+    const recipient = f.starsDraft({
+      recipient: username("giveaway_winner"),
+      requester: { userId: 9, chatId: 9, chatType: "private" },
+    });
+    const notice = waitNotice();
+    const confirming = f.desk.confirm(person.id, 1, { onQueued: notice.onQueued });
+    await notice.waiting;
+    const giving = f.desk.sendBatchItem(recipient);
+    // Every step the recipient could take without waiting for an answer is done by now.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(quota().queued).toMatchObject({ purchase: 1, bulk: 0 });
+
+    blockers[0]?.giveBack();
+    expect(await confirming).toMatchObject({ kind: "succeeded" });
+    // Only now does the recipient ask: the window is full again, so it waits for a slot.
+    await vi.waitFor(() => expect(quota().queued.bulk).toBe(1), { timeout: 5_000, interval: 5 });
+    blockers[1]?.giveBack();
+    expect(await giving).toMatchObject({ kind: "succeeded" });
+    expect(f.sandbox.purchaseRequests().map((r) => r.form?.username)).toEqual([
+      "person_gift",
+      "giveaway_winner",
+    ]);
   });
 });
