@@ -84,6 +84,14 @@ function giveawayRows(giveaway: GiveawayResult): Row[] {
     ["buyers during, by run (s)", perRun((r) => r.buyer_waits_s_scaled.join(" / "))],
     ["the gift alone, by run (s)", perRun((r) => r.buyer_waits_alone_s_scaled.join(" / "))],
     [
+      "people's requests queued for the quota, by run (s)",
+      perRun((r) => r.people_quota_wait_s_scaled),
+    ],
+    [
+      "longest event-loop stall alone | during, by run (ms, real)",
+      perRun((r) => `${r.loop_stall_ms_alone} ${r.loop_stall_ms_during}`),
+    ],
+    [
       "delivered | 429s caused by the bot, by run",
       perRun((r) => `${r.delivered} ${r.self_caused_429}`),
     ],
@@ -256,6 +264,9 @@ async function fullBench(dir: string, started: number): Promise<void> {
     giveaway_buyer_wait_s: giveaway.worst.buyer_wait_s_scaled,
     giveaway_buyer_wait_alone_s: giveaway.worst.buyer_wait_alone_s_scaled,
     giveaway_buyer_extra_s: giveaway.worst.buyer_extra_s_scaled,
+    giveaway_people_quota_wait_s: Math.max(
+      ...giveaway.runs.map((r) => r.people_quota_wait_s_scaled),
+    ),
     ...ledgerFigures(ledger),
     details: { update_cost: cost, quota, memory, startup, flood, handover, giveaway, ledger },
     settings,

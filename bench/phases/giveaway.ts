@@ -19,6 +19,7 @@
  * The window is shortened as in phase 2 (default 2,000 ms) so the run fits the time budget.
  */
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { TEST_BOT_INFO } from "../../tools/testing/telegram-fake.js";
 import { createUpdateFactory } from "../../tools/testing/updates.js";
 import { delivered, type Person, people, stepUpdate } from "../lib/flow.js";
@@ -51,6 +52,19 @@ export interface GiveawayRun {
   buyer_wait_alone_s_scaled: number;
   /** The longest wait during less the longest alone. */
   buyer_extra_s_scaled: number;
+  /**
+   * How long people's requests (the buyers': nobody else's but the giveaway's own run) waited
+   * in the client's quota queue while the giveaway ran, sampled every few milliseconds: what
+   * the giveaway's use of the quota cost them, apart from the machine's own jitter.
+   */
+  people_quota_wait_s_scaled: number;
+  /**
+   * The longest the bot's event loop was held up (ms, real, not scaled) while the gifts alone
+   * were made, and during the giveaway: the machine's and the process's own stalls, which every
+   * flow of that time pays (a millisecond of them is 30 ms scaled).
+   */
+  loop_stall_ms_alone: number;
+  loop_stall_ms_during: number;
   buyers_delivered: boolean;
 }
 
@@ -75,6 +89,45 @@ async function buyerFlow(stack: BotStack, stub: TelegramStub, person: Person): P
 }
 
 /** `runs` giveaways, one after another, each in a fresh stack; the worst run for the buyers. */
+/** How often the quota's queue is looked at for people waiting in it. */
+const SAMPLE_EVERY_MS = 5;
+
+/**
+ * Adds up the time during which any request but the giveaway's own (a bulk purchase) waited
+ * in the client's quota queue, looking every {@link SAMPLE_EVERY_MS}; `stop` ends it and
+ * answers the total, in milliseconds.
+ */
+function sampleQuotaWaits(stack: BotStack): { stop: () => number } {
+  let waitedMs = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const queued = stack.desk.fairShare().quota?.queued;
+    if (queued !== undefined && queued.purchase + queued.shared_read + queued.read > 0) {
+      waitedMs += now - last;
+    }
+    last = now;
+  }, SAMPLE_EVERY_MS);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return waitedMs;
+    },
+  };
+}
+
+/** The event loop's longest delay from now until `stop`, in milliseconds. */
+function loopStalls(): { stop: () => number } {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  return {
+    stop: () => {
+      histogram.disable();
+      return histogram.max / 1e6;
+    },
+  };
+}
+
 export async function runGiveaways(options: {
   dir: string;
   recipients: number;
@@ -86,7 +139,7 @@ export async function runGiveaways(options: {
   for (let i = 0; i < options.runs; i++) {
     const run = await runGiveaway({ ...options, dir: options.dir, index: i });
     options.log?.(
-      `  run ${i + 1}: ratio ${run.giveaway_limit_ratio}, buyers ${run.buyer_waits_s_scaled.join(" / ")} s, alone ${run.buyer_waits_alone_s_scaled.join(" / ")} s`,
+      `  run ${i + 1}: ratio ${run.giveaway_limit_ratio}, buyers ${run.buyer_waits_s_scaled.join(" / ")} s, alone ${run.buyer_waits_alone_s_scaled.join(" / ")} s, people queued for the quota ${run.people_quota_wait_s_scaled} s, longest stall ${run.loop_stall_ms_alone} ms alone, ${run.loop_stall_ms_during} ms during`,
     );
     runs.push(run);
   }
@@ -127,7 +180,9 @@ async function runGiveaway(options: {
     const during = buyers.slice(count);
     await buyerFlow(stack, stub, warmup);
     const aloneMs: number[] = [];
+    const aloneStalls = loopStalls();
     for (const buyer of alone) aloneMs.push(await buyerFlow(stack, stub, buyer));
+    const aloneStallMs = aloneStalls.stop();
     // A fresh window for the giveaway: what the lone buyer used has slid out of it.
     await new Promise((resolve) => setTimeout(resolve, windowMs * 1.1));
 
@@ -143,6 +198,8 @@ async function runGiveaway(options: {
       balanceBefore: undefined,
     });
     const started = Date.now();
+    const sampler = sampleQuotaWaits(stack);
+    const duringStalls = loopStalls();
     runner.send(batch.id);
     // The buyers come at their share of the way through (by the physical limit).
     const physicalMs = (options.recipients / QUOTA_LIMIT) * windowMs;
@@ -153,6 +210,8 @@ async function runGiveaway(options: {
       duringMs.push(await buyerFlow(stack, stub, buyer));
     }
     await runner.idle();
+    const peopleWaitedMs = sampler.stop();
+    const duringStallMs = duringStalls.stop();
     const state = await runner.state(batch.id);
 
     const answers = (await sandbox.answers()).filter((a) => a.at >= started);
@@ -176,6 +235,9 @@ async function runGiveaway(options: {
       buyer_wait_alone_s_scaled: toRealSeconds(Math.max(...aloneMs)),
       buyer_extra_s_scaled: toRealSeconds(Math.max(...duringMs) - Math.max(...aloneMs)),
       buyers_delivered: during.every((buyer) => delivered(stub, buyer)),
+      people_quota_wait_s_scaled: toRealSeconds(peopleWaitedMs),
+      loop_stall_ms_alone: round(aloneStallMs, 0),
+      loop_stall_ms_during: round(duringStallMs, 0),
     };
   } finally {
     await stack.close();
