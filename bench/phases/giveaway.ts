@@ -32,7 +32,7 @@ import { QUOTA_LIMIT, REAL_WINDOW_MS } from "./quota.js";
 /** When the buyers come, as shares of the giveaway's physical limit. */
 const BUYERS_AT = [0.25, 1 / 3, 0.5, 0.75] as const;
 
-export interface GiveawayRun {
+interface GiveawayRun {
   window_ms: number;
   limit: number;
   recipients: number;
