@@ -126,7 +126,8 @@ export class PurchaseTurns {
       options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
     }
     const send: LaneOptions = { ...options, queued };
-    return this.take(id, userId, send, { onQueued: options.onQueued });
+    // Told once: the estimate above already counts the quota's wait.
+    return this.take(id, userId, send, queued ? {} : { onQueued: options.onQueued });
   }
 
   /**
