@@ -108,7 +108,9 @@ describe("the quota slot before the claim", () => {
   });
 
   it("a giveaway's recipient asks for its slot only once no person's confirmation is on its way", async () => {
-    const f = await deskFixture({ client: { quota: { limit: 2, windowMs: 60_000 } } });
+    // Four slots: the person's purchase, then the recipient's balance read, purchase and the
+    // balance read after it.
+    const f = await deskFixture({ client: { quota: { limit: 4, windowMs: 60_000 } } });
     const quota = () => (f.client as GiftServiceClientWithQuota).quotaSnapshot();
     const blockers = await fillQuota(f);
     const person = f.starsDraft({ recipient: username("person_gift") });
@@ -120,15 +122,19 @@ describe("the quota slot before the claim", () => {
     const confirming = f.desk.confirm(person.id, 1, { onQueued: notice.onQueued });
     await notice.waiting;
     const giving = f.desk.sendBatchItem(recipient);
-    // Every step the recipient could take without waiting for an answer is done by now.
+    // Every step the recipient could take without waiting for an answer is done by now: it
+    // asks the quota for nothing, neither its balance read nor its slot.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(quota().queued).toMatchObject({ purchase: 1, bulk: 0 });
+    expect(quota().queued).toEqual({ purchase: 1, shared_read: 0, read: 0, bulk: 0 });
 
     blockers[0]?.giveBack();
     expect(await confirming).toMatchObject({ kind: "succeeded" });
-    // Only now does the recipient ask: the window is full again, so it waits for a slot.
-    await vi.waitFor(() => expect(quota().queued.bulk).toBe(1), { timeout: 5_000, interval: 5 });
-    blockers[1]?.giveBack();
+    // Only now does the recipient ask (its balance read first): the window is full again.
+    await vi.waitFor(() => expect(quota().queued.shared_read + quota().queued.bulk).toBe(1), {
+      timeout: 5_000,
+      interval: 5,
+    });
+    for (const slot of blockers.slice(1)) slot.giveBack();
     expect(await giving).toMatchObject({ kind: "succeeded" });
     expect(f.sandbox.purchaseRequests().map((r) => r.form?.username)).toEqual([
       "person_gift",
