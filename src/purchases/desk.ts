@@ -413,7 +413,7 @@ class Desk implements PurchaseDesk {
    */
   async #readBalanceBeforeBatchItem(): Promise<void> {
     if (knownBalance(this.#reads.balances.peek("wallet")) !== undefined) return;
-    await this.#reads.balance({ fresh: true });
+    await this.#reads.balance({ fresh: true, bulk: true });
   }
 
   /**
@@ -422,11 +422,12 @@ class Desk implements PurchaseDesk {
    * never be), and the batch goes on once the cost is measured from it, at most
    * {@link BATCH_COST_WAIT_MS} later. The same reading is the next recipient's reading before.
    * One more request per recipient: the giveaway takes twice the quota, and each gift has its
-   * cost (or the stated reason it has none: another purchase went out in between).
+   * cost (or the stated reason it has none: another purchase went out in between). Both reads
+   * are the giveaway's (`bulk`): after everyone's requests, never in the window's last slots.
    */
   async #readBalanceAfterBatchItem(id: string): Promise<void> {
     const read: Promise<unknown> = this.#reads
-      .balance({ fresh: true })
+      .balance({ fresh: true, bulk: true })
       .finally(() => this.#background.delete(read));
     this.#background.add(read);
     this.#costs?.readingAfter([id], read);

@@ -127,7 +127,7 @@ export function createGiftServiceClient(
     },
 
     async getWalletBalance(callOptions = {}) {
-      const request = walletBalanceRequest(credentials);
+      const request = walletBalanceRequest(credentials, callOptions.bulk ? "bulk" : "shared_read");
       return readWithRetries(sender, request, callOptions, classifyBalanceAnswer, readSettings);
     },
 

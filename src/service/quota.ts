@@ -160,7 +160,8 @@ export class QuotaScheduler {
     this.window = new QuotaWindow(this.spanMs);
     this.maxPauseMs = settings.maxPauseMs ?? QUOTA_DEFAULTS.maxPauseMs;
     const headroom = settings.headroom ?? Math.floor(settings.limit / 10);
-    this.bulkLimit = Math.max(1, settings.limit - headroom);
+    // Never above the limit (a negative headroom), never 0 (a giveaway would never go).
+    this.bulkLimit = Math.max(1, settings.limit - Math.max(0, headroom));
   }
 
   /**

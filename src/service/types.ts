@@ -185,6 +185,16 @@ export interface PurchaseSlot {
   giveBack(): void;
 }
 
+/** Options of a wallet balance read. */
+export interface BalanceReadOptions extends CallOptions {
+  /**
+   * A giveaway's read: like its purchases (`bulk` in {@link ReserveOptions}) it is served after
+   * every other request, never takes the last slots of the window, and is cancelled at
+   * shutdown with the purchases.
+   */
+  bulk?: boolean;
+}
+
 /** Options of a slot's reservation. */
 export interface ReserveOptions {
   /** Told once, with the expected wait, when no slot is free at once. */
@@ -225,7 +235,7 @@ export interface RecipientCheckOptions extends CallOptions {
 /** The Gift Purchase Service, as the rest of the bot sees it. */
 export interface GiftServiceClient {
   getUserInfo(username: string, options?: RecipientCheckOptions): Promise<UserInfoOutcome>;
-  getWalletBalance(options?: CallOptions): Promise<ReadOutcome<WalletBalance>>;
+  getWalletBalance(options?: BalanceReadOptions): Promise<ReadOutcome<WalletBalance>>;
   /**
    * Waits for a free slot of the shared quota for one purchase, and for any 429/503 hold to
    * end. Rejects with `GiftServiceCallCancelledError` (`sent: false`) after `stopPurchases()`

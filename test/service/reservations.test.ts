@@ -159,4 +159,22 @@ describe("bulk purchases (a giveaway's)", () => {
       scheduler.close();
     }
   });
+
+  it("a giveaway's balance read goes as bulk too: never into the headroom, stopped with purchases", async () => {
+    const sandbox = await sandboxForTest();
+    const client = clientFor(sandbox, { quota: { limit: 3, windowMs: 60_000, headroom: 1 } });
+    await client.reservePurchase();
+    await client.reservePurchase();
+    // One slot is free, but it is the headroom: a person's read takes it, a giveaway's waits.
+    const waits: number[] = [];
+    const bulkRead = client
+      .getWalletBalance({ bulk: true, onQueued: (ms) => waits.push(ms) })
+      .catch((e: unknown) => e);
+    expect(waits).toHaveLength(1);
+    expect(client.quotaSnapshot().queued.bulk).toBe(1);
+    expect(await client.getWalletBalance()).toMatchObject({ kind: "success" });
+    client.stopPurchases();
+    expect(await bulkRead).toMatchObject({ reason: "stopped", sent: false });
+    expect(sandbox.requests.map((r) => r.path)).toEqual(["/wallet-balance/"]);
+  });
 });
