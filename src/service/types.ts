@@ -186,7 +186,7 @@ export interface PurchaseSlot {
 }
 
 /** Options of a wallet balance read. */
-export interface BalanceReadOptions extends CallOptions {
+interface BalanceReadOptions extends CallOptions {
   /**
    * A giveaway's read: like its purchases (`bulk` in {@link ReserveOptions}) it is served after
    * every other request, never takes the last slots of the window, and is cancelled at
