@@ -284,7 +284,7 @@ class Desk implements PurchaseDesk {
     const closed = await this.#heldClosed();
     if (closed !== undefined) return { kind: "refused", refusal: closed };
     const result = await this.#turns.confirm(id, userId, options);
-    // Out of the lane, so `othersHolding` now means another confirmation waits its turn.
+    // Done, so `othersOnTheirWay` now means another confirmation is on its way.
     if (isSent(result)) this.#readBalanceAfterPurchase([result]);
     return result;
   }
@@ -382,15 +382,15 @@ class Desk implements PurchaseDesk {
   /**
    * The one "balance after purchase" read, for the balance-read listeners, after a request went
    * out (the cached balance was forgotten when its outcome was recorded). It takes no one's
-   * turn: made only when the quota is idle and no other confirmation holds its slot or turn
-   * (this one has let go of both). Otherwise no request: the
+   * turn: made only when the quota is idle and no other confirmation is on its way (this one
+   * is done). Otherwise no request: the
    * next balance read a summary or /balance makes anyway reaches the listeners instead. A
    * fresh read, so it is not an answer to a read started before this purchase's outcome. The
    * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
    * request went out), so their cost can wait for it.
    */
   #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
-    if (!this.events.has("balanceRead") || this.#turns.othersHolding || !this.#quotaIdle()) {
+    if (!this.events.has("balanceRead") || this.#turns.othersOnTheirWay || !this.#quotaIdle()) {
       return;
     }
     const read: Promise<unknown> = this.#reads

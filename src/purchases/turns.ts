@@ -59,9 +59,12 @@ export class PurchaseTurns {
     this.#told = parts.told;
   }
 
-  /** Whether another confirmation holds its slot or its turn (the balance read after waits). */
-  get othersHolding(): boolean {
-    return this.#holding > 0;
+  /**
+   * Whether a confirmation is on its way: a person's pressed and not yet done, or any holding
+   * its slot or its turn (the desk's balance read after a purchase waits for them).
+   */
+  get othersOnTheirWay(): boolean {
+    return this.#holding > 0 || this.#pressed.size > 0;
   }
 
   /**
