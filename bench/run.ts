@@ -7,7 +7,10 @@
  * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
  * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3), BENCH_FLOOD_OTHERS (10),
  * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3), BENCH_GIVEAWAY_RECIPIENTS (200),
- * BENCH_LEDGER_PURCHASES (2000).
+ * BENCH_GIVEAWAY_RUNS (3), BENCH_LEDGER_PURCHASES (2000).
+ *
+ * `npm run bench -- --only giveaway` runs phase 7 alone and prints its table (results.json is
+ * left as the last full run wrote it); phase 8 alone is `npm run bench:ledger`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatTable, type Row } from "./lib/table.js";
 import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
-import { runGiveaway } from "./phases/giveaway.js";
+import { type GiveawayResult, runGiveaways } from "./phases/giveaway.js";
 import { runHandover } from "./phases/handover.js";
 import { type LedgerResult, ledgerRows, runLedger } from "./phases/ledger.js";
 import { runMemory } from "./phases/memory.js";
@@ -46,10 +49,73 @@ const settings = {
   floodMessages: setting("BENCH_FLOOD_MESSAGES", 200, 1, 10_000),
   handoverRuns: setting("BENCH_HANDOVER_RUNS", 3, 1, 20),
   giveawayRecipients: setting("BENCH_GIVEAWAY_RECIPIENTS", 200, 10, 1000),
+  giveawayRuns: setting("BENCH_GIVEAWAY_RUNS", 3, 1, 20),
   ledgerPurchases: setting("BENCH_LEDGER_PURCHASES", 2000, 100, 100_000),
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** `--only PHASE`: the one phase to run alone (only `giveaway` can be). */
+function onlyPhase(args: readonly string[]): "giveaway" | undefined {
+  const at = args.indexOf("--only");
+  if (at === -1) return undefined;
+  const phase = args[at + 1];
+  if (phase !== "giveaway") {
+    throw new Error(`--only takes "giveaway" (phase 8 alone: npm run bench:ledger), not ${phase}`);
+  }
+  return phase;
+}
+
+const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
+
+/** Phase 7: the worst run for the buyers, then every run's figures. */
+function giveawayRows(giveaway: GiveawayResult): Row[] {
+  const { worst, runs } = giveaway;
+  const perRun = (pick: (run: GiveawayResult["worst"]) => string | number) =>
+    runs.map(pick).join(" | ");
+  return [
+    {
+      section: `7. Giveaway (${worst.recipients} stars gifts, 30 requests per window, ${runs.length} runs; ${scaleNote})`,
+    },
+    [
+      "a buyer's gift, worst run: longest during | longest alone | more s",
+      `${worst.buyer_wait_s_scaled}${runs.every((r) => r.buyers_delivered) ? "" : " (not all delivered)"} | ${worst.buyer_wait_alone_s_scaled} | ${worst.buyer_extra_s_scaled}`,
+    ],
+    ["buyers during, by run (s)", perRun((r) => r.buyer_waits_s_scaled.join(" / "))],
+    ["the gift alone, by run (s)", perRun((r) => r.buyer_waits_alone_s_scaled.join(" / "))],
+    [
+      "people's requests queued for the quota, by run (s)",
+      perRun((r) => r.people_quota_wait_s_scaled),
+    ],
+    [
+      "longest event-loop stall alone | during, by run (ms, real)",
+      perRun((r) => `${r.loop_stall_ms_alone} ${r.loop_stall_ms_during}`),
+    ],
+    [
+      "delivered | 429s caused by the bot, by run",
+      perRun((r) => `${r.delivered} ${r.self_caused_429}`),
+    ],
+    [
+      "sending s (physical limit), by run",
+      perRun((r) => `${r.duration_s_scaled} (${r.physical_limit_s_scaled})`),
+    ],
+    ["giveaway_limit_ratio, by run", perRun((r) => r.giveaway_limit_ratio)],
+  ];
+}
+
+/** Phase 7 with the settings' recipients, window and runs. */
+function giveawayPhase(dir: string): Promise<GiveawayResult> {
+  log(
+    `7/8 giveaway: ${settings.giveawayRuns} runs of ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, buyers along the way ...`,
+  );
+  return runGiveaways({
+    dir,
+    recipients: settings.giveawayRecipients,
+    windowMs: settings.quotaWindowMs,
+    runs: settings.giveawayRuns,
+    log,
+  });
+}
 
 const spreadText = (s: { median: number; min: number; max: number }) =>
   `${s.median} (${s.min}-${s.max})`;
@@ -106,9 +172,8 @@ function ledgerFigures(ledger: LedgerResult) {
   };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
-const started = performance.now();
-try {
+/** Every phase, the table, and bench/results.json. */
+async function fullBench(dir: string, started: number): Promise<void> {
   log(
     `1/8 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
@@ -139,20 +204,12 @@ try {
   });
   log(`6/8 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
   const handover = await runHandover({ dir, runs: settings.handoverRuns });
-  log(
-    `7/8 giveaway: ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, a buyer a third of the way in ...`,
-  );
-  const giveaway = await runGiveaway({
-    dir,
-    recipients: settings.giveawayRecipients,
-    windowMs: settings.quotaWindowMs,
-  });
+  const giveaway = await giveawayPhase(dir);
   log(
     `8/8 ledger: ${settings.ledgerPurchases} purchases on SQLite and PostgreSQL (one pool, then two at once) ...`,
   );
   const ledger = await runLedger({ purchases: settings.ledgerPurchases });
   const nodeMs = nodeBaselineMs();
-  const scaleNote = `window ${settings.quotaWindowMs} ms, waits scaled to ${REAL_WINDOW_MS / 1000} s`;
 
   const results = {
     updates_per_second: cost.ours.updates_per_second,
@@ -202,9 +259,14 @@ try {
     alone_others_flow_p99_s: flood.runs.alone.others_flow_p99_s,
     flooder_requests: flood.runs.flooded.flooder_requests,
     handover_s: handover.handover_s,
-    giveaway_limit_ratio: giveaway.giveaway_limit_ratio,
-    giveaway_buyer_wait_s: giveaway.buyer_wait_s_scaled,
-    giveaway_buyer_wait_alone_s: giveaway.buyer_wait_alone_s_scaled,
+    giveaway_limit_ratio: giveaway.worst.giveaway_limit_ratio,
+    giveaway_limit_ratio_max: Math.max(...giveaway.runs.map((r) => r.giveaway_limit_ratio)),
+    giveaway_buyer_wait_s: giveaway.worst.buyer_wait_s_scaled,
+    giveaway_buyer_wait_alone_s: giveaway.worst.buyer_wait_alone_s_scaled,
+    giveaway_buyer_extra_s: giveaway.worst.buyer_extra_s_scaled,
+    giveaway_people_quota_wait_s: Math.max(
+      ...giveaway.runs.map((r) => r.people_quota_wait_s_scaled),
+    ),
     ...ledgerFigures(ledger),
     details: { update_cost: cost, quota, memory, startup, flood, handover, giveaway, ledger },
     settings,
@@ -310,24 +372,25 @@ try {
         ? `none: ${handover.note ?? "?"}`
         : `${handover.handover_s} (${handover.runs_s.join(", ")})`,
     ],
-    {
-      section: `7. Giveaway (${giveaway.recipients} stars gifts, 30 requests per window; ${scaleNote})`,
-    },
-    ["delivered | 429s caused by the bot", `${giveaway.delivered} | ${giveaway.self_caused_429}`],
-    [
-      "sending s: actual | physical limit (requests / quota) | ratio",
-      `${giveaway.duration_s_scaled} | ${giveaway.physical_limit_s_scaled} (${giveaway.service_requests} requests) | ${giveaway.giveaway_limit_ratio}`,
-    ],
-    [
-      "a buyer's gift, recipient to delivered s: during | alone",
-      `${giveaway.buyer_wait_s_scaled}${giveaway.buyer_delivered ? "" : " (not delivered)"} | ${giveaway.buyer_wait_alone_s_scaled}`,
-    ],
+    ...giveawayRows(giveaway),
     ...ledgerRows(ledger),
   ];
   process.stdout.write(`${formatTable(rows)}\n`);
   const out = fileURLToPath(new URL("./results.json", import.meta.url));
   writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
   log(`wrote ${out} in ${results.bench_seconds} s`);
+}
+
+const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
+const started = performance.now();
+try {
+  if (onlyPhase(process.argv.slice(2)) === "giveaway") {
+    const giveaway = await giveawayPhase(dir);
+    process.stdout.write(`${formatTable(giveawayRows(giveaway))}\n`);
+    log(`phase 7 alone in ${Math.round((performance.now() - started) / 1000)} s`);
+  } else {
+    await fullBench(dir, started);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

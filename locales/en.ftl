@@ -161,6 +161,7 @@ refusal-recipient_unverified = the recipient could not be checked again just now
 refusal-recipient_premium_unknown = the service could not say whether the recipient already has Premium, so nothing was bought. Try again later.
 refusal-no_access = you may no longer buy gifts here.
 refusal-storage = the bot could not record your confirmation just now. Nothing was bought; please try again in a minute.
+refusal-stopping = the bot is restarting; press Confirm again in a minute.
 refusal-limit = this gift is more than is left today under the limit "{ $limit }": { $left } of { $max } left. It resets on { $resetsAt }.
 refusal-limit-per-purchase = one purchase can be at most { $max ->
         [one] { $max } star

@@ -24,7 +24,6 @@
  * and METRICS_PORT (and on the webhook server); the metrics are fed from events and seams the
  * rooms already have (see src/metrics/instrument.ts).
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { autoRetry } from "@grammyjs/auto-retry";
 import { type RunnerHandle, run } from "@grammyjs/runner";
 import type { ApiClientOptions, Bot } from "grammy";
@@ -76,9 +75,6 @@ import { tellQueuedOutcomes, tellRequestersOutcomeUnknown, tellRestore } from ".
 
 /** How often drafts past their expiry are marked expired. */
 const EXPIRE_DRAFTS_EVERY_MS = 60_000;
-
-/** How long a stop waits for a giveaway's recipient being sent before cancelling what waits. */
-const GIVEAWAY_FINISH_AT_STOP_MS = 5_000;
 
 /** How long a stop waits for costs still being looked up on chain (evidence only). */
 const COSTS_WAIT_AT_STOP_MS = 5_000;
@@ -181,16 +177,8 @@ export interface App {
  * The desk reads the balance after a purchase only then, so that read adds no wait to anyone
  * and no request when the quota is in demand.
  */
-/**
- * Whether anyone waits for the service's quota to read (a person's recipient check, a
- * summary's balance): a giveaway's next recipient waits for them (src/purchases/giveaway-runner.ts).
- */
-function othersWaitingForQuota(snapshot: QuotaSnapshot): boolean {
-  return snapshot.queued.read + snapshot.queued.shared_read > 0;
-}
-
 export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
-  const queued = snapshot.queued.purchase + snapshot.queued.shared_read + snapshot.queued.read;
+  const queued = Object.values(snapshot.queued).reduce((sum, n) => sum + n, 0);
   return queued === 0 && snapshot.heldForMs === 0 && snapshot.usedSlots * 2 < snapshot.limit;
 }
 
@@ -442,7 +430,6 @@ function buildPurchasing(
   const giveawayRunner = new GiveawayRunner({
     batches: parts.giveaways,
     desk,
-    othersWaiting: () => othersWaitingForQuota(quotaSnapshot()),
     clock: overrides.clock ?? Date.now,
     logger,
   });
@@ -650,18 +637,17 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   // Not ready from the first moment: an orchestrator stops sending work before anything closes.
   parts.observability.readiness.set("stopping");
   parts.connecting.abort();
-  // A purchase still queued for the service's quota (or behind a 429 hold) is cancelled as
-  // never sent, and so is any later one: waiting for its turn could outlast the grace
-  // period. A purchase already sent is untouched, and reads keep working. This comes
-  // before waiting for a start under way (it may be sending a queued confirmation) and for
-  // the intake (the webhook server's close waits for its updates, one may be that purchase).
-  // A giveaway starts no further recipient; the one being sent is given a few seconds to
-  // finish (it may be waiting for the quota), so a deploy does not record it as not sent.
-  await Promise.race([
-    parts.giveawayRunner.stop(),
-    delay(GIVEAWAY_FINISH_AT_STOP_MS, undefined, { ref: false }),
-  ]);
+  // A confirmation still waiting for its slot of the service's quota (or behind a 429 hold)
+  // is given up unclaimed, and so is any later one: waiting for its turn could outlast the
+  // grace period. Nothing claimed ever waits for the quota (its slot comes first), so a
+  // purchase claimed is sent and answered, and reads keep working. This comes before
+  // waiting for a start under way (it may be sending a queued confirmation) and for the
+  // intake (the webhook server's close waits for its updates, one may be that purchase).
+  // A giveaway starts no further recipient; the one waiting for its slot stays a draft, for
+  // the next start to send, and the one being sent is waited for.
+  const giveawaysStopped = parts.giveawayRunner.stop();
   service.client.stopPurchases();
+  await giveawaysStopped;
   await parts.starting?.catch(() => undefined);
   const started = begun();
   const { runner, webhookServer } = started;

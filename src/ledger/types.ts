@@ -128,7 +128,8 @@ export type QueuedCloseReason =
   | "recipient_unverified"
   | "recipient_premium_unknown"
   | "cancelled"
-  | "storage";
+  | "storage"
+  | "stopping";
 
 /** What {@link Ledger.queue} answers: the queued intent, or why it is no longer confirmable. */
 export type QueueResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);

@@ -223,7 +223,7 @@ function quotaGauges({ Gauge, registers, sources }: GaugeParts): void {
   });
   new Gauge({
     name: `${PREFIX}service_quota_waiting`,
-    help: "Requests waiting for their turn in the quota, by priority (purchase, shared_read, read).",
+    help: "Requests waiting for their turn in the quota, by priority (purchase, shared_read, read, bulk).",
     labelNames: ["priority"] as const,
     registers,
     collect() {

@@ -1,13 +1,15 @@
 /**
- * One confirmation's way out, run in the purchase lane (one at a time in this process): the
- * checks of a queued confirmation's turn, a premium recipient's fresh `is_premium`, the claim,
- * and only if the claim won, the one request and its outcome, written (or held while the
- * database refuses it). A refusal closes or reopens a queued promise so its person is never
- * left waiting.
+ * One confirmation's way out: before its quota slot, a premium recipient's fresh `is_premium`
+ * ({@link ClaimAndSend.beforeSlot}); then, holding its slot, in the purchase lane (one at a time
+ * in this process): the checks of its turn, the claim, and only if the claim won, at once the
+ * one request and its outcome, written (or held while the database refuses it). The slot comes
+ * before the claim so that nothing claimed ever waits for the quota: a claimed purchase leaves
+ * at once, and a stop while it waits finds nothing claimed. A refusal gives the slot back and
+ * closes or reopens a queued promise so its person is never left waiting.
  */
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { GiftServiceClient } from "../service/types.js";
+import type { GiftServiceClient, PurchaseSlot } from "../service/types.js";
 import type { CostMeter } from "./cost-meter.js";
 import {
   confirmResultOf,
@@ -47,6 +49,9 @@ const FINISHES_KEPT = 20;
 
 /** What a confirmation meets while the breaker's pause is held in memory. */
 export const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
+
+/** What a confirmation still waiting for its quota slot meets when the bot stops. */
+const STOPPING: ConfirmRefusal = { reason: "stopping" };
 
 /** The parts of the desk a confirmation's way out uses. */
 export interface ClaimAndSendParts {
@@ -109,29 +114,77 @@ export class ClaimAndSend {
   }
 
   /**
-   * Claims the intent and, only if the claim won, sends its one request and records the
-   * outcome. Runs in the purchase lane: one at a time in this process. Right before the
-   * claim, a premium recipient's `is_premium` must be known and fresh.
+   * Before the confirmation takes its quota slot: a premium recipient's `is_premium` must be
+   * known and fresh. Its read takes a turn of the quota itself, so it is made before the slot,
+   * never while one is held (a slot held while waiting for another could hold up the quota
+   * for everyone). What the confirmation came to when nothing may be bought, else undefined.
    */
-  async run(id: string, userId: number, options: LaneOptions): Promise<ConfirmResult> {
-    let claimed: PurchaseIntent | ConfirmResult;
+  async beforeSlot(
+    id: string,
+    userId: number,
+    options: LaneOptions,
+  ): Promise<ConfirmResult | undefined> {
     try {
-      claimed = await this.#claimStep(id, userId, options);
+      const before = await this.#ledger.get(id);
+      if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
+      if (!needsPremiumCheck(before, userId, this.#clock())) return undefined;
+      return await this.#premiumBlock(before, userId, options.onQueued, options.atStart === true);
     } catch (err) {
       return this.#writes.afterRefusedClaim(id, err, options.queued === true);
     }
-    return "status" in claimed ? this.#send(claimed, options) : claimed;
   }
 
   /**
-   * Everything before the request: the checks of a queued confirmation's turn, a premium
-   * recipient's fresh `is_premium`, and the claim itself. The claimed intent, or what the
-   * confirmation came to instead. Throws when the database refused a write past its retries.
+   * No slot could be had: purchases were stopped (the bot is stopping) while the confirmation
+   * waited for the quota. Nothing was claimed: a draft stays a draft, a queued one goes back
+   * to an open draft (at the start after a crash, it is closed).
+   */
+  async withoutSlot(id: string, options: LaneOptions): Promise<ConfirmResult> {
+    try {
+      const intent = await this.#ledger.get(id);
+      if (intent === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
+      return await this.#refuse(intent, STOPPING, options.atStart === true);
+    } catch (err) {
+      return this.#writes.afterRefusedClaim(id, err, options.queued === true);
+    }
+  }
+
+  /**
+   * In the lane, holding the confirmation's quota slot: the checks of its turn, the claim, and
+   * only if the claim won, its one request at once and the outcome. The slot is given back
+   * whenever the request does not go.
+   */
+  async run(
+    id: string,
+    userId: number,
+    options: LaneOptions,
+    slot: PurchaseSlot,
+  ): Promise<ConfirmResult> {
+    let claimed: PurchaseIntent | ConfirmResult;
+    try {
+      claimed = await this.#claimStep(id, userId, options, slot);
+    } catch (err) {
+      slot.giveBack();
+      return this.#writes.afterRefusedClaim(id, err, options.queued === true);
+    }
+    if (!("status" in claimed)) {
+      slot.giveBack();
+      return claimed;
+    }
+    return this.#send(claimed, slot, options);
+  }
+
+  /**
+   * Everything between the slot and the request: the checks of a queued confirmation's turn,
+   * the end of any 429/503 hold that began after the slot was granted, and the claim itself.
+   * The claimed intent, or what the confirmation came to instead. Throws when the database
+   * refused a write past its retries.
    */
   async #claimStep(
     id: string,
     userId: number,
     options: LaneOptions,
+    slot: PurchaseSlot,
   ): Promise<PurchaseIntent | ConfirmResult> {
     const close = options.atStart === true;
     const before = await this.#ledger.get(id);
@@ -142,9 +195,9 @@ export class ClaimAndSend {
       // Access may have been taken away while it waited: closed, never reopened.
       return this.#refuse(before, { reason: "no_access" }, true);
     }
-    if (needsPremiumCheck(before, userId, this.#clock())) {
-      const blocked = await this.#premiumBlock(before, userId, options.onQueued, close);
-      if (blocked !== undefined) return blocked;
+    // Waited out before the claim, so the request never waits once claimed.
+    if (!(await slot.ready())) {
+      return this.#refuse((await this.#ledger.get(id)) ?? before, STOPPING, close);
     }
     const claim = await this.#writes.write("claim", () =>
       this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
@@ -158,12 +211,16 @@ export class ClaimAndSend {
   }
 
   /**
-   * Sends a claimed intent's one request and records the outcome. The claim has committed
-   * (the ledger answers synchronously): only now may the request go, and only if, after its
-   * wait for the quota, this process still certainly holds the sender lease (`mayLeave`);
+   * Sends a claimed intent's one request, in its slot (at once), and records the outcome. The
+   * claim has committed: only now may the request go, and only if this process still certainly
+   * holds the sender lease (`mayLeave`, asked by the client as the request's last step);
    * withheld, it is recorded as not sent.
    */
-  async #send(claimed: PurchaseIntent, options: LaneOptions): Promise<ConfirmResult> {
+  async #send(
+    claimed: PurchaseIntent,
+    slot: PurchaseSlot,
+    options: LaneOptions,
+  ): Promise<ConfirmResult> {
     const id = claimed.id;
     const claim = { intent: claimed };
     const inBefore = await this.#refreshBalanceBefore(claim.intent);
@@ -173,7 +230,7 @@ export class ClaimAndSend {
       this.#logger.warn({ err, intentId: id }, "onClaimed listener failed");
     }
     const outcome = await sendPurchase(this.#client, claim.intent, {
-      ...(options.onQueued ? { onQueued: options.onQueued } : {}),
+      slot,
       ...(this.#mayLeave ? { mayLeave: this.#mayLeave } : {}),
     });
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {

@@ -156,6 +156,7 @@ const PASSING_REFUSALS: ReadonlySet<ConfirmRefusal["reason"]> = new Set([
   "recipient_unverified",
   "recipient_premium_unknown",
   "storage",
+  "stopping",
 ]);
 
 /**

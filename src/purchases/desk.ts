@@ -14,12 +14,7 @@
  */
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
-import type {
-  PurchaseIntent,
-  PurchaseLedger,
-  QueueResult,
-  SpendingLimits,
-} from "../ledger/types.js";
+import type { PurchaseIntent, PurchaseLedger, SpendingLimits } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../shared/logger.js";
 import type { WriteRetryPolicy } from "../shared/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
@@ -30,7 +25,7 @@ import { CostMeter } from "./cost-meter.js";
 import { DeskEventHub } from "./desk-events.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import { OutcomeRecorder } from "./outcome-recorder.js";
-import { PurchaseLane } from "./purchase-lane.js";
+import { PurchaseTurns } from "./turns.js";
 import { RefusedWrites } from "./refused-writes.js";
 import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.js";
 import { ServiceReads } from "./service-reads.js";
@@ -118,7 +113,6 @@ export function createPurchaseDesk(deps: PurchaseDeskDeps): PurchaseDesk {
 
 class Desk implements PurchaseDesk {
   readonly #ledger: PurchaseLedger;
-  readonly #client: GiftServiceClient;
   readonly #clock: () => number;
   readonly #logger: Logger;
   readonly #reads: ServiceReads;
@@ -129,11 +123,8 @@ class Desk implements PurchaseDesk {
   readonly #quotaIdle: () => boolean;
   /** The desk's own balance reads after purchases, until they and their listeners are done. */
   readonly #background = new Set<Promise<unknown>>();
-  // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
-  // their turn here instead of being refused as "busy".
-  readonly #lane = new PurchaseLane();
-  /** Intents waiting in the lane or being sent by it, so a second press is not queued again. */
-  readonly #inLane = new Set<string>();
+  /** Each confirmation's slot of the quota, then its turn in the lane (./turns.ts). */
+  readonly #turns: PurchaseTurns;
   readonly #costs: CostMeter | undefined;
   /** The money path's writes, retried when the database refuses them. */
   readonly #writes: RefusedWrites;
@@ -146,7 +137,6 @@ class Desk implements PurchaseDesk {
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
-    this.#client = deps.client;
     this.#clock = deps.clock ?? (() => deps.ledger.now());
     this.#logger = deps.logger ?? silentLogger;
     this.#quotaIdle = deps.quotaIdle ?? (() => false);
@@ -193,6 +183,14 @@ class Desk implements PurchaseDesk {
       events: this.events,
       recheckAfterMs: deps.premiumRecheckAfterMs ?? 60_000,
       mayLeave: deps.mayLeave,
+    });
+    this.#turns = new PurchaseTurns({
+      client: deps.client,
+      ledger: deps.ledger,
+      path: this.#path,
+      writes: this.#writes,
+      clock: this.#clock,
+      told: (result) => this.#told(result),
     });
     this.admin = new AdminOperations({
       ledger: deps.ledger,
@@ -285,39 +283,8 @@ class Desk implements PurchaseDesk {
   ): Promise<ConfirmResult> {
     const closed = await this.#heldClosed();
     if (closed !== undefined) return { kind: "refused", refusal: closed };
-    // A second press of a summary already waiting or being sent in this process.
-    if (this.#inLane.has(id)) return { kind: "refused", refusal: { reason: "already_processing" } };
-    const queued = this.#lane.busy;
-    if (queued) {
-      // Written down before the person is told it is queued: a crash while it waits cannot
-      // lose the promise (the next start resolves it). The claim still decides later. A
-      // refused write changed nothing: the summary stays a draft, to be pressed again.
-      this.#inLane.add(id);
-      let written: QueueResult;
-      try {
-        written = await this.#writes.write("queue", () =>
-          this.#ledger.queue(id, userId, this.#clock()),
-        );
-      } catch {
-        return { kind: "refused", refusal: { reason: "storage" } };
-      } finally {
-        this.#inLane.delete(id);
-      }
-      if (!written.ok) {
-        const { ok: _ok, ...refusal } = written;
-        return { kind: "refused", refusal };
-      }
-      options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
-    }
-    this.#inLane.add(id);
-    let result: ConfirmResult;
-    try {
-      const send: LaneOptions = { ...options, queued };
-      result = await this.#lane.run(async () => this.#told(await this.#path.run(id, userId, send)));
-    } finally {
-      this.#inLane.delete(id);
-    }
-    // Out of the lane, so `busy` now means another confirmation waits its turn.
+    const result = await this.#turns.confirm(id, userId, options);
+    // Done, so `othersOnTheirWay` now means another confirmation is on its way.
     if (isSent(result)) this.#readBalanceAfterPurchase([result]);
     return result;
   }
@@ -330,11 +297,10 @@ class Desk implements PurchaseDesk {
       result = { kind: "refused", refusal: closed };
     } else {
       // No queued promise is written: nobody waits on this press but the batch, which is
-      // itself the record of what is left to send.
-      result = await this.#lane.run(async () => {
-        await this.#readBalanceBeforeBatchItem();
-        return this.#told(await this.#path.run(intent.id, userId, { isAdmin: true }));
-      });
+      // itself the record of what is left to send. People's confirmations go first.
+      result = await this.#turns.takeBehindPeople(intent.id, userId, { isAdmin: true }, () =>
+        this.#readBalanceBeforeBatchItem(),
+      );
       if (result.kind === "succeeded") await this.#readBalanceAfterBatchItem(result.intent.id);
     }
     this.events.emit("confirmed", intent.id, result, intent.kind);
@@ -351,9 +317,7 @@ class Desk implements PurchaseDesk {
         queued: true,
         mayBuy: () => options.mayBuy(intent),
       };
-      const result = await this.#lane.run(async () =>
-        this.#told(await this.#path.run(intent.id, userId, send)),
-      );
+      const result = await this.#turns.take(intent.id, userId, send, {});
       this.events.emit("confirmed", intent.id, result, intent.kind);
       resolved.push({ intent, result });
     }
@@ -418,15 +382,17 @@ class Desk implements PurchaseDesk {
   /**
    * The one "balance after purchase" read, for the balance-read listeners, after a request went
    * out (the cached balance was forgotten when its outcome was recorded). It takes no one's
-   * turn: made only when the quota is idle and no other confirmation waits in the lane (the
-   * lane has let this one go, so `busy` means another is queued). Otherwise no request: the
+   * turn: made only when the quota is idle and no other confirmation is on its way (this one
+   * is done). Otherwise no request: the
    * next balance read a summary or /balance makes anyway reaches the listeners instead. A
    * fresh read, so it is not an answer to a read started before this purchase's outcome. The
    * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
    * request went out), so their cost can wait for it.
    */
   #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
-    if (!this.events.has("balanceRead") || this.#lane.busy || !this.#quotaIdle()) return;
+    if (!this.events.has("balanceRead") || this.#turns.othersOnTheirWay || !this.#quotaIdle()) {
+      return;
+    }
     const read: Promise<unknown> = this.#reads
       .balance({ fresh: true })
       .finally(() => this.#background.delete(read));
@@ -438,13 +404,16 @@ class Desk implements PurchaseDesk {
   /**
    * A giveaway's recipient has its balance read before, as the service's call order asks
    * (check, read the balance, record, buy), and so that its cost has a reading just before it.
-   * Run in its turn of the lane, right before the claim: the reading after the previous
-   * recipient serves (no purchase has gone out since: each one forgets the cached balance);
-   * after a person's purchase went in between, the balance is read now.
+   * Run before it asks for its quota slot, holding nothing (a read waiting for the quota inside
+   * the lane, with a slot held, could wait for slots that only the lane frees): the reading
+   * after the previous recipient serves (no purchase has gone out since: each one forgets the
+   * cached balance); after a person's purchase went in between, the balance is read now. A
+   * person's purchase that goes between this reading and the claim forgets it again: the
+   * claim then keeps no reading before, and the cost says why it has none.
    */
   async #readBalanceBeforeBatchItem(): Promise<void> {
     if (knownBalance(this.#reads.balances.peek("wallet")) !== undefined) return;
-    await this.#reads.balance({ fresh: true });
+    await this.#reads.balance({ fresh: true, bulk: true });
   }
 
   /**
@@ -453,11 +422,12 @@ class Desk implements PurchaseDesk {
    * never be), and the batch goes on once the cost is measured from it, at most
    * {@link BATCH_COST_WAIT_MS} later. The same reading is the next recipient's reading before.
    * One more request per recipient: the giveaway takes twice the quota, and each gift has its
-   * cost (or the stated reason it has none: another purchase went out in between).
+   * cost (or the stated reason it has none: another purchase went out in between). Both reads
+   * are the giveaway's (`bulk`): after everyone's requests, never in the window's last slots.
    */
   async #readBalanceAfterBatchItem(id: string): Promise<void> {
     const read: Promise<unknown> = this.#reads
-      .balance({ fresh: true })
+      .balance({ fresh: true, bulk: true })
       .finally(() => this.#background.delete(read));
     this.#background.add(read);
     this.#costs?.readingAfter([id], read);

@@ -3,8 +3,10 @@
  * desk's purchase lane: each recipient is a draft claimed and sent exactly as an admin's own
  * Confirm would be (limits, the pause, the freeze and the breaker all apply), and the batch
  * asks for its next turn only once the last one is over, so a buyer's Confirm that came
- * meanwhile goes first. Before each turn it also lets anyone waiting for the service's quota go
- * first: a giveaway spends the quota only when nobody else needs it.
+ * meanwhile goes first. Each recipient's slot of the service's quota comes after every other
+ * request's and never from the window's last slots (the desk asks for it as `bulk`,
+ * src/purchases/turns.ts): a giveaway spends the quota only when nobody else needs it, and a
+ * person arriving finds a slot free.
  *
  * Anything that would stop a person's purchase stops the batch (an unknown outcome, purchases
  * paused or on hold, a daily limit, the database): its status says why, and Resume goes on
@@ -37,12 +39,8 @@ export interface GiveawayProgress {
 export interface GiveawayRunnerParts {
   batches: GiveawayBatches;
   desk: Pick<PurchaseDesk, "sendBatchItem">;
-  /** Whether others are waiting for the service's quota now (their reads go first). */
-  othersWaiting: () => boolean;
   clock: () => number;
   logger: Logger;
-  /** How often to look again while others wait for the quota (default 200 ms). */
-  yieldPollMs?: number;
 }
 
 /** An earlier giveaway of the same gift to the same recipients, and what it delivered. */
@@ -61,8 +59,6 @@ function recipientSet(names: readonly string[]): Set<string> {
 
 /** What Resume found ("restored": stopped for good by a restore from a backup). */
 export type ResumeResult = "resumed" | "not_stopped" | "not_found" | "restored";
-
-const YIELD_POLL_MS = 200;
 
 export class GiveawayRunner {
   /** After each recipient, and when a batch is paused, cancelled, stopped or resumed. */
@@ -247,8 +243,6 @@ export class GiveawayRunner {
     while (!this.#stopping) {
       const batch = await batches.getBatch(batchId);
       if (batch?.status !== "running") return;
-      await this.#yieldToOthers();
-      if (this.#isStopping()) return;
       const next = await batches.nextBatchDraft(batchId, clock());
       if (next === undefined) {
         if (await batches.moveBatch(batchId, ["running"], "finished", clock())) {
@@ -264,25 +258,14 @@ export class GiveawayRunner {
       }
       lastSent = next.id;
       const result = await desk.sendBatchItem(next);
+      // Stopped while it waited for its slot: nothing was claimed, the next start sends it.
+      if (result.kind === "refused" && result.refusal.reason === "stopping") return;
       const stop = stopReasonOf(result);
       if (stop !== undefined) {
         await this.#moveAndTell(batchId, ["running"], "stopped", stop);
         return;
       }
       await this.#tell(batchId, this.progress, { intent: next, result });
-    }
-  }
-
-  /** Read through a call: the stop may come while a turn is awaited. */
-  #isStopping(): boolean {
-    return this.#stopping;
-  }
-
-  /** Waits while others wait for the service's quota: their requests go before this batch's. */
-  async #yieldToOthers(): Promise<void> {
-    const pollMs = this.#parts.yieldPollMs ?? YIELD_POLL_MS;
-    while (!this.#stopping && this.#parts.othersWaiting()) {
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
 }

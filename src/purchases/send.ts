@@ -1,6 +1,7 @@
 /**
- * Sends a claimed intent's one purchase request through the client. Called only after the
- * ledger's claim has committed; never retried.
+ * Sends a claimed intent's one purchase request through the client, in the quota slot reserved
+ * for it before the claim: the request leaves at once, it never waits for the quota once
+ * claimed. Called only after the ledger's claim has committed; never retried.
  */
 import type { PurchaseIntent } from "../ledger/types.js";
 import { GiftServiceCallCancelledError } from "../service/errors.js";
@@ -12,8 +13,9 @@ import type {
 } from "../service/types.js";
 
 /**
- * The request never left, so nothing was spent (cancelled while queued for the quota, or
- * withheld at the last moment because this process may no longer hold the sender lease).
+ * The request never left, so nothing was spent: withheld at the last moment because this
+ * process may no longer hold the sender lease (a purchase in its reserved slot waits for
+ * nothing else that could cancel it).
  */
 export interface NotSent {
   kind: "not_sent";
@@ -28,15 +30,15 @@ const NOT_SENT_DETAILS: Readonly<Record<GiftServiceCallCancelledError["reason"],
 };
 
 /**
- * Sends the intent's request. `not_sent` when the client cancelled it before it left (the
- * shutdown stops purchases still waiting for the quota; `mayLeave`, asked by the client as the
- * last step before the request is written, withholds it). The client promises never to throw;
- * if it does anyway, the request may have gone out: the outcome is ambiguous.
+ * Sends the intent's request, in its reserved `slot`. `not_sent` when the client cancelled it
+ * before it left (`mayLeave`, asked by the client as the last step before the request is
+ * written, withholds it). The client promises never to throw otherwise; if it does anyway,
+ * the request may have gone out: the outcome is ambiguous.
  */
 export async function sendPurchase(
   client: GiftServiceClient,
   intent: PurchaseIntent,
-  options: PurchaseCallOptions = {},
+  options: PurchaseCallOptions,
 ): Promise<PurchaseOutcome | NotSent> {
   try {
     if (intent.kind === "stars") {

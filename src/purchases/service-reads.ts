@@ -8,6 +8,7 @@ import type { Logger } from "../shared/logger.js";
 import type { GiftServiceClient } from "../service/types.js";
 import { CheckAllowance } from "./check-allowance.js";
 import { knownBalance, toBalanceRead, toRecipientCheck } from "./decisions.js";
+import { GiftServiceCallCancelledError } from "../service/errors.js";
 import { SharedReads } from "./shared-reads.js";
 import type {
   BalanceRead,
@@ -80,9 +81,9 @@ export class ServiceReads {
       },
     );
     this.balances = new SharedReads<"wallet", BalanceRead>(
-      (_key, onQueued) => {
+      (_key, onQueued, _owner, bulk) => {
         const at = clock();
-        return client.getWalletBalance({ onQueued }).then(
+        return client.getWalletBalance({ onQueued, ...(bulk ? { bulk } : {}) }).then(
           (outcome) => {
             const read = toBalanceRead(outcome);
             const reading = knownBalance({ value: read, at });
@@ -90,7 +91,12 @@ export class ServiceReads {
             return read;
           },
           (err: unknown): BalanceRead => {
-            logger.error({ err }, "balance read failed unexpectedly");
+            // A giveaway's read is stopped with the purchases at shutdown: nothing unexpected.
+            if (err instanceof GiftServiceCallCancelledError && bulk) {
+              logger.debug({ err }, "a giveaway's balance read was stopped");
+            } else {
+              logger.error({ err }, "balance read failed unexpectedly");
+            }
             return { kind: "unavailable" };
           },
         );
@@ -136,8 +142,9 @@ export class ServiceReads {
     return { kind: "throttled", retryAfterSeconds: Math.ceil(refusal.retryAfterMs / 1000) };
   }
 
+  /** The wallet's balance; `bulk` for a giveaway's read (see SharedReadOptions). */
   balance(
-    options: { onQueued?: (waitMs: number) => void; fresh?: boolean } = {},
+    options: { onQueued?: (waitMs: number) => void; fresh?: boolean; bulk?: boolean } = {},
   ): Promise<BalanceRead> {
     return this.balances.read("wallet", options);
   }

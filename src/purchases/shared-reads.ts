@@ -35,6 +35,11 @@ export interface SharedReadOptions<V> {
    * cached. A per-person allowance charges here, so only what reaches the service counts.
    */
   admit?: () => V | undefined;
+  /**
+   * A read nobody waits on in a chat (a giveaway's): when this call starts the request, it
+   * queues behind everyone else's. A caller who joins it waits as it does.
+   */
+  bulk?: boolean;
 }
 
 /**
@@ -56,6 +61,7 @@ export class SharedReads<K, V> {
       key: K,
       onQueued: (waitMs: number) => void,
       owner: number | undefined,
+      bulk: boolean,
     ) => Promise<V>,
     private readonly options: {
       ttlMs: number;
@@ -82,7 +88,7 @@ export class SharedReads<K, V> {
     if (flight === undefined) {
       const refusal = options.admit?.();
       if (refusal !== undefined) return Promise.resolve(refusal);
-      flight = this.#start(key, table, options.owner);
+      flight = this.#start(key, table, options.owner, options.bulk === true);
       table.set(key, flight);
     }
     if (options.onQueued) {
@@ -93,7 +99,12 @@ export class SharedReads<K, V> {
   }
 
   /** Sends one request for `key`; its progress is fanned out to every caller sharing it. */
-  #start(key: K, table: Map<K, InFlight<V>>, owner: number | undefined): InFlight<V> {
+  #start(
+    key: K,
+    table: Map<K, InFlight<V>>,
+    owner: number | undefined,
+    bulk: boolean,
+  ): InFlight<V> {
     const listeners = new Set<(waitMs: number) => void>();
     const state: { queuedMs: number | undefined } = { queuedMs: undefined };
     const startedAt = this.options.clock();
@@ -112,6 +123,7 @@ export class SharedReads<K, V> {
         for (const listener of listeners) safeCall(listener, waitMs);
       },
       owner,
+      bulk,
     )
       .then((value) => {
         // Forgotten while in flight (a purchase finished meanwhile): the answer may predate

@@ -68,7 +68,12 @@ export type ConfirmRefusal =
    * The bot's own database refused the write that would claim, queue or close the intent
    * (locked by another connection past every retry, full, read-only). Nothing was sent.
    */
-  | { reason: "storage" };
+  | { reason: "storage" }
+  /**
+   * The bot is stopping (a restart, a deploy) while the confirmation waited for its slot of the
+   * service's quota: nothing was claimed or sent, and it can be pressed again after the start.
+   */
+  | { reason: "stopping" };
 
 /** What a person's press of "Confirm" came to. */
 export type ConfirmResult =
@@ -77,8 +82,9 @@ export type ConfirmResult =
   | { kind: "unconfirmed"; intent: PurchaseIntent; ambiguity: Ambiguous }
   /**
    * The claim won but the request never left, so nothing was spent; the intent is recorded
-   * as rejected with a "not sent: ..." detail. `cancelled`: the purchase was still waiting for
-   * the service's quota when the bot shut down; `invalid`: the client's own checks refused it.
+   * as rejected with a "not sent: ..." detail. `invalid`: the client's own checks refused it.
+   * `cancelled`: no longer made (a claimed purchase never waits for the quota now), kept for
+   * the outcomes older versions recorded ("not sent: cancelled at shutdown").
    */
   | { kind: "not_sent"; intent: PurchaseIntent; reason: "cancelled" | "invalid" }
   /** The claim was refused (or, for premium, the recipient could not be re-checked): nothing was sent. */

@@ -57,6 +57,7 @@ export function monitorService(
   const monitored: GiftServiceClient = {
     getUserInfo: (username, options) => client.getUserInfo(username, options).then(read),
     getWalletBalance: (options) => client.getWalletBalance(options).then(read),
+    reservePurchase: (options) => client.reservePurchase(options),
     buyStars: (purchase, options) => client.buyStars(purchase, options).then(observe),
     buyPremium: (purchase, options) => client.buyPremium(purchase, options).then(observe),
     estimateWait: (priority) => client.estimateWait(priority),

@@ -6,7 +6,9 @@
  *
  * A call goes: input checks (validation.ts) → request building (requests.ts) → its turn in the
  * quota and one exchange (sender.ts, quota.ts, transport.ts, body-limit.ts) → classification
- * (classify-read.ts with read-retries.ts, or classify-purchase.ts with purchase.ts).
+ * (classify-read.ts with read-retries.ts, or classify-purchase.ts with purchase.ts). A purchase
+ * takes its turn ahead, before the ledger's claim (reserved-slots.ts): its request then leaves
+ * right after the claim.
  */
 import { type Logger, silentLogger } from "../shared/logger.js";
 import { classifyBalanceAnswer } from "./balance.js";
@@ -18,13 +20,21 @@ import { QueueSupersededError, QuotaScheduler } from "./quota.js";
 import { readWithRetries } from "./read-retries.js";
 import {
   premiumPurchaseRequest,
+  type ServiceRequest,
   starsPurchaseRequest,
   userInfoRequest,
   walletBalanceRequest,
 } from "./requests.js";
 import { QuotaSender } from "./sender.js";
 import { createAgent } from "./transport.js";
-import type { GiftServiceClientWithQuota, UserInfoOutcome } from "./types.js";
+import { ReservedSlots } from "./reserved-slots.js";
+import type {
+  GiftServiceClientWithQuota,
+  Invalid,
+  PurchaseCallOptions,
+  PurchaseOutcome,
+  UserInfoOutcome,
+} from "./types.js";
 import { checkAmount, checkDuration, checkPaymentMethod, checkUsername } from "./validation.js";
 
 /**
@@ -85,8 +95,12 @@ export function createGiftServiceClient(
     maxBodyBytes: settings.limits.maxBodyBytes,
     logger,
   };
-  const purchaseSettings = { maxBodyBytes: settings.limits.maxBodyBytes, logger };
   const latestChecks = new LatestChecks();
+  const slots = new ReservedSlots(scheduler);
+  const purchase = purchaseSender(sender, slots, {
+    maxBodyBytes: settings.limits.maxBodyBytes,
+    logger,
+  });
   let closing: Promise<void> | undefined;
 
   return {
@@ -113,18 +127,18 @@ export function createGiftServiceClient(
     },
 
     async getWalletBalance(callOptions = {}) {
-      const request = walletBalanceRequest(credentials);
+      const request = walletBalanceRequest(credentials, callOptions.bulk ? "bulk" : "shared_read");
       return readWithRetries(sender, request, callOptions, classifyBalanceAnswer, readSettings);
     },
+
+    reservePurchase: (reserveOptions) => slots.reserve(reserveOptions),
 
     async buyStars(input, callOptions = {}) {
       const invalid =
         checkUsername(input.username) ??
         checkAmount(input.amount) ??
         checkPaymentMethod(input.paymentMethod);
-      if (invalid) return invalid;
-      const request = starsPurchaseRequest(input, credentials);
-      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
+      return purchase(invalid, callOptions, () => starsPurchaseRequest(input, credentials));
     },
 
     async buyPremium(input, callOptions = {}) {
@@ -132,9 +146,7 @@ export function createGiftServiceClient(
         checkUsername(input.username) ??
         checkDuration(input.duration) ??
         checkPaymentMethod(input.paymentMethod);
-      if (invalid) return invalid;
-      const request = premiumPurchaseRequest(input, credentials);
-      return sendPurchaseOnce(sender, request, callOptions, purchaseSettings);
+      return purchase(invalid, callOptions, () => premiumPurchaseRequest(input, credentials));
     },
 
     estimateWait: (priority) => scheduler.estimateWait(priority),
@@ -151,6 +163,26 @@ export function createGiftServiceClient(
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * A purchase's one request: refused by the client's own checks (its slot given back), or sent
+ * once, in its reserved slot at once when it has one, else after its turn in the quota.
+ */
+function purchaseSender(
+  sender: QuotaSender,
+  slots: ReservedSlots,
+  settings: { maxBodyBytes: number; logger: Logger },
+) {
+  return async (
+    invalid: Invalid | undefined,
+    options: PurchaseCallOptions,
+    request: () => ServiceRequest,
+  ): Promise<PurchaseOutcome> => {
+    const slot = slots.take(options.slot, invalid);
+    if ("kind" in slot) return slot;
+    return sendPurchaseOnce(sender, request(), options, settings, slot.grant);
   };
 }
 

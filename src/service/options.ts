@@ -24,8 +24,11 @@ export interface GiftServiceClientOptions {
    * credentials apply to the next request while one already sent keeps its headers.
    */
   credentials: GiftServiceCredentials | CredentialSource;
-  /** The shared quota; default 30 per 60_000 ms. `marginMs`: see QuotaSettings. */
-  quota?: { limit: number; windowMs: number; marginMs?: number };
+  /**
+   * The shared quota; default 30 per 60_000 ms. `marginMs` and `headroom` (the slots a
+   * giveaway's requests leave to people): see QuotaSettings.
+   */
+  quota?: { limit: number; windowMs: number; marginMs?: number; headroom?: number };
   /**
    * Defaults: connect 10 s, headers 60 s (a purchase waits for a transfer), body 30 s between
    * chunks. `totalMs` bounds the whole exchange (send to last body byte); default the sum of
@@ -80,7 +83,13 @@ export interface ClientSettings {
   baseUrl: string;
   /** Read once per request; its scrubber covers every secret it ever held. */
   credentials: CredentialSource;
-  quota: { limit: number; windowMs: number; marginMs?: number; maxPauseMs: number };
+  quota: {
+    limit: number;
+    windowMs: number;
+    marginMs?: number;
+    headroom?: number;
+    maxPauseMs: number;
+  };
   timeouts: TransportTimeouts;
   limits: ExchangeLimits;
   readRetries: number;

@@ -5,18 +5,23 @@
  */
 import type { Logger } from "../shared/logger.js";
 import { classifyPurchaseAnswer } from "./classify-purchase.js";
+import type { QuotaGrant } from "./quota.js";
 import type { ServiceRequest } from "./requests.js";
 import type { QuotaSender } from "./sender.js";
 import type { PurchaseCallOptions, PurchaseOutcome } from "./types.js";
 
-/** Sends the purchase exactly once and returns its classified outcome. */
+/**
+ * Sends the purchase exactly once and returns its classified outcome; in its `reserved` slot
+ * at once when one was reserved for it, else after its turn in the quota.
+ */
 export async function sendPurchaseOnce(
   sender: QuotaSender,
   request: ServiceRequest,
   options: PurchaseCallOptions,
   settings: { maxBodyBytes: number; logger: Logger },
+  reserved?: QuotaGrant,
 ): Promise<PurchaseOutcome> {
-  const result = await sender.send(request, options);
+  const result = await sender.send(request, options, { told: false }, reserved);
   const outcome = classifyPurchaseAnswer(result, settings);
   const level = outcome.kind === "ambiguous" ? "error" : "info";
   settings.logger[level](

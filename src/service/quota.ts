@@ -6,16 +6,23 @@
  * is waiting on a confirmed purchase; a read can be redone). The wallet balance read goes between
  * them: one answer serves everyone waiting at a summary, so it should not queue behind every single
  * person's recipient check.
+ *
+ * A purchase's slot is reserved before the purchase is claimed ({@link QuotaScheduler.reserve}),
+ * so the request leaves right after the claim; a slot that ends up unused is given back. A
+ * giveaway's purchases (`bulk`) go after everything else and never into the last slots of the
+ * window ({@link QuotaSettings.headroom}), which stay free for people: a person arriving during
+ * a giveaway finds a slot at once instead of waiting for the window to slide.
  */
 import { GiftServiceCallCancelledError } from "./errors.js";
 import { FairQueue, type LaneKey } from "./fair-queue.js";
+import { QuotaWindow } from "./quota-window.js";
 import { MAX_TIMER_MS } from "./timers.js";
 
-export type Priority = "purchase" | "shared_read" | "read";
+export type Priority = "purchase" | "shared_read" | "read" | "bulk";
 
 /** Queue order: a lower rank is served first; within a rank, owners take turns (FairQueue). */
-const RANK: Readonly<Record<Priority, number>> = { purchase: 0, shared_read: 1, read: 2 };
-const PRIORITIES: readonly Priority[] = ["purchase", "shared_read", "read"];
+const RANK: Readonly<Record<Priority, number>> = { purchase: 0, shared_read: 1, read: 2, bulk: 3 };
+const PRIORITIES: readonly Priority[] = ["purchase", "shared_read", "read", "bulk"];
 
 /** A person id, opaque to the client: it orders the queue and is never logged or labelled. */
 export type Owner = string | number;
@@ -41,6 +48,24 @@ export class QueueSupersededError extends Error {
   constructor() {
     super("replaced by a newer request of the same owner before it was sent");
   }
+}
+
+/**
+ * One slot of the quota, granted to one request ({@link QuotaScheduler.reserve}). It counts as
+ * a request that may arrive at any moment until it is released or given back.
+ */
+export interface QuotaGrant {
+  /** The request was answered (or failed): the slot counts from now until it slides out. */
+  release(): void;
+  /** The request will never be sent: the slot is free again at once, as if never granted. */
+  giveBack(): void;
+  /**
+   * For a slot reserved ahead of its request: resolves true when the request may leave now,
+   * at once unless a 429/503 hold began after the grant (then when the hold is over), and
+   * false when purchases were stopped or the scheduler closed meanwhile (the slot is then
+   * given back).
+   */
+  whenClear(): Promise<boolean>;
 }
 
 /** A read-only view of the scheduler, for admins and metrics. Owners appear as ids only. */
@@ -74,6 +99,13 @@ export interface QuotaSettings {
    * applies.
    */
   maxPauseMs?: number;
+  /**
+   * Slots of the window a `bulk` request never takes, so that people arriving find them free:
+   * a bulk request is granted only while more than this many slots are left. Default: a tenth
+   * of the limit, rounded down (3 of the service's 30: one person's recipient check, balance
+   * read and purchase).
+   */
+  headroom?: number;
 }
 
 /** Defaults of the scheduler that are not part of the service's quota itself. */
@@ -85,40 +117,38 @@ interface Waiting {
   priority: Priority;
   /** The owner as given, for the snapshot; undefined for a request without one. */
   owner: Owner | undefined;
-  resolve: (release: () => void) => void;
+  resolve: (grant: QuotaGrant) => void;
   reject: (error: Error) => void;
   detach: () => void;
-}
-
-/**
- * One request counted against the quota. The server counts *arrival* times, which we cannot
- * see; we only know an arrival lies between our send and the answer. So while a request is in
- * flight it may still arrive at any moment (`open`), and once answered its arrival is taken as
- * the answer's time, the latest it can have been. Counting that upper bound means no
- * connection set-up delay or slow socket can ever make the server see more than the limit.
- */
-interface Sent {
-  at: number;
-  open: boolean;
 }
 
 /** Monotonic milliseconds; wall-clock jumps must not open or close the window. */
 export type Clock = () => number;
 
+/** Purchases, a person's or a giveaway's: stopped at shutdown while reads go on. */
+function isPurchase(priority: Priority): boolean {
+  return priority === "purchase" || priority === "bulk";
+}
+
 export class QuotaScheduler {
   private readonly limit: number;
   private readonly spanMs: number;
   private readonly maxPauseMs: number;
-  private sent: Sent[] = [];
+  /** The limit a `bulk` request sees: the limit less the headroom, at least 1. */
+  private readonly bulkLimit: number;
+  private readonly window: QuotaWindow;
   private pausedUntil = 0;
   private readonly queues: Record<Priority, FairQueue<Waiting>> = {
     purchase: new FairQueue(),
     shared_read: new FairQueue(),
     read: new FairQueue(),
+    bulk: new FairQueue(),
   };
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private purchasesStopped = false;
+  /** Reserved slots waiting for a hold to end, woken early by a stop or close. */
+  private readonly clearWaiters = new Set<() => void>();
 
   constructor(
     settings: QuotaSettings,
@@ -127,7 +157,11 @@ export class QuotaScheduler {
     this.limit = settings.limit;
     const margin = settings.marginMs ?? Math.min(1000, Math.round(settings.windowMs * 0.05));
     this.spanMs = settings.windowMs + margin;
+    this.window = new QuotaWindow(this.spanMs);
     this.maxPauseMs = settings.maxPauseMs ?? QUOTA_DEFAULTS.maxPauseMs;
+    const headroom = settings.headroom ?? Math.floor(settings.limit / 10);
+    // Never above the limit (a negative headroom), never 0 (a giveaway would never go).
+    this.bulkLimit = Math.max(1, settings.limit - Math.max(0, headroom));
   }
 
   /**
@@ -135,19 +169,29 @@ export class QuotaScheduler {
    * (or failed). `onQueued` is told the expected wait when the request cannot go at once.
    * Rejects only on abort, close, or (purchases) after `stopPurchases()`.
    */
-  acquire(priority: Priority, options: AcquireOptions = {}): Promise<() => void> {
+  async acquire(priority: Priority, options: AcquireOptions = {}): Promise<() => void> {
+    const grant = await this.reserve(priority, options);
+    return () => grant.release();
+  }
+
+  /**
+   * A slot for a request that may still be called off: granted as {@link acquire} grants one,
+   * and given back unused when the request is not sent after all (a purchase whose claim was
+   * refused). Rejects as `acquire` does.
+   */
+  reserve(priority: Priority, options: AcquireOptions = {}): Promise<QuotaGrant> {
     if (this.closed) return Promise.reject(new GiftServiceCallCancelledError("closed", false));
-    if (priority === "purchase" && this.purchasesStopped) {
+    if (isPurchase(priority) && this.purchasesStopped) {
       return Promise.reject(new GiftServiceCallCancelledError("stopped", false));
     }
     if (options.signal?.aborted) {
       return Promise.reject(new GiftServiceCallCancelledError("aborted", false));
     }
     const now = this.now();
-    if (this.queuedCount() === 0 && this.nextFreeAt(now) <= now) {
-      return Promise.resolve(this.grant());
+    if (this.queuedCount() === 0 && this.nextFreeAt(now, priority) <= now) {
+      return Promise.resolve(this.grant(priority));
     }
-    return new Promise<() => void>((resolve, reject) => {
+    return new Promise<QuotaGrant>((resolve, reject) => {
       const signal = options.signal;
       const onAbort = (): void => {
         this.queues[priority].remove(entry);
@@ -200,7 +244,8 @@ export class QuotaScheduler {
    */
   stopPurchases(): void {
     this.purchasesStopped = true;
-    const stopped = this.queues.purchase.drain();
+    this.wakeClearWaiters();
+    const stopped = [...this.queues.purchase.drain(), ...this.queues.bulk.drain()];
     if (stopped.length === 0) return;
     for (const entry of stopped) {
       entry.detach();
@@ -213,6 +258,7 @@ export class QuotaScheduler {
   /** Stops the timer and rejects every queued request; later acquires reject at once. */
   close(): void {
     this.closed = true;
+    this.wakeClearWaiters();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const waiting = PRIORITIES.flatMap((p) => this.queues[p].drain());
@@ -228,28 +274,18 @@ export class QuotaScheduler {
    */
   snapshot(top = 5): QuotaSnapshot {
     const now = this.now();
-    const perOwner = new Map<LaneKey, { owner: Owner; queued: number }>();
-    for (const priority of PRIORITIES) {
-      for (const { key, queued } of this.queues[priority].lengths()) {
-        if (typeof key === "symbol") continue;
-        const owner = this.ownerOf(key);
-        if (owner === undefined) continue;
-        const entry = perOwner.get(key) ?? { owner, queued: 0 };
-        entry.queued += queued;
-        perOwner.set(key, entry);
-      }
-    }
     return {
       queued: {
         purchase: this.queues.purchase.size,
         shared_read: this.queues.shared_read.size,
         read: this.queues.read.size,
+        bulk: this.queues.bulk.size,
       },
-      usedSlots: this.latestArrivals(now).length,
+      usedSlots: this.window.latestArrivals(now).length,
       limit: this.limit,
       windowMs: this.spanMs,
       heldForMs: Math.max(0, Math.ceil(this.pausedUntil - now)),
-      topOwners: [...perOwner.values()].sort((a, b) => b.queued - a.queued).slice(0, top),
+      topOwners: topOwners(this.queues, top),
     };
   }
 
@@ -272,15 +308,6 @@ export class QuotaScheduler {
     return higher.reduce((sum, p) => sum + this.queues[p].size, queue.positionOf(entry));
   }
 
-  /** The owner value of a lane key, as one of its queued entries was given it. */
-  private ownerOf(key: string): Owner | undefined {
-    for (const priority of PRIORITIES) {
-      const found = this.queues[priority].find(key);
-      if (found) return found.owner;
-    }
-    return undefined;
-  }
-
   private queuedCount(): number {
     return PRIORITIES.reduce((sum, p) => sum + this.queues[p].size, 0);
   }
@@ -294,53 +321,83 @@ export class QuotaScheduler {
     return undefined;
   }
 
-  private grant(): () => void {
-    const record: Sent = { at: this.now(), open: true };
-    this.sent.push(record);
-    return () => {
-      if (!record.open) return;
-      record.open = false;
-      record.at = this.now();
-      this.pump();
+  /** The priority the next served entry has: the highest one with anything queued. */
+  private headPriority(): Priority | undefined {
+    return PRIORITIES.find((p) => this.queues[p].size > 0);
+  }
+
+  private grant(priority: Priority): QuotaGrant {
+    const record = this.window.open(this.now());
+    let done = false;
+    return {
+      release: () => {
+        if (done) return;
+        done = true;
+        this.window.answered(record, this.now());
+        this.pump();
+      },
+      giveBack: () => {
+        if (done) return;
+        done = true;
+        // Never sent, so the service never counted it: the slot is free again.
+        this.window.forget(record);
+        this.pump();
+      },
+      whenClear: async () => {
+        const clear = await this.waitWhileHeld(isPurchase(priority));
+        if (!clear && !done) {
+          done = true;
+          this.window.forget(record);
+          this.pump();
+        }
+        return clear;
+      },
     };
   }
 
-  /** Latest possible arrival times, oldest first; an open request may arrive any time. */
-  private latestArrivals(now: number): number[] {
-    this.sent = this.sent.filter((r) => r.open || r.at > now - this.spanMs);
-    return this.sent.map((r) => (r.open ? Number.POSITIVE_INFINITY : r.at)).sort((a, b) => a - b);
+  /**
+   * Waits while a 429/503 hold lasts; true once there is none, false when purchases were
+   * stopped (a purchase's slot) or the scheduler closed first.
+   */
+  private async waitWhileHeld(purchase: boolean): Promise<boolean> {
+    for (;;) {
+      if (this.closed || (purchase && this.purchasesStopped)) return false;
+      const left = this.pausedUntil - this.now();
+      if (left <= 0) return true;
+      await new Promise<void>((resolve) => {
+        const wake = (): void => {
+          clearTimeout(timer);
+          this.clearWaiters.delete(wake);
+          resolve();
+        };
+        const timer = setTimeout(wake, Math.min(MAX_TIMER_MS, Math.max(1, Math.ceil(left))));
+        this.clearWaiters.add(wake);
+      });
+    }
   }
 
-  /** The earliest time a request could go; Infinity while the limit is held by open requests. */
-  private nextFreeAt(now: number): number {
-    const arrivals = this.latestArrivals(now);
-    let at = Math.max(now, this.pausedUntil);
-    if (arrivals.length >= this.limit) {
-      at = Math.max(at, (arrivals[arrivals.length - this.limit] ?? 0) + this.spanMs);
-    }
-    return at;
+  private wakeClearWaiters(): void {
+    for (const wake of [...this.clearWaiters]) wake();
+  }
+
+  /** The earliest time a request of this priority could go (a bulk one under the headroom). */
+  private nextFreeAt(now: number, priority: Priority): number {
+    const limit = priority === "bulk" ? this.bulkLimit : this.limit;
+    return this.window.nextFreeAt(now, limit, this.pausedUntil);
   }
 
   /** Milliseconds until the `count`-th next request could go, if all go as early as allowed. */
   private waitForPosition(count: number, now: number): number {
-    const simulated = this.latestArrivals(now).map((at) => Math.min(at, now));
-    let at = Math.max(now, this.pausedUntil);
-    for (let i = 0; i < count; i++) {
-      if (simulated.length >= this.limit) {
-        at = Math.max(at, (simulated[simulated.length - this.limit] ?? 0) + this.spanMs);
-      }
-      simulated.push(at);
-    }
-    return Math.max(0, Math.ceil(at - now));
+    return this.window.waitForPosition(count, now, this.limit, this.pausedUntil);
   }
 
   /** Serves the queue head while slots are free, then sleeps until the next slot frees. */
   private pump(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    while (!this.closed && this.queuedCount() > 0) {
+    for (let head = this.headPriority(); !this.closed && head !== undefined;) {
       const now = this.now();
-      const at = this.nextFreeAt(now);
+      const at = this.nextFreeAt(now, head);
       if (at > now) {
         // Infinity: an answer will free the slot and call pump again.
         if (Number.isFinite(at)) {
@@ -354,7 +411,34 @@ export class QuotaScheduler {
       const entry = this.next();
       if (!entry) return;
       entry.detach();
-      entry.resolve(this.grant());
+      entry.resolve(this.grant(entry.priority));
+      head = this.headPriority();
     }
   }
+}
+
+/** The `top` owners with the most queued requests, most first (ties: who waited longest first). */
+function topOwners(
+  queues: Record<Priority, FairQueue<Waiting>>,
+  top: number,
+): { owner: Owner; queued: number }[] {
+  const perOwner = new Map<LaneKey, { owner: Owner; queued: number }>();
+  for (const priority of PRIORITIES) {
+    for (const { key, queued } of queues[priority].lengths()) {
+      if (typeof key === "symbol") continue;
+      const entry = perOwner.get(key) ?? { owner: ownerOf(queues, key), queued: 0 };
+      entry.queued += queued;
+      perOwner.set(key, entry);
+    }
+  }
+  return [...perOwner.values()].sort((a, b) => b.queued - a.queued).slice(0, top);
+}
+
+/** The owner value of a lane key, as one of its queued entries was given it. */
+function ownerOf(queues: Record<Priority, FairQueue<Waiting>>, key: string): Owner {
+  for (const priority of PRIORITIES) {
+    const found = queues[priority].find(key)?.owner;
+    if (found !== undefined) return found;
+  }
+  return key;
 }

@@ -51,11 +51,17 @@ export function userInfoRequest(username: string): ServiceRequest {
   };
 }
 
-/** `GET /wallet-balance/` with the wallet phrase and the optional provider key only. */
-export function walletBalanceRequest(credentials: CredentialSource): ServiceRequest {
+/**
+ * `GET /wallet-balance/` with the wallet phrase and the optional provider key only; `bulk` for
+ * a giveaway's read (after everyone, as its purchases).
+ */
+export function walletBalanceRequest(
+  credentials: CredentialSource,
+  priority: "shared_read" | "bulk" = "shared_read",
+): ServiceRequest {
   return {
     operation: "wallet_balance",
-    priority: "shared_read",
+    priority,
     method: "GET",
     path: SERVICE_PATHS.walletBalance,
     headers: () => walletHeaders(credentials.current()),

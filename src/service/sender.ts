@@ -9,7 +9,7 @@ import type { Logger } from "../shared/logger.js";
 import { type Answer, isHoldStatus, type NoAnswer, toAnswer, waitHintSeconds } from "./answer.js";
 import { GiftServiceCallCancelledError } from "./errors.js";
 import type { ExchangeRecord } from "./options.js";
-import type { QuotaScheduler } from "./quota.js";
+import type { QuotaGrant, QuotaScheduler } from "./quota.js";
 import type { ServiceRequest } from "./requests.js";
 import type { SecretScrubber } from "./secrets.js";
 import {
@@ -47,37 +47,26 @@ export class QuotaSender {
   constructor(private readonly deps: SenderDeps) {}
 
   /**
-   * Waits for the quota, sends once, and holds everyone after a 429/503. Throws only a
-   * cancellation (`GiftServiceCallCancelledError`: the caller's signal, a stop, or `mayLeave`
-   * saying no at the last moment) or, for a queued check replaced by a newer one of its owner,
+   * Waits for the quota (unless `reserved`, a slot granted ahead: then it goes at once), sends
+   * once, and holds everyone after a 429/503. Throws only a cancellation
+   * (`GiftServiceCallCancelledError`: the caller's signal, a stop, or `mayLeave` saying no at
+   * the last moment) or, for a queued check replaced by a newer one of its owner,
    * `QueueSupersededError`: in every case before anything was sent.
    */
   async send(
     request: ServiceRequest,
     options: SendOptions,
     notice: QueueNotice = { told: false },
+    reserved?: QuotaGrant,
   ): Promise<Answer | NoAnswer> {
-    const release = await this.deps.scheduler.acquire(request.priority, {
-      signal: options.signal,
-      owner: options.owner,
-      replace: options.replace,
-      onQueued: (waitMs) => {
-        if (notice.told) return;
-        notice.told = true;
-        this.deps.logger.debug(
-          { operation: request.operation, waitMs },
-          "waiting for the shared quota",
-        );
-        options.onQueued?.(waitMs);
-      },
-    });
+    const slot = reserved ?? (await this.#acquire(request, options, notice));
     const started = performance.now();
     let result: Exchange;
     try {
       result = await this.exchangeOnce(request, options);
     } finally {
       // The answer (or failure) bounds when the service can have counted this request.
-      release();
+      slot.release();
     }
     const ms = Math.round(performance.now() - started);
     const status = result.kind === "failure" ? result.cause : result.status;
@@ -92,6 +81,28 @@ export class QuotaSender {
     const answer = toAnswer(result, this.deps.scrubber());
     this.holdIfAsked(request, answer, ms);
     return answer;
+  }
+
+  /** The request's turn in the quota; the caller is told once if it has to wait. */
+  #acquire(
+    request: ServiceRequest,
+    options: SendOptions,
+    notice: QueueNotice,
+  ): Promise<QuotaGrant> {
+    return this.deps.scheduler.reserve(request.priority, {
+      signal: options.signal,
+      owner: options.owner,
+      replace: options.replace,
+      onQueued: (waitMs) => {
+        if (notice.told) return;
+        notice.told = true;
+        this.deps.logger.debug(
+          { operation: request.operation, waitMs },
+          "waiting for the shared quota",
+        );
+        options.onQueued?.(waitMs);
+      },
+    });
   }
 
   /**

@@ -169,6 +169,43 @@ interface CallOptions {
   owner?: Owner;
 }
 
+/**
+ * A quota slot reserved for one purchase ahead of its request
+ * ({@link GiftServiceClient.reservePurchase}): the purchase is claimed in the ledger only once it
+ * holds one, and its request then leaves at once (`slot` in {@link PurchaseCallOptions}).
+ */
+export interface PurchaseSlot {
+  /**
+   * Right before the claim: true when the request may leave now, at once unless a 429/503
+   * hold began after the slot was granted (then once it is over); false when purchases were
+   * stopped (shutdown) or the client closed meanwhile, and the slot is given back.
+   */
+  ready(): Promise<boolean>;
+  /** The purchase will not be sent (its claim was refused): the slot is free again. */
+  giveBack(): void;
+}
+
+/** Options of a wallet balance read. */
+interface BalanceReadOptions extends CallOptions {
+  /**
+   * A giveaway's read: like its purchases (`bulk` in {@link ReserveOptions}) it is served after
+   * every other request, never takes the last slots of the window, and is cancelled at
+   * shutdown with the purchases.
+   */
+  bulk?: boolean;
+}
+
+/** Options of a slot's reservation. */
+export interface ReserveOptions {
+  /** Told once, with the expected wait, when no slot is free at once. */
+  onQueued?: (waitMs: number) => void;
+  /**
+   * A purchase nobody is waiting on in a chat (a giveaway's recipient): it is served after
+   * every other request and never takes the last slots of the window, which stay for people.
+   */
+  bulk?: boolean;
+}
+
 /** Options of a purchase. */
 export interface PurchaseCallOptions extends CallOptions {
   /**
@@ -179,6 +216,11 @@ export interface PurchaseCallOptions extends CallOptions {
    * process certainly still holds the sender lease; reads ask nothing.
    */
   mayLeave?: () => boolean;
+  /**
+   * The slot reserved for this purchase: the request goes at once, without waiting for the
+   * quota. Used once; a slot already used or given back is refused as `invalid` (nothing sent).
+   */
+  slot?: PurchaseSlot;
 }
 
 /** Options of a recipient check. */
@@ -193,7 +235,13 @@ export interface RecipientCheckOptions extends CallOptions {
 /** The Gift Purchase Service, as the rest of the bot sees it. */
 export interface GiftServiceClient {
   getUserInfo(username: string, options?: RecipientCheckOptions): Promise<UserInfoOutcome>;
-  getWalletBalance(options?: CallOptions): Promise<ReadOutcome<WalletBalance>>;
+  getWalletBalance(options?: BalanceReadOptions): Promise<ReadOutcome<WalletBalance>>;
+  /**
+   * Waits for a free slot of the shared quota for one purchase, and for any 429/503 hold to
+   * end. Rejects with `GiftServiceCallCancelledError` (`sent: false`) after `stopPurchases()`
+   * or `close()`.
+   */
+  reservePurchase(options?: ReserveOptions): Promise<PurchaseSlot>;
   /** Sends exactly one request, never retried. */
   buyStars(purchase: StarsPurchase, options?: PurchaseCallOptions): Promise<PurchaseOutcome>;
   /** Sends exactly one request, never retried. */
@@ -201,11 +249,12 @@ export interface GiftServiceClient {
   /** How long a request of this priority would wait for the shared quota now, in milliseconds. */
   estimateWait(priority: "purchase" | "read"): number;
   /**
-   * Shutdown's first step: every purchase still waiting for the shared quota (or behind a
-   * 429 hold), and every later one, is cancelled at once with
+   * Shutdown's first step: every purchase (or reservation) still waiting for the shared quota
+   * (or behind a 429 hold), and every later one, is cancelled at once with
    * `GiftServiceCallCancelledError` (`sent: false`): waiting for its turn could outlast the
-   * grace period. A purchase already sent is untouched and ends in an outcome; reads keep
-   * working, so evidence for an unconfirmed purchase can still be gathered before `close()`.
+   * grace period. A reserved slot not yet used answers `ready()` false. A purchase already
+   * sent is untouched and ends in an outcome; reads keep working, so evidence for an
+   * unconfirmed purchase can still be gathered before `close()`.
    */
   stopPurchases(): void;
   close(): Promise<void>;

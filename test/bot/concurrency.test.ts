@@ -45,16 +45,18 @@ describe("one slow purchase does not hold up anyone else", () => {
     const before = h.telegram.mark();
     await alice.pressButton("✅ Confirm");
     const calls = alice.callsSince(before);
+    // Queued (not yet claimed) while it waits for its slot, then "sending" once claimed.
     expect(calls.map((c) => c.method)).toEqual([
       "answerCallbackQuery",
-      "editMessageText",
       "sendChatAction",
       "editMessageText",
       "editMessageText",
+      "editMessageText",
     ]);
-    expect(calls[3]?.payload.text).toMatch(
+    expect(calls[2]?.payload.text).toMatch(
       /\n\n⏳ The service is busy: your gift is queued and will be sent in about [12] s\.$/,
     );
+    expect(calls[3]?.payload.text).toMatch(/Sending/);
     expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toMatch(/^✅ Delivered/);
   });
 

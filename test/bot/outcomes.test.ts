@@ -84,27 +84,22 @@ describe("what a person sees for each outcome", () => {
     expect(h.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
-  it("not sent (purchases stopped at shutdown): the summary says so and that nothing was spent", async () => {
+  it("the bot stopping before the purchase had its quota slot: nothing claimed, the summary says so and keeps its buttons", async () => {
     const h = await harness();
     const alice = chatPerson(h, testUser(605, { language_code: "ru" }));
     const summary = await toSummary(alice);
     h.client.stopPurchases();
     await alice.pressButton("✅ Подтвердить");
-    expect(h.telegram.message(alice.chatId, summary.message_id)?.text).toBe(
-      [
-        "Получатель: @bob_gifts",
-        "Подарок: 100 Telegram Stars",
-        "",
-        "❌ Не отправлено: запрос не ушёл в сервис. Ничего не списано, можно попробовать снова.",
-      ].join("\n"),
+    const shown = h.telegram.message(alice.chatId, summary.message_id);
+    expect(shown?.text).toContain(
+      "Ничего не куплено: бот перезапускается; нажмите «Подтвердить» ещё раз через минуту.",
     );
-    expect(buttonsOf(h.telegram.message(alice.chatId, summary.message_id))).toEqual([]);
-    expect(
-      await h.records.getIntent((await h.records.recent({ limit: 1 }))[0]?.id ?? ""),
-    ).toMatchObject({
-      status: "rejected",
-      outcomeDetail: "not sent: cancelled at shutdown",
-    });
+    expect(buttonsOf(shown)[0]).toEqual(["✅ Подтвердить", "✖️ Отмена"]);
+    const intent = (await h.records.recent({ limit: 1 }))[0];
+    expect(intent?.status).toBe("draft");
+    expect((await h.records.history(intent?.id ?? "")).map((change) => change.to)).toEqual([
+      "draft",
+    ]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);
   });
 

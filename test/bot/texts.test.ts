@@ -124,6 +124,7 @@ describe("texts", () => {
       recipient_premium_unknown: 1,
       no_access: 1,
       storage: 1,
+      stopping: 1,
     } satisfies Record<ConfirmRefusal["reason"], 1>;
     const keys = new Set(keysOf("en.ftl"));
     const built = [

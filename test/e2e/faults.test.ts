@@ -119,7 +119,7 @@ describe("the bot process under faults", () => {
     expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   });
 
-  it("SIGTERM while a purchase waits for the service's quota: it is never sent, exit 0", async () => {
+  it("SIGTERM while a purchase waits for the service's quota: it was never claimed nor sent, exit 0", async () => {
     const world = await startWorld();
     // Two requests a minute: the recipient check and the balance read use them up, so the
     // purchase has to wait about a minute for its turn.
@@ -139,14 +139,12 @@ describe("the bot process under faults", () => {
     const exit = await bot.exited;
     const why = bot.output();
     expect(exit, why).toEqual({ code: 0, signal: null });
-    // Nothing went out, and nothing is left "sending" to look unknown at the next start.
+    // Nothing went out and nothing was claimed: it waited queued for its slot, and is an
+    // open draft again, to be confirmed after the start.
     expect(world.sandbox.purchaseRequests(), why).toHaveLength(0);
-    expect((await world.intents())[0], why).toMatchObject({
-      status: "rejected",
-      outcomeDetail: "not sent: cancelled at shutdown",
-    });
+    expect((await world.intents())[0], why).toMatchObject({ status: "draft" });
     expect(uma.message(summary.id)?.text, why).toMatch(
-      /❌ Not sent: the request did not go out to the service\. Nothing was spent/,
+      /Nothing was bought: the bot is restarting; press Confirm again in a minute\./,
     );
   });
 

@@ -1,9 +1,10 @@
 /**
  * No purchase leaves a process that may have lost the sender lease (issue #35), done to real
  * processes: two built bots on one database, the sandbox recording every request. The holder's
- * purchase waits behind the service's 429 hold; meanwhile the holder is paused (SIGSTOP) or cut
- * off from PostgreSQL past its lease, and the standby takes over. Whatever happens next, the old
- * holder's request never reaches the service, and the purchase ends unknown or not sent, once.
+ * purchase waits behind the service's 429 hold, unclaimed (its quota slot comes before its
+ * claim); meanwhile the holder is paused (SIGSTOP) or cut off from PostgreSQL past its lease,
+ * and the standby takes over. Whatever happens next, the old holder's request never reaches the
+ * service: the confirmation is given back to its person, or kept by the new holder, once.
  * And the database's clock decides who holds the lease: a standby whose clock runs ahead never
  * takes it from a healthy holder.
  */
@@ -63,9 +64,15 @@ async function adaAsksForARecipient(world: World): Promise<Person> {
 
 /**
  * The service answers Ada's recipient check 429 with a wait of `seconds`: the holder holds every
- * request that long. Resolves with the time (test clock) the hold ends by.
+ * request that long. Resolves, once the holder has taken the answer in (a Confirm pressed before
+ * would go at once), with the time (test clock) the hold ends by.
  */
-async function holdTheService(world: World, ada: Person, seconds: number): Promise<number> {
+async function holdTheService(
+  world: World,
+  holder: BotProcess,
+  ada: Person,
+  seconds: number,
+): Promise<number> {
   const checks = world.sandbox.requests.filter((r) => r.path === USER_INFO).length;
   world.sandbox.injectFault(
     {
@@ -79,6 +86,7 @@ async function holdTheService(world: World, ada: Person, seconds: number): Promi
   world.emulator.sendText(ada.userId, ada.chatId, "bob_friend");
   await world.sandbox.waitForRequests(checks + 1, USER_INFO);
   const answered = world.sandbox.requests.filter((r) => r.path === USER_INFO)[checks];
+  await holder.waitForLog((line) => line.msg === "the gift service asks to wait");
   // The holder starts its hold when the answer arrives, a few ms after the sandbox's `at`.
   return (answered?.at ?? Date.now()) + seconds * 1000 + 300;
 }
@@ -171,11 +179,8 @@ async function nextRenewal(store: Store, world: World): Promise<void> {
   throw new Error("the holder did not renew its lease");
 }
 
-/** The purchase ended once, unknown or not sent: never delivered, never in flight. */
-function endedUnknownOrNotSent(statuses: string[]): void {
-  expect(statuses).toHaveLength(1);
-  expect(["unconfirmed", "rejected"]).toContain(statuses[0]);
-}
+/** The client's line for a purchase the service answered: none may come from the old holder. */
+const PURCHASE_ANSWERED = "purchase answered";
 
 describe.each(STORES)("a lost lease sends nothing ($name)", { timeout: 90_000 }, (store) => {
   it("a holder paused (SIGSTOP) while its purchase waits for the service, past its lease: resumed, it sends nothing", async () => {
@@ -189,7 +194,7 @@ describe.each(STORES)("a lost lease sends nothing ($name)", { timeout: 90_000 },
     // Right after a renewal, so the hold ends before the holder's next renewal is due: resumed,
     // its purchase is the first thing it does (a renewal first would stop it for another reason).
     await nextRenewal(store, world);
-    const holdEndsAt = await holdTheService(world, ada, PAUSE_HOLD_SECONDS);
+    const holdEndsAt = await holdTheService(world, old, ada, PAUSE_HOLD_SECONDS);
     await confirmBehindTheHold(uma, summary);
 
     old.child.kill("SIGSTOP");
@@ -199,15 +204,18 @@ describe.each(STORES)("a lost lease sends nothing ($name)", { timeout: 90_000 },
     expect(await sentOr(world, "stopped", old.exited), old.output()).toBe("stopped");
     expect((await old.exited).code).not.toBe(0);
 
-    // The new holder recovers what the old one left, once it can no longer send it.
+    // Resumed, the old holder claimed nothing (the claim came after the wait, and is fenced):
+    // the confirmation went back to an open draft, for Uma to press again. The new holder finds
+    // nothing to recover once it can no longer be sent by the old one.
     await next.waitForLog((line) => line.msg === "taking updates by long polling", LONG_WAIT_MS);
     expect(world.sandbox.purchaseRequests()).toHaveLength(0);
-    endedUnknownOrNotSent(await store.statuses(world));
+    expect(old.output()).not.toContain(PURCHASE_ANSWERED);
+    expect(await store.statuses(world)).toEqual(["draft"]);
   });
 });
 
 describe("a lost lease sends nothing (PostgreSQL cut off)", { timeout: 90_000 }, () => {
-  it("a holder cut off from PostgreSQL while its purchase waits for the service: it gives the lease up and sends nothing", async () => {
+  it("a holder cut off from PostgreSQL while its purchase waits for the service: it gives the lease up and sends nothing; the new holder keeps the promise once", async () => {
     const url = await freshPostgresDatabase();
     const world = await startWorld({ env: { DATABASE_URL: url } });
     const proxy = await startTcpProxy(url);
@@ -216,22 +224,26 @@ describe("a lost lease sends nothing (PostgreSQL cut off)", { timeout: 90_000 },
     const next = await standby(world, lease);
     const uma = new Person(world.emulator, DEMO_USER.id);
     const summary = await starsSummary(uma, "alice_friend");
-    await holdTheService(world, await adaAsksForARecipient(world), CUT_HOLD_SECONDS);
+    await holdTheService(world, old, await adaAsksForARecipient(world), CUT_HOLD_SECONDS);
     await confirmBehindTheHold(uma, summary);
 
     proxy.cut();
     const lost = old.waitForLog((line) => line.msg === "lost the sender lease", LONG_WAIT_MS);
     expect(await sentOr(world, "lost", lost), old.output()).toBe("lost");
 
-    // The standby takes over and recovers the purchase as unknown; nothing ever went out.
+    // The old holder never claimed it (it waited for its slot, queued) and could not write it
+    // back: the standby takes over and, once the old one can no longer send anything, keeps
+    // the queued confirmation: sent once, by the new holder, and Uma told it was delivered.
     await next.waitForLog((line) => line.msg === "taking updates by long polling", LONG_WAIT_MS);
-    await uma.waitForMessage(/outcome is unknown/);
-    expect(world.sandbox.purchaseRequests()).toHaveLength(0);
+    await uma.waitForMessage(/✅ Delivered/);
+    expect(world.sandbox.purchaseRequests()).toHaveLength(1);
+    expect(old.output()).not.toContain(PURCHASE_ANSWERED);
+    expect(next.output()).toContain(PURCHASE_ANSWERED);
     const statuses = await postgresRows<{ status: string }>(
       url,
       "SELECT status FROM purchase_intents",
     );
-    expect(statuses.map((row) => row.status)).toEqual(["unconfirmed"]);
+    expect(statuses.map((row) => row.status)).toEqual(["succeeded"]);
   });
 });
 

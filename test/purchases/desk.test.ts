@@ -456,7 +456,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
   });
 
-  it("a purchase still queued when the client closes is recorded as not sent", async () => {
+  it("a confirmation still waiting for its quota slot when the client closes is never claimed", async () => {
     const f = await deskFixture({ client: { quota: { limit: 1, windowMs: 60_000 } } });
     // The only request of the window goes to a read; the purchase must wait for the next one.
     await f.desk.readBalance();
@@ -466,34 +466,12 @@ describe("purchase desk: one purchase in flight at a time", () => {
     const result = f.desk.confirm(intent.id, 1, { onQueued: (ms) => queued(ms) });
     expect(await queuedFor).toBeGreaterThan(0);
     await f.client.close();
-    const outcome = await result;
-    expect(outcome).toMatchObject({ kind: "not_sent", reason: "cancelled" });
-    expect(await f.records.getIntent(intent.id)).toMatchObject({
-      status: "rejected",
-      outcomeDetail: "not sent: cancelled at shutdown",
-    });
-    expect((await f.records.status()).unconfirmed).toBe(0);
-    expect(f.sandbox.purchaseRequests()).toHaveLength(0);
-  });
-
-  it("purchases stopped at shutdown: the queued one is not sent, a later one at once, reads go on", async () => {
-    const f = await deskFixture({ client: { quota: { limit: 1, windowMs: 60_000 } } });
-    await f.desk.readBalance();
-    const queuedIntent = await f.starsDraft();
-    let queued!: () => void;
-    const queuedFor = new Promise<void>((resolve) => (queued = resolve));
-    const result = f.desk.confirm(queuedIntent.id, 1, { onQueued: () => queued() });
-    await queuedFor;
-    f.client.stopPurchases();
-    expect(await result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
-    expect(await f.records.getIntent(queuedIntent.id)).toMatchObject({
-      status: "rejected",
-      outcomeDetail: "not sent: cancelled at shutdown",
-    });
-    // A later confirmation claims, is refused by the client at once, and is released the same way.
-    const later = await f.starsDraft();
-    expect(await f.desk.confirm(later.id, 1)).toMatchObject({ kind: "not_sent" });
-    expect((await f.records.getIntent(later.id))?.status).toBe("rejected");
+    expect(await result).toEqual({ kind: "refused", refusal: { reason: "stopping" } });
+    expect((await f.records.history(intent.id)).map((change) => change.to)).toEqual([
+      "draft",
+      "queued",
+      "draft",
+    ]);
     expect((await f.records.status()).unconfirmed).toBe(0);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
   });

@@ -1,7 +1,7 @@
 /**
  * The giveaway runner's own rules, on a real SQLite ledger with a desk that answers as told:
- * what stops a batch and with which reason, no draft tried twice in a row, and no turn taken
- * while others wait for the service's quota.
+ * what stops a batch and with which reason, no draft tried twice in a row, and a recipient
+ * given up at a stop left to send.
  */
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished } from "vitest";
@@ -12,10 +12,7 @@ import { silentLogger } from "../../src/shared/logger.js";
 import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-async function world(
-  answer: (intent: PurchaseIntent) => ConfirmResult,
-  othersWaiting = () => false,
-) {
+async function world(answer: (intent: PurchaseIntent) => ConfirmResult) {
   const storage = await openSqliteStorage(join(tempDir(), "runner.sqlite"));
   onTestFinished(() => storage.close());
   const sent: string[] = [];
@@ -27,10 +24,8 @@ async function world(
         return Promise.resolve(answer(intent));
       },
     },
-    othersWaiting,
     clock: Date.now,
     logger: silentLogger,
-    yieldPollMs: 5,
   });
   const start = async (recipients: string[]) => {
     const batch = await runner.create({
@@ -76,16 +71,19 @@ describe("the giveaway runner", () => {
     expect(batch).toMatchObject({ status: "stopped", stopReason: "storage" });
   });
 
-  it("waits while others wait for the quota, then goes on", async () => {
-    let polls = 0;
-    const { sent, start } = await world(
-      () => ({ kind: "refused", refusal: { reason: "cancelled" } }),
-      () => ++polls < 4,
-    );
-    const batch = await start(["only_one"]);
-    expect(polls).toBeGreaterThanOrEqual(4);
-    expect(sent).toEqual(["only_one"]);
-    expect(batch?.status).toBe("stopped");
+  it("a recipient given up at a stop, still waiting for its slot, ends the loop: the batch stays running, the draft stays to send", async () => {
+    const progress: string[] = [];
+    const { runner, sent, start } = await world(() => ({
+      kind: "refused",
+      refusal: { reason: "stopping" },
+    }));
+    runner.progress.add((state) => progress.push(state.batch.status));
+    const batch = await start(["waiting_one", "next_one"]);
+    expect(sent).toEqual(["waiting_one"]);
+    expect(batch?.status).toBe("running");
+    expect(progress).toEqual([]);
+    const drafts = await runner.intents(batch?.id ?? "");
+    expect(drafts.map((intent) => intent.status)).toEqual(["draft", "draft"]);
   });
 
   it("a Resume that comes as the paused loop is ending still gets the rest sent", async () => {
@@ -129,7 +127,6 @@ describe("the giveaway runner", () => {
           return { kind: "refused", refusal: { reason: "cancelled" } };
         },
       },
-      othersWaiting: () => false,
       clock: Date.now,
       logger: silentLogger,
     });

@@ -296,16 +296,21 @@ describe("a 'not sent' the database refuses to record", () => {
         outcomeWriteRetry: { attempts: 2, firstDelayMs: 1, maxDelayMs: 1 },
         unrecordedRetry: { firstDelayMs: 5, maxDelayMs: 20 },
       },
+      // The client refuses the request before it leaves.
+      wrapClient: (client) => ({
+        ...client,
+        buyStars: () =>
+          Promise.resolve({ kind: "invalid", field: "amount", detail: "out of range" } as const),
+      }),
     });
     const setFault = installWriteFault(f.db);
     const failures: StorageFailure[] = [];
     f.desk.events.on("storageFailure", (failure) => failures.push(failure));
-    f.client.stopPurchases(); // the client refuses the request before it leaves
     const intent = await f.starsDraft();
 
     const result = await f.desk.confirm(intent.id, 1, { onClaimed: () => setFault(true) });
 
-    expect(result).toMatchObject({ kind: "not_sent", reason: "cancelled" });
+    expect(result).toMatchObject({ kind: "not_sent", reason: "invalid" });
     expect(failures).toEqual([{ operation: "outcome", code: "SQLITE_IOERR", transient: true }]);
     expect((await f.records.getIntent(intent.id))?.status).toBe("sending");
     setFault(false);

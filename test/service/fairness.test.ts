@@ -127,7 +127,7 @@ describe("quota scheduler: owners take turns (fake timers)", () => {
       ].map((p) => p.catch(() => undefined));
       scheduler.pause(300);
       expect(scheduler.snapshot(2)).toEqual({
-        queued: { purchase: 1, shared_read: 1, read: 7 },
+        queued: { purchase: 1, shared_read: 1, read: 7, bulk: 0 },
         usedSlots: 2,
         limit: 2,
         windowMs: 1_000,
@@ -139,7 +139,12 @@ describe("quota scheduler: owners take turns (fake timers)", () => {
       });
       scheduler.close();
       await Promise.all(waiting);
-      expect(scheduler.snapshot().queued).toEqual({ purchase: 0, shared_read: 0, read: 0 });
+      expect(scheduler.snapshot().queued).toEqual({
+        purchase: 0,
+        shared_read: 0,
+        read: 0,
+        bulk: 0,
+      });
     } finally {
       scheduler.close();
     }

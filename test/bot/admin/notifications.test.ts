@@ -309,7 +309,7 @@ describe("low balance", () => {
     ]);
   });
 
-  it("a purchase that was not sent (stopped at shutdown) spent nothing: no balance check", async () => {
+  it("a purchase that was not sent (stopped at shutdown, never claimed) spent nothing: no balance check", async () => {
     const { h, features } = await adminWorld({ alerts: { lowBalanceUsdt: "998.5" } });
     const bea = chatPerson(h, BUYER);
     await bea.starsSummary("bob_gifts", "⭐ 100");
@@ -321,7 +321,7 @@ describe("low balance", () => {
     h.client.stopPurchases();
     await bea.pressButton("✅ Confirm");
     await features.idle();
-    expect(bea.lastMessage().text).toMatch(/❌ Not sent: .* Nothing was spent/);
+    expect(bea.lastMessage().text).toMatch(/Nothing was bought: the bot is restarting/);
     expect(balanceReads()).toHaveLength(readsBefore);
     expect(sentTexts(h, ADMIN.id).filter((t) => t.startsWith("⚠️ The wallet"))).toEqual([]);
     expect(h.sandbox.purchaseRequests()).toHaveLength(0);

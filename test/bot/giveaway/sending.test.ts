@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { chatPerson } from "../../../tools/testing/chat-person.js";
 import { ADMIN, adminWorld, BUYER } from "../../helpers/admin-bot.js";
 import { answersSince } from "../../helpers/bot.js";
+import type { PurchaseSlot } from "../../../src/service/types.js";
 
 const FIVE = ["alice_friend", "bob_gifts", "carol_star", "dave_user", "erin_user"];
 const HOUR = 3_600_000;
@@ -47,6 +48,23 @@ function progressId(admin: ReturnType<typeof chatPerson>, since: number): number
 function bought(h: Awaited<ReturnType<typeof adminWorld>>["h"]): string[] {
   return h.sandbox.purchaseRequests().map((r) => String(r.form?.username));
 }
+
+/** Takes every free slot of the client's quota, as other requests would; returned to give back. */
+async function fillQuota(h: Awaited<ReturnType<typeof adminWorld>>["h"]): Promise<PurchaseSlot[]> {
+  const slots: PurchaseSlot[] = [];
+  for (let i = 0; i < 100 && h.client.estimateWait("purchase") === 0; i++) {
+    slots.push(await h.client.reservePurchase());
+  }
+  return slots;
+}
+
+/** Purchases waiting for the client's quota now (a person's or a giveaway's). */
+function purchasesWaiting(h: Awaited<ReturnType<typeof adminWorld>>["h"]): number {
+  const queued = h.desk.fairShare().quota?.queued;
+  return (queued?.purchase ?? 0) + (queued?.bulk ?? 0);
+}
+
+const WAIT = { timeout: 5_000, interval: 10 };
 
 describe("a giveaway being sent", () => {
   it("sends each recipient once, in order, and ends with the summary and every outcome as CSV", async () => {
@@ -213,6 +231,47 @@ describe("a giveaway being sent", () => {
     await Promise.all([pressing, buyerConfirm]);
     await settled(h);
     expect(bought(h)).toEqual(["alice_friend", "zed_friend", ...FIVE.slice(1)]);
+  });
+
+  it("a buyer's Confirm goes before the giveaway's recipient that waits for the quota", async () => {
+    const { h, admin, confirm } = await confirmedGiveaway(FIVE, { sandbox: { quota: false } });
+    const buyer = chatPerson(h, BUYER);
+    const summary = await buyer.starsSummary("zed_friend", "⭐ 50");
+    const others = await fillQuota(h);
+    await admin.press(confirm.data, confirm.messageId);
+    // The giveaway's first recipient waits for a slot.
+    await vi.waitFor(() => expect(purchasesWaiting(h)).toBe(1), WAIT);
+    const buyerConfirm = buyer.press(buyer.findButton("✅ Confirm").data, summary.message_id);
+    await vi.waitFor(
+      async () =>
+        expect((await h.records.recent({ limit: 20 })).some((i) => i.status === "queued")).toBe(
+          true,
+        ),
+      WAIT,
+    );
+    // One slot frees: it is the buyer's, though the giveaway's recipient waited longer.
+    others.pop()?.giveBack();
+    await h.sandbox.waitForRequests(1, "/buy-stars/");
+    expect(bought(h)).toEqual(["zed_friend"]);
+    await buyerConfirm;
+    for (const slot of others) slot.giveBack();
+    await settled(h);
+    expect(bought(h)).toEqual(["zed_friend", ...FIVE]);
+  });
+
+  it("a stop while the giveaway's recipient waits for the quota claims nothing; the restart sends it", async () => {
+    const { h, admin, confirm } = await confirmedGiveaway(FIVE, { sandbox: { quota: false } });
+    await fillQuota(h);
+    await admin.press(confirm.data, confirm.messageId);
+    await vi.waitFor(() => expect(purchasesWaiting(h)).toBe(1), WAIT);
+    const batchId = (await h.app.giveaways.runner.runningBatches())[0]?.id ?? "";
+    await h.restart();
+    expect(h.sandbox.purchaseRequests()).toHaveLength(0);
+    const left = await h.app.giveaways.runner.intents(batchId);
+    expect(left.map((intent) => intent.status)).toEqual(FIVE.map(() => "draft"));
+    expect(await h.app.giveaways.resumeRunning()).toBe(1);
+    await settled(h);
+    expect(bought(h)).toEqual(FIVE);
   });
 
   it("a restart goes on where the batch was, with no recipient sent twice", async () => {

@@ -22,8 +22,7 @@ export function fairShareSection(
   const quota = status.quota;
   const waiting =
     quota !== undefined &&
-    (quota.queued.purchase + quota.queued.shared_read + quota.queued.read > 0 ||
-      quota.heldForMs > 0);
+    (Object.values(quota.queued).some((queued) => queued > 0) || quota.heldForMs > 0);
   if (!waiting && status.throttledChecks.length === 0 && floods.length === 0) return "";
   return `\n\n${fairShareLines(t, locale, status, floods, names).join("\n")}`;
 }
@@ -42,7 +41,8 @@ function fairShareLines(
     lines.push(t("admin-quota-used", { used: quota.usedSlots, limit: quota.limit }));
     lines.push(
       t("admin-quota-queued", {
-        purchases: quota.queued.purchase,
+        // A giveaway's recipient waiting (bulk) is a purchase waiting too.
+        purchases: quota.queued.purchase + quota.queued.bulk,
         shared: quota.queued.shared_read,
         reads: quota.queued.read,
       }),
