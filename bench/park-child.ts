@@ -13,7 +13,7 @@ import { TEST_BOT_INFO } from "../tools/testing/telegram-fake.js";
 import { createUpdateFactory, testUser } from "../tools/testing/updates.js";
 import { serveOnce } from "./lib/child.js";
 import { type Person, people, stepUpdate } from "./lib/flow.js";
-import { openDatabase } from "../src/storage/sqlite/database.js";
+import { openDatabase } from "../src/storage/sqlite/open.js";
 import { BENCH_LIMITS, buildBotStack, LIFTED_CLIENT_QUOTA } from "./lib/stack.js";
 import { pool } from "./lib/stats.js";
 import { createTelegramStub } from "./lib/telegram-stub.js";
@@ -81,7 +81,7 @@ function fileSize(path: string): number {
 
 async function park(request: Extract<ParkRequest, { type: "park" }>): Promise<ParkReply> {
   const stub = createTelegramStub(TEST_BOT_INFO);
-  const stack = buildBotStack({
+  const stack = await buildBotStack({
     dbPath: request.dbPath,
     serviceUrl: request.serviceUrl,
     fetch: stub.fetch,
@@ -164,7 +164,7 @@ async function resume(request: Extract<ParkRequest, { type: "resume" }>): Promis
   stub.onCall = (method, _chatId, text) => {
     if (method === "sendMessage" && text !== undefined && replied) replied();
   };
-  const stack = buildBotStack({
+  const stack = await buildBotStack({
     dbPath: request.dbPath,
     serviceUrl: request.serviceUrl,
     fetch: stub.fetch,

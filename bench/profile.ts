@@ -41,7 +41,7 @@ const sandbox = await startSandboxProcess(false);
 const stub = createTelegramStub(TEST_BOT_INFO);
 const bot =
   which === "ours"
-    ? buildBotStack({
+    ? await buildBotStack({
         dbPath: join(dir, "ours.sqlite"),
         serviceUrl: sandbox.url,
         fetch: stub.fetch,

@@ -9,7 +9,15 @@
 // deleted source file counts too. The compile itself is incremental (tsconfig.build.json keeps
 // its tsbuildinfo in `dist/`), so a stale build redoes only what changed.
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
@@ -49,6 +57,11 @@ if (process.argv.includes("--always") || isStale()) {
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  // The schema's migrations are .sql files read at run time (src/storage/migrations.ts): tsc
+  // compiles only TypeScript, so they are copied beside the compiled code, a removed one too.
+  const migrations = join("src", "storage", "migrations");
+  rmSync(join(root, "dist", migrations), { recursive: true, force: true });
+  cpSync(join(root, migrations), join(root, "dist", migrations), { recursive: true });
   const seconds = ((Date.now() - startedAt.getTime()) / 1000).toFixed(1);
   process.stderr.write(`Compiled in ${seconds} s.\n`);
   writeFileSync(stamp, `${startedAt.toISOString()}\n`);

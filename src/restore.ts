@@ -24,12 +24,13 @@ import type { RestoreMarks } from "./ledger/types.js";
 import type { LeaseHolder } from "./ledger/types.js";
 import { isDeadHereOwner } from "./run/lease-owner.js";
 import { describeDatabaseUrl } from "./shared/database-url.js";
-import { openPostgresStorage } from "./storage/postgres/storage.js";
+import { openLedger } from "./storage/ledger/ledger.js";
+import { openPostgresStorage } from "./storage/postgres/open.js";
+import { StoredSenderLease } from "./storage/sender-lease.js";
 import { backupProblem } from "./storage/sqlite/backup.js";
-import { openDatabase } from "./storage/sqlite/database.js";
+import { SqliteDatabase } from "./storage/sqlite/driver.js";
 import { tryExclusive } from "./storage/sqlite/file-lock.js";
-import { Ledger } from "./storage/sqlite/ledger.js";
-import { SqliteSenderLease } from "./storage/sqlite/sender-lease.js";
+import { openDatabase } from "./storage/sqlite/open.js";
 
 const USAGE =
   "usage: npm run restore -- <backup file> [--database <path>]\n   or: npm run restore -- --after-pg-restore   (with DATABASE_URL set)";
@@ -83,7 +84,7 @@ function liveHolder(holder: LeaseHolder | undefined): string | undefined {
 }
 
 /** The holder of the current SQLite database's sender lease, when a live bot holds it. */
-function sqliteLeaseHolder(database: string): string | undefined {
+async function sqliteLeaseHolder(database: string): Promise<string | undefined> {
   if (!existsSync(database)) return undefined;
   const db = new Database(database, { fileMustExist: true });
   try {
@@ -91,7 +92,7 @@ function sqliteLeaseHolder(database: string): string | undefined {
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sender_lease'")
       .get();
     if (hasLease === undefined) return undefined;
-    return liveHolder(new SqliteSenderLease(db).holder());
+    return liveHolder(await new StoredSenderLease(new SqliteDatabase(db)).holder());
   } finally {
     db.close();
   }
@@ -130,7 +131,7 @@ function markLines(marks: RestoreMarks): string[] {
   ];
 }
 
-function restoreSqlite(backup: string, database: string): void {
+async function restoreSqlite(backup: string, database: string): Promise<void> {
   if (!existsSync(backup)) fail(2, `no such file: ${backup}`);
   const problem = backupProblem(backup);
   if (problem !== undefined) fail(2, `${backup} cannot be restored: ${problem}`);
@@ -139,7 +140,7 @@ function restoreSqlite(backup: string, database: string): void {
   if (lock === undefined) {
     fail(5, `a bot holds ${database} (it has the file open): stop it first, then restore`);
   }
-  const holder = sqliteLeaseHolder(database);
+  const holder = await sqliteLeaseHolder(database);
   if (holder !== undefined) {
     fail(5, `a bot holds ${database} (${holder}): stop it first, then restore`);
   }
@@ -150,7 +151,8 @@ function restoreSqlite(backup: string, database: string): void {
   const db = openDatabase(database);
   try {
     const takenAt = new Date(statSync(backup).mtimeMs).toISOString();
-    const marks = new Ledger(db).markRestored(takenAt, now);
+    // Opened without the lock file's shared hold: this process holds it exclusively.
+    const marks = await openLedger(new SqliteDatabase(db)).markRestored(takenAt, now);
     const lines = [
       `restored ${backup} into ${database}`,
       aside === undefined
@@ -186,7 +188,7 @@ async function afterPgRestore(url: string): Promise<void> {
 
 async function main(): Promise<void> {
   const command = parseArgs(process.argv.slice(2), process.env);
-  if (command.kind === "sqlite") restoreSqlite(command.backup, command.database);
+  if (command.kind === "sqlite") await restoreSqlite(command.backup, command.database);
   else await afterPgRestore(command.url);
 }
 

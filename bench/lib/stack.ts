@@ -1,5 +1,5 @@
 /**
- * The bot as the bench runs it: the production app from the one composition root (createApp:
+ * The bot as the bench runs it: the production app from the one composition root (openApp:
  * the real client over HTTP to the sandbox process, the ledger and desk on a real SQLite file,
  * the access gate, the admin features, conversations stored in SQLite, i18n), with Telegram
  * answered in-process through `client.fetch`, a real clock and cache times the bench can scale.
@@ -10,7 +10,7 @@
  * production).
  */
 import type { ApiClientOptions, Bot } from "grammy";
-import { createApp } from "../../src/app/index.js";
+import { openApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
 import { FAIR_SHARE_DEFAULTS, type FairShareConfig } from "../../src/config/index.js";
 import type { SpendingLimits } from "../../src/ledger/types.js";
@@ -59,7 +59,7 @@ export interface BotStack {
   close(): Promise<void>;
 }
 
-export function buildBotStack(options: StackOptions): BotStack {
+export async function buildBotStack(options: StackOptions): Promise<BotStack> {
   const config = testConfig({
     databasePath: options.dbPath,
     serviceUrl: options.serviceUrl,
@@ -71,7 +71,7 @@ export function buildBotStack(options: StackOptions): BotStack {
     // Production's fair share (the tests' config lifts it), unless the bench says otherwise.
     fairShare: { ...FAIR_SHARE_DEFAULTS, ...options.fairShare },
   });
-  const app = createApp(config, {
+  const app = await openApp(config, {
     logger: silentLogger,
     telegram: { fetch: options.fetch, botInfo: TEST_BOT_INFO },
     quota: options.clientQuota,

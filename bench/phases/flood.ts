@@ -103,7 +103,7 @@ async function runScenario(
     if (chatId !== FLOODER_ID && method !== "answerCallbackQuery") return;
     if (text !== undefined && /slow down|помедленнее/i.test(text)) slowDowns.count++;
   };
-  const stack = buildBotStack({
+  const stack = await buildBotStack({
     dbPath: join(options.dir, `flood-${label}.sqlite`),
     serviceUrl: sandbox.url,
     fetch: stub.fetch,

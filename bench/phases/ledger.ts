@@ -13,7 +13,7 @@
  *   purchase at the same moment, as a double press landing on two replicas would: for each
  *   purchase both claim, exactly one wins and records the outcome, the other is refused
  *   (already being sent, or busy while the previous one is still being sent: it tries again at
- *   once). This is the ledger gate under contention (src/storage/postgres/ledger.ts), not the
+ *   once). This is the ledger gate under contention (src/storage/ledger/claims.ts), not the
  *   deployment's path: there the standby hands its updates to the lease holder, which alone
  *   claims.
  *
@@ -26,8 +26,8 @@ import { join } from "node:path";
 import pg from "pg";
 import type { NewIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { postgresMissing, startPostgresCluster } from "../../tools/postgres/cluster.js";
 import { round } from "../lib/stats.js";
@@ -220,7 +220,7 @@ async function measureReplicas(url: string, purchases: number): Promise<Replicas
 
 async function measureSqlite(label: string, folder: string, purchases: number) {
   const dir = mkdtempSync(join(folder, "giftbot-ledger-bench-"));
-  const storage = openSqliteStorage(join(dir, "ledger.sqlite"));
+  const storage = await openSqliteStorage(join(dir, "ledger.sqlite"));
   try {
     return await measureStore(label, storage, purchases);
   } finally {

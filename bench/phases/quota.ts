@@ -69,7 +69,7 @@ export async function runQuota(options: {
   const toRealSeconds = (ms: number) => round(ms / scale / 1000, 1);
   const sandbox = await startSandboxProcess({ limit: QUOTA_LIMIT, windowMs });
   const stub = createTelegramStub(TEST_BOT_INFO);
-  const stack = buildBotStack({
+  const stack = await buildBotStack({
     dbPath: join(options.dir, "quota.sqlite"),
     serviceUrl: sandbox.url,
     fetch: stub.fetch,

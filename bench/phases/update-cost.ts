@@ -198,7 +198,7 @@ export async function runUpdateCost(options: {
 }): Promise<UpdateCostResult> {
   const sandbox = await startSandboxProcess(false);
   const oursStub = createTelegramStub(TEST_BOT_INFO);
-  const stack = buildBotStack({
+  const stack = await buildBotStack({
     dbPath: join(options.dir, "update-cost.sqlite"),
     serviceUrl: sandbox.url,
     fetch: oursStub.fetch,

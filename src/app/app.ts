@@ -3,7 +3,7 @@
  * nowhere else. Rooms stay unaware of each other's construction (the bot gets a desk, the desk
  * a client and a ledger), and a test can build the whole thing from a Config just as `main` does.
  *
- * Lifecycle: `createApp` builds (no network), `start` opens the probes (in webhook mode the
+ * Lifecycle: `openApp` (./open.ts) opens the store and `buildApp` builds on it (no network), `start` opens the probes (in webhook mode the
  * webhook server, answering Telegram 503 until the end of the start), talks to Telegram,
  * recovers what an earlier run left and starts taking updates, and `stop` winds down in this
  * order:
@@ -66,7 +66,6 @@ import { startWebhookServer, type WebhookServer } from "../run/webhook-server.js
 import { createGiftServiceClient, CredentialHolder } from "../service/client.js";
 import type { GiftServiceClientWithQuota, QuotaSnapshot, ReadOutcome } from "../service/types.js";
 import { BreakerGuard } from "../purchases/breaker-guard.js";
-import { openSqliteStorage } from "../storage/sqlite/storage.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { AppLease } from "./lease.js";
@@ -119,12 +118,9 @@ export interface AppOverrides {
   purchaseGate?: PurchaseGate;
   /** How admin messages Telegram did not take are sent again (tests shorten the pauses). */
   adminMessageRetry?: AdminMessageRetry;
-  /** Opens the store at the configured path (default: SQLite; tests reach its connection). */
-  openStorage?: (path: string) => Storage;
-  /**
-   * A store already open (PostgreSQL, opened by `openApp` before the app is built, or a test's
-   * own); the app closes it at its stop.
-   */
+  /** Opens the SQLite file at the configured path (tests reach its connection). */
+  openStorage?: (path: string) => Promise<Storage>;
+  /** A store already open (a test's own); the app closes it at its stop. */
   storage?: Storage;
 }
 
@@ -387,28 +383,16 @@ function createGiftBot(
   });
 }
 
-/** The stores and what reads them first: opened once, closed last. */
-function openStores(config: Config, overrides: AppOverrides) {
+/** What reads the store first: opened once, closed last. */
+function openStores(config: Config, overrides: AppOverrides, storage: Storage) {
   const logger =
     overrides.logger ?? createLogger({ level: config.log.level, pretty: config.log.pretty });
-  const storage = overrides.storage ?? openSqliteFile(config, overrides);
   const ledger = storage.openLedger({
     limits: config.ledger.limits,
     draftTtlMs: config.ledger.draftTtlSeconds * 1000,
     ...(overrides.clock !== undefined ? { clock: overrides.clock } : {}),
   });
   return { logger, storage, ledger, accounts: storage.openAccounts() };
-}
-
-/**
- * The SQLite file at DATABASE_PATH. Refused when DATABASE_URL is set: that store opens
- * asynchronously (`openApp`), and opening the file instead would split the bot's data in two.
- */
-function openSqliteFile(config: Config, overrides: AppOverrides): Storage {
-  if (config.ledger.databaseUrl !== undefined) {
-    throw new Error("DATABASE_URL is set: build the app with openApp, which opens PostgreSQL");
-  }
-  return (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
 }
 
 /** The service client, the desk over it and the ledger, and the records that read the ledger. */
@@ -453,11 +437,11 @@ function buildPurchasing(
 }
 
 /**
- * Builds every part from the configuration; nothing talks to the network yet. `overrides`
- * replace what a test or the bench must control (see {@link AppOverrides}).
+ * Builds every part from the configuration on the store `openApp` opened; nothing talks to the
+ * network yet. `overrides` replace what a test or the bench must control ({@link AppOverrides}).
  */
-export function createApp(config: Config, overrides: AppOverrides = {}): App {
-  const { logger, storage, ledger, accounts } = openStores(config, overrides);
+export function buildApp(config: Config, overrides: AppOverrides, storage: Storage): App {
+  const { logger, ledger, accounts } = openStores(config, overrides, storage);
   const clock = overrides.clock ?? Date.now;
   const credentials = new CredentialHolder(serviceCredentials(config));
   let running = config;

@@ -1,12 +1,14 @@
 /**
- * Opening the app on the configured store. PostgreSQL (DATABASE_URL) is opened first, since its
- * pool connects and migrates asynchronously, and the app is built on it; without DATABASE_URL
- * the app opens its SQLite file itself, as it always has.
+ * Opening the app: the configured store first (PostgreSQL with DATABASE_URL, its pool connected
+ * and migrated; otherwise the SQLite file at DATABASE_PATH, checked and migrated), then the app
+ * built on it. The one way `main`, the tests and the bench build the bot.
  */
 import type { Config } from "../config/index.js";
-import { openPostgresStorage } from "../storage/postgres/storage.js";
 import { describeDatabaseUrl } from "../shared/database-url.js";
-import { type App, type AppOverrides, createApp } from "./app.js";
+import { openPostgresStorage } from "../storage/postgres/open.js";
+import { openSqliteStorage } from "../storage/sqlite/open.js";
+import type { Storage } from "../storage/types.js";
+import { type App, type AppOverrides, buildApp } from "./app.js";
 
 /** PostgreSQL could not be reached or migrated at start: nothing was built. */
 export class DatabaseUnreachableError extends Error {
@@ -25,22 +27,29 @@ export class DatabaseUnreachableError extends Error {
 }
 
 /**
- * Builds the app on PostgreSQL when DATABASE_URL is set (opened and migrated first: throws
- * {@link DatabaseUnreachableError} when it cannot be), otherwise on the SQLite file.
+ * Opens the configured store and builds the app on it. Throws {@link DatabaseUnreachableError}
+ * when PostgreSQL cannot be reached or migrated, and the SQLite file's own errors
+ * (src/storage/sqlite/errors.ts) when it is damaged or newer than this bot.
  */
 export async function openApp(config: Config, overrides: AppOverrides = {}): Promise<App> {
+  const storage = overrides.storage ?? (await openStore(config, overrides));
+  try {
+    return buildApp(config, overrides, storage);
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+}
+
+async function openStore(config: Config, overrides: AppOverrides): Promise<Storage> {
   const url = config.ledger.databaseUrl;
-  if (url === undefined || overrides.storage !== undefined) return createApp(config, overrides);
-  const storage = await openPostgresStorage(url).catch((error: unknown) => {
+  if (url === undefined) {
+    return (overrides.openStorage ?? openSqliteStorage)(config.ledger.databasePath);
+  }
+  return openPostgresStorage(url).catch((error: unknown) => {
     throw new DatabaseUnreachableError(
       describeDatabaseUrl(url),
       error instanceof Error ? error.message : String(error),
     );
   });
-  try {
-    return createApp(config, { ...overrides, storage });
-  } catch (error) {
-    await storage.close();
-    throw error;
-  }
 }

@@ -10,7 +10,6 @@ import { LRUCache } from "lru-cache";
 import type { Context } from "grammy";
 import type { KeyValue, KeyValueStores } from "../storage/types.js";
 import { LOCALES, type Locale } from "./callback-data/lang.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 
 export const DEFAULT_LOCALE: Locale = "en";
 
@@ -62,9 +61,9 @@ export class UserSettingsStore {
 
   /**
    * Answered at once when the person's settings are in memory (every update asks, several
-   * times): only a first read from a store that answers later (PostgreSQL) is a promise.
+   * times): only a first read, from the store, is a promise.
    */
-  language(userId: number): MaybePromise<Locale | undefined> {
+  language(userId: number): Locale | undefined | Promise<Locale | undefined> {
     const known = this.#known.get(userId);
     if (known !== undefined) return LOCALES.find((l) => l === known.language);
     return this.#read(userId).then((read) => LOCALES.find((l) => l === read.language));
@@ -163,7 +162,10 @@ function rememberBundleMatches(i18n: I18n<Context>): void {
 }
 
 /** The locale for this update's person. */
-export function negotiateLocale(ctx: Context, settings: UserSettingsStore): MaybePromise<Locale> {
+export function negotiateLocale(
+  ctx: Context,
+  settings: UserSettingsStore,
+): Locale | Promise<Locale> {
   const userId = ctx.from?.id;
   const saved = userId === undefined ? undefined : settings.language(userId);
   const pick = (choice: Locale | undefined): Locale =>

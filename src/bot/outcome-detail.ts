@@ -9,7 +9,7 @@ import { quoteServiceText } from "../service/quote.js";
 import type { PurchaseOutcome } from "../service/types.js";
 import type { Translate } from "./context.js";
 
-/** What the ledger keeps in `response`, as far as this text needs it (see src/storage/sqlite/ledger.ts). */
+/** What the ledger keeps in `response`, as far as this text needs it (see src/storage/ledger/outcomes.ts). */
 interface StoredResponse {
   cause?: unknown;
   status?: unknown;

@@ -54,20 +54,17 @@ export class KnownPeople {
   }
 
   /**
-   * `view` rendered with every name it asks for. A store that answers later (PostgreSQL) cannot
-   * answer a lookup while the view is built: the first rendering finds which names it asked for
-   * that memory lacks, they are read, and the view is rendered again with them (a store that
-   * answers at once, SQLite, renders once). A name that cannot be read is left out (the id is
-   * shown).
+   * `view` rendered with every name it asks for. The store answers later than a lookup made
+   * while the view is built: the first rendering finds which names it asked for that memory
+   * lacks, they are read, and the view is rendered again with them (once, when memory has them
+   * all). A name that cannot be read is left out (the id is shown).
    */
   async render<T>(view: (names: NameLookup) => T): Promise<T> {
     const reads = new Map<number, Promise<string | undefined>>();
     const first = view((userId) => {
       const known = this.#written.get(userId);
       if (known !== undefined) return known;
-      const stored = this.#names.read(String(userId));
-      if (!(stored instanceof Promise)) return stored;
-      reads.set(userId, stored);
+      reads.set(userId, this.#names.read(String(userId)));
       return undefined;
     });
     if (reads.size === 0) return first;
@@ -83,15 +80,14 @@ export class KnownPeople {
   }
 
   /**
-   * The name last seen for this person, if any, without waiting: a store that answers later
-   * (PostgreSQL) fills the memory for the next time, and this time the id alone is shown.
+   * The name last seen for this person, if any, without waiting: the store's answer fills the
+   * memory for the next time, and this time the id alone is shown.
    */
   readonly #nameOf: NameLookup = (userId) => {
     const known = this.#written.get(userId);
     if (known !== undefined) return known;
-    const stored = this.#names.read(String(userId));
-    if (!(stored instanceof Promise)) return stored;
-    void stored
+    void this.#names
+      .read(String(userId))
       .then((name) => name !== undefined && this.#written.set(userId, name))
       .catch(() => undefined);
     return undefined;

@@ -7,7 +7,6 @@
 import type { Currency } from "../costs/money.js";
 import type { BalanceReading, CostSample, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
 
 export type { CostSample } from "../costs/types.js";
@@ -54,7 +53,7 @@ export interface PurchaseAccounts {
    * Records a delivered purchase's cost once: the first measurement wins (a later shared read
    * or the chain cannot overwrite it). False when already recorded or not delivered.
    */
-  recordCost(intentId: string, cost: PurchaseCost): MaybePromise<boolean>;
+  recordCost(intentId: string, cost: PurchaseCost): Promise<boolean>;
   /** The newest measured costs of one kind and payment method (premium: of one duration). */
   recentCosts(query: {
     kind: GiftKind;
@@ -62,27 +61,23 @@ export interface PurchaseAccounts {
     /** Premium only: the duration in months. */
     quantity?: number;
     limit: number;
-  }): MaybePromise<CostSample[]>;
+  }): Promise<CostSample[]>;
   /** Keeps a balance reading when it differs from the last one kept (or an hour has passed). */
-  recordBalance(reading: BalanceReading): MaybePromise<void>;
+  recordBalance(reading: BalanceReading): Promise<void>;
   /** Keeps that the purchase breaker opened (for the daily report), with its cause. */
-  recordBreakerOpening(at: number, cause: string): MaybePromise<void>;
+  recordBreakerOpening(at: number, cause: string): Promise<void>;
   /** Figures of the UTC day starting at `dayStart`. */
-  dayFigures(dayStart: number): MaybePromise<DayFigures>;
+  dayFigures(dayStart: number): Promise<DayFigures>;
   /**
    * The purchases (intents whose request went out) sent in `[from, to)`, oldest first. Read a
    * page at a time and never holding a cursor open between pages, so a long export can be
    * streamed while the bot keeps using the database.
    */
-  sentBetween(
-    from: number,
-    to: number,
-    pageSize?: number,
-  ): Iterable<PurchaseIntent> | AsyncIterable<PurchaseIntent>;
+  sentBetween(from: number, to: number, pageSize?: number): AsyncIterable<PurchaseIntent>;
   /** Whether the day's report was sent to `adminId` (read before the figures are worked out). */
-  reportSent(day: string, adminId: number): MaybePromise<boolean>;
+  reportSent(day: string, adminId: number): Promise<boolean>;
   /** Marks the day's report as sent to `adminId`; false when it already was. */
-  markReportSent(day: string, adminId: number, at: number): MaybePromise<boolean>;
+  markReportSent(day: string, adminId: number, at: number): Promise<boolean>;
   /** Undoes {@link markReportSent} when sending failed, so the next attempt tries again. */
-  unmarkReportSent(day: string, adminId: number): MaybePromise<void>;
+  unmarkReportSent(day: string, adminId: number): Promise<void>;
 }

@@ -5,7 +5,6 @@
  * fence), one at a time. The batch row only says whether its drafts may still be sent.
  */
 import type { PaymentMethod } from "../gifts/catalogue.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { BalanceSnapshot, IntentKind, PurchaseIntent } from "./types.js";
 
 /**
@@ -84,13 +83,13 @@ export const BATCH_DRAFT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface GiveawayBatches {
   /** Writes the batch (running) and one draft per recipient, in one transaction. */
-  createBatch(batch: NewBatch, now: number): MaybePromise<GiveawayBatch>;
-  getBatch(id: string): MaybePromise<GiveawayBatch | undefined>;
+  createBatch(batch: NewBatch, now: number): Promise<GiveawayBatch>;
+  getBatch(id: string): Promise<GiveawayBatch | undefined>;
   /** Batches whose drafts are being sent (a restart goes on with them). */
-  runningBatches(): MaybePromise<GiveawayBatch[]>;
+  runningBatches(): Promise<GiveawayBatch[]>;
   /** Batches of `kind` and `quantity` confirmed at or after `since`, newest first. */
-  batchesLike(kind: IntentKind, quantity: number, since: number): MaybePromise<GiveawayBatch[]>;
-  setBatchMessage(id: string, messageId: number, now: number): MaybePromise<void>;
+  batchesLike(kind: IntentKind, quantity: number, since: number): Promise<GiveawayBatch[]>;
+  setBatchMessage(id: string, messageId: number, now: number): Promise<void>;
   /**
    * Moves the batch to `to` (with why, when it stopped) only from one of `from`; false when it
    * was in none of them (another press or process moved it first), and always for a batch a
@@ -102,12 +101,12 @@ export interface GiveawayBatches {
     to: BatchStatus,
     now: number,
     reason?: BatchStopReason,
-  ): MaybePromise<boolean>;
+  ): Promise<boolean>;
   /** The next draft to send, in the admin's order; undefined when none is left. */
-  nextBatchDraft(id: string, now: number): MaybePromise<PurchaseIntent | undefined>;
+  nextBatchDraft(id: string, now: number): Promise<PurchaseIntent | undefined>;
   /** Cancels every draft of the batch not sent yet; how many. */
-  cancelBatchDrafts(id: string, now: number): MaybePromise<number>;
-  batchCounts(id: string): MaybePromise<BatchCounts>;
+  cancelBatchDrafts(id: string, now: number): Promise<number>;
+  batchCounts(id: string): Promise<BatchCounts>;
   /** Every intent of the batch, in the admin's order (for its CSV). */
-  batchIntents(id: string): MaybePromise<PurchaseIntent[]>;
+  batchIntents(id: string): Promise<PurchaseIntent[]>;
 }

@@ -1,11 +1,10 @@
 /**
- * The purchase ledger's vocabulary. The ledger (SQLite) is the only judge of whether a
+ * The purchase ledger's vocabulary. The ledger (in the database) is the only judge of whether a
  * purchase request may be sent; these types are what it answers with.
  */
 import type { BalanceSnapshot, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
 export type IntentKind = GiftKind;
@@ -235,7 +234,7 @@ export interface StatusChange {
  */
 export interface SenderLease {
   /** Takes the lease when it is free or expired, for `ttlMs`; undefined when it is held. */
-  acquire(owner: string, ttlMs: number): MaybePromise<LeaseGrant | undefined>;
+  acquire(owner: string, ttlMs: number): Promise<LeaseGrant | undefined>;
   /**
    * Takes the lease from a holder known to be dead (its process is gone), before its expiry:
    * only while `from` still holds it at its epoch. Undefined otherwise.
@@ -244,13 +243,13 @@ export interface SenderLease {
     owner: string,
     from: { owner: string; epoch: number },
     ttlMs: number,
-  ): MaybePromise<LeaseGrant | undefined>;
+  ): Promise<LeaseGrant | undefined>;
   /** Extends the lease to `ttlMs` from now; false when this owner and epoch no longer hold it. */
-  renew(owner: string, epoch: number, ttlMs: number): MaybePromise<boolean>;
+  renew(owner: string, epoch: number, ttlMs: number): Promise<boolean>;
   /** Gives it up at once (a clean stop), so a waiting process takes over without the expiry. */
-  release(owner: string, epoch: number): MaybePromise<void>;
+  release(owner: string, epoch: number): Promise<void>;
   /** Who holds it now, if anyone (an expired lease is held by nobody). */
-  holder(): MaybePromise<LeaseHolder | undefined>;
+  holder(): Promise<LeaseHolder | undefined>;
 }
 
 /** A lease just taken. */
@@ -283,12 +282,11 @@ export interface LeaseFence {
 }
 
 /**
- * The purchase records: every intent and the one machine that moves its status. Whatever
- * implements it (SQLite, PostgreSQL) keeps two rules: `claim` is one atomic step that lets at
+ * The purchase records: every intent and the one machine that moves its status. Its one
+ * implementation (src/storage/ledger, over SQLite or PostgreSQL) keeps two rules: `claim` is one atomic step that lets at
  * most one of any number of concurrent claims win, on any number of connections and processes
  * (and only when every check in its doc passes), and a status only moves along the transition
- * table (src/ledger/transitions.ts). Every `now` defaults to the ledger's clock. Results are
- * {@link MaybePromise}s: callers always `await`.
+ * table (src/ledger/transitions.ts). Every `now` defaults to the ledger's clock.
  */
 interface IntentStore {
   readonly limits: Readonly<SpendingLimits>;
@@ -309,32 +307,27 @@ interface IntentStore {
   /** Replaces the spending limits from the next claim on (settings reloaded while running). */
   setLimits(limits: SpendingLimits): void;
   /** Records a draft: the summary a person is shown, confirmable until it expires. */
-  createDraft(request: NewIntent, now?: number): MaybePromise<PurchaseIntent>;
-  get(id: string): MaybePromise<PurchaseIntent | undefined>;
+  createDraft(request: NewIntent, now?: number): Promise<PurchaseIntent>;
+  get(id: string): Promise<PurchaseIntent | undefined>;
   /**
    * draft or queued → sending, only if still a draft or queued, not expired, asked for by
    * `userId`, not paused, nothing unconfirmed or sending, and every spending limit allows it;
    * one atomic step.
    */
-  claim(
-    id: string,
-    userId: number,
-    now?: number,
-    options?: ClaimContext,
-  ): MaybePromise<ClaimResult>;
+  claim(id: string, userId: number, now?: number, options?: ClaimContext): Promise<ClaimResult>;
   /**
    * A confirmation that must wait for its turn: draft → queued, only for its requester and
    * while it has not expired. Written before the person is told it is queued, so a crash
    * cannot lose the promise; the claim that lets it out later re-checks every rule.
    */
-  queue(id: string, userId: number, now?: number): MaybePromise<QueueResult>;
+  queue(id: string, userId: number, now?: number): Promise<QueueResult>;
   /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
-  queued(): MaybePromise<PurchaseIntent[]>;
+  queued(): Promise<PurchaseIntent[]>;
   /**
    * queued → draft, when its claim was refused for a reason that passes: the person may press
    * Confirm again. False when it is no longer queued.
    */
-  reopenQueued(id: string, now?: number): MaybePromise<boolean>;
+  reopenQueued(id: string, now?: number): Promise<boolean>;
   /**
    * Closes a queued confirmation that will not be sent: queued → expired, or queued → rejected
    * with `not sent: <reason>`. Undefined when it is no longer queued.
@@ -343,23 +336,23 @@ interface IntentStore {
     id: string,
     reason: QueuedCloseReason,
     now?: number,
-  ): MaybePromise<PurchaseIntent | undefined>;
+  ): Promise<PurchaseIntent | undefined>;
   /** Replaces a `sending` intent's "balance before" with a newer read; true when replaced. */
   recordBalanceBefore(
     id: string,
     balance: BalanceSnapshot,
     readAt: number,
     now?: number,
-  ): MaybePromise<boolean>;
+  ): Promise<boolean>;
   /**
    * A response's outcome: sending → succeeded | rejected | unconfirmed. When a recovery made the
    * intent unconfirmed meanwhile, a definite answer (success, refusal) settles it (unconfirmed →
    * succeeded | rejected, no admin as actor); otherwise the answer is kept as evidence and
    * {@link RecordedOutcome} says whether it contradicts an admin's settlement.
    */
-  recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): MaybePromise<RecordedOutcome>;
+  recordOutcome(id: string, outcome: PurchaseOutcome, now?: number): Promise<RecordedOutcome>;
   /** A claimed request that never left: sending → rejected, with a "not sent" detail. */
-  recordNotSent(id: string, detail: string, now?: number): MaybePromise<RecordedOutcome>;
+  recordNotSent(id: string, detail: string, now?: number): Promise<RecordedOutcome>;
   /**
    * The outcome of a request whose first outcome write failed, written once the database takes
    * writes again: sending → unconfirmed, whatever the service answered (`answeredAt`: when it
@@ -370,40 +363,40 @@ interface IntentStore {
     outcome: PurchaseOutcome,
     answeredAt: number,
     now?: number,
-  ): MaybePromise<RecordedOutcome>;
+  ): Promise<RecordedOutcome>;
   /** At start: every `sending` intent becomes unconfirmed (never resent). */
-  recoverInterrupted(now?: number): MaybePromise<PurchaseIntent[]>;
+  recoverInterrupted(now?: number): Promise<PurchaseIntent[]>;
   /**
    * After a restore from a backup (src/ledger/restore.ts), in one transaction: every `sending`
    * or `queued` intent becomes unconfirmed, every open draft expires, every giveaway batch not
    * over stops for good ("restored") with its drafts expired, the sender lease is cleared (its
    * epoch moved past any a process of before could hold), and the admins' notice is kept.
    */
-  markRestored(backupTakenAt: string | undefined, now?: number): MaybePromise<RestoreMarks>;
+  markRestored(backupTakenAt: string | undefined, now?: number): Promise<RestoreMarks>;
   /** An admin's reconciliation: unconfirmed → delivered | not_delivered. */
   resolve(
     id: string,
     adminId: number,
     delivered: boolean,
     now?: number,
-  ): MaybePromise<{ intent: PurchaseIntent; unconfirmedLeft: number }>;
+  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number }>;
   /** Cancels a draft; only its requester. */
-  cancel(id: string, userId: number, now?: number): MaybePromise<boolean>;
+  cancel(id: string, userId: number, now?: number): Promise<boolean>;
   /** Marks drafts past their expiry as expired; returns how many. */
-  expireDrafts(now?: number): MaybePromise<number>;
+  expireDrafts(now?: number): Promise<number>;
   /** Switches a draft's payment method; only its requester, only while it is a draft. */
   changePaymentMethod(
     id: string,
     userId: number,
     method: PaymentMethod,
     now?: number,
-  ): MaybePromise<PurchaseIntent | undefined>;
-  sendingCount(): MaybePromise<number>;
-  unconfirmedCount(): MaybePromise<number>;
+  ): Promise<PurchaseIntent | undefined>;
+  sendingCount(): Promise<number>;
+  unconfirmedCount(): Promise<number>;
   /** Unconfirmed intents, oldest first. */
-  unconfirmed(): MaybePromise<PurchaseIntent[]>;
+  unconfirmed(): Promise<PurchaseIntent[]>;
   /** A person's drafts still open in one chat, oldest first. */
-  openDrafts(userId: number, chatId: number): MaybePromise<PurchaseIntent[]>;
+  openDrafts(userId: number, chatId: number): Promise<PurchaseIntent[]>;
 }
 
 /**
@@ -412,35 +405,31 @@ interface IntentStore {
  */
 export interface PauseSwitch {
   /** An admin's /pause and /resume. */
-  setPaused(paused: boolean, adminId: number, now?: number): MaybePromise<void>;
+  setPaused(paused: boolean, adminId: number, now?: number): Promise<void>;
   /**
    * Pauses on behalf of the purchase breaker, keeping `detail` (JSON-serialisable) with the
    * pause so a restart keeps purchases paused and knows why. Lifted by `setPaused(false, ...)`.
    */
-  pauseByBreaker(detail: unknown, now?: number): MaybePromise<void>;
-  pauseState(): MaybePromise<PauseState>;
+  pauseByBreaker(detail: unknown, now?: number): Promise<void>;
+  pauseState(): Promise<PauseState>;
   /** Why purchases are paused; undefined while they are not. A pause from before reasons: admin. */
-  pauseReason(): MaybePromise<PauseReason | undefined>;
+  pauseReason(): Promise<PauseReason | undefined>;
 }
 
 /** Read-only questions about purchases, for admins, reports and reconciliation. */
 export interface LedgerQueries {
   /** Newest first; all intents, or one person's. */
-  recent(query: {
-    limit: number;
-    offset?: number;
-    userId?: number;
-  }): MaybePromise<PurchaseIntent[]>;
+  recent(query: { limit: number; offset?: number; userId?: number }): Promise<PurchaseIntent[]>;
   /** What today's (UTC) limits have counted so far, and when they reset. */
-  usage(userId?: number, now?: number): MaybePromise<DayUsage>;
+  usage(userId?: number, now?: number): Promise<DayUsage>;
   /** Per UTC day, newest first, the last `days` days with any. */
-  dailyTotals(days?: number, now?: number): MaybePromise<DayTotals[]>;
+  dailyTotals(days?: number, now?: number): Promise<DayTotals[]>;
   /** The status history of one intent, oldest first. */
-  history(id: string): MaybePromise<StatusChange[]>;
+  history(id: string): Promise<StatusChange[]>;
   /** Other intents whose request was out between `from` and `to` (not rejected), oldest first. */
-  sentDuring(from: number, to: number, exceptId: string): MaybePromise<PurchaseIntent[]>;
+  sentDuring(from: number, to: number, exceptId: string): Promise<PurchaseIntent[]>;
   /** When each intent out between `from` and `to` (not rejected) was sent and finished; all. */
-  outBetween(from: number, to: number): MaybePromise<OutWindow[]>;
+  outBetween(from: number, to: number): Promise<OutWindow[]>;
 }
 
 /** The whole ledger one store opens: its records, its pause switch and its queries. */

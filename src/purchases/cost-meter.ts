@@ -17,13 +17,12 @@ import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { BalanceSnapshot, OutWindow, PurchaseIntent } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import { costFromChain, type OnChainEvidence } from "./on-chain.js";
 
 export interface CostMeterDeps {
   ledger: {
     /** When each intent out between `from` and `to` (not rejected) was sent and finished. */
-    outBetween(from: number, to: number): MaybePromise<OutWindow[]>;
+    outBetween(from: number, to: number): Promise<OutWindow[]>;
   };
   accounts: PurchaseAccounts;
   onChain?: OnChainEvidence | undefined;
@@ -127,8 +126,8 @@ export class CostMeter {
   /**
    * Resolves when the measurement under way for `id` ends, or after `waitMs` at most. One step
    * starts the next (the reading starts the judgement, which starts the write), so this waits
-   * until no step is left: with a store that answers later (PostgreSQL), the judgement is still
-   * reading the ledger when the reading's own step has ended.
+   * until no step is left: the store answers later, so the judgement is still reading the
+   * ledger when the reading's own step has ended.
    */
   async settled(id: string, waitMs: number): Promise<void> {
     const deadline = performance.now() + waitMs;

@@ -16,7 +16,7 @@ import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger, SpendingLimits } from "../ledger/types.js";
 import { type Logger, silentLogger } from "../shared/logger.js";
-import type { WriteRetryPolicy } from "../storage/write-retry.js";
+import type { WriteRetryPolicy } from "../shared/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
 import { balanceReadAt, balanceSnapshot, isSent, knownBalance } from "./decisions.js";

@@ -9,14 +9,13 @@
  */
 import { backoffDelay } from "../shared/backoff.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { UnrecordedRetry } from "./unrecorded.js";
 
 export class HeldPause {
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
   readonly #isTransient: (error: unknown) => boolean;
-  #write: (() => MaybePromise<void>) | undefined;
+  #write: (() => Promise<void>) | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: {
@@ -36,11 +35,11 @@ export class HeldPause {
 
   /**
    * Holds the pause from this moment and writes it at once; `onRefused` is told when that
-   * first write fails, and it is then tried again in the background. Held until written: a
-   * store that answers later (PostgreSQL) must not let a confirmation out meanwhile. Resolves
+   * first write fails, and it is then tried again in the background. Held until written: the
+   * store answers later, and no confirmation may get out meanwhile. Resolves
    * when the first write has landed or been refused (never rejects).
    */
-  writeNow(write: () => MaybePromise<void>, onRefused: (error: unknown) => void): Promise<void> {
+  writeNow(write: () => Promise<void>, onRefused: (error: unknown) => void): Promise<void> {
     this.drop();
     this.#write = write;
     return this.#tryWrite(0, onRefused);

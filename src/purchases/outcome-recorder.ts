@@ -1,14 +1,13 @@
 /**
  * Writing what came of a request: the outcome right after the answer, tried again briefly when
- * the database refuses (src/storage/write-retry.ts), and held in memory and written in the
+ * the database refuses (src/shared/write-retry.ts), and held in memory and written in the
  * background when it still refuses (./unrecorded.ts), the admins told at once meanwhile. A
  * request that never left is recorded "not sent" the same way.
  */
 import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 import type { Ambiguous, PurchaseOutcome } from "../service/types.js";
-import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
+import { OUTCOME_WRITE_RETRY, retryWrite, type WriteRetryPolicy } from "../shared/write-retry.js";
 import { lateAfterRecovery } from "./decisions.js";
 import type { ConfirmResult } from "./types.js";
 import { type UnrecordedRetry, UnrecordedOutcomes } from "./unrecorded.js";
@@ -98,7 +97,7 @@ export class OutcomeRecorder {
 
   /**
    * Writes an outcome, trying again briefly when the database refuses (see
-   * src/storage/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
+   * src/shared/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
    * its headers or the service's body). Undefined when the write still failed: the outcome is
    * then held and written in the background ({@link hold}).
    */
@@ -106,7 +105,7 @@ export class OutcomeRecorder {
     claimed: PurchaseIntent,
     outcomeKind: string,
     answer: TimedOutcome | undefined,
-    write: () => MaybePromise<RecordedOutcome>,
+    write: () => Promise<RecordedOutcome>,
   ): Promise<RecordedOutcome | undefined> {
     const id = claimed.id;
     let recorded: RecordedOutcome;
@@ -149,7 +148,7 @@ export class OutcomeRecorder {
    */
   #hold(
     claimed: PurchaseIntent,
-    write: () => MaybePromise<RecordedOutcome>,
+    write: () => Promise<RecordedOutcome>,
     answer: TimedOutcome | undefined,
   ): void {
     if (answer === undefined) {

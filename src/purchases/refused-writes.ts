@@ -1,7 +1,7 @@
 /**
  * The money path's writes when the database refuses them (a lock held elsewhere, a full disk, a
  * read-only file): each is tried again after asynchronous pauses, so the event loop never waits
- * on SQLite (src/storage/sqlite/database.ts); every refusal that outlasts its retries is told to the
+ * on SQLite (src/storage/sqlite/open.ts); every refusal that outlasts its retries is told to the
  * storage-failure listeners (the admins). And what becomes of a confirmation whose claim could
  * not be written: a queued one is a promise a restart would keep by sending it, so it is closed
  * as not sent before its person hears so, never left behind with a "try again".
@@ -9,8 +9,7 @@
 import { backoffDelay } from "../shared/backoff.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
-import { retryWrite, type WriteRetryPolicy } from "../storage/write-retry.js";
+import { retryWrite, type WriteRetryPolicy } from "../shared/write-retry.js";
 import type { ConfirmRefusal, ConfirmResult, StorageFailure } from "./types.js";
 
 /**
@@ -54,7 +53,7 @@ export class RefusedWrites {
    * still fails, after telling the storage-failure listeners (a refusal that passed is only
    * logged: nobody needs waking for a lock that lasted a second).
    */
-  async write<T>(operation: StorageFailure["operation"], write: () => MaybePromise<T>): Promise<T> {
+  async write<T>(operation: StorageFailure["operation"], write: () => Promise<T>): Promise<T> {
     return retryWrite(
       write,
       {

@@ -342,7 +342,7 @@ export interface PurchaseDesk {
    * throws: a pause the database refuses is held in this process (every confirmation refused
    * as paused by the breaker) and written again in the background until it lands, or until an
    * admin resumes. Resolves once the first write has landed or been refused (then held), so
-   * that what reads the ledger next sees the pause, with a store that answers later too.
+   * that what reads the ledger next sees the pause (the store answers later).
    */
   pauseByBreaker(detail: unknown): Promise<void>;
   /** New spending limits from the next claim on (settings reloaded while running). */

@@ -1,6 +1,6 @@
 /**
  * Outcomes the ledger could not record after their request went out. The desk first retries
- * the write briefly (src/storage/write-retry.ts); when the database still refuses, the outcome is
+ * the write briefly (src/shared/write-retry.ts); when the database still refuses, the outcome is
  * held here, in memory, and written again in the background with a growing pause (bounded by
  * `maxDelayMs`) for as long as the process runs, until the database takes it. Meanwhile the
  * desk lets no purchase out and counts each held outcome as unconfirmed, so people are told
@@ -10,7 +10,6 @@
 import { backoffDelay } from "../shared/backoff.js";
 import type { RecordedOutcome } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 
 export interface UnrecordedRetry {
   /** The pause before the first background write; it doubles up to `maxDelayMs`. */
@@ -25,7 +24,7 @@ export const UNRECORDED_RETRY: Readonly<UnrecordedRetry> = {
 };
 
 interface Held {
-  write: () => MaybePromise<RecordedOutcome>;
+  write: () => Promise<RecordedOutcome>;
   onRecorded: (recorded: RecordedOutcome) => void;
   attempt: number;
   timer: NodeJS.Timeout | undefined;
@@ -64,7 +63,7 @@ export class UnrecordedOutcomes {
    */
   hold(
     intentId: string,
-    write: () => MaybePromise<RecordedOutcome>,
+    write: () => Promise<RecordedOutcome>,
     onRecorded: Held["onRecorded"],
   ): void {
     const held: Held = { write, onRecorded, attempt: 0, timer: undefined };

@@ -3,7 +3,6 @@
  * quota, so the service side is judged from the outcomes of the calls the bot makes anyway.
  */
 import type { GiftServiceClient, ReadOutcome, Superseded } from "../service/types.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
 
 type Health = "up" | "down" | "unknown";
 
@@ -70,7 +69,7 @@ export function monitorService(
 
 /** Builds the report from a database probe and the service monitor. */
 export async function healthReport(
-  databaseUp: () => MaybePromise<boolean>,
+  databaseUp: () => Promise<boolean>,
   service: ServiceMonitor,
 ): Promise<HealthReport> {
   let database: Health;

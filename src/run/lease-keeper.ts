@@ -1,5 +1,5 @@
 /**
- * Keeps this process's hold on the sender lease (src/storage/sqlite/sender-lease.ts): one process at a
+ * Keeps this process's hold on the sender lease (src/storage/sender-lease.ts): one process at a
  * time takes updates, recovers what an earlier one left in flight, and sends purchases.
  *
  * - At start, {@link LeaseKeeper.acquire} takes the lease, or waits on standby (trying again every

@@ -1,19 +1,18 @@
 /**
- * What the bot keeps, as interfaces: the bot, the access rules and the app use these, never
- * SQLite itself, so a second implementation (e.g. PostgreSQL, for several processes) could
- * provide them. The SQLite ones are in src/storage/sqlite, the PostgreSQL ones in
- * src/storage/postgres; the ledger's own interfaces are in src/ledger/types.ts.
+ * What the bot keeps, as interfaces: the bot, the access rules and the app use these, never a
+ * database itself. One implementation over SQLite and PostgreSQL alike (./storage.ts); the
+ * ledger's own interfaces are in src/ledger/types.ts.
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { GiveawayBatches } from "../ledger/giveaways.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
-import type { MaybePromise } from "../shared/maybe-promise.js";
+import type { LedgerOptions } from "./ledger/ledger.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
 export interface KeyValue<T> {
-  read(key: string): MaybePromise<T | undefined>;
-  write(key: string, value: T): MaybePromise<void>;
-  delete(key: string): MaybePromise<void>;
+  read(key: string): Promise<T | undefined>;
+  write(key: string, value: T): Promise<void>;
+  delete(key: string): Promise<void>;
   /**
    * As {@link write}, but a write the store refuses for a passing reason (another connection
    * holding its lock) is tried again after asynchronous pauses, for about 3 s, instead of
@@ -39,17 +38,17 @@ export interface StoredGrant {
 
 /** The buyers and groups admins allow in the bot (the configured ones are not stored). */
 export interface AccessStore {
-  hasUser(userId: number): MaybePromise<boolean>;
-  hasChat(chatId: number): MaybePromise<boolean>;
+  hasUser(userId: number): Promise<boolean>;
+  hasChat(chatId: number): Promise<boolean>;
   /** Adds (or keeps, updating a known label) an allowed buyer. */
-  addUser(grant: StoredGrant): MaybePromise<void>;
-  addChat(grant: StoredGrant): MaybePromise<void>;
+  addUser(grant: StoredGrant): Promise<void>;
+  addChat(grant: StoredGrant): Promise<void>;
   /** True when it was stored and is now removed. */
-  removeUser(userId: number): MaybePromise<boolean>;
-  removeChat(chatId: number): MaybePromise<boolean>;
+  removeUser(userId: number): Promise<boolean>;
+  removeChat(chatId: number): Promise<boolean>;
   /** Oldest first. */
-  users(): MaybePromise<StoredGrant[]>;
-  chats(): MaybePromise<StoredGrant[]>;
+  users(): Promise<StoredGrant[]>;
+  chats(): Promise<StoredGrant[]>;
 }
 
 /** A checked backup file: where, how big, and when it was taken (ms since the epoch). */
@@ -59,17 +58,10 @@ export interface BackupResult {
   at: number;
 }
 
-/** Options of the purchase ledger a storage opens (see src/storage/sqlite/ledger.ts). */
-interface LedgerSettings {
-  limits?: Partial<PurchaseLedger["limits"]>;
-  draftTtlMs?: number;
-  clock?: () => number;
-}
-
 /** Everything one bot process keeps, opened once by the app and closed at its stop. */
 export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
-  openLedger(settings: LedgerSettings): PurchaseLedger;
+  openLedger(settings: LedgerOptions): PurchaseLedger;
   /**
    * The books beside the ledger: costs, balance readings, the export, daily reports sent. The
    * same object on every call (it remembers recent costs until it records one itself).
@@ -88,7 +80,7 @@ export interface Storage {
   backup:
     ((dir: string, options: { keep: number; now: number }) => Promise<BackupResult>) | undefined;
   /** Whether the store answers (the health report's "database"); false once closed. */
-  isUp(): MaybePromise<boolean>;
+  isUp(): Promise<boolean>;
   isOpen(): boolean;
   /**
    * How the database file the store opened is no longer the one at its path (replaced by
@@ -96,5 +88,5 @@ export interface Storage {
    * file it opened writes where no other process looks (SQLite; undefined for PostgreSQL).
    */
   fileChanged?: () => string | undefined;
-  close(): MaybePromise<void>;
+  close(): Promise<void>;
 }

@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AccessRules, AccessList } from "../../src/access/access-list.js";
-import { SqliteAccessStore } from "../../src/storage/sqlite/access-store.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 const config: AccessRules = {
@@ -12,15 +11,15 @@ const config: AccessRules = {
   publicPurchases: false,
 };
 
-function open(path: string, overrides: Partial<AccessRules> = {}) {
-  const db = openDatabase(path);
-  return { db, access: new AccessList(new SqliteAccessStore(db), { ...config, ...overrides }) };
+async function open(path: string, overrides: Partial<AccessRules> = {}) {
+  const db = await openSqliteStorage(path);
+  return { db, access: new AccessList(db.access, { ...config, ...overrides }) };
 }
 
 describe("AccessList", () => {
   it("mayBuy (asked on every update) says yes exactly when buyerGrant names a grant", async () => {
     for (const publicPurchases of [false, true]) {
-      const { db, access } = open(join(tempDir(), "bot.sqlite"), { publicPurchases });
+      const { db, access } = await open(join(tempDir(), "bot.sqlite"), { publicPurchases });
       await access.allowUser(3, 1, "@carol");
       for (const userId of [1, 2, 3, 4]) {
         expect(await access.mayBuy(userId), `${userId} public=${publicPurchases}`).toBe(
@@ -28,12 +27,12 @@ describe("AccessList", () => {
         );
       }
       expect(await access.mayBuy(4)).toBe(publicPurchases);
-      db.close();
+      await db.close();
     }
   });
 
   it("grants buying to admins, configured buyers and buyers added in the bot, and no one else", async () => {
-    const { db, access } = open(join(tempDir(), "bot.sqlite"));
+    const { db, access } = await open(join(tempDir(), "bot.sqlite"));
     expect(await access.buyerGrant(1)).toBe("admin");
     expect(await access.buyerGrant(2)).toBe("config");
     expect(await access.mayBuy(3)).toBe(false);
@@ -41,24 +40,24 @@ describe("AccessList", () => {
     await access.allowUser(3, 1, "@carol");
     expect(await access.buyerGrant(3)).toBe("bot");
     expect(access.isAdmin(3)).toBe(false);
-    db.close();
+    await db.close();
   });
 
   it("lets public purchases open buying to anyone without making them admins", async () => {
-    const { db, access } = open(join(tempDir(), "bot.sqlite"), { publicPurchases: true });
+    const { db, access } = await open(join(tempDir(), "bot.sqlite"), { publicPurchases: true });
     expect(await access.buyerGrant(99)).toBe("public");
     expect(access.isAdmin(99)).toBe(false);
-    db.close();
+    await db.close();
   });
 
   it("keeps the lists admins edit across restarts, and says what /deny cannot undo", async () => {
     const path = join(tempDir(), "bot.sqlite");
-    const first = open(path);
+    const first = await open(path);
     await first.access.allowUser(5, 1);
     await first.access.allowChat(-200, 1, "Family");
-    first.db.close();
+    await first.db.close();
 
-    const { db, access } = open(path);
+    const { db, access } = await open(path);
     expect(await access.mayBuy(5)).toBe(true);
     expect(await access.isChatAllowed(-200)).toBe(true);
     expect(await access.isChatAllowed(-100)).toBe(true);
@@ -75,6 +74,6 @@ describe("AccessList", () => {
     expect(await access.mayBuy(2)).toBe(true);
     expect(await access.denyChat(-200)).toBe("removed");
     expect(await access.isChatAllowed(-200)).toBe(false);
-    db.close();
+    await db.close();
   });
 });

@@ -5,12 +5,11 @@
 import { join } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { createApp } from "../../src/app/index.js";
+import { openApp } from "../../src/app/index.js";
 import { loadConfig } from "../../src/config/index.js";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import { silentLogger } from "../../src/shared/logger.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
 import {
   DEMO_ADMIN,
@@ -50,11 +49,15 @@ async function world(overrides: Record<string, string> = {}) {
  * What an earlier process left behind: an intent in `sending` (it died mid-purchase, `claim`)
  * or in `queued` (it promised to send it in its turn, `queue`).
  */
-function leaveIntent(databasePath: string, recipient: string, step: "claim" | "queue"): string {
-  const db = openDatabase(databasePath);
+async function leaveIntent(
+  databasePath: string,
+  recipient: string,
+  step: "claim" | "queue",
+): Promise<string> {
+  const db = await openSqliteStorage(databasePath);
   try {
-    const ledger = new Ledger(db);
-    const draft = ledger.createDraft({
+    const ledger = db.openLedger({});
+    const draft = await ledger.createDraft({
       kind: "stars",
       recipient,
       quantity: 50,
@@ -64,30 +67,30 @@ function leaveIntent(databasePath: string, recipient: string, step: "claim" | "q
     });
     const left =
       step === "claim"
-        ? ledger.claim(draft.id, DEMO_USER.id)
-        : ledger.queue(draft.id, DEMO_USER.id);
+        ? await ledger.claim(draft.id, DEMO_USER.id)
+        : await ledger.queue(draft.id, DEMO_USER.id);
     if (!left.ok) throw new Error(`${step} refused: ${left.reason}`);
     return draft.id;
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
 /** The intent's status in the file, read on a connection of its own. */
-function statusIn(databasePath: string, id: string): string | undefined {
-  const db = openDatabase(databasePath);
+async function statusIn(databasePath: string, id: string): Promise<string | undefined> {
+  const db = await openSqliteStorage(databasePath);
   try {
-    return new Ledger(db).get(id)?.status;
+    return (await db.openLedger({}).get(id))?.status;
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
-describe("createApp", () => {
+describe("openApp", () => {
   it("at start, an interrupted purchase becomes unconfirmed; its requester and the admins are told", async () => {
     const { emulator, sandbox, config, databasePath } = await world();
-    const id = leaveIntent(databasePath, "lost_gift", "claim");
-    const app = createApp(config, { logger: silentLogger });
+    const id = await leaveIntent(databasePath, "lost_gift", "claim");
+    const app = await openApp(config, { logger: silentLogger });
     onTestFinished(() => app.stop());
     await app.start();
 
@@ -108,9 +111,9 @@ describe("createApp", () => {
 
   it("a stop that comes while connecting keeps what an earlier run queued, sends nothing, and leaves nothing running", async () => {
     const { sandbox, config, databasePath } = await world();
-    const queued = leaveIntent(databasePath, "queued_gift", "queue");
+    const queued = await leaveIntent(databasePath, "queued_gift", "queue");
 
-    const app = createApp(config, { logger: silentLogger });
+    const app = await openApp(config, { logger: silentLogger });
     const started = app.start();
     await app.stop();
     await started;
@@ -118,15 +121,15 @@ describe("createApp", () => {
     expect(sandbox.purchaseRequests()).toHaveLength(0);
     expect(app.storage.isOpen()).toBe(false);
     expect(app.webhookServer).toBeUndefined();
-    expect(statusIn(databasePath, queued)).toBe("queued");
+    expect(await statusIn(databasePath, queued)).toBe("queued");
   });
 
   it("a stop that comes while the interrupted purchases are told of keeps the queued confirmation for the next start", async () => {
     const { emulator, sandbox, config, databasePath } = await world();
-    const queued = leaveIntent(databasePath, "queued_gift", "queue");
-    const interrupted = leaveIntent(databasePath, "lost_gift", "claim");
+    const queued = await leaveIntent(databasePath, "queued_gift", "queue");
+    const interrupted = await leaveIntent(databasePath, "lost_gift", "claim");
 
-    const app = createApp(config, { logger: silentLogger });
+    const app = await openApp(config, { logger: silentLogger });
     const started = app.start();
     // The recovery is telling the requester; the queued confirmation is next in line.
     await emulator.waitFor((e) =>
@@ -134,16 +137,16 @@ describe("createApp", () => {
     );
     await app.stop();
     await started;
-    expect(statusIn(databasePath, interrupted)).toBe("unconfirmed");
+    expect(await statusIn(databasePath, interrupted)).toBe("unconfirmed");
     // Not closed as refused (purchases are frozen now): the next start decides it.
-    expect(statusIn(databasePath, queued)).toBe("queued");
+    expect(await statusIn(databasePath, queued)).toBe("queued");
     expect(sandbox.purchaseRequests()).toHaveLength(0);
     expect(app.storage.isOpen()).toBe(false);
   });
 
   it("stop waits for an update in flight, then closes the database; a second stop is the same", async () => {
     const { emulator, config } = await world();
-    const app = createApp(config, { logger: silentLogger });
+    const app = await openApp(config, { logger: silentLogger });
     await app.start();
     emulator.sendText(DEMO_USER.id, DEMO_USER.id, "/start");
     await emulator.waitFor(() => app.updates.inFlight() > 0);
@@ -162,7 +165,7 @@ describe("createApp", () => {
     // The service answers after the client's deadline: the purchase is in flight when stop
     // begins and ends unconfirmed while the updates drain.
     const { emulator, sandbox, config } = await world({ SERVICE_TIMEOUT_MS: "1000" });
-    const app = createApp(config, { logger: silentLogger });
+    const app = await openApp(config, { logger: silentLogger });
     onTestFinished(() => app.stop());
     await app.start();
     const uma = new Person(emulator, DEMO_USER.id);
@@ -184,7 +187,7 @@ describe("createApp", () => {
 
   it("a stranger is told to ask ADMIN_CONTACT for access, with their user id; nothing is bought", async () => {
     const { emulator, sandbox, config } = await world({ ADMIN_CONTACT: "@shop_support" });
-    const app = createApp(config, { logger: silentLogger });
+    const app = await openApp(config, { logger: silentLogger });
     onTestFinished(() => app.stop());
     await app.start();
     emulator.addUser({ id: 4242, first_name: "Stranger", username: "stranger_x" });

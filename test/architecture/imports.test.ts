@@ -1,7 +1,8 @@
 /**
  * The rooms of src/ and their doors, checked on the import graph (madge, the same graph
  * `npx madge --circular --extensions ts src` prints): no cycle between files, no two folders
- * that import each other, the ledger's vocabulary free of any store, and the bot reaching the
+ * that import each other, the ledger's vocabulary free of any store, the two database drivers
+ * apart from each other and from the store written once over them, and the bot reaching the
  * ledger and the stores through types only (it buys through the desk, reads through the
  * records).
  */
@@ -65,6 +66,22 @@ describe("the import graph of src/", () => {
 
   it("keeps the ledger's vocabulary free of every store", async () => {
     expect(importsInto(await importGraph(true), "ledger/", ["storage/"])).toEqual([]);
+  });
+
+  it("keeps each database driver apart: nothing under one imports the other's", async () => {
+    const graph = await importGraph(true);
+    expect(importsInto(graph, "storage/sqlite/", ["storage/postgres/"])).toEqual([]);
+    expect(importsInto(graph, "storage/postgres/", ["storage/sqlite/"])).toEqual([]);
+    // The store written once over the port knows neither driver.
+    const shared = Object.fromEntries(
+      Object.entries(graph).filter(
+        ([file]) =>
+          file.startsWith("storage/") &&
+          !file.startsWith("storage/sqlite/") &&
+          !file.startsWith("storage/postgres/"),
+      ),
+    );
+    expect(importsInto(shared, "storage/", ["storage/sqlite/", "storage/postgres/"])).toEqual([]);
   });
 
   it("lets the bot reach the ledger and the stores through types only", async () => {

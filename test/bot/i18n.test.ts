@@ -4,18 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
-import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
-import type { KeyValueStores } from "../../src/storage/types.js";
 import { ledgerFixture } from "../helpers/ledger.js";
-
-function storesOn(fixture: ReturnType<typeof ledgerFixture>): KeyValueStores {
-  return <T>(namespace: string) => new KeyValueStore<T>(fixture.db, namespace);
-}
 
 describe("each person's language settings", () => {
   it("keeps a choice and Telegram's language in the database, seen by a store opened later", async () => {
-    const fixture = ledgerFixture();
-    const settings = new UserSettingsStore(storesOn(fixture));
+    const { storage } = await ledgerFixture();
+    const settings = new UserSettingsStore(storage.keyValues);
     expect(await settings.preferredLanguage(7)).toBeUndefined();
     await settings.noteTelegramLanguage(7, "ru-RU");
     expect(await settings.preferredLanguage(7)).toBe("ru");
@@ -23,14 +17,14 @@ describe("each person's language settings", () => {
     expect(await settings.language(7)).toBe("en");
     expect(await settings.telegramLanguage(7)).toBe("ru");
 
-    const reopened = new UserSettingsStore(storesOn(fixture));
+    const reopened = new UserSettingsStore(storage.keyValues);
     expect(await reopened.language(7)).toBe("en");
     expect(await reopened.telegramLanguage(7)).toBe("ru");
     expect(await reopened.preferredLanguage(8)).toBeUndefined();
   });
 
   it("a choice made after the settings were read is the one used", async () => {
-    const settings = new UserSettingsStore(storesOn(ledgerFixture()));
+    const settings = new UserSettingsStore((await ledgerFixture()).storage.keyValues);
     expect(await settings.language(7)).toBeUndefined();
     await settings.setLanguage(7, "ru");
     expect(await settings.language(7)).toBe("ru");
@@ -40,8 +34,8 @@ describe("each person's language settings", () => {
 });
 
 describe("translations", () => {
-  it("picks each locale's own text however the locales alternate, English for others", () => {
-    const i18n = createI18n(new UserSettingsStore(storesOn(ledgerFixture())));
+  it("picks each locale's own text however the locales alternate, English for others", async () => {
+    const i18n = createI18n(new UserSettingsStore((await ledgerFixture()).storage.keyValues));
     const english = "Cancelled. Nothing was bought.";
     const russian = "Отменено. Ничего не куплено.";
     for (let round = 0; round < 3; round++) {

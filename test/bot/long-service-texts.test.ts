@@ -112,8 +112,8 @@ describe("a 5,000-character reason from the service", () => {
     }
   });
 
-  it("the daily report quotes ten long reasons and still fits one message", () => {
-    const { en } = translators();
+  it("the daily report quotes ten long reasons and still fits one message", async () => {
+    const { en } = await translators();
     const report: DailyReport = {
       day: "2026-11-22",
       byStatus: { rejected: 10 },
@@ -137,8 +137,8 @@ describe("a 5,000-character reason from the service", () => {
 });
 
 describe("the breaker's alert", () => {
-  it("quotes the latest five of a hundred refusals and counts the rest", () => {
-    const { en } = translators();
+  it("quotes the latest five of a hundred refusals and counts the rest", async () => {
+    const { en } = await translators();
     const refusals = Array.from({ length: 100 }, (_, i) => ({
       intentId: `intent-${i}`,
       at: Date.UTC(2026, 10, 22, 12, i % 60),

@@ -4,14 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { OpenSummaryStore } from "../../src/bot/open-summaries.js";
-import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
-import type { KeyValueStores } from "../../src/storage/types.js";
 import { ledgerFixture } from "../helpers/ledger.js";
 
 describe("open summaries", () => {
   it("are kept per chat and person, seen by a store opened later, and removed one by one", async () => {
-    const fixture = ledgerFixture();
-    const stores: KeyValueStores = (namespace) => new KeyValueStore(fixture.db, namespace);
+    const stores = (await ledgerFixture()).storage.keyValues;
     const summaries = new OpenSummaryStore(stores);
     await summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
     await summaries.add(7, { intentId: "b", chatId: 1, messageId: 11 });
@@ -27,9 +24,7 @@ describe("open summaries", () => {
   });
 
   it("hands out copies: changing a list given out changes nothing kept", async () => {
-    const summaries = new OpenSummaryStore(
-      (namespace) => new KeyValueStore(ledgerFixture().db, namespace),
-    );
+    const summaries = new OpenSummaryStore((await ledgerFixture()).storage.keyValues);
     await summaries.add(7, { intentId: "a", chatId: 1, messageId: 10 });
     (await summaries.list(1, 7)).pop();
     expect((await summaries.list(1, 7)).map((s) => s.intentId)).toEqual(["a"]);

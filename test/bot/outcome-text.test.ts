@@ -13,8 +13,8 @@ const limit: ConfirmRefusal = {
 };
 
 describe("a queued confirmation closed for a limit", () => {
-  it("says the figures in a private chat, and only the limit's name and reset in a group", () => {
-    const t = translators().en;
+  it("says the figures in a private chat, and only the limit's name and reset in a group", async () => {
+    const t = (await translators()).en;
     const closed = (chatType: "private" | "supergroup") =>
       outcomeText(
         t,

@@ -25,8 +25,8 @@ describe("plural rules", () => {
     expect(gluedLines("ru.ftl", GLUED_RU)).toEqual([]);
   });
 
-  it("says one of a thing in the singular, in English and Russian", () => {
-    const { en, ru } = translators();
+  it("says one of a thing in the singular, in English and Russian", async () => {
+    const { en, ru } = await translators();
     expect(en("admin-today", { count: 1, stars: 50, premium: 1 })).toContain(
       "50 stars and 1 Premium gift counted",
     );

@@ -1,8 +1,7 @@
 /**
  * What the ledger's contract tests share: outcomes, a fixture of two ledgers on one fresh
  * database of a store (`ledger`, and `other` as a second process or replica), and `attempt`,
- * which turns a throw of either store (SQLite throws at once, PostgreSQL rejects) into a
- * rejection.
+ * which turns a throw into a rejection.
  */
 import type {
   ClaimContext,
@@ -43,18 +42,21 @@ export interface ContractFixture {
   storages: [Storage, Storage];
   clock: { now: number };
   draft: (overrides?: Partial<NewIntent>) => Promise<PurchaseIntent>;
+  /** SQL of the test's own on the database (rows as an older version left them). */
+  sql: (statement: string) => Promise<void>;
 }
 
 export async function ledgerContract(
   store: StoreUnderTest,
   settings: Parameters<typeof openLedgers>[1] = {},
 ): Promise<ContractFixture> {
-  const { a, b, storages, clock } = await openLedgers(store, settings);
+  const { a, b, storages, clock, sql } = await openLedgers(store, settings);
   return {
     ledger: a,
     other: b,
     storages,
     clock,
+    sql,
     draft: async (overrides = {}) => a.createDraft({ ...starsDraft(), ...overrides }),
   };
 }

@@ -1,11 +1,10 @@
 /**
- * More of the ledger's contract, the same on SQLite and PostgreSQL (ported from
- * test/ledger/queued.test.ts, pause-reason.test.ts, daily-spending.test.ts and
- * accounts.test.ts): queued confirmations, the pause with its reason, the running daily totals,
- * and the books beside the ledger.
+ * More of the ledger's suite, the same on SQLite and PostgreSQL: queued confirmations, the pause
+ * with its reason, the running daily totals, and the books beside the ledger.
  */
 import { describe, expect, it } from "vitest";
 import type { PurchaseAccounts } from "../../src/ledger/accounts.js";
+import { createPurchaseRecords } from "../../src/purchases/records.js";
 import type { IntentStatus, PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { DAY_MS } from "../../src/shared/utc-day.js";
@@ -162,6 +161,26 @@ describe.each(STORES)("$name: the pause with its reason", (store) => {
     await other.setPaused(true, 7);
     expect(await ledger.pauseReason()).toEqual({ source: "admin", detail: undefined });
   });
+
+  it("a pause written before reasons were kept reads as an admin's", async () => {
+    const { ledger, sql } = await ledgerContract(store);
+    await sql(
+      "INSERT INTO ledger_settings (key, value, updated_by, updated_at) VALUES ('purchases_paused', 'true', 5, 1)",
+    );
+    expect(await ledger.pauseReason()).toEqual({ source: "admin", detail: undefined });
+  });
+
+  it("the status the bot and the metrics read says who paused, or nobody once reopened", async () => {
+    const { ledger } = await ledgerContract(store);
+    const records = createPurchaseRecords(ledger);
+    expect(await records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
+    await ledger.pauseByBreaker({ cause: "session" });
+    expect(await records.status()).toEqual({ paused: true, pausedBy: "breaker", unconfirmed: 0 });
+    await ledger.setPaused(true, 7);
+    expect(await records.status()).toEqual({ paused: true, pausedBy: "admin", unconfirmed: 0 });
+    await ledger.setPaused(false, 7);
+    expect(await records.status()).toEqual({ paused: false, pausedBy: undefined, unconfirmed: 0 });
+  });
 });
 
 /** What may have spent money (written out here, not imported from the ledger). */
@@ -317,6 +336,34 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
     const premium = { kind: "premium", paymentMethod: "usdt_ton", limit: 10 } as const;
     expect(await accounts.recentCosts({ ...premium, quantity: 6 })).toEqual([]);
     expect(await accounts.recentCosts({ ...premium, quantity: 3 })).toHaveLength(1);
+  });
+
+  it("gives a cost recorded after an earlier ask, and forgets none when nothing was recorded", async () => {
+    const { accounts, buy } = await books(store);
+    const query = { kind: "stars", paymentMethod: "usdt_ton", limit: 10 } as const;
+    const units = async () => (await accounts.recentCosts(query)).map((s) => s.cost.units);
+    await accounts.recordCost((await buy(success)).id, measured("0.75", 1));
+    expect(await units()).toEqual([750_000n]);
+    const second = await buy(success);
+    expect(await accounts.recordCost(second.id, measured("1.5", 2))).toBe(true);
+    expect(await units()).toEqual([1_500_000n, 750_000n]);
+    // A refused write (already measured) changes nothing, and the answer stays the same.
+    expect(await accounts.recordCost(second.id, measured("9", 3))).toBe(false);
+    expect(await units()).toEqual([1_500_000n, 750_000n]);
+  });
+
+  it("answers an ask made while a cost is being recorded with the cost, then and after", async () => {
+    const { accounts, buy } = await books(store);
+    const query = { kind: "stars", paymentMethod: "usdt_ton", limit: 10 } as const;
+    const units = async () => (await accounts.recentCosts(query)).map((s) => s.cost.units);
+    await accounts.recordCost((await buy(success)).id, measured("0.75", 1));
+    expect(await units()).toEqual([750_000n]);
+    const second = await buy(success);
+    const recording = accounts.recordCost(second.id, measured("1.5", 2));
+    const during = units();
+    expect(await recording).toBe(true);
+    expect((await during).length).toBeGreaterThan(0);
+    expect(await units()).toEqual([1_500_000n, 750_000n]);
   });
 
   it("keeps recent costs right as costs come, beyond the limit and out of order", async () => {

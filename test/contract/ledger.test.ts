@@ -1,12 +1,14 @@
 /**
- * The purchase ledger's contract, the same on SQLite and PostgreSQL (ported from
- * test/ledger/ledger.test.ts): drafts and claims, outcomes and reconciliation, the spending
- * limits, the queries and the balance before a purchase. `other` plays a second process or
- * replica on the same database.
+ * The purchase ledger's own suite, the same on SQLite and PostgreSQL: drafts and claims,
+ * outcomes and reconciliation, the spending limits, the queries and the balance before a
+ * purchase. `other` plays a second process or replica on the same database.
  */
 import { describe, expect, it } from "vitest";
 import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
+import { newIntentId } from "../../src/ledger/intent-id.js";
 import { RESTORE_NOTICE } from "../../src/ledger/restore.js";
+import { canMove } from "../../src/ledger/transitions.js";
+import type { IntentStatus } from "../../src/ledger/types.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
 import { NOON } from "../helpers/ledger.js";
 import {
@@ -21,6 +23,39 @@ import {
 import { STORES } from "./stores.js";
 
 const HOUR = 3_600_000;
+
+describe("intent ids", () => {
+  it("are 22 base64url characters, distinct, and never start with '-' (a formula in a spreadsheet)", () => {
+    // One in 64 plain base64url ids starts with "-": 5,000 would show it.
+    const ids = Array.from({ length: 5_000 }, () => newIntentId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
+  });
+});
+
+describe("the transition table", () => {
+  it("names every status and where each may go: nothing goes back but by the claim, settled ones go nowhere", () => {
+    const allowed: Record<IntentStatus, IntentStatus[]> = {
+      draft: ["queued", "sending", "cancelled", "expired"],
+      queued: ["sending", "draft", "rejected", "expired", "unconfirmed"],
+      sending: ["succeeded", "rejected", "unconfirmed"],
+      // An admin's settlement, or the service's own late answer.
+      unconfirmed: ["delivered", "not_delivered", "succeeded", "rejected"],
+      succeeded: [],
+      rejected: [],
+      delivered: [],
+      not_delivered: [],
+      cancelled: [],
+      expired: [],
+    };
+    const all = Object.keys(allowed) as IntentStatus[];
+    for (const from of all) {
+      for (const to of all) {
+        expect(canMove(from, to), `${from} -> ${to}`).toBe(allowed[from].includes(to));
+      }
+    }
+  });
+});
 
 describe.each(STORES)("$name: ledger drafts and claims", (store) => {
   it("records a draft with every field, then exactly one claim wins", async () => {
@@ -654,6 +689,24 @@ describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => 
     const intent = await draft();
     expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
     expect(await storages[0].senderLease.renew("only", 1, 30_000)).toBe(false);
+  });
+
+  it("a holder paused past its expiry cannot claim once another process took it; the new holder can", async () => {
+    const { ledger, other, draft, storages, sql } = await ledgerContract(store);
+    const epoch = (await storages[0].senderLease.acquire("old", 30_000))?.epoch ?? 0;
+    ledger.fenceWith({ owner: "old", epoch });
+    const intent = await draft();
+
+    // Paused (SIGSTOP) past the expiry: its lifetime goes by; the standby process takes it.
+    await sql("UPDATE sender_lease SET expires_at = expires_at - 30001");
+    const taken = await storages[1].senderLease.acquire("next", 30_000);
+    expect(taken?.previous?.owner).toBe("old");
+    other.fenceWith({ owner: "next", epoch: taken?.epoch ?? 0 });
+
+    // Resumed (SIGCONT): its claim is refused by the database, the intent untouched.
+    expect(await ledger.claim(intent.id, 1)).toEqual({ ok: false, reason: "busy" });
+    expect((await ledger.get(intent.id))?.status).toBe("draft");
+    expect((await other.claim(intent.id, 1)).ok).toBe(true);
   });
 });
 

@@ -2,14 +2,14 @@
  * The ledger on PostgreSQL under real concurrency: two storages (two pools, as two replicas)
  * with several connections each, claiming, recording outcomes, pausing and settling at once.
  * READ COMMITTED lets statements of different transactions interleave, so these are the tests
- * that the ledger gate (src/storage/postgres/ledger.ts) is needed and enough: at most one
+ * that the ledger gate (src/storage/ledger/claims.ts) is needed and enough: at most one
  * purchase `sending` at any moment, at most one winning claim per intent, and no claim winning
  * while purchases were paused or frozen from before it began to after it ended.
  */
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";

@@ -13,7 +13,7 @@ import { connect, createServer, type Socket } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import type { PurchaseLedger } from "../../src/ledger/types.js";
 import { type CommitCheck, CommitOutcomeUnknownError } from "../../src/storage/postgres/commit.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import { createGiftServiceClient } from "../../src/service/client.js";

@@ -1,9 +1,12 @@
 /** Several replicas starting together on one PostgreSQL database migrate it once. */
 import { describe, expect, it, onTestFinished } from "vitest";
 import { openPool } from "../../src/storage/postgres/connection.js";
-import { migratePostgres, POSTGRES_MIGRATIONS } from "../../src/storage/postgres/migrations.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { latestVersion, migrationsFor } from "../../src/storage/migrations.js";
+import { migratePostgres } from "../../src/storage/postgres/migrate.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import { freshMigratedPostgresDatabase, freshPostgresDatabase } from "../helpers/postgres.js";
+
+const POSTGRES_MIGRATIONS = migrationsFor("postgres");
 
 describe("PostgreSQL migrations", () => {
   it("run once when four pools start at the same moment, and not again later", async () => {
@@ -15,7 +18,7 @@ describe("PostgreSQL migrations", () => {
     expect(await migratePostgres(pools[0]!)).toBe(0);
     const applied = await pools[1]!.query("SELECT version FROM schema_migrations ORDER BY version");
     expect(applied.rows.map((row: { version: number }) => row.version)).toEqual(
-      POSTGRES_MIGRATIONS.map((_, index) => index + 1),
+      POSTGRES_MIGRATIONS.map((migration) => migration.version),
     );
   });
 });
@@ -45,13 +48,13 @@ describe("PostgreSQL storages opened together", () => {
     const url = await freshMigratedPostgresDatabase();
     const pool = openPool(url, { max: 1 });
     onTestFinished(() => pool.end());
-    const newer = POSTGRES_MIGRATIONS.length + 1;
+    const newer = latestVersion("postgres") + 1;
     await pool.query(
       "INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, 'from the future', 0)",
       [newer],
     );
     await expect(openPostgresStorage(url, { maxConnections: 1 })).rejects.toThrow(
-      `schema version ${newer}, newer than this bot knows (${POSTGRES_MIGRATIONS.length})`,
+      `schema version ${newer}, newer than this bot knows (${latestVersion("postgres")})`,
     );
     const applied = await pool.query("SELECT count(*)::int AS n FROM schema_migrations");
     expect(applied.rows[0]).toEqual({ n: newer });

@@ -9,7 +9,7 @@ import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import { createGiftServiceClient } from "../../src/service/client.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import { startSandbox, type Fault } from "../../tools/sandbox/server.js";
 import { CANARY, CANARY_FRAGMENTS, NOON } from "../helpers/desk.js";
 import { starsDraft } from "../helpers/ledger.js";

@@ -9,8 +9,8 @@
 import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { isTransientPostgresError, openPool } from "../../src/storage/postgres/connection.js";
-import { inTransaction } from "../../src/storage/postgres/sql.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { PostgresDatabase } from "../../src/storage/postgres/driver.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 
@@ -59,15 +59,16 @@ describe("PostgreSQL: how long a session may hold or wait for the ledger's locks
     const taken = new Promise<void>((resolve) => (gateTaken = resolve));
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
-    const stopped = inTransaction(otherReplica, async (client) => {
-      await client.query("SELECT pg_advisory_xact_lock($1)", [LEDGER_GATE_KEY]);
-      gateTaken();
-      await woken;
-      await client.query("SELECT 1");
-    }).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const stopped = new PostgresDatabase(otherReplica, { isUpTimeoutMs: 2_000 })
+      .gated(async (tx) => {
+        gateTaken();
+        await woken;
+        await tx.rows("SELECT 1");
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     await taken;
 
     expect(await ledger.claim(intent.id, 1)).toMatchObject({ ok: true });

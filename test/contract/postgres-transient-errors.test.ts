@@ -10,7 +10,7 @@ import pg from "pg";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { IntentNotFoundError } from "../../src/ledger/errors.js";
 import { isTransientPostgresError } from "../../src/storage/postgres/connection.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { attempt } from "./ledger-fixture.js";

@@ -8,7 +8,7 @@ import { once } from "node:events";
 import { connect, createServer, type Socket } from "node:net";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { isTransientPostgresError } from "../../src/storage/postgres/connection.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
 

@@ -1,34 +1,33 @@
 /**
- * The stores the contract suite runs against: the SQLite file (the embedded default) and
+ * The stores the ledger's suite runs against: the SQLite file (the embedded default) and
  * PostgreSQL (several replicas). Each opens two independent storages on one database, as two
  * processes (or two replicas) would, so what one writes the other must see, and what one
- * holds the other must be refused. Tests `await` every answer: SQLite answers at once,
- * PostgreSQL with promises, and one test serves both.
+ * holds the other must be refused.
  */
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import type { PurchaseLedger } from "../../src/ledger/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { NOON } from "../helpers/ledger.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
 import { freshMigratedPostgresDatabase } from "../helpers/postgres.js";
 import { onPostgres } from "../helpers/store-sql.js";
 import { tempDir } from "../helpers/temp-dir.js";
+
+/** Two storages on one fresh database, and SQL of the test's own on it (no parameters). */
+interface OpenedTwo {
+  storages: [Storage, Storage];
+  /** What no code path writes: rows as an older version left them, a lease aged past expiry. */
+  sql: (statement: string) => Promise<void>;
+}
 
 export interface StoreUnderTest {
   name: "sqlite" | "postgres";
   /** Two storages on one fresh database (two connections, as two processes). */
   openTwo(): Promise<[Storage, Storage]>;
-  /**
-   * As {@link openTwo}, with `sql` to run a statement of the test's own on that database
-   * (what no code path writes: a lease aged past its expiry).
-   */
-  openTwoWithSql(): Promise<{
-    storages: [Storage, Storage];
-    sql: (statement: string) => Promise<void>;
-  }>;
+  /** As {@link openTwo}, with `sql` to run a statement of the test's own on that database. */
+  openTwoWithSql(): Promise<OpenedTwo>;
 }
 
 /** Closed when the test finishes (before its database or folder is removed). */
@@ -40,15 +39,12 @@ function closedAtEnd(storage: Storage): Storage {
 }
 
 /** The two stores' `openTwoWithSql`; `openTwo` is the same without the SQL. */
-const OPENERS: Record<StoreUnderTest["name"], StoreUnderTest["openTwoWithSql"]> = {
-  sqlite: () => {
+const OPENERS: Record<StoreUnderTest["name"], () => Promise<OpenedTwo>> = {
+  sqlite: async () => {
     const path = join(tempDir(), "bot.sqlite");
-    const storages: [Storage, Storage] = [
-      closedAtEnd(openSqliteStorage(path)),
-      closedAtEnd(openSqliteStorage(path)),
-    ];
-    return Promise.resolve({
-      storages,
+    const one = closedAtEnd(await openSqliteStorage(path));
+    return {
+      storages: [one, closedAtEnd(await openSqliteStorage(path))],
       sql: (statement) => {
         const db = openDatabase(path);
         try {
@@ -58,17 +54,13 @@ const OPENERS: Record<StoreUnderTest["name"], StoreUnderTest["openTwoWithSql"]> 
         }
         return Promise.resolve();
       },
-    });
+    };
   },
   postgres: async () => {
     const url = await freshMigratedPostgresDatabase();
     const one = closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }));
-    const storages: [Storage, Storage] = [
-      one,
-      closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 })),
-    ];
     return {
-      storages,
+      storages: [one, closedAtEnd(await openPostgresStorage(url, { maxConnections: 4 }))],
       sql: (statement) => onPostgres(url, async (client) => void (await client.query(statement))),
     };
   },
@@ -86,16 +78,18 @@ export interface LedgerPair {
   b: PurchaseLedger;
   storages: [Storage, Storage];
   clock: { now: number };
+  /** SQL of the test's own on the database (rows as an older version left them). */
+  sql: (statement: string) => Promise<void>;
 }
 
 export async function openLedgers(
   store: StoreUnderTest,
   settings: Omit<Parameters<Storage["openLedger"]>[0], "clock"> = {},
 ): Promise<LedgerPair> {
-  const storages = await store.openTwo();
+  const { storages, sql } = await store.openTwoWithSql();
   const clock = { now: NOON };
   const [a, b] = storages.map((storage) =>
     storage.openLedger({ ...settings, clock: () => clock.now }),
   ) as [PurchaseLedger, PurchaseLedger];
-  return { a, b, storages, clock };
+  return { a, b, storages, clock, sql };
 }

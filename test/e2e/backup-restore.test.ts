@@ -24,11 +24,11 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { backupDatabase } from "../../src/storage/sqlite/backup.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import type { Db } from "../../src/storage/sqlite/driver.js";
 import { tryExclusive } from "../../src/storage/sqlite/file-lock.js";
-import { tempDir } from "../helpers/temp-dir.js";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { ChatViewMessage } from "../../tools/telegram-emulator/types.js";
+import { tempDir } from "../helpers/temp-dir.js";
 import {
   buttons,
   callbackData,
@@ -47,12 +47,12 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const STARS = "/buy-stars/";
 
 /** The intents of the database at `path`, newest first. */
-function intentsIn(path: string) {
-  const db = openDatabase(path);
+async function intentsIn(path: string) {
+  const storage = await openSqliteStorage(path);
   try {
-    return new Ledger(db).recent({ limit: 100 });
+    return await storage.openLedger({}).recent({ limit: 100 });
   } finally {
-    db.close();
+    await storage.close();
   }
 }
 
@@ -63,11 +63,12 @@ async function exitOn(world: World, path: string) {
 }
 
 /** A database with enough rows to span many pages, closed. */
-function filledDatabase(path: string): void {
-  const db = openDatabase(path);
-  const ledger = new Ledger(db);
+async function filledDatabase(path: string): Promise<void> {
+  let db: Db | undefined;
+  const storage = await openSqliteStorage(path, (opened) => (db = opened));
+  const ledger = storage.openLedger({});
   for (let i = 0; i < 300; i++) {
-    ledger.createDraft({
+    await ledger.createDraft({
       kind: "stars",
       recipient: `user_${String(i).padStart(6, "0")}` as never,
       quantity: 50,
@@ -76,8 +77,8 @@ function filledDatabase(path: string): void {
       balanceBefore: { ton: "100", usdt: "1000" },
     });
   }
-  db.pragma("wal_checkpoint(TRUNCATE)");
-  db.close();
+  db?.pragma("wal_checkpoint(TRUNCATE)");
+  await storage.close();
 }
 
 describe("a database the bot cannot use stops it with one line", { timeout: 60_000 }, () => {
@@ -85,7 +86,7 @@ describe("a database the bot cannot use stops it with one line", { timeout: 60_0
     const world = await startWorld();
     const dir = tempDir("giftbot-damaged-");
     const good = join(dir, "good.sqlite");
-    filledDatabase(good);
+    await filledDatabase(good);
 
     const truncated = join(dir, "truncated.sqlite");
     copyFileSync(good, truncated);
@@ -153,9 +154,9 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
 
     // A confirmation a process had queued behind that purchase (written by another connection,
     // as a second process on the file would): a promise the backup cannot tell was kept.
-    const other = openDatabase(world.databasePath);
-    const otherLedger = new Ledger(other);
-    const promised = otherLedger.createDraft({
+    const other = await openSqliteStorage(world.databasePath);
+    const otherLedger = other.openLedger({});
+    const promised = await otherLedger.createDraft({
       kind: "stars",
       recipient: "erin_friend",
       quantity: 50,
@@ -163,8 +164,8 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
       requester: { userId: DEMO_USER.id, chatId: DEMO_USER.id, chatType: "private" },
       balanceBefore: undefined,
     });
-    expect(otherLedger.queue(promised.id, DEMO_USER.id).ok).toBe(true);
-    other.close();
+    expect((await otherLedger.queue(promised.id, DEMO_USER.id)).ok).toBe(true);
+    await other.close();
 
     const answer = await ada.say("/backup");
     const backupPath = /Backed up: (\S+) \(/.exec(answer.text)?.[1] ?? "";
@@ -208,7 +209,9 @@ describe("/backup, a crash and a restore", { timeout: 90_000 }, () => {
       /2 purchase\(s\) in flight or waiting in the backup are now unknown/,
     );
 
-    const byRecipient = new Map(intentsIn(fresh).map((intent) => [intent.recipient, intent]));
+    const byRecipient = new Map(
+      (await intentsIn(fresh)).map((intent) => [intent.recipient, intent]),
+    );
     expect(byRecipient.get("alice_friend")?.status).toBe("succeeded");
     expect(byRecipient.get("bob_friend")?.status).toBe("rejected");
     expect(byRecipient.get("carl_friend")?.status).toBe("cancelled");

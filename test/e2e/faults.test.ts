@@ -30,7 +30,7 @@ describe("the bot process under faults", () => {
     const outcome = await uma.waitForText(summary.id, /outcome is unknown/);
     expect(outcome.text).toContain("Do not try again");
     expect(world.sandbox.purchaseRequests()).toHaveLength(1);
-    expect(world.intents()[0]?.status).toBe("unconfirmed");
+    expect((await world.intents())[0]?.status).toBe("unconfirmed");
 
     // Every admin is told at once, with the evidence and the buttons to settle it.
     const ada = new Person(world.emulator, DEMO_ADMIN.id);
@@ -45,7 +45,9 @@ describe("the bot process under faults", () => {
 
     // The admin settles it; purchases resume and the held summary can be confirmed now.
     await ada.press(alert, "✅ Delivered");
-    expect(world.intents().find((i) => i.recipient === "alice_friend")?.status).toBe("delivered");
+    expect((await world.intents()).find((i) => i.recipient === "alice_friend")?.status).toBe(
+      "delivered",
+    );
     await uma.press(next, "✅ Confirm");
     await uma.waitForText(next.id, /Delivered: 50 Telegram Stars to @bob_friend/);
     expect(world.sandbox.purchaseRequests()).toHaveLength(2);
@@ -64,13 +66,13 @@ describe("the bot process under faults", () => {
     await world.sandbox.waitForRequests(1, "/buy-stars/");
     first.child.kill("SIGKILL");
     expect(await first.exited).toMatchObject({ signal: "SIGKILL" });
-    expect(world.intents()[0]?.status).toBe("sending");
+    expect((await world.intents())[0]?.status).toBe("sending");
 
     const second = await startBot(world);
     await second.waitForLog((line) => line.msg === "requester told the outcome is unknown");
     const told = await uma.waitForText(summary.id, /outcome is unknown/);
     expect(buttons(told)).toEqual([]);
-    expect(world.intents()[0]?.status).toBe("unconfirmed");
+    expect((await world.intents())[0]?.status).toBe("unconfirmed");
     // The admin learns of it at the restart.
     await new Person(world.emulator, DEMO_ADMIN.id).waitForMessage(
       /unknown outcome: 50 Telegram Stars to @alice_friend/,
@@ -102,7 +104,7 @@ describe("the bot process under faults", () => {
     // On failure, the process's own account of what happened.
     const why = bot.output();
     expect(exit, why).toEqual({ code: 0, signal: null });
-    expect(world.intents()[0]?.status, why).toBe("succeeded");
+    expect((await world.intents())[0]?.status, why).toBe("succeeded");
     expect(uma.message(summary.id)?.text, why).toMatch(/^✅ Delivered: 50 Telegram Stars/);
     const messages = bot.logs.map((line) => line.msg);
     expect(messages, why).toContain("waiting for updates in flight");
@@ -140,7 +142,7 @@ describe("the bot process under faults", () => {
     // Nothing went out and nothing was claimed: it waited queued for its slot, and is an
     // open draft again, to be confirmed after the start.
     expect(world.sandbox.purchaseRequests(), why).toHaveLength(0);
-    expect(world.intents()[0], why).toMatchObject({ status: "draft" });
+    expect((await world.intents())[0], why).toMatchObject({ status: "draft" });
     expect(uma.message(summary.id)?.text, why).toMatch(
       /Nothing was bought: the bot is restarting; press Confirm again in a minute\./,
     );
@@ -163,7 +165,7 @@ describe("the bot process under faults", () => {
     bot.child.kill("SIGINT");
     expect(await bot.exited).toEqual({ code: 130, signal: null });
     // What was claimed stays `sending`: the next start makes it unconfirmed, never resends it.
-    expect(world.intents()[0]?.status).toBe("sending");
+    expect((await world.intents())[0]?.status).toBe("sending");
   });
 
   it("Telegram unreachable while polling: failures are logged without the token, polling retries", async () => {

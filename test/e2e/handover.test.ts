@@ -48,7 +48,7 @@ const STORES = [
   {
     name: "SQLite",
     world: () => startWorld(),
-    statuses: (world: World) => Promise.resolve(world.intents().map((i) => i.status)),
+    statuses: async (world: World) => (await world.intents()).map((i) => i.status),
   },
   {
     name: "PostgreSQL",

@@ -139,7 +139,7 @@ const STORES: readonly Store[] = [
   {
     name: "SQLite",
     world: () => startWorld(),
-    statuses: (world) => Promise.resolve(world.intents().map((i) => i.status)),
+    statuses: async (world) => (await world.intents()).map((i) => i.status),
     renewedAt: (world) => {
       const db = new Database(world.databasePath, { readonly: true });
       try {

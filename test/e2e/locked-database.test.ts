@@ -4,7 +4,7 @@
  * and once the lock goes the same summary is confirmed and bought once.
  */
 import { describe, expect, it, onTestFinished } from "vitest";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openDatabase } from "../../src/storage/sqlite/open.js";
 import { DEMO_USER, Person, starsSummary, startBot, startWorld } from "../helpers/built-process.js";
 
 describe("the bot process on a locked database", { timeout: 40_000 }, () => {

@@ -56,7 +56,7 @@ describe("a crash with confirmations queued behind a purchase in flight", () => 
         queued.push({ person, summaryId: summary.id, recipient });
       }
       // What the people were promised is in the database before the crash.
-      const before = world.intents();
+      const before = await world.intents();
       expect(before.filter((i) => i.status === "sending").map((i) => i.recipient)).toEqual([
         "alice_friend",
       ]);
@@ -82,7 +82,7 @@ describe("a crash with confirmations queued behind a purchase in flight", () => 
         expect(buttons(outcome)).toEqual([]);
       }
 
-      const after = world.intents();
+      const after = await world.intents();
       expect(after.find((i) => i.recipient === "alice_friend")?.status).toBe("unconfirmed");
       for (const { recipient } of queued) {
         expect(after.find((i) => i.recipient === recipient)).toMatchObject({

@@ -10,11 +10,10 @@ import { join, resolve } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
 import { onTestFinished } from "vitest";
 import { RUN_MARKER } from "./leftovers.js";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../../tools/sandbox/types.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
 import {
   DEMO_ADMIN,
@@ -77,7 +76,7 @@ export interface World {
   /** The bot's environment for this world (local peers only, .env never read). */
   env(overrides?: Record<string, string>): Promise<Record<string, string>>;
   /** The intents in the bot's database file, newest first (open it only while no bot runs, or read-only use). */
-  intents(): PurchaseIntent[];
+  intents(): Promise<PurchaseIntent[]>;
 }
 
 /** A sandbox, an emulator with the demo people, and a temp folder; all closed after the test. */
@@ -120,12 +119,12 @@ export async function startWorld(
       ...options.env,
       ...overrides,
     }),
-    intents: () => {
-      const db = openDatabase(databasePath);
+    intents: async () => {
+      const storage = await openSqliteStorage(databasePath);
       try {
-        return new Ledger(db).recent({ limit: 100 });
+        return await storage.openLedger({}).recent({ limit: 100 });
       } finally {
-        db.close();
+        await storage.close();
       }
     },
   };

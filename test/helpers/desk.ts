@@ -4,10 +4,9 @@
  */
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import { Ledger, type LedgerOptions } from "../../src/storage/sqlite/ledger.js";
-import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
+import type { LedgerOptions } from "../../src/storage/ledger/ledger.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
-import type { NewIntent, PurchaseIntent } from "../../src/ledger/types.js";
+import type { NewIntent, PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import { createPurchaseRecords, type PurchaseRecords } from "../../src/purchases/records.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../tools/sandbox/server.js";
@@ -16,7 +15,8 @@ import {
   type GiftServiceClientOptions,
 } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
+import type { Db } from "../../src/storage/sqlite/driver.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "./temp-dir.js";
 import { username } from "./username.js";
 
@@ -48,15 +48,15 @@ export interface DeskFixture {
   db: Db;
   sandbox: Sandbox;
   client: GiftServiceClient;
-  ledger: Ledger;
+  ledger: PurchaseLedger;
   desk: PurchaseDesk;
   /** The ledger read through the bot's read-only view. */
   records: PurchaseRecords;
   clock: { now: number };
   /** Another connection to the same file, with its own Ledger and desk (same client). */
-  secondDesk(): PurchaseDesk;
+  secondDesk(): Promise<PurchaseDesk>;
   /** A draft recorded as the ledger holds one (with the balance figure given, by default 100 TON). */
-  starsDraft(overrides?: Partial<NewIntent>): PurchaseIntent;
+  starsDraft(overrides?: Partial<NewIntent>): Promise<PurchaseIntent>;
 }
 
 export interface DeskFixtureOptions {
@@ -85,24 +85,21 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
   onTestFinished(() => realClient.close());
   const client = options.wrapClient ? options.wrapClient(realClient) : realClient;
   const clock = { now: NOON };
-  const dbs: Db[] = [];
-  const open = () => {
-    const db = openDatabase(path);
-    dbs.push(db);
-    const ledger = new Ledger(db, { ...options.ledger, clock: () => clock.now });
-    const accounts = options.accounts === true ? new SqliteAccounts(db) : undefined;
+  const open = async () => {
+    let db: Db | undefined;
+    const storage = await openSqliteStorage(path, (opened) => (db = opened));
+    onTestFinished(() => storage.close());
+    const ledger = storage.openLedger({ ...options.ledger, clock: () => clock.now });
+    const accounts = options.accounts === true ? storage.openAccounts() : undefined;
     const desk = createPurchaseDesk({
       ledger,
       client,
       ...(accounts ? { accounts } : {}),
       ...options.desk,
     });
-    return { db, ledger, accounts, desk };
+    return { db: db!, ledger, accounts, desk };
   };
-  onTestFinished(() => {
-    for (const db of dbs) if (db.open) db.close();
-  });
-  const first = open();
+  const first = await open();
   return {
     dir,
     path,
@@ -118,7 +115,7 @@ export async function deskFixture(options: DeskFixtureOptions = {}): Promise<Des
       first.accounts,
     ),
     clock,
-    secondDesk: () => open().desk,
+    secondDesk: async () => (await open()).desk,
     starsDraft: (overrides = {}) =>
       first.ledger.createDraft({
         kind: "stars",

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { onTestFinished } from "vitest";
 import { openPool } from "../../src/storage/postgres/connection.js";
-import { migratePostgres } from "../../src/storage/postgres/migrations.js";
+import { migratePostgres } from "../../src/storage/postgres/migrate.js";
 import { postgresClusterUrl } from "./postgres-on-demand.js";
 
 async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {

@@ -7,14 +7,12 @@ import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import type { Translate } from "../../src/bot/context.js";
 import { createI18n, UserSettingsStore } from "../../src/bot/i18n.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "./temp-dir.js";
 
-export function translators(): Record<"en" | "ru", Translate> {
-  const storage = openSqliteStorage(join(tempDir(), "db.sqlite"));
-  onTestFinished(() => {
-    void storage.close();
-  });
+export async function translators(): Promise<Record<"en" | "ru", Translate>> {
+  const storage = await openSqliteStorage(join(tempDir(), "db.sqlite"));
+  onTestFinished(() => storage.close());
   const i18n = createI18n(new UserSettingsStore(storage.keyValues));
   const t =
     (locale: string): Translate =>

@@ -7,9 +7,10 @@
 import { join } from "node:path";
 import type Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
 import type { PurchaseOutcome } from "../../src/service/types.js";
-import { durably, openDatabase } from "../../src/storage/sqlite/database.js";
+import { openLedger } from "../../src/storage/ledger/ledger.js";
+import { SqliteDatabase } from "../../src/storage/sqlite/driver.js";
+import { openDatabase } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { NOON, starsDraft } from "../helpers/ledger.js";
 
@@ -21,17 +22,22 @@ const success: PurchaseOutcome = {
   body: { ok: true, tx_hash: "abc123" },
 };
 
-/** The real connection, recording `PRAGMA synchronous` as each transaction starts. */
+/** The real connection, recording `PRAGMA synchronous` as each transaction begins. */
 function observed(db: Database.Database): { db: Database.Database; levels: number[] } {
   const levels: number[] = [];
   const proxy = new Proxy(db, {
     get(target, property) {
-      if (property === "transaction") {
-        return (fn: (...args: unknown[]) => unknown) =>
-          target.transaction((...args: unknown[]) => {
-            levels.push(target.pragma("synchronous", { simple: true }) as number);
-            return fn(...args);
-          });
+      if (property === "prepare") {
+        return (sql: string) => {
+          const statement = target.prepare(sql);
+          if (!/^BEGIN/.test(sql)) return statement;
+          return {
+            run: () => {
+              levels.push(target.pragma("synchronous", { simple: true }) as number);
+              return statement.run();
+            },
+          };
+        };
       }
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function"
@@ -43,49 +49,49 @@ function observed(db: Database.Database): { db: Database.Database; levels: numbe
 }
 
 describe("durable money commits", () => {
-  it("the claim, a queued promise, an outcome, a recovery, a settlement and the pause switch commit at FULL; drafts at NORMAL", () => {
+  it("the claim, a queued promise, an outcome, a recovery, a settlement and the pause switch commit at FULL; drafts at NORMAL", async () => {
     const real = openDatabase(join(tempDir(), "durable.sqlite"));
     expect(real.pragma("journal_mode", { simple: true })).toBe("wal");
     const { db, levels } = observed(real);
     const clock = { now: NOON };
-    const ledger = new Ledger(db, { clock: () => clock.now });
-    const at = (step: () => unknown): number[] => {
+    const ledger = openLedger(new SqliteDatabase(db), { clock: () => clock.now });
+    const at = async (step: () => Promise<unknown>): Promise<number[]> => {
       levels.length = 0;
-      step();
+      await step();
       return [...levels];
     };
 
-    const a = ledger.createDraft(starsDraft());
-    const b = ledger.createDraft(starsDraft());
-    const c = ledger.createDraft(starsDraft());
-    expect(at(() => ledger.createDraft(starsDraft()))).toEqual([NORMAL]);
-    expect(at(() => ledger.claim(a.id, 1))).toEqual([FULL]);
-    expect(at(() => ledger.queue(b.id, 1))).toEqual([FULL]);
-    expect(at(() => ledger.recordOutcome(a.id, success))).toEqual([FULL]);
-    expect(at(() => ledger.closeQueued(b.id, "paused"))).toEqual([FULL]);
-    ledger.claim(c.id, 1);
-    expect(at(() => ledger.recoverInterrupted())).toEqual([FULL]);
-    expect(at(() => ledger.resolve(c.id, 42, true))).toEqual([FULL]);
-    expect(at(() => ledger.setPaused(true, 42))).toEqual([FULL]);
-    expect(at(() => ledger.pauseByBreaker({ cause: "wallet" }))).toEqual([FULL]);
-    expect(at(() => ledger.setPaused(false, 42))).toEqual([FULL]);
-    expect(at(() => ledger.cancel(ledger.createDraft(starsDraft()).id, 1))).toEqual([
-      NORMAL,
-      NORMAL,
-    ]);
+    const a = await ledger.createDraft(starsDraft());
+    const b = await ledger.createDraft(starsDraft());
+    const c = await ledger.createDraft(starsDraft());
+    expect(await at(() => ledger.createDraft(starsDraft()))).toEqual([NORMAL]);
+    expect(await at(() => ledger.claim(a.id, 1))).toEqual([FULL]);
+    expect(await at(() => ledger.queue(b.id, 1))).toEqual([FULL]);
+    expect(await at(() => ledger.recordOutcome(a.id, success))).toEqual([FULL]);
+    expect(await at(() => ledger.closeQueued(b.id, "paused"))).toEqual([FULL]);
+    await ledger.claim(c.id, 1);
+    expect(await at(() => ledger.recoverInterrupted())).toEqual([FULL]);
+    expect(await at(() => ledger.resolve(c.id, 42, true))).toEqual([FULL]);
+    expect(await at(() => ledger.setPaused(true, 42))).toEqual([FULL]);
+    expect(await at(() => ledger.pauseByBreaker({ cause: "wallet" }))).toEqual([FULL]);
+    expect(await at(() => ledger.setPaused(false, 42))).toEqual([FULL]);
+    const cancelled = await ledger.createDraft(starsDraft());
+    expect(await at(() => ledger.cancel(cancelled.id, 1))).toEqual([NORMAL]);
     // The connection is back at its own level after every durable commit.
     expect(real.pragma("synchronous", { simple: true })).toBe(NORMAL);
     real.close();
   });
 
-  it("durably restores the connection's level when the commit throws", () => {
+  it("a durable transaction restores the connection's level when it throws", async () => {
     const db = openDatabase(join(tempDir(), "throws.sqlite"));
-    expect(() =>
-      durably(db, () => {
+    const refused = new SqliteDatabase(db).transaction(
+      () => {
         expect(db.pragma("synchronous", { simple: true })).toBe(FULL);
-        throw new Error("refused");
-      }),
-    ).toThrow("refused");
+        return Promise.reject(new Error("refused"));
+      },
+      { durable: true },
+    );
+    await expect(refused).rejects.toThrow("refused");
     expect(db.pragma("synchronous", { simple: true })).toBe(NORMAL);
     db.close();
   });

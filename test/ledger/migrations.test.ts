@@ -1,12 +1,22 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
-import { migrate, openDatabase, schemaVersion } from "../../src/storage/sqlite/database.js";
-import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
-import { migrations } from "../../src/storage/sqlite/migrations.js";
+import type { PurchaseLedger } from "../../src/ledger/types.js";
+import { KeyValueStore } from "../../src/storage/key-value-store.js";
+import { openLedger } from "../../src/storage/ledger/ledger.js";
+import { migrationsFor } from "../../src/storage/migrations.js";
+import { SqliteDatabase } from "../../src/storage/sqlite/driver.js";
+import { migrate, openDatabase, schemaVersion } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 import { starsDraft } from "../helpers/ledger.js";
+
+/** SQLite's steps, oldest first: step `i` (0-based) is schema version `i + 1`. */
+const migrations = migrationsFor("sqlite");
+
+/** A ledger on an open connection. */
+function ledgerOn(db: Database.Database): PurchaseLedger {
+  return openLedger(new SqliteDatabase(db));
+}
 
 function tables(db: Database.Database): string[] {
   return db
@@ -67,26 +77,30 @@ describe("ledger migrations", () => {
     db.close();
   });
 
-  it("carries a version-1 file with data forward, keeping its rows", () => {
+  it("carries a version-1 file with data forward, keeping its rows", async () => {
     const path = join(tempDir(), "v1.sqlite");
     const old = new Database(path);
     old.pragma("journal_mode = WAL");
     migrate(old, 1);
     expect(schemaVersion(old)).toBe(1);
-    new KeyValueStore<{ step: number }>(old, "conversations").write("chat:7", { step: 3 });
+    await new KeyValueStore<{ step: number }>(new SqliteDatabase(old), "conversations").write(
+      "chat:7",
+      { step: 3 },
+    );
     expect(tables(old)).toEqual(["kv"]);
     old.close();
 
     const db = openDatabase(path);
     expect(schemaVersion(db)).toBe(migrations.length);
-    expect(new KeyValueStore(db, "conversations").read("chat:7")).toEqual({ step: 3 });
-    const ledger = new Ledger(db);
-    const intent = ledger.createDraft(starsDraft());
-    expect(ledger.claim(intent.id, 1).ok).toBe(true);
+    const kv = new KeyValueStore(new SqliteDatabase(db), "conversations");
+    expect(await kv.read("chat:7")).toEqual({ step: 3 });
+    const ledger = ledgerOn(db);
+    const intent = await ledger.createDraft(starsDraft());
+    expect((await ledger.claim(intent.id, 1)).ok).toBe(true);
     db.close();
   });
 
-  it("carries an unconfirmed intent from the version before balance_before_at forward, unchanged", () => {
+  it("carries an unconfirmed intent from the version before balance_before_at forward, unchanged", async () => {
     const path = join(tempDir(), "v3.sqlite");
     const previous = migrations.findIndex((m) => m.sql.includes("balance_before_at"));
     expect(previous).toBeGreaterThan(0);
@@ -140,8 +154,8 @@ describe("ledger migrations", () => {
       .all()
       .map((c) => c.name);
     expect(columnNames).toContain("balance_before_at");
-    const ledger = new Ledger(db);
-    expect(ledger.get(row.id)).toEqual({
+    const ledger = ledgerOn(db);
+    expect(await ledger.get(row.id)).toEqual({
       id: row.id,
       kind: "stars",
       recipient: "alice_1",
@@ -161,18 +175,18 @@ describe("ledger migrations", () => {
       resolvedBy: undefined,
       resolvedAt: undefined,
     });
-    expect(ledger.history(row.id)).toEqual([
+    expect(await ledger.history(row.id)).toEqual([
       { from: "sending", to: "unconfirmed", at: 3_000, actor: undefined },
     ]);
     // Still unconfirmed in effect: it freezes new claims until an admin reconciles it.
-    const draft = ledger.createDraft(starsDraft());
-    expect(ledger.claim(draft.id, 1)).toMatchObject({ ok: false, reason: "frozen" });
-    expect(ledger.resolve(row.id, 99, true).unconfirmedLeft).toBe(0);
-    expect(ledger.claim(draft.id, 1).ok).toBe(true);
+    const draft = await ledger.createDraft(starsDraft());
+    expect(await ledger.claim(draft.id, 1)).toMatchObject({ ok: false, reason: "frozen" });
+    expect((await ledger.resolve(row.id, 99, true)).unconfirmedLeft).toBe(0);
+    expect((await ledger.claim(draft.id, 1)).ok).toBe(true);
     db.close();
   });
 
-  it("carries a version-4 file forward to queued confirmations, keeping rows, history and keys", () => {
+  it("carries a version-4 file forward to queued confirmations, keeping rows, history and keys", async () => {
     const path = join(tempDir(), "v4.sqlite");
     const previous = migrations.findIndex((m) => m.sql.includes("queued_at"));
     expect(previous).toBeGreaterThan(0);
@@ -210,8 +224,12 @@ describe("ledger migrations", () => {
     expect(after).toEqual(
       before.map((row) => ({ ...(row as object), queued_at: null, ...costColumns })),
     );
-    const ledger = new Ledger(db);
-    expect(ledger.history(settled.id).map((e) => e.to)).toEqual(["draft", "sending", "rejected"]);
+    const ledger = ledgerOn(db);
+    expect((await ledger.history(settled.id)).map((e) => e.to)).toEqual([
+      "draft",
+      "sending",
+      "rejected",
+    ]);
     // The history still points at its intents: an event for an unknown intent is refused.
     expect(() =>
       db
@@ -220,8 +238,14 @@ describe("ledger migrations", () => {
         )
         .run(),
     ).toThrow(/FOREIGN KEY/);
-    expect(ledger.queue(open.id, 1)).toMatchObject({ ok: true, intent: { status: "queued" } });
-    expect(ledger.claim(open.id, 1)).toMatchObject({ ok: true, intent: { status: "sending" } });
+    expect(await ledger.queue(open.id, 1)).toMatchObject({
+      ok: true,
+      intent: { status: "queued" },
+    });
+    expect(await ledger.claim(open.id, 1)).toMatchObject({
+      ok: true,
+      intent: { status: "sending" },
+    });
     const indexes = db
       .prepare<[], { name: string }>(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'purchase_intents'",
@@ -239,10 +263,10 @@ describe("ledger migrations", () => {
     db.close();
   });
 
-  it("keeps the database's constraints: unknown statuses and kinds cannot be written", () => {
+  it("keeps the database's constraints: unknown statuses and kinds cannot be written", async () => {
     const db = openDatabase(join(tempDir(), "c.sqlite"));
-    const ledger = new Ledger(db);
-    const intent = ledger.createDraft(starsDraft());
+    const ledger = ledgerOn(db);
+    const intent = await ledger.createDraft(starsDraft());
     expect(() =>
       db.prepare("UPDATE purchase_intents SET status = 'resent' WHERE id = ?").run(intent.id),
     ).toThrow(/CHECK/);

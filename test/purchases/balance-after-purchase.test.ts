@@ -19,7 +19,7 @@ async function world(options: { quotaIdle: boolean; listen?: boolean }) {
 describe("the balance after a purchase", () => {
   it("is read once, fresh, when the quota is idle; its listeners get it and a summary reuses it", async () => {
     const { f, readings, balanceReads } = await world({ quotaIdle: true });
-    const draft = f.starsDraft();
+    const draft = await f.starsDraft();
     const result = await f.desk.confirm(draft.id, 1);
     expect(result.kind).toBe("succeeded");
     await f.desk.settled();
@@ -28,7 +28,9 @@ describe("the balance after a purchase", () => {
     expect(readings).toHaveLength(1);
     const [after] = readings;
     // Read after the answer, so it shows what the purchase spent.
-    expect(after?.at).toBeGreaterThanOrEqual(f.ledger.get(draft.id)?.finishedAt ?? Infinity);
+    expect(after?.at).toBeGreaterThanOrEqual(
+      (await f.ledger.get(draft.id))?.finishedAt ?? Infinity,
+    );
     expect(after?.balance).toEqual(f.sandbox.getBalance());
     expect(after?.balance.ton).not.toBe("100");
     // The next summary's read is that answer, not another request.
@@ -38,7 +40,7 @@ describe("the balance after a purchase", () => {
 
   it("costs no request while the quota is in demand: the next read made anyway reaches the listeners", async () => {
     const { f, idle, readings, balanceReads } = await world({ quotaIdle: false });
-    const draft = f.starsDraft();
+    const draft = await f.starsDraft();
     expect((await f.desk.confirm(draft.id, 1)).kind).toBe("succeeded");
     await f.desk.settled();
     expect(balanceReads()).toBe(0);
@@ -53,11 +55,13 @@ describe("the balance after a purchase", () => {
 
   it("is read once after the last of several confirmations waiting in turn, not after each", async () => {
     const { f, readings, balanceReads } = await world({ quotaIdle: true });
-    const drafts = ["alice_1", "bob_gifts", "carl_gifts"].map((name, i) =>
-      f.starsDraft({
-        recipient: username(name),
-        requester: { userId: 10 + i, chatId: 10 + i, chatType: "private" },
-      }),
+    const drafts = await Promise.all(
+      ["alice_1", "bob_gifts", "carl_gifts"].map((name, i) =>
+        f.starsDraft({
+          recipient: username(name),
+          requester: { userId: 10 + i, chatId: 10 + i, chatType: "private" },
+        }),
+      ),
     );
     const results = await Promise.all(drafts.map((d, i) => f.desk.confirm(d.id, 10 + i)));
     expect(results.map((r) => r.kind)).toEqual(["succeeded", "succeeded", "succeeded"]);
@@ -69,13 +73,13 @@ describe("the balance after a purchase", () => {
 
   it("is not read when nobody listens, nor after a confirmation that sent nothing", async () => {
     const quiet = await world({ quotaIdle: true, listen: false });
-    expect((await quiet.f.desk.confirm(quiet.f.starsDraft().id, 1)).kind).toBe("succeeded");
+    expect((await quiet.f.desk.confirm((await quiet.f.starsDraft()).id, 1)).kind).toBe("succeeded");
     await quiet.f.desk.settled();
     expect(quiet.balanceReads()).toBe(0);
 
     const { f, readings, balanceReads } = await world({ quotaIdle: true });
     await f.desk.admin.pause(99);
-    const refused = await f.desk.confirm(f.starsDraft().id, 1);
+    const refused = await f.desk.confirm((await f.starsDraft()).id, 1);
     expect(refused).toMatchObject({ kind: "refused", refusal: { reason: "paused" } });
     await f.desk.settled();
     expect(balanceReads()).toBe(0);

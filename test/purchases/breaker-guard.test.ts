@@ -32,8 +32,8 @@ describe("breaker guard on the desk", () => {
     const f = await deskFixture();
     const { openings } = guardOn(f);
     f.sandbox.expireSession();
-    const first = f.starsDraft(buyer(1));
-    const second = f.starsDraft(buyer(2));
+    const first = await f.starsDraft(buyer(1));
+    const second = await f.starsDraft(buyer(2));
 
     // Both confirmations are in the purchase lane at once: the second waits for the first.
     const [firstResult, secondResult] = await Promise.all([
@@ -63,7 +63,7 @@ describe("breaker guard on the desk", () => {
     pauses.pauseByBreaker = (detail, now) =>
       new Promise<void>((resolve) => setImmediate(() => resolve(write(detail, now))));
     f.sandbox.expireSession();
-    const result = await f.desk.confirm(f.starsDraft(buyer(1)).id, 1);
+    const result = await f.desk.confirm((await f.starsDraft(buyer(1))).id, 1);
     expect(result.kind).toBe("rejected");
     expect((await f.records.pauseReason())?.source).toBe("breaker");
   });
@@ -76,19 +76,19 @@ describe("breaker guard on the desk", () => {
       { path: "/buy-stars/", times: 3 },
     );
     for (const userId of [1, 2, 3]) {
-      const result = await f.desk.confirm(f.starsDraft(buyer(userId)).id, userId);
+      const result = await f.desk.confirm((await f.starsDraft(buyer(userId))).id, userId);
       expect(result.kind).toBe("rejected");
     }
     expect(openings).toHaveLength(0);
     expect((await f.records.status()).paused).toBe(false);
 
     f.sandbox.drainWallet();
-    await f.desk.confirm(f.starsDraft(buyer(4)).id, 4);
+    await f.desk.confirm((await f.starsDraft(buyer(4))).id, 4);
     expect(openings.map((opening) => opening.cause)).toEqual(["wallet"]);
 
     await f.desk.admin.resume(99);
     expect((await f.records.status()).paused).toBe(false);
-    await f.desk.confirm(f.starsDraft(buyer(5)).id, 5);
+    await f.desk.confirm((await f.starsDraft(buyer(5))).id, 5);
     expect(openings.map((opening) => opening.cause)).toEqual(["wallet", "wallet"]);
     expect((await f.records.status()).paused).toBe(true);
   });

@@ -1,6 +1,5 @@
 import { Address, beginCell } from "@ton/core";
 import { describe, expect, it, onTestFinished } from "vitest";
-import { SqliteAccounts } from "../../src/storage/sqlite/accounts.js";
 import type { PurchaseCost } from "../../src/costs/types.js";
 import { silentLogger } from "../../src/shared/logger.js";
 import { CostMeter } from "../../src/purchases/cost-meter.js";
@@ -20,9 +19,9 @@ const success: PurchaseOutcome = {
   body: { ok: true },
 };
 
-function fixture(options: { onChain?: OnChainEvidence } = {}) {
-  const fx = ledgerFixture();
-  const accounts = new SqliteAccounts(fx.db);
+async function fixture(options: { onChain?: OnChainEvidence } = {}) {
+  const fx = await ledgerFixture();
+  const accounts = fx.storage.openAccounts();
   const meter = new CostMeter({
     ledger: fx.ledger,
     accounts,
@@ -32,15 +31,15 @@ function fixture(options: { onChain?: OnChainEvidence } = {}) {
     waitForReadingMs: 60_000,
   });
   /** A purchase whose "balance before" was read at the clock's time, delivered a second later. */
-  const deliver = (usdtBefore: string) => {
-    const draft = fx.draft({ balanceBefore: { ton: "100", usdt: usdtBefore } });
+  const deliver = async (usdtBefore: string) => {
+    const draft = await fx.draft({ balanceBefore: { ton: "100", usdt: usdtBefore } });
     const readAt = fx.clock.now;
     fx.clock.now += 1_000;
-    const claim = fx.ledger.claim(draft.id, 1);
+    const claim = await fx.ledger.claim(draft.id, 1);
     if (!claim.ok) throw new Error(claim.reason);
-    fx.ledger.recordBalanceBefore(draft.id, draft.balanceBefore!, readAt);
+    await fx.ledger.recordBalanceBefore(draft.id, draft.balanceBefore!, readAt);
     fx.clock.now += 1_000;
-    const intent = fx.ledger.recordOutcome(draft.id, success).intent;
+    const intent = (await fx.ledger.recordOutcome(draft.id, success)).intent;
     fx.clock.now += 1_000;
     return intent;
   };
@@ -50,8 +49,8 @@ function fixture(options: { onChain?: OnChainEvidence } = {}) {
 
 describe("the cost meter", () => {
   it("takes the desk's read right after the purchase as its reading after, and waits for it", async () => {
-    const { ledger, meter, deliver, reading } = fixture();
-    const intent = deliver("1000");
+    const { ledger, meter, deliver, reading } = await fixture();
+    const intent = await deliver("1000");
     meter.delivered(intent);
     // The desk starts its one read after the purchase; the meter only hears its answer.
     let answer: () => void = () => undefined;
@@ -63,10 +62,10 @@ describe("the cost meter", () => {
     });
     meter.readingAfter([intent.id], read);
     const waiting = meter.settled(intent.id, 60_000);
-    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    expect((await ledger.get(intent.id))?.cost).toBeUndefined();
     answer();
     await waiting;
-    expect(ledger.get(intent.id)?.cost).toMatchObject({
+    expect((await ledger.get(intent.id))?.cost).toMatchObject({
       measured: true,
       amount: "1.5",
       currency: "usdt",
@@ -76,7 +75,7 @@ describe("the cost meter", () => {
   });
 
   it("waits for a store that answers later (PostgreSQL): the judgement and its write after the read", async () => {
-    const { ledger, accounts, meter, deliver, reading } = fixture();
+    const { ledger, accounts, meter, deliver, reading } = await fixture();
     // Each answer a macrotask later, as a pool's round trip arrives.
     const later = <T>(value: () => T) =>
       new Promise<T>((resolve) => setImmediate(() => resolve(value())));
@@ -86,32 +85,32 @@ describe("the cost meter", () => {
     const recordCost = accounts.recordCost.bind(accounts);
     accounts.recordCost = ((id: string, cost: PurchaseCost) =>
       later(() => recordCost(id, cost))) as unknown as typeof accounts.recordCost;
-    const intent = deliver("1000");
+    const intent = await deliver("1000");
     meter.delivered(intent);
     const read = Promise.resolve().then(() => meter.observe(reading("998.5")));
     meter.readingAfter([intent.id], read);
     await meter.settled(intent.id, 60_000);
-    expect(ledger.get(intent.id)?.cost).toMatchObject({ measured: true, amount: "1.5" });
+    expect((await ledger.get(intent.id))?.cost).toMatchObject({ measured: true, amount: "1.5" });
   });
 
   it("without a read after the purchase (the quota was busy), a later shared read serves", async () => {
-    const { ledger, meter, deliver, reading, clock } = fixture();
-    const intent = deliver("1000");
+    const { ledger, meter, deliver, reading, clock } = await fixture();
+    const intent = await deliver("1000");
     meter.delivered(intent);
     // Nothing to wait for: no measurement is under way.
     await meter.settled(intent.id, 60_000);
-    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    expect((await ledger.get(intent.id))?.cost).toBeUndefined();
     // A read that started before the answer says nothing about this purchase.
     meter.observe({ balance: { ton: "100", usdt: "1000" }, at: intent.finishedAt! - 1 });
     await meter.idle();
     // The transfer has not settled yet: wait for a later reading.
     meter.observe(reading("1000"));
     await meter.idle();
-    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    expect((await ledger.get(intent.id))?.cost).toBeUndefined();
     clock.now += 5_000;
     meter.observe(reading("999.25"));
     await meter.idle();
-    expect(ledger.get(intent.id)?.cost).toMatchObject({
+    expect((await ledger.get(intent.id))?.cost).toMatchObject({
       measured: true,
       amount: "0.75",
       source: "later_balance",
@@ -119,49 +118,49 @@ describe("the cost meter", () => {
   });
 
   it("records no figure when another purchase went out before the reading after", async () => {
-    const { ledger, meter, deliver, reading } = fixture();
-    const first = deliver("1000");
+    const { ledger, meter, deliver, reading } = await fixture();
+    const first = await deliver("1000");
     meter.delivered(first);
-    const second = deliver("999.25");
+    const second = await deliver("999.25");
     meter.delivered(second);
     meter.observe(reading("998.5"));
     await meter.idle();
-    expect(ledger.get(first.id)?.cost).toMatchObject({
+    expect((await ledger.get(first.id))?.cost).toMatchObject({
       measured: false,
       reason: "other_purchase",
     });
     // The second's own "before" was read after the first finished: it is measured.
-    expect(ledger.get(second.id)?.cost).toMatchObject({ measured: true, amount: "0.75" });
+    expect((await ledger.get(second.id))?.cost).toMatchObject({ measured: true, amount: "0.75" });
   });
 
   it("counts a purchase finished in the millisecond the reading before started, unless that reading is known to show it", async () => {
     for (const known of [false, true]) {
-      const { ledger, meter, deliver, reading, clock } = fixture();
-      const first = deliver("1000");
+      const { ledger, meter, deliver, reading, clock } = await fixture();
+      const first = await deliver("1000");
       // The reading before the second started in the millisecond the first's outcome was
       // written: in it or not, the times cannot say. The desk knows when its cached reading
       // started after the first finished (a giveaway's next recipient).
       clock.now = first.finishedAt ?? clock.now;
-      const second = deliver("999.25");
+      const second = await deliver("999.25");
       clock.now += 1_000;
       meter.delivered(second, known ? [first.id] : []);
       meter.observe(reading("998.5"));
       await meter.idle();
-      expect(ledger.get(second.id)?.balanceBeforeAt).toBe(first.finishedAt);
-      expect(ledger.get(second.id)?.cost).toMatchObject(
+      expect((await ledger.get(second.id))?.balanceBeforeAt).toBe(first.finishedAt);
+      expect((await ledger.get(second.id))?.cost).toMatchObject(
         known ? { measured: true, amount: "0.75" } : { measured: false, reason: "other_purchase" },
       );
     }
   });
 
   it("judges every purchase waiting for one reading by its own window, from one read of the ledger", async () => {
-    const { ledger, meter, deliver, reading, clock } = fixture();
+    const { ledger, meter, deliver, reading, clock } = await fixture();
     // Three purchases back to back while no balance was read (the quota was busy): each one's
     // "before" was read while the previous one was still out, or after it.
-    const first = deliver("1000");
+    const first = await deliver("1000");
     clock.now -= 2_000;
-    const second = deliver("999");
-    const third = deliver("998");
+    const second = await deliver("999");
+    const third = await deliver("998");
     for (const intent of [first, second, third]) meter.delivered(intent);
     let reads = 0;
     const outBetween = ledger.outBetween.bind(ledger);
@@ -172,27 +171,27 @@ describe("the cost meter", () => {
     meter.observe(reading("997"));
     await meter.idle();
     expect(reads).toBe(1);
-    expect(ledger.get(first.id)?.cost).toMatchObject({
+    expect((await ledger.get(first.id))?.cost).toMatchObject({
       measured: false,
       reason: "other_purchase",
     });
-    expect(ledger.get(second.id)?.cost).toMatchObject({
+    expect((await ledger.get(second.id))?.cost).toMatchObject({
       measured: false,
       reason: "other_purchase",
     });
     // The third's "before" was read after the second finished: only its own transfer follows.
-    expect(ledger.get(third.id)?.cost).toMatchObject({ measured: true, amount: "1" });
+    expect((await ledger.get(third.id))?.cost).toMatchObject({ measured: true, amount: "1" });
     expect(meter.pendingCount).toBe(0);
   });
 
   it("gives up, saying why, when no reading comes in time", async () => {
-    const { ledger, meter, deliver, reading, clock } = fixture();
-    const intent = deliver("1000");
+    const { ledger, meter, deliver, reading, clock } = await fixture();
+    const intent = await deliver("1000");
     meter.delivered(intent);
     clock.now += 61_000;
     meter.observe(reading("999"));
     await meter.idle();
-    expect(ledger.get(intent.id)?.cost).toMatchObject({
+    expect((await ledger.get(intent.id))?.cost).toMatchObject({
       measured: false,
       reason: "no_reading_after",
     });
@@ -215,15 +214,15 @@ function slowChain(): { onChain: OnChainEvidence; answerChain: () => void } {
 describe("the cost meter with the chain", () => {
   it("keeps the reading that came while the chain was asked, and judges it when the chain has no figure", async () => {
     const { onChain, answerChain } = slowChain();
-    const { ledger, meter, deliver, reading } = fixture({ onChain });
-    const intent = deliver("1000");
+    const { ledger, meter, deliver, reading } = await fixture({ onChain });
+    const intent = await deliver("1000");
     meter.delivered(intent);
     meter.observe(reading("999.25"));
     // The chain is the better source: the reading waits for its answer.
-    expect(ledger.get(intent.id)?.cost).toBeUndefined();
+    expect((await ledger.get(intent.id))?.cost).toBeUndefined();
     answerChain();
     await meter.idle();
-    expect(ledger.get(intent.id)?.cost).toMatchObject({
+    expect((await ledger.get(intent.id))?.cost).toMatchObject({
       measured: true,
       amount: "0.75",
       source: "later_balance",
@@ -234,8 +233,8 @@ describe("the cost meter with the chain", () => {
 describe("a stop while the chain is still asked", () => {
   it("waits at most the time it is given, says the measurement did not finish, and finishes later", async () => {
     const { onChain, answerChain } = slowChain();
-    const { meter, deliver } = fixture({ onChain });
-    meter.delivered(deliver("1000"));
+    const { meter, deliver } = await fixture({ onChain });
+    meter.delivered(await deliver("1000"));
     expect(await meter.idle(20)).toBe(false);
     answerChain();
     expect(await meter.idle(60_000)).toBe(true);
@@ -269,9 +268,9 @@ describe("the cost on chain", () => {
     ]);
     onTestFinished(() => fake.close());
     const chain = createTonEvidence({ endpoint: fake.endpoint, walletAddress: wallet.toString() });
-    const { draft } = fixture();
+    const { draft } = await fixture();
     const intent = {
-      ...draft({ paymentMethod: "ton" }),
+      ...(await draft({ paymentMethod: "ton" })),
       status: "succeeded" as const,
       sentAt,
       finishedAt: sentAt + 3_000,

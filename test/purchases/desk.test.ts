@@ -65,7 +65,7 @@ describe("PurchaseDesk reads", () => {
 describe("PurchaseDesk.confirm", () => {
   it("buys stars once, records the full response, and answers repeats without sending", async () => {
     const f = await deskFixture();
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     const result = await f.desk.confirm(intent.id, 1);
     expect(result.kind).toBe("succeeded");
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
@@ -101,7 +101,7 @@ describe("PurchaseDesk.confirm", () => {
     f.desk.events.on("confirmed", () => {
       throw new Error("a failing listener disturbs nothing");
     });
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     expect((await f.desk.confirm(intent.id, 1)).kind).toBe("succeeded");
     expect((await f.desk.confirm(intent.id, 1)).kind).toBe("refused");
     expect((await f.desk.confirm("no-such-intent", 1)).kind).toBe("refused");
@@ -115,7 +115,7 @@ describe("PurchaseDesk.confirm", () => {
 
   it("1,000 concurrent confirmations (one desk) send exactly one request", async () => {
     const f = await deskFixture();
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     const results = await Promise.all(
       Array.from({ length: 1000 }, () => f.desk.confirm(intent.id, 1)),
     );
@@ -126,8 +126,8 @@ describe("PurchaseDesk.confirm", () => {
 
   it("1,000 concurrent confirmations over several connections send exactly one request", async () => {
     const f = await deskFixture();
-    const intent = f.starsDraft();
-    const desks = [f.desk, f.secondDesk(), f.secondDesk(), f.secondDesk()];
+    const intent = await f.starsDraft();
+    const desks = [f.desk, await f.secondDesk(), await f.secondDesk(), await f.secondDesk()];
     const results = await Promise.all(
       Array.from({ length: 1000 }, (_, i) => desks[i % desks.length]!.confirm(intent.id, 1)),
     );
@@ -169,8 +169,8 @@ describe("PurchaseDesk.confirm", () => {
       f.desk.events.on("unconfirmed", () => {
         throw new Error("a broken listener must not break the purchase");
       });
-      const intent = f.starsDraft();
-      const next = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+      const intent = await f.starsDraft();
+      const next = await f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
       f.sandbox.injectFault(fault, { path: STARS });
 
       const result = await f.desk.confirm(intent.id, 1);
@@ -205,7 +205,7 @@ describe("PurchaseDesk.confirm", () => {
     const f = await deskFixture();
     const told: string[] = [];
     f.desk.events.on("unconfirmed", (intent) => told.push(intent.id));
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     f.sandbox.injectFault(
       { type: "status", status: 400, body: { ok: false, error: "PRICE_GUARD", price_guard: true } },
       { path: STARS },
@@ -216,7 +216,7 @@ describe("PurchaseDesk.confirm", () => {
     expect((await f.records.getIntent(intent.id))?.status).toBe("rejected");
     expect((await f.records.status()).unconfirmed).toBe(0);
     expect(told).toEqual([]);
-    expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
+    expect((await f.desk.confirm((await f.starsDraft()).id, 1)).kind).toBe("succeeded");
   });
 
   it("an invalid answer from the client after the claim is not sent, recorded as rejected", async () => {
@@ -227,7 +227,7 @@ describe("PurchaseDesk.confirm", () => {
           Promise.resolve({ kind: "invalid", field: "amount", detail: "out of range" } as const),
       }),
     });
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     const result = await f.desk.confirm(intent.id, 1);
     expect(result).toMatchObject({ kind: "not_sent", reason: "invalid" });
     expect(await f.records.getIntent(intent.id)).toMatchObject({
@@ -241,12 +241,12 @@ describe("PurchaseDesk.confirm", () => {
     const f = await deskFixture({
       ledger: { limits: { starsPerPurchase: 200 }, draftTtlMs: 60_000 },
     });
-    expect(await f.desk.confirm(f.starsDraft({ quantity: 250 }).id, 1)).toMatchObject({
+    expect(await f.desk.confirm((await f.starsDraft({ quantity: 250 })).id, 1)).toMatchObject({
       kind: "refused",
       refusal: { reason: "limit", limit: "stars_per_purchase", max: 200 },
     });
     await f.desk.admin.pause(99);
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     expect(await f.desk.confirm(intent.id, 1)).toEqual({
       kind: "refused",
       refusal: { reason: "paused", source: "admin" },
@@ -345,9 +345,9 @@ describe("secrets and the database", () => {
     });
     await f.desk.checkRecipient("alice_1");
     await f.desk.readBalance();
-    expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("succeeded");
+    expect((await f.desk.confirm((await f.starsDraft()).id, 1)).kind).toBe("succeeded");
     f.sandbox.injectFault({ type: "status", status: 400, body: { ok: false, error: "NOPE" } });
-    expect((await f.desk.confirm(f.starsDraft().id, 1)).kind).toBe("rejected");
+    expect((await f.desk.confirm((await f.starsDraft()).id, 1)).kind).toBe("rejected");
     for (const fault of [
       { type: "unconfirmed", executed: true },
       { type: "malformed" },
@@ -356,7 +356,7 @@ describe("secrets and the database", () => {
       { type: "status", status: 429, body: { ok: false }, headers: { "retry-after": "1" } },
     ] as Fault[]) {
       f.sandbox.injectFault(fault, { path: STARS });
-      const intent = f.starsDraft();
+      const intent = await f.starsDraft();
       expect((await f.desk.confirm(intent.id, 1)).kind).toBe("unconfirmed");
       await f.desk.admin.resolve(intent.id, 99, false);
     }
@@ -372,7 +372,7 @@ describe("secrets and the database", () => {
       { type: "status", status: 400, body: { ok: false, ...echo } },
       { path: STARS },
     );
-    const echoRejected = f.starsDraft();
+    const echoRejected = await f.starsDraft();
     expect((await f.desk.confirm(echoRejected.id, 1)).kind).toBe("rejected");
     echoed.push(echoRejected.id);
     f.sandbox.injectFault(
@@ -383,7 +383,7 @@ describe("secrets and the database", () => {
       },
       { path: STARS },
     );
-    const echoUnconfirmed = f.starsDraft();
+    const echoUnconfirmed = await f.starsDraft();
     expect((await f.desk.confirm(echoUnconfirmed.id, 1)).kind).toBe("unconfirmed");
     echoed.push(echoUnconfirmed.id);
     await f.desk.admin.evidence(echoUnconfirmed.id);
@@ -419,8 +419,8 @@ describe("secrets and the database", () => {
 describe("purchase desk: one purchase in flight at a time", () => {
   it("a purchase queued behind one that ends ambiguous is never sent", async () => {
     const f = await deskFixture({ client: { timeouts: { headersMs: 300, bodyMs: 300 } } });
-    const first = f.starsDraft();
-    const second = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    const first = await f.starsDraft();
+    const second = await f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
     // The first purchase is held past the client's timeout: its outcome becomes unknown.
     f.sandbox.injectFault({ type: "delay", ms: 5_000 }, { path: STARS });
     const queued: number[] = [];
@@ -441,18 +441,18 @@ describe("purchase desk: one purchase in flight at a time", () => {
 
   it("another connection's confirmation is refused as busy while a purchase is in flight", async () => {
     const f = await deskFixture();
-    const first = f.starsDraft();
-    const second = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    const first = await f.starsDraft();
+    const second = await f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
     f.sandbox.injectFault({ type: "delay", ms: 300 }, { path: STARS });
 
     const firstResult = f.desk.confirm(first.id, 1);
     await f.sandbox.waitForRequests(1, STARS);
-    expect(await f.secondDesk().confirm(second.id, 2)).toEqual({
+    expect(await (await f.secondDesk()).confirm(second.id, 2)).toEqual({
       kind: "refused",
       refusal: { reason: "busy" },
     });
     expect((await firstResult).kind).toBe("succeeded");
-    expect((await f.secondDesk().confirm(second.id, 2)).kind).toBe("succeeded");
+    expect((await (await f.secondDesk()).confirm(second.id, 2)).kind).toBe("succeeded");
     expect(f.sandbox.purchaseRequests()).toHaveLength(2);
   });
 
@@ -460,7 +460,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
     const f = await deskFixture({ client: { quota: { limit: 1, windowMs: 60_000 } } });
     // The only request of the window goes to a read; the purchase must wait for the next one.
     await f.desk.readBalance();
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     let queued!: (ms: number) => void;
     const queuedFor = new Promise<number>((resolve) => (queued = resolve));
     const result = f.desk.confirm(intent.id, 1, { onQueued: (ms) => queued(ms) });
@@ -478,7 +478,7 @@ describe("purchase desk: one purchase in flight at a time", () => {
 
   it("an old premium summary whose recipient cannot be re-checked buys nothing", async () => {
     const f = await deskFixture({ client: { readRetries: 0 } });
-    const intent = f.ledger.createDraft({
+    const intent = await f.ledger.createDraft({
       kind: "premium",
       recipient: username("erin_gift"),
       quantity: 3,
@@ -555,7 +555,9 @@ describe("the balance before a purchase, for reconciliation", () => {
     f.clock.now = NOON + 60_000;
     const other = await draftWithBalance(f, 2);
     expect((await f.desk.confirm(other.id, 2)).kind).toBe("succeeded");
-    const rejected = f.starsDraft({ requester: { userId: 3, chatId: 3, chatType: "private" } });
+    const rejected = await f.starsDraft({
+      requester: { userId: 3, chatId: 3, chatType: "private" },
+    });
     f.sandbox.injectFault({ type: "status", status: 400, body: { ok: false, error: "NOPE" } });
     expect((await f.desk.confirm(rejected.id, 3)).kind).toBe("rejected");
 
@@ -576,7 +578,7 @@ describe("the balance before a purchase, for reconciliation", () => {
 
   it("a draft without a known read time takes a newer read made after the draft", async () => {
     const f = await deskFixture({ sandbox: { balance: { ton: "100", usdt: "1000" } } });
-    const draft = f.starsDraft({ balanceBefore: { ton: "7", usdt: "7" } });
+    const draft = await f.starsDraft({ balanceBefore: { ton: "7", usdt: "7" } });
     expect(draft.balanceBeforeAt).toBeUndefined();
     f.clock.now = NOON + 1_000;
     await f.desk.readBalance();

@@ -4,7 +4,7 @@
  * writes and the service answers each request at random (delivered, refused, 503, a dropped
  * connection, a malformed or an `unconfirmed` body).
  *
- * The parts are real: the ledger on a real SQLite database, the real client over HTTP to the
+ * The parts are real: the ledger on a real SQLite database (its driver answering with promises), the real client over HTTP to the
  * sandbox on 127.0.0.1. The database's refusals are raised inside SQLite itself: a temporary
  * trigger on every insert and update of `purchase_intents` calls a function of the connection
  * that throws a real `SqliteError` (BUSY, LOCKED, FULL, IOERR or READONLY) when the schedule
@@ -21,13 +21,14 @@
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
-import type { PurchaseIntent } from "../../src/ledger/types.js";
+import type { PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import type { ConfirmResult, PurchaseDesk } from "../../src/purchases/types.js";
 import { createGiftServiceClient } from "../../src/service/client.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openLedger } from "../../src/storage/ledger/ledger.js";
+import { SqliteDatabase } from "../../src/storage/sqlite/driver.js";
+import { openDatabase } from "../../src/storage/sqlite/open.js";
 import { type Sandbox, startSandbox } from "../../tools/sandbox/server.js";
 import type { Fault } from "../../tools/sandbox/types.js";
 import { username } from "../helpers/username.js";
@@ -165,7 +166,7 @@ function faultyDatabase(writes: readonly (Code | undefined)[]) {
   };
 }
 
-function deskOn(ledger: Ledger, clock: { now: number }): PurchaseDesk {
+function deskOn(ledger: PurchaseLedger, clock: { now: number }): PurchaseDesk {
   // The pauses between tries move the test's clock instead of waiting: a refusal that lasts
   // walks a queued promise towards its expiry, as real time would.
   const sleep = () => {
@@ -190,7 +191,8 @@ async function runSchedule(s: Schedule): Promise<void> {
   for (const answer of s.answers) sandbox.injectFault(ANSWERS[answer] as Fault, { path: STARS });
   const faults = faultyDatabase(s.writes);
   const clock = { now: NOON };
-  const ledger = new Ledger(faults.db, { clock: () => clock.now, draftTtlMs: 600_000 });
+  const database = new SqliteDatabase(faults.db);
+  const ledger = openLedger(database, { clock: () => clock.now, draftTtlMs: 600_000 });
   const desk = deskOn(ledger, clock);
 
   const wishOf = new Map<string, number>();
@@ -199,8 +201,8 @@ async function runSchedule(s: Schedule): Promise<void> {
     if (!TOLD.has(result.kind) || !("intent" in result)) return;
     told.set(result.intent.id, (told.get(result.intent.id) ?? 0) + 1);
   };
-  const draftFor = (wish: number): PurchaseIntent => {
-    const intent = ledger.createDraft({
+  const draftFor = async (wish: number): Promise<PurchaseIntent> => {
+    const intent = await ledger.createDraft({
       kind: "stars",
       recipient: username(`wish_gift_${wish}`),
       quantity: 50,
@@ -211,7 +213,8 @@ async function runSchedule(s: Schedule): Promise<void> {
     wishOf.set(intent.id, wish);
     return intent;
   };
-  const drafts = s.people.map((_, wish) => draftFor(wish));
+  const drafts: PurchaseIntent[] = [];
+  for (let wish = 0; wish < s.people.length; wish++) drafts.push(await draftFor(wish));
 
   faults.start();
   const pressing = s.people.map(async (p, wish) => {
@@ -224,7 +227,7 @@ async function runSchedule(s: Schedule): Promise<void> {
     if (p.buysAgain && results.some(nothingBought)) {
       let again: PurchaseIntent | undefined;
       try {
-        again = draftFor(wish);
+        again = await draftFor(wish);
       } catch {
         return; // the new summary itself could not be written: nothing to press
       }
@@ -237,7 +240,7 @@ async function runSchedule(s: Schedule): Promise<void> {
   faults.stop();
   await desk.settled();
   await desk.close();
-  const restarted = deskOn(new Ledger(faults.db, { clock: () => clock.now }), clock);
+  const restarted = deskOn(openLedger(database, { clock: () => clock.now }), clock);
   await restarted.recoverInterrupted();
   const resolved = await restarted.resolveQueued({ mayBuy: () => true, isAdmin: () => false });
   for (const { result } of resolved) tell(result);

@@ -9,11 +9,11 @@ import type { PurchaseIntent } from "../../src/ledger/types.js";
 import { GiveawayRunner } from "../../src/purchases/giveaway-runner.js";
 import type { ConfirmResult } from "../../src/purchases/types.js";
 import { silentLogger } from "../../src/shared/logger.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-function world(answer: (intent: PurchaseIntent) => ConfirmResult) {
-  const storage = openSqliteStorage(join(tempDir(), "runner.sqlite"));
+async function world(answer: (intent: PurchaseIntent) => ConfirmResult) {
+  const storage = await openSqliteStorage(join(tempDir(), "runner.sqlite"));
   onTestFinished(() => storage.close());
   const sent: string[] = [];
   const runner = new GiveawayRunner({
@@ -54,7 +54,7 @@ describe("the giveaway runner", () => {
       [{ reason: "recipient_unverified" }, "service_unreachable"],
     ] as const;
     for (const [refusal, stop] of reasons) {
-      const { sent, start } = world(() => ({ kind: "refused", refusal }));
+      const { sent, start } = await world(() => ({ kind: "refused", refusal }));
       const batch = await start(["first_one", "second_one"]);
       expect(batch).toMatchObject({ status: "stopped", stopReason: stop });
       expect(sent).toEqual(["first_one"]);
@@ -62,7 +62,7 @@ describe("the giveaway runner", () => {
   });
 
   it("never tries the same draft twice in a row: a refusal that leaves it a draft stops the batch", async () => {
-    const { sent, start } = world(() => ({
+    const { sent, start } = await world(() => ({
       kind: "refused",
       refusal: { reason: "already_processing" },
     }));
@@ -73,7 +73,7 @@ describe("the giveaway runner", () => {
 
   it("a recipient given up at a stop, still waiting for its slot, ends the loop: the batch stays running, the draft stays to send", async () => {
     const progress: string[] = [];
-    const { runner, sent, start } = world(() => ({
+    const { runner, sent, start } = await world(() => ({
       kind: "refused",
       refusal: { reason: "stopping" },
     }));
@@ -87,7 +87,7 @@ describe("the giveaway runner", () => {
   });
 
   it("a Resume that comes as the paused loop is ending still gets the rest sent", async () => {
-    const storage = openSqliteStorage(join(tempDir(), "runner.sqlite"));
+    const storage = await openSqliteStorage(join(tempDir(), "runner.sqlite"));
     onTestFinished(() => storage.close());
     const sent: string[] = [];
     let runner: GiveawayRunner | undefined;

@@ -1,16 +1,15 @@
 import { once } from "node:events";
-import { describe, expect, it } from "vitest";
-import { Ledger } from "../../src/storage/sqlite/ledger.js";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { createPurchaseDesk } from "../../src/purchases/desk.js";
 import { createPurchaseRecords } from "../../src/purchases/records.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { nextLine, spawnFixture } from "../ledger/processes.js";
 import { deskFixture } from "../helpers/desk.js";
 
 describe("several bot processes on one database", () => {
   it("4 processes confirming one intent 250 times each send exactly one request", async () => {
     const f = await deskFixture();
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     f.db
       .prepare("UPDATE purchase_intents SET expires_at = ? WHERE id = ?")
       .run(Date.now() + 600_000, intent.id);
@@ -30,10 +29,12 @@ describe("several bot processes on one database", () => {
 describe("a bot process killed mid-purchase", () => {
   it("leaves the intent unconfirmed after restart, never resent, nothing else lost", async () => {
     const f = await deskFixture();
-    const done = f.starsDraft();
+    const done = await f.starsDraft();
     expect((await f.desk.confirm(done.id, 1)).kind).toBe("succeeded");
-    const waiting = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
-    const victim = f.starsDraft({ quantity: 250 });
+    const waiting = await f.starsDraft({
+      requester: { userId: 2, chatId: 2, chatType: "private" },
+    });
+    const victim = await f.starsDraft({ quantity: 250 });
 
     // The fixture runs on the real clock; give its draft a real-time expiry.
     f.db
@@ -47,7 +48,9 @@ describe("a bot process killed mid-purchase", () => {
     await once(child, "exit");
     f.sandbox.clearFaults();
 
-    const restartedLedger = new Ledger(openDatabase(f.path), { clock: () => f.clock.now });
+    const storage = await openSqliteStorage(f.path);
+    onTestFinished(() => storage.close());
+    const restartedLedger = storage.openLedger({ clock: () => f.clock.now });
     const restarted = createPurchaseDesk({ ledger: restartedLedger, client: f.client });
     const restartedRecords = createPurchaseRecords(restartedLedger);
     const told: string[] = [];

@@ -28,20 +28,20 @@ function premiumRequest(recipient: string, userId = 1) {
 describe("a confirmation that waits its turn", () => {
   it("is recorded as queued before the person is told, then sent in its turn", async () => {
     const f = await deskFixture();
-    const first = f.starsDraft();
-    const second = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    const first = await f.starsDraft();
+    const second = await f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
     f.sandbox.injectFault({ type: "delay", ms: 300 }, { path: STARS });
     const firstResult = f.desk.confirm(first.id, 1);
     await f.sandbox.waitForRequests(1, STARS);
     let told!: (status: string | undefined) => void;
     const statusWhenTold = new Promise<string | undefined>((resolve) => (told = resolve));
     const secondResult = f.desk.confirm(second.id, 2, {
-      onQueued: () => void Promise.resolve(f.ledger.get(second.id)).then((i) => told(i?.status)),
+      onQueued: () => void f.ledger.get(second.id).then((i) => told(i?.status)),
     });
     expect(await statusWhenTold).toBe("queued");
     expect((await firstResult).kind).toBe("succeeded");
     expect((await secondResult).kind).toBe("succeeded");
-    expect(f.ledger.history(second.id).map((e) => e.to)).toEqual([
+    expect((await f.ledger.history(second.id)).map((e) => e.to)).toEqual([
       "draft",
       "queued",
       "sending",
@@ -53,18 +53,20 @@ describe("a confirmation that waits its turn", () => {
 describe("queued confirmations at start", () => {
   it("each is sent in its turn if every rule holds, or closed unsent with the reason", async () => {
     const f = await deskFixture();
-    const sendable = f.starsDraft();
-    const stranger = f.starsDraft({ requester: { userId: 7, chatId: 7, chatType: "private" } });
-    const stale = f.starsDraft();
+    const sendable = await f.starsDraft();
+    const stranger = await f.starsDraft({
+      requester: { userId: 7, chatId: 7, chatType: "private" },
+    });
+    const stale = await f.starsDraft();
     // Queued by a process that died (the desk of this test never saw them).
     f.clock.now = NOON + 1_000;
     for (const intent of [sendable, stranger])
-      expect(f.ledger.queue(intent.id, intent.requester.userId).ok).toBe(true);
-    expect(f.ledger.queue(stale.id, 1).ok).toBe(true);
+      expect((await f.ledger.queue(intent.id, intent.requester.userId)).ok).toBe(true);
+    expect((await f.ledger.queue(stale.id, 1)).ok).toBe(true);
     // One of them expired while the bot was down.
     f.db.prepare("UPDATE purchase_intents SET expires_at = ? WHERE id = ?").run(NOON, stale.id);
 
-    const desk = f.secondDesk();
+    const desk = await f.secondDesk();
     const resolved = await desk.resolveQueued({
       mayBuy: (intent: PurchaseIntent) => intent.requester.userId !== 7,
       isAdmin: () => false,
@@ -74,27 +76,29 @@ describe("queued confirmations at start", () => {
       [stranger.id, "closed"],
       [stale.id, "closed"],
     ]);
-    expect(f.ledger.get(stranger.id)).toMatchObject({
+    expect(await f.ledger.get(stranger.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: no_access",
     });
-    expect(f.ledger.get(stale.id)?.status).toBe("expired");
-    expect(f.ledger.queued()).toEqual([]);
+    expect((await f.ledger.get(stale.id))?.status).toBe("expired");
+    expect(await f.ledger.queued()).toEqual([]);
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
 
   it("behind an intent recovered as unconfirmed, all are closed as on hold; nothing is sent", async () => {
     const f = await deskFixture();
-    const inFlight = f.starsDraft();
-    const waiting = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
-    expect(f.ledger.claim(inFlight.id, 1).ok).toBe(true);
-    expect(f.ledger.queue(waiting.id, 2).ok).toBe(true);
+    const inFlight = await f.starsDraft();
+    const waiting = await f.starsDraft({
+      requester: { userId: 2, chatId: 2, chatType: "private" },
+    });
+    expect((await f.ledger.claim(inFlight.id, 1)).ok).toBe(true);
+    expect((await f.ledger.queue(waiting.id, 2)).ok).toBe(true);
 
-    const desk = f.secondDesk();
+    const desk = await f.secondDesk();
     expect((await desk.recoverInterrupted()).map((i) => i.id)).toEqual([inFlight.id]);
     const [only] = await desk.resolveQueued({ mayBuy: () => true, isAdmin: () => false });
     expect(only?.result).toMatchObject({ kind: "closed", refusal: { reason: "frozen" } });
-    expect(f.ledger.get(waiting.id)).toMatchObject({
+    expect(await f.ledger.get(waiting.id)).toMatchObject({
       status: "rejected",
       outcomeDetail: "not sent: frozen",
     });
@@ -116,8 +120,8 @@ describe("an outcome the database refuses after the request went out", () => {
     const unconfirmed = new Promise<PurchaseIntent>((resolve) => {
       f.desk.events.on("unconfirmed", (intent) => resolve(intent));
     });
-    const first = f.starsDraft();
-    const next = f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
+    const first = await f.starsDraft();
+    const next = await f.starsDraft({ requester: { userId: 2, chatId: 2, chatType: "private" } });
     // The request leaves (the claim is written), then the database refuses every status write.
     f.sandbox.injectFault({ type: "delay", ms: 200 }, { path: STARS });
     const result = f.desk.confirm(first.id, 1);
@@ -134,7 +138,7 @@ describe("an outcome the database refuses after the request went out", () => {
       kind: "refused",
       refusal: { reason: "frozen", unconfirmed: 1 },
     });
-    expect(f.ledger.get(first.id)?.status).toBe("sending");
+    expect((await f.ledger.get(first.id))?.status).toBe("sending");
 
     setFault(false);
     const recorded = await unconfirmed;
@@ -161,7 +165,7 @@ describe("premium is bought only on a fresh, known is_premium", () => {
     expect(result.kind).toBe("recipient_has_premium");
     expect(f.sandbox.requests.filter((r) => r.path === USER_INFO)).toHaveLength(2);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(f.ledger.get(intent.id)?.status).toBe("cancelled");
+    expect((await f.ledger.get(intent.id))?.status).toBe("cancelled");
   });
 
   it("is_premium missing means unknown: re-checked, and refused while it stays unknown", async () => {
@@ -183,7 +187,7 @@ describe("premium is bought only on a fresh, known is_premium", () => {
     });
     expect(f.sandbox.requests.filter((r) => r.path === USER_INFO)).toHaveLength(2);
     expect(f.sandbox.purchaseRequests()).toHaveLength(0);
-    expect(f.ledger.get(intent.id)?.status).toBe("draft");
+    expect((await f.ledger.get(intent.id))?.status).toBe("draft");
     // Once the service says it, the same summary buys.
     expect((await f.desk.confirm(intent.id, 1)).kind).toBe("succeeded");
     expect(f.sandbox.requests.filter((r) => r.path === PREMIUM)).toHaveLength(1);
@@ -221,7 +225,7 @@ describe("a request the HTTP client refuses before sending any of it", () => {
     const f = await deskFixture({
       client: { credentials: { ...CANARY, cookie: "stel_ssid=Pasted\u200bValue" } },
     });
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     expect(await f.desk.confirm(intent.id, 1)).toMatchObject({
       kind: "not_sent",
       reason: "invalid",

@@ -10,7 +10,8 @@ import { silentLogger } from "../../src/shared/logger.js";
 import { BreakerGuard } from "../../src/purchases/breaker-guard.js";
 import type { BreakerOpening } from "../../src/purchases/breaker.js";
 import type { PurchaseDesk, StorageFailure } from "../../src/purchases/types.js";
-import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
+import type { Db } from "../../src/storage/sqlite/driver.js";
+import { openDatabase } from "../../src/storage/sqlite/open.js";
 import { installWriteFault } from "../helpers/write-fault.js";
 import { type DeskFixture, deskFixture } from "../helpers/desk.js";
 
@@ -36,8 +37,8 @@ async function queueBehindFirst(
   f: DeskFixture,
   afterFirst: () => void,
 ): Promise<{ bea: string; result: ReturnType<PurchaseDesk["confirm"]> }> {
-  const ada = f.starsDraft();
-  const bea = f.starsDraft({ requester: BEA });
+  const ada = await f.starsDraft();
+  const bea = await f.starsDraft({ requester: BEA });
   f.sandbox.injectFault({ type: "delay", ms: 150 }, { path: STARS });
   let once = false;
   f.desk.events.on("sent", () => {
@@ -112,7 +113,12 @@ describe("a queued confirmation whose claim the database refuses", () => {
       outcomeDetail: "not sent: storage",
     });
     // A new process on the file finds no promise left to keep.
-    const later = await f.secondDesk().resolveQueued({ mayBuy: () => true, isAdmin: () => false });
+    const later = await (
+      await f.secondDesk()
+    ).resolveQueued({
+      mayBuy: () => true,
+      isAdmin: () => false,
+    });
     expect(later).toEqual([]);
     expect(f.sandbox.purchaseRequests()).toHaveLength(1);
   });
@@ -156,8 +162,8 @@ describe("a queued confirmation whose claim the database refuses", () => {
     const f = await deskFixture({
       desk: { storageRetry: { attempts: 2, sleep: () => Promise.resolve() } },
     });
-    const ada = f.starsDraft();
-    const bea = f.starsDraft({ requester: BEA });
+    const ada = await f.starsDraft();
+    const bea = await f.starsDraft({ requester: BEA });
     f.sandbox.injectFault({ type: "delay", ms: 150 }, { path: STARS });
     const first = f.desk.confirm(ada.id, 1);
     await f.sandbox.waitForRequests(1, STARS);
@@ -178,8 +184,8 @@ describe("a queued confirmation whose claim the database refuses", () => {
 describe("access re-checked when a queued confirmation's turn comes", () => {
   it("a person denied while their confirmation waited is not sent", async () => {
     const f = await deskFixture();
-    const ada = f.starsDraft();
-    const bea = f.starsDraft({ requester: BEA });
+    const ada = await f.starsDraft();
+    const bea = await f.starsDraft({ requester: BEA });
     f.sandbox.injectFault({ type: "delay", ms: 150 }, { path: STARS });
     let allowed = true;
     const first = f.desk.confirm(ada.id, 1);
@@ -203,7 +209,7 @@ describe("a locked database does not stall the process", () => {
   it("no timer waits anywhere near the second another connection holds the write lock", async () => {
     const f = await deskFixture();
     const holder = secondConnection(f.path);
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
     // Timer lag, measured: a 10 ms interval's worst delay past its due time.
     let worstLagMs = 0;
     let last = performance.now();
@@ -259,8 +265,8 @@ describe("the breaker's pause when the database refuses it", () => {
       setImmediate(() => holder.exec("COMMIT"));
     });
     f.sandbox.expireSession();
-    const first = f.starsDraft();
-    const second = f.starsDraft({ requester: BEA });
+    const first = await f.starsDraft();
+    const second = await f.starsDraft({ requester: BEA });
 
     const [firstResult, secondResult] = await Promise.all([
       f.desk.confirm(first.id, 1),
@@ -300,7 +306,7 @@ describe("a 'not sent' the database refuses to record", () => {
     const setFault = installWriteFault(f.db);
     const failures: StorageFailure[] = [];
     f.desk.events.on("storageFailure", (failure) => failures.push(failure));
-    const intent = f.starsDraft();
+    const intent = await f.starsDraft();
 
     const result = await f.desk.confirm(intent.id, 1, { onClaimed: () => setFault(true) });
 

@@ -5,7 +5,7 @@ import { probeHandler, type ProbeServer, startProbeServer } from "../../src/run/
 import { trackReadiness } from "../../src/run/readiness.js";
 import type { TelegramState } from "../../src/run/telegram-watch.js";
 import type { GiftServiceClient } from "../../src/service/types.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 let server: ProbeServer | undefined;
@@ -16,15 +16,12 @@ afterEach(async () => {
 
 /** The probes over a real SQLite file, as the app builds them. */
 async function probesOver(telegram: TelegramState) {
-  const db = openDatabase(join(tempDir(), "probe.sqlite"));
+  const db = await openSqliteStorage(join(tempDir(), "probe.sqlite"));
   // Closed before its folder is removed (hooks run last registered, first).
-  onTestFinished(() => {
-    db.close();
-  });
+  onTestFinished(() => db.close());
   // The client is never called: health is judged from calls the bot makes anyway.
   const service = monitorService({} as GiftServiceClient);
-  const health = () =>
-    healthReport(() => db.open && db.prepare("SELECT 1 AS one").get() !== undefined, service);
+  const health = () => healthReport(() => db.isUp(), service);
   const readiness = trackReadiness(() => telegram);
   server = await startProbeServer({
     host: "127.0.0.1",
@@ -44,7 +41,7 @@ describe("the probe server", () => {
     const live = await fetch(`${url}/livez`);
     expect(live.status).toBe(200);
     expect(await live.json()).toEqual({ status: "up", database: "up" });
-    db.close();
+    await db.close();
     const dead = await fetch(`${url}/livez`);
     expect(dead.status).toBe(503);
     expect(await dead.json()).toEqual({ status: "down", database: "down" });

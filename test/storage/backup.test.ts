@@ -16,8 +16,7 @@ import { describe, expect, it, onTestFinished } from "vitest";
 import { silentLogger } from "../../src/shared/logger.js";
 import { BackupSchedule } from "../../src/run/backups.js";
 import { backupDatabase, backupProblem, listBackups } from "../../src/storage/sqlite/backup.js";
-import { openDatabase } from "../../src/storage/sqlite/database.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import { ledgerFixture } from "../helpers/ledger.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
@@ -25,8 +24,8 @@ const HOUR = 3_600_000;
 
 describe("backupDatabase", () => {
   it("copies a live database while another connection writes, checked, owner-only, newest kept", async () => {
-    const { path, db, draft } = ledgerFixture();
-    for (let i = 0; i < 50; i++) draft();
+    const { path, db, draft } = await ledgerFixture();
+    for (let i = 0; i < 50; i++) await draft();
     const writer = openDatabase(path);
     onTestFinished(() => {
       writer.close();
@@ -55,11 +54,11 @@ describe("backupDatabase", () => {
   });
 
   it("leaves nothing beside the backups (no -wal, -shm or .partial files), on the first and the next", async () => {
-    const { db, draft } = ledgerFixture();
-    draft();
+    const { db, draft } = await ledgerFixture();
+    await draft();
     const dir = join(tempDir("giftbot-backups-"), "backups");
     const first = await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 1) });
-    draft();
+    await draft();
     const second = await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 2) });
     expect(readdirSync(dir).sort()).toEqual(
       [first.path, second.path].map((path) => path.slice(dir.length + 1)).sort(),
@@ -76,7 +75,7 @@ describe("backupDatabase", () => {
   it("the database, its -wal and -shm, its lock file and its backups are owner-only; folders made are 0700", async () => {
     const root = tempDir("giftbot-modes-");
     const path = join(root, "data", "bot.sqlite");
-    const storage = openSqliteStorage(path);
+    const storage = await openSqliteStorage(path);
     onTestFinished(() => storage.close());
     await storage.keyValues<number>("t").write("k", 1);
     const modeOf = (file: string) => statSync(file).mode & 0o777;
@@ -91,13 +90,13 @@ describe("backupDatabase", () => {
     const older = join(root, "older.sqlite");
     copyFileSync(backup?.path ?? "", older);
     chmodSync(older, 0o644);
-    const reopened = openSqliteStorage(older);
+    const reopened = await openSqliteStorage(older);
     onTestFinished(() => reopened.close());
     expect(modeOf(older)).toBe(0o600);
   });
 
   it("into a folder that cannot be made: throws, leaves no partial file and keeps the older backups", async () => {
-    const { db } = ledgerFixture();
+    const { db } = await ledgerFixture();
     const root = tempDir("giftbot-backups-");
     const dir = join(root, "backups");
     await backupDatabase(db, dir, { keep: 5, now: Date.UTC(2030, 0, 1) });

@@ -1,26 +1,32 @@
+/**
+ * The SQLite file itself: made with its folder, in WAL mode at the newest schema, and the
+ * key-value namespaces kept across a reopen (the same store on both databases is in the ledger's
+ * suite: test/contract/key-value-and-access.test.ts).
+ */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { openDatabase, schemaVersion } from "../../src/storage/sqlite/database.js";
-import { KeyValueStore } from "../../src/storage/sqlite/key-value-store.js";
-import { migrations } from "../../src/storage/sqlite/migrations.js";
+import { latestVersion } from "../../src/storage/migrations.js";
+import type { Db } from "../../src/storage/sqlite/driver.js";
+import { openSqliteStorage, schemaVersion } from "../../src/storage/sqlite/open.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
-describe("KeyValueStore", () => {
-  it("keeps values across a reopen of the same file, per namespace", () => {
+describe("the SQLite file", () => {
+  it("keeps key-value namespaces across a reopen, in WAL mode at the newest schema", async () => {
     const path = join(tempDir(), "nested", "bot.sqlite");
-    const db = openDatabase(path);
-    new KeyValueStore<{ step: number }>(db, "conversations").write("chat:1", { step: 2 });
-    new KeyValueStore<{ step: number }>(db, "other").write("chat:1", { step: 9 });
-    db.close();
+    const first = await openSqliteStorage(path);
+    await first.keyValues<{ step: number }>("conversations").write("chat:1", { step: 2 });
+    await first.keyValues<{ step: number }>("other").write("chat:1", { step: 9 });
+    await first.close();
 
-    const reopened = openDatabase(path);
-    const store = new KeyValueStore<{ step: number }>(reopened, "conversations");
-    expect(store.read("chat:1")).toEqual({ step: 2 });
-    store.delete("chat:1");
-    expect(store.read("chat:1")).toBeUndefined();
-    expect(new KeyValueStore(reopened, "other").read("chat:1")).toEqual({ step: 9 });
-    expect(schemaVersion(reopened)).toBe(migrations.length);
-    expect(reopened.pragma("journal_mode", { simple: true })).toBe("wal");
-    reopened.close();
+    let db: Db | undefined;
+    const reopened = await openSqliteStorage(path, (opened) => (db = opened));
+    const store = reopened.keyValues<{ step: number }>("conversations");
+    expect(await store.read("chat:1")).toEqual({ step: 2 });
+    await store.delete("chat:1");
+    expect(await store.read("chat:1")).toBeUndefined();
+    expect(await reopened.keyValues("other").read("chat:1")).toEqual({ step: 9 });
+    expect(schemaVersion(db!)).toBe(latestVersion("sqlite"));
+    expect(db!.pragma("journal_mode", { simple: true })).toBe("wal");
+    await reopened.close();
   });
 });

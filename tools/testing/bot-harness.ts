@@ -10,7 +10,7 @@
 import { join } from "node:path";
 import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
-import { type App, createApp } from "../../src/app/index.js";
+import { type App, openApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
 import type { AdminMessageRetry, BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
 import type {
@@ -25,9 +25,9 @@ import { type Logger, silentLogger } from "../../src/shared/logger.js";
 import type { PurchaseRecords } from "../../src/purchases/records.js";
 import type { PurchaseDesk } from "../../src/purchases/types.js";
 import type { GiftServiceClient, PaymentMethod } from "../../src/service/types.js";
-import { type Db, openDatabase } from "../../src/storage/sqlite/database.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
+import type { Db } from "../../src/storage/sqlite/driver.js";
+import { openDatabase, openSqliteStorage } from "../../src/storage/sqlite/open.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
 import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 import { createTestClock, type TestClock } from "./clock.js";
@@ -108,7 +108,7 @@ export interface BotHarness {
 }
 
 /**
- * The app as `createApp` builds it for production, from a Config for the sandbox and fake
+ * The app as `openApp` builds it for production, from a Config for the sandbox and fake
  * credentials, with Telegram answered by the fake and time on the test clock. It is not
  * started (no polling, no command menus, no recovery): tests feed updates with `send`. Only
  * what `start` does first for admins is done, as a new process would: intents no admin was
@@ -140,7 +140,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
   async function build(): Promise<App> {
     const url = options.databaseUrl;
     const store = url === undefined ? undefined : await openPostgresStorage(url);
-    const app = createApp(config, {
+    const app = await openApp(config, {
       ...(store === undefined
         ? { openStorage: (path: string) => openSqliteStorage(path, (db) => (appDb = db)) }
         : { storage: store }),
@@ -154,8 +154,8 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
       ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
     });
-    // Awaited, as start awaits it: a store that answers later (PostgreSQL) has not yet named the
-    // intents to announce when build returns otherwise, and the notifier's idle() would miss them.
+    // Awaited, as start awaits it: the store has not yet named the intents to announce when
+    // build returns otherwise, and the notifier's idle() would miss them.
     await app.notifier.announcePending();
     await app.announceRestore();
     return app;

@@ -1,7 +1,7 @@
 /**
  * A whole `Config` for tests and the bench, built in code rather than loaded from variables:
  * what `loadConfig` would produce for fake credentials, the defaults, and the few settings a
- * test names. The app is then built from it by the one composition root (`createApp`), exactly
+ * test names. The app is then built from it by the one composition root (`openApp`), exactly
  * as `main` builds the production bot.
  */
 import { dirname, join } from "node:path";

@@ -389,8 +389,7 @@ export class AdminNotifier {
   async #sendUnconfirmed(intent: PurchaseIntent, onReached: () => void): Promise<number> {
     const evidence = await this.#options.desk.admin.evidence(intent.id).catch(() => undefined);
     const fresh = evidence?.intent ?? intent;
-    // Read before the texts are built: a store that answers later (PostgreSQL) cannot answer
-    // while they are.
+    // Read before the texts are built: the store answers later, never while they are.
     const requester = fresh.requester.userId;
     const requesterName = await this.#options.names?.render((names) => names(requester));
     const names: NameLookup = (userId) => (userId === requester ? requesterName : undefined);

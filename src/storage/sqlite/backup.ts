@@ -15,8 +15,8 @@
 import { existsSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import type { Db } from "./database.js";
-import { migrations } from "./migrations.js";
+import { latestVersion } from "../migrations.js";
+import type { Db } from "./driver.js";
 import { createOwnerOnly, ensureOwnerOnlyFolder } from "./owner-only.js";
 import type { BackupResult } from "../types.js";
 
@@ -46,8 +46,8 @@ function readProblem(path: string): string | undefined {
       .filter((line) => line !== "ok");
     if (check.length > 0) return `integrity_check: ${check.slice(0, 3).join("; ")}`;
     const version = db.pragma("user_version", { simple: true }) as number;
-    if (version > migrations.length) {
-      return `schema version ${version} is newer than this bot knows (${migrations.length})`;
+    if (version > latestVersion("sqlite")) {
+      return `schema version ${version} is newer than this bot knows (${latestVersion("sqlite")})`;
     }
     const tables = db
       .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table'")

@@ -35,8 +35,8 @@ const opening = (cause: BreakerOpening["cause"], count = 3): BreakerOpening => (
 });
 
 describe("breaker and outage texts", () => {
-  it("quote every refusal with its time and id, in both languages", () => {
-    const { en, ru } = translators();
+  it("quote every refusal with its time and id, in both languages", async () => {
+    const { en, ru } = await translators();
     for (const [t, locale] of [
       [en, "en"],
       [ru, "ru"],
@@ -57,8 +57,8 @@ describe("breaker and outage texts", () => {
     );
   });
 
-  it("name the likely fix: a new cookie and SIGHUP for the session, a top-up for the wallet", () => {
-    const { en, ru } = translators();
+  it("name the likely fix: a new cookie and SIGHUP for the session, a top-up for the wallet", async () => {
+    const { en, ru } = await translators();
     const session = breakerOpenedText(en, "en", opening("session", 1), undefined);
     expect(session).toContain("refused a purchase");
     expect(session).toContain("MARKETPLACE_COOKIE_FILE");
@@ -83,8 +83,8 @@ describe("breaker and outage texts", () => {
     );
   });
 
-  it("say how long reads have failed and when they came back", () => {
-    const { en } = translators();
+  it("say how long reads have failed and when they came back", async () => {
+    const { en } = await translators();
     expect(readHealthText(en, { kind: "outage", since: T0, failures: 4 }, T0 + 125_000)).toContain(
       "for 3 min (4 failed)",
     );
@@ -93,8 +93,8 @@ describe("breaker and outage texts", () => {
     ).toContain("unreachable for 10 min");
   });
 
-  it("name refused settings without values", () => {
-    const { ru } = translators();
+  it("name refused settings without values", async () => {
+    const { ru } = await translators();
     expect(reloadRefusedText(ru, ["MARKETPLACE_COOKIE", "LIMIT_STARS_PER_DAY"])).toContain(
       "MARKETPLACE_COOKIE, LIMIT_STARS_PER_DAY",
     );

@@ -11,16 +11,16 @@ import { ledgerFixture } from "../../helpers/ledger.js";
 import { translators } from "../../helpers/translators.js";
 
 /** One intent per way a purchase can end with a detail, written by the real ledger. */
-function intents(): Record<string, PurchaseIntent> {
-  const { ledger, draft } = ledgerFixture();
-  const finish = (outcome: PurchaseOutcome): PurchaseIntent => {
-    const intent = draft();
-    ledger.claim(intent.id, 1);
-    const recorded = ledger.recordOutcome(intent.id, outcome).intent;
-    if (recorded.status === "unconfirmed") ledger.resolve(intent.id, 9, false);
-    return ledger.get(intent.id) ?? recorded;
+async function intents(): Promise<Record<string, PurchaseIntent>> {
+  const { ledger, draft } = await ledgerFixture();
+  const finish = async (outcome: PurchaseOutcome): Promise<PurchaseIntent> => {
+    const intent = await draft();
+    await ledger.claim(intent.id, 1);
+    const recorded = (await ledger.recordOutcome(intent.id, outcome)).intent;
+    if (recorded.status === "unconfirmed") await ledger.resolve(intent.id, 9, false);
+    return (await ledger.get(intent.id)) ?? recorded;
   };
-  const busy = finish({
+  const busy = await finish({
     kind: "ambiguous",
     cause: "rate_limited",
     status: 429,
@@ -28,30 +28,30 @@ function intents(): Record<string, PurchaseIntent> {
     retryAfterSeconds: 30,
     detail: "HTTP 429: the purchase may not have happened",
   });
-  const refused = finish({
+  const refused = await finish({
     kind: "rejected",
     status: 400,
     body: { ok: false, error: "USERNAME_NOT_OCCUPIED" },
     detail: "USERNAME_NOT_OCCUPIED",
   });
-  const notSent = draft();
-  ledger.claim(notSent.id, 1);
-  ledger.recordNotSent(notSent.id, "not sent: cancelled at shutdown");
-  const interrupted = draft();
-  ledger.claim(interrupted.id, 1);
-  ledger.recoverInterrupted();
+  const notSent = await draft();
+  await ledger.claim(notSent.id, 1);
+  await ledger.recordNotSent(notSent.id, "not sent: cancelled at shutdown");
+  const interrupted = await draft();
+  await ledger.claim(interrupted.id, 1);
+  await ledger.recoverInterrupted();
   return {
     busy,
     refused,
-    notSent: ledger.get(notSent.id) ?? notSent,
-    interrupted: ledger.get(interrupted.id) ?? interrupted,
+    notSent: (await ledger.get(notSent.id)) ?? notSent,
+    interrupted: (await ledger.get(interrupted.id)) ?? interrupted,
   };
 }
 
 describe("outcome details in the admin's language", () => {
-  it("Russian: every detail line is Russian, the service's reason quoted as it came", () => {
-    const t = translators().ru;
-    const all = intents();
+  it("Russian: every detail line is Russian, the service's reason quoted as it came", async () => {
+    const t = (await translators()).ru;
+    const all = await intents();
     const detailLine = (intent: PurchaseIntent): string | undefined =>
       purchaseDetails(t, "ru", intent, undefined)
         .split("\n")
@@ -76,9 +76,9 @@ describe("outcome details in the admin's language", () => {
     }
   });
 
-  it("English keeps the same words the admins read before", () => {
-    const t = translators().en;
-    const all = intents();
+  it("English keeps the same words the admins read before", async () => {
+    const t = (await translators()).en;
+    const all = await intents();
     expect(purchaseDetails(t, "en", all.notSent!, undefined)).toContain(
       "Detail: not sent: cancelled at shutdown",
     );

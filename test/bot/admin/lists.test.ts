@@ -1,7 +1,7 @@
 /**
  * The admins' two lists read as lists in Telegram: every /purchases line has a numbered button
  * that opens it (no id to retype), and /allowed names groups by their title and says where each
- * entry's access comes from. Through the real bot from createApp, in English and Russian.
+ * entry's access comes from. Through the real bot from openApp, in English and Russian.
  */
 import { describe, expect, it } from "vitest";
 import { buttonsOf, chatPerson } from "../../../tools/testing/chat-person.js";

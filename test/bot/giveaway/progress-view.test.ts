@@ -4,8 +4,8 @@ import { checkingText, timeLeftMs } from "../../../src/bot/features/giveaway/pro
 import { translators } from "../../helpers/translators.js";
 
 describe("the giveaway's progress text", () => {
-  it("says the count, the bar and the minutes left, in English and Russian, with plurals", () => {
-    const { en, ru } = translators();
+  it("says the count, the bar and the minutes left, in English and Russian, with plurals", async () => {
+    const { en, ru } = await translators();
     const at37 = { done: 37, total: 120, startedAt: 0, now: 37 * 2_000 };
     expect(timeLeftMs(at37)).toBe(83 * 2_000);
     expect(checkingText(en, at37)).toBe("Checking 37/120 ▓▓▓░░░░░░░ ~3 minutes left");
@@ -16,8 +16,8 @@ describe("the giveaway's progress text", () => {
     expect(checkingText(en, { ...at37, done: 60, now: 60 * 1_000 })).toContain("~1 minute left");
   });
 
-  it("says no time before the first check, nor at the end", () => {
-    const { en } = translators();
+  it("says no time before the first check, nor at the end", async () => {
+    const { en } = await translators();
     expect(checkingText(en, { done: 0, total: 5, startedAt: 0, now: 9_000 })).toBe(
       "Checking 0/5 ░░░░░░░░░░",
     );

@@ -1,0 +1,227 @@
+/**
+ * The ledger's reads: the lists the desk asks for (queued, unconfirmed, a person's open drafts,
+ * the in-flight and unconfirmed counts) and the questions of admins, reports and reconciliation
+ * (recent, usage, daily totals, history, what was out in a window).
+ */
+import { SPENDING_STATUSES } from "../../ledger/transitions.js";
+import type {
+  DayTotals,
+  DayUsage,
+  IntentStatus,
+  LedgerQueries,
+  OutWindow,
+  PurchaseIntent,
+  PurchaseLedger,
+  StatusChange,
+} from "../../ledger/types.js";
+import {
+  DAY_MS,
+  nextUtcMidnight,
+  utcDay,
+  utcDayNumber,
+  utcDayStart,
+} from "../../shared/utc-day.js";
+import type { Params, Statements } from "../db/port.js";
+import type { LedgerCore } from "./core.js";
+import { type IntentRow, rowToIntent } from "./rows.js";
+import { outBetween, USAGE_SQL } from "./sql.js";
+
+/** The reads, with those the claim's refusal makes inside its own transaction. */
+export interface LedgerQueryRows
+  extends LedgerQueries, Pick<PurchaseLedger, "queued" | "unconfirmed" | "openDrafts"> {
+  sendingCount(on?: Statements): Promise<number>;
+  unconfirmedCount(on?: Statements): Promise<number>;
+  usage(userId?: number, now?: number, on?: Statements): Promise<DayUsage>;
+}
+
+interface UsageRow {
+  starsBot: number;
+  premiumBot: number;
+  starsUser: number;
+  premiumUser: number;
+}
+
+export class LedgerQueriesOn implements LedgerQueryRows {
+  readonly #core: LedgerCore;
+  readonly #out: string;
+
+  constructor(core: LedgerCore) {
+    this.#core = core;
+    this.#out = outBetween(core.db.dialect);
+  }
+
+  async #intents(sql: string, params: Params = {}): Promise<PurchaseIntent[]> {
+    return (await this.#core.db.rows<IntentRow>(sql, params)).map(rowToIntent);
+  }
+
+  get #seq(): string {
+    return this.#core.db.dialect.seq;
+  }
+
+  /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
+  queued = (): Promise<PurchaseIntent[]> => {
+    return this.#intents(
+      `SELECT * FROM purchase_intents WHERE status = 'queued' ORDER BY queued_at, ${this.#seq}`,
+    );
+  };
+
+  /** How many purchase requests are in flight (at most one, by the claim). */
+  sendingCount = (on: Statements = this.#core.db): Promise<number> => {
+    return countWhere(on, "sending");
+  };
+
+  /** How many intents wait for reconciliation (while > 0, no claim succeeds). */
+  unconfirmedCount = (on: Statements = this.#core.db): Promise<number> => {
+    return countWhere(on, "unconfirmed");
+  };
+
+  /** Unconfirmed intents, oldest first (the order they should be reconciled in). */
+  unconfirmed = (): Promise<PurchaseIntent[]> => {
+    return this.#intents(
+      `SELECT * FROM purchase_intents WHERE status = 'unconfirmed'
+       ORDER BY sent_at, created_at, ${this.#seq}`,
+    );
+  };
+
+  /**
+   * A person's drafts still open in one chat (a giveaway's are not theirs to replace), oldest
+   * first: looked up in the index of drafts alone (migration "open drafts by person"), so it
+   * costs the same however long their history.
+   */
+  openDrafts = (userId: number, chatId: number): Promise<PurchaseIntent[]> => {
+    const index = this.#core.db.dialect.indexedBy("purchase_intents_open_drafts");
+    return this.#intents(
+      `SELECT * FROM purchase_intents ${index}
+       WHERE requester_user_id = @userId AND requester_chat_id = @chatId AND status = 'draft'
+         AND batch_id IS NULL
+       ORDER BY created_at, ${this.#seq}`,
+      { userId, chatId },
+    );
+  };
+
+  /** Newest first; all intents, or one person's. */
+  recent = (query: {
+    limit: number;
+    offset?: number;
+    userId?: number;
+  }): Promise<PurchaseIntent[]> => {
+    const limit = Math.max(0, Math.min(Math.trunc(query.limit), 500));
+    const offset = Math.max(0, Math.trunc(query.offset ?? 0));
+    const whose = query.userId === undefined ? "" : "WHERE requester_user_id = @userId";
+    return this.#intents(
+      `SELECT * FROM purchase_intents ${whose}
+       ORDER BY created_at DESC, ${this.#seq} DESC LIMIT @limit OFFSET @offset`,
+      { userId: query.userId ?? null, limit, offset },
+    );
+  };
+
+  /** What today's (UTC) limits have counted so far, and when they reset. */
+  usage = async (
+    userId?: number,
+    now = this.#core.clock(),
+    on: Statements = this.#core.db,
+  ): Promise<DayUsage> => {
+    const day = utcDayNumber(now);
+    const [row] = await on.rows<UsageRow>(USAGE_SQL, { userId: userId ?? null, day });
+    return {
+      day: utcDay(now),
+      starsBot: row?.starsBot ?? 0,
+      premiumBot: row?.premiumBot ?? 0,
+      starsUser: userId === undefined ? undefined : (row?.starsUser ?? 0),
+      premiumUser: userId === undefined ? undefined : (row?.premiumUser ?? 0),
+      resetsAt: nextUtcMidnight(now),
+    };
+  };
+
+  /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
+  dailyTotals = async (days = 7, now = this.#core.clock()): Promise<DayTotals[]> => {
+    const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * DAY_MS;
+    const found = await this.#core.db.rows<{
+      day: number;
+      status: IntentStatus;
+      kind: string;
+      n: number;
+      quantity: number;
+    }>(
+      `SELECT sent_at / ${DAY_MS} AS day, status, kind, COUNT(*) AS n, SUM(quantity) AS quantity
+       FROM purchase_intents WHERE sent_at IS NOT NULL AND sent_at >= @from
+       GROUP BY 1, 2, 3 ORDER BY 1 DESC`,
+      { from },
+    );
+    const byDay = new Map<number, DayTotals>();
+    for (const row of found) {
+      let totals = byDay.get(row.day);
+      if (totals === undefined) {
+        totals = { day: utcDay(row.day * DAY_MS), starsSpent: 0, premiumGifts: 0, byStatus: {} };
+        byDay.set(row.day, totals);
+      }
+      totals.byStatus[row.status] = (totals.byStatus[row.status] ?? 0) + row.n;
+      if (SPENDING_STATUSES.includes(row.status)) {
+        if (row.kind === "stars") totals.starsSpent += row.quantity;
+        else totals.premiumGifts += row.n;
+      }
+    }
+    return [...byDay.values()];
+  };
+
+  /** The status history of one intent, oldest first (for admins' details and audits). */
+  history = async (id: string): Promise<StatusChange[]> => {
+    const found = await this.#core.db.rows<{
+      from_status: IntentStatus | null;
+      to_status: IntentStatus;
+      at: number;
+      actor: number | null;
+    }>(
+      `SELECT from_status, to_status, at, actor FROM purchase_intent_events
+       WHERE intent_id = @id ORDER BY seq`,
+      { id },
+    );
+    return found.map((r) => ({
+      from: r.from_status ?? undefined,
+      to: r.to_status,
+      at: r.at,
+      actor: r.actor ?? undefined,
+    }));
+  };
+
+  /**
+   * Other intents whose request was out at some moment between `from` and `to`: for
+   * reconciliation, the purchases that may explain part of a balance drop measured over that
+   * time. Oldest first; with one purchase in flight at a time there are few, and at most 50.
+   */
+  sentDuring = (from: number, to: number, exceptId: string): Promise<PurchaseIntent[]> => {
+    return this.#intents(
+      `SELECT * FROM purchase_intents WHERE ${this.#out} AND id <> @id
+       ORDER BY sent_at, ${this.#seq} LIMIT 50`,
+      { from, to, id: exceptId },
+    );
+  };
+
+  /**
+   * When each purchase out between `from` and `to` was sent and finished, without the rows
+   * themselves and without a limit: the cost meter asks once per balance reading for all the
+   * purchases waiting for that reading.
+   */
+  outBetween = async (from: number, to: number): Promise<OutWindow[]> => {
+    const found = await this.#core.db.rows<{
+      id: string;
+      sent_at: number;
+      finished_at: number | null;
+    }>(`SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${this.#out}`, { from, to });
+    return found.map((row) => ({
+      id: row.id,
+      sentAt: row.sent_at,
+      finishedAt: row.finished_at ?? undefined,
+    }));
+  };
+}
+
+/**
+ * The status is written into the SQL: better-sqlite3's SQLite is built with STAT4, which
+ * compiles a statement again on every run when a bound value may change its use of an index,
+ * and that tripled the cost of these counts (asked at every flow's start, summary and Confirm).
+ */
+async function countWhere(on: Statements, status: "sending" | "unconfirmed"): Promise<number> {
+  const sql = `SELECT COUNT(*) AS n FROM purchase_intents WHERE status = '${status}'`;
+  return (await on.rows<{ n: number }>(sql))[0]?.n ?? 0;
+}
