@@ -13,6 +13,7 @@ import { existsSync, readdirSync, statSync, utimesSync, writeFileSync } from "no
 import { join } from "node:path";
 import process from "node:process";
 import { fileURLToPath, URL } from "node:url";
+import { buildAdminPage } from "./build-admin-page.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const stamp = join(root, "dist", ".build-stamp");
@@ -49,6 +50,12 @@ if (process.argv.includes("--always") || isStale()) {
     stdio: "inherit",
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
+  // The admins' Mini App page, bundled for the browser (about a tenth of a second).
+  try {
+    await buildAdminPage();
+  } catch {
+    process.exit(1);
+  }
   const seconds = ((Date.now() - startedAt.getTime()) / 1000).toFixed(1);
   process.stderr.write(`Compiled in ${seconds} s.\n`);
   writeFileSync(stamp, `${startedAt.toISOString()}\n`);

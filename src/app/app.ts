@@ -70,6 +70,8 @@ import { openSqliteStorage } from "../storage/sqlite/storage.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { AppLease } from "./lease.js";
+import { startAdminAppOf } from "./admin-app.js";
+import type { AdminAppServer } from "../admin-app/server.js";
 import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
 import { tellQueuedOutcomes, tellRequestersOutcomeUnknown, tellRestore } from "./recovered.js";
@@ -151,6 +153,8 @@ export interface App {
   readonly observability: Observability;
   /** The webhook server once started in webhook mode. */
   readonly webhookServer: WebhookServer | undefined;
+  /** The admins' Mini App's server once started (ADMIN_APP_PORT). */
+  readonly adminApp: AdminAppServer | undefined;
   health(): Promise<HealthReport>;
   /**
    * Takes on reloaded settings (see RELOADABLE_VARIABLES): credentials from the next service
@@ -384,6 +388,8 @@ function createGiftBot(
     backups: parts.backups,
     giveaway: { maxRecipients: config.giveaway.maxRecipients },
     giveawayRunner: parts.giveawayRunner,
+    // The page is served at /admin/ (ADMIN_APP_URL is kept without its trailing slash).
+    adminAppUrl: config.adminApp?.url === undefined ? undefined : `${config.adminApp.url}/`,
   });
 }
 
@@ -517,10 +523,16 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     storage.senderLease,
     storage.keyValues(REPLICA_URLS_NAMESPACE),
   );
+  const startAdminApp = () =>
+    startAdminAppOf({
+      ...{ config, storage, records, desk, giveawayRunner, access, lease, giftBot, logger, clock },
+      lastBackupAt: () => backups?.lastGoodAt,
+    });
   const run = runControls(
     {
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
       ...{ health, probes, fileChanged: storage.fileChanged, stores: storage.keyValues },
+      startAdminApp,
     },
     { service, updates, storage, observability, readOutages },
   );
@@ -529,6 +541,9 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     ...{ service, updates, observability, health, applySettings },
     get webhookServer() {
       return run.webhookServer();
+    },
+    get adminApp() {
+      return run.adminApp();
     },
     giveaways: giftBot.giveawaySending,
     sweepGroups: () => giftBot.sweepGroups(),
@@ -602,7 +617,12 @@ function runControls(
       },
       () => begun,
     ));
-  return { start, stop, webhookServer: () => begun.webhookServer };
+  return {
+    start,
+    stop,
+    webhookServer: () => begun.webhookServer,
+    adminApp: () => begun.adminApp,
+  };
 }
 
 /** What stopping the app works with: the parts to close in order. */
@@ -643,6 +663,8 @@ interface Started {
   runner: RunnerHandle | undefined;
   webhookServer: WebhookServer | undefined;
   expiry: NodeJS.Timeout | undefined;
+  /** The admins' Mini App (ADMIN_APP_PORT): closed first at a stop. */
+  adminApp?: AdminAppServer | undefined;
   /** Stops watching the database file (src/run/database-file-watch.ts). */
   stopFileWatch?: () => void;
 }
@@ -666,6 +688,8 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   await giveawaysStopped;
   await parts.starting?.catch(() => undefined);
   const started = begun();
+  // No admin's decision comes in while the bot winds down.
+  await started.adminApp?.close();
   const { runner, webhookServer } = started;
   if (started.expiry !== undefined) clearInterval(started.expiry);
   started.stopFileWatch?.();
@@ -744,6 +768,8 @@ async function begin(
   // Probes answer from the start: live at once, ready only once updates are taken. In webhook
   // mode that includes PORT's: the webhook server listens now and takes updates at the end.
   await run.observability.startServers(probes.ownPorts);
+  // Before the lease: a replica on standby answers the admins' reads too.
+  begun.adminApp = await parts.startAdminApp();
   const webhook = config.run.mode === "webhook" ? config.run.webhook : undefined;
   if (webhook !== undefined) begun.webhookServer = await listenForWebhook(parts, webhook);
   try {
@@ -797,6 +823,8 @@ interface RunParts {
   health: () => Promise<HealthReport>;
   /** The probe paths on HEALTH_PORT and METRICS_PORT, and on the webhook server. */
   probes: { ownPorts: ProbeHandler; webhook: ProbeHandler };
+  /** Starts the admins' Mini App when ADMIN_APP_PORT is set. */
+  startAdminApp: () => Promise<AdminAppServer | undefined>;
 }
 
 /**

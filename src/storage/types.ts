@@ -5,6 +5,7 @@
  * src/storage/postgres; the ledger's own interfaces are in src/ledger/types.ts.
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
+import type { AdminReads } from "../ledger/admin-reads.js";
 import type { GiveawayBatches } from "../ledger/giveaways.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
 import type { MaybePromise } from "../shared/maybe-promise.js";
@@ -77,6 +78,8 @@ export interface Storage {
   openAccounts(): PurchaseAccounts;
   /** Giveaway batches, beside the ledger on the same database. */
   giveaways: GiveawayBatches;
+  /** The admins' Mini App reads (src/admin-app): purchases searched, spending per day. */
+  adminReads: AdminReads;
   keyValues: KeyValueStores;
   access: AccessStore;
   /** The sender lease: one process at a time takes updates and sends purchases. */

@@ -8,6 +8,7 @@ import type pg from "pg";
 import type { Storage } from "../types.js";
 import { PostgresAccessStore } from "./access-store.js";
 import { PostgresAccounts } from "./accounts.js";
+import { PostgresAdminReads } from "./admin-reads.js";
 import { PostgresGiveawayBatches } from "./giveaway-batches.js";
 import type { CommitCheck } from "./commit.js";
 import { openPool, type SessionLimits } from "./connection.js";
@@ -53,6 +54,7 @@ export async function openPostgresStorage(
     openLedger: (settings) => new PostgresLedger(pool, settings),
     openAccounts: () => (accounts ??= new PostgresAccounts(pool)),
     giveaways: new PostgresGiveawayBatches(pool),
+    adminReads: new PostgresAdminReads(pool),
     keyValues: <T>(namespace: string) => new PostgresKeyValueStore<T>(pool, namespace),
     access: new PostgresAccessStore(pool),
     senderLease: new PostgresSenderLease(pool),

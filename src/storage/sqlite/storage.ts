@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import { Ledger } from "./ledger.js";
 import { SqliteAccounts } from "./accounts.js";
+import { SqliteAdminReads } from "./admin-reads.js";
 import { SqliteSenderLease } from "./sender-lease.js";
 import { SqliteAccessStore } from "./access-store.js";
 import { SqliteGiveawayBatches } from "./giveaway-batches.js";
@@ -37,6 +38,7 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Stor
     openLedger: (settings) => new Ledger(db, settings),
     openAccounts: () => (accounts ??= new SqliteAccounts(db)),
     giveaways: new SqliteGiveawayBatches(db),
+    adminReads: new SqliteAdminReads(db),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new SqliteAccessStore(db),
     senderLease: new SqliteSenderLease(db),

@@ -1,0 +1,135 @@
+/**
+ * The admins' Mini App reads on SQLite (src/ledger/admin-reads.ts). The filter's SQL is written
+ * once here in the SQL both stores speak, and the PostgreSQL reads use it too.
+ */
+import {
+  type AdminReads,
+  type DaySpending,
+  DELIVERED_STATUSES,
+  type DeliveredRow,
+  likePattern,
+  MAX_PAGE_SIZE,
+  type PurchaseFilter,
+  type PurchasePage,
+  personId,
+  recipientText,
+  tallyDays,
+} from "../../ledger/admin-reads.js";
+import type { GiveawayBatch } from "../../ledger/giveaways.js";
+import type { Db } from "./database.js";
+import { type BatchRow, rowToBatch } from "./giveaway-batches.js";
+import { type IntentRow, rowToIntent } from "./rows.js";
+
+/** A WHERE clause with `@name` parameters, and their values. */
+export interface FilterSql {
+  where: string;
+  params: Record<string, string | number>;
+}
+
+/**
+ * The filter as SQL over `purchase_intents`. A person's name is looked up in the names the bot
+ * keeps (the `people` namespace of the key-value table, written by src/bot/people.ts).
+ */
+export function filterSql(filter: PurchaseFilter): FilterSql {
+  const clauses: string[] = [];
+  const params: Record<string, string | number> = {};
+  const person = filter.person?.trim() ?? "";
+  if (person !== "") {
+    const id = personId(person);
+    params.personName = likePattern(person);
+    const byName = `CAST(requester_user_id AS TEXT) IN (SELECT key FROM kv
+      WHERE namespace = 'people' AND lower(value) LIKE @personName ESCAPE '\\')`;
+    if (id === undefined) clauses.push(byName);
+    else {
+      params.personId = id;
+      clauses.push(`(requester_user_id = @personId OR ${byName})`);
+    }
+  }
+  const recipient = recipientText(filter.recipient ?? "");
+  if (recipient !== "") {
+    params.recipient = likePattern(recipient);
+    clauses.push("lower(recipient) LIKE @recipient ESCAPE '\\'");
+  }
+  if (filter.statuses !== undefined && filter.statuses.length > 0) {
+    const names = filter.statuses.map((status, i) => {
+      params[`status${i}`] = status;
+      return `@status${i}`;
+    });
+    clauses.push(`status IN (${names.join(", ")})`);
+  }
+  if (filter.kind !== undefined) {
+    params.kind = filter.kind;
+    clauses.push("kind = @kind");
+  }
+  if (filter.from !== undefined) {
+    params.from = filter.from;
+    clauses.push("created_at >= @from");
+  }
+  if (filter.to !== undefined) {
+    params.to = filter.to;
+    clauses.push("created_at < @to");
+  }
+  return { where: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
+}
+
+/** The page bounds, whole and within range. */
+export function pageBounds(page: { limit: number; offset: number }): {
+  limit: number;
+  offset: number;
+} {
+  return {
+    limit: Math.max(1, Math.min(Math.trunc(page.limit), MAX_PAGE_SIZE)),
+    offset: Math.max(0, Math.trunc(page.offset)),
+  };
+}
+
+/** Delivered purchases sent in `[@from, @to)`: what the day tally reads. */
+export const DELIVERED_SQL = `SELECT sent_at AS "sentAt", kind, quantity,
+    cost_currency AS "costCurrency", cost_amount AS "costAmount"
+  FROM purchase_intents
+  WHERE status IN (${DELIVERED_STATUSES.map((s) => `'${s}'`).join(", ")})
+    AND sent_at >= @from AND sent_at < @to`;
+
+/** Batches not ended, newest first. */
+export const OPEN_BATCHES_SQL = `SELECT * FROM giveaway_batches
+  WHERE status IN ('running', 'paused', 'stopped') ORDER BY created_at DESC, id`;
+
+export class SqliteAdminReads implements AdminReads {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  purchasesPage(filter: PurchaseFilter, page: { limit: number; offset: number }): PurchasePage {
+    const { where, params } = filterSql(filter);
+    const bounds = pageBounds(page);
+    const intents = this.#db
+      .prepare<Record<string, string | number>, IntentRow>(
+        `SELECT * FROM purchase_intents ${where}
+         ORDER BY created_at DESC, rowid DESC LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...params, ...bounds })
+      .map(rowToIntent);
+    const total = this.#db
+      .prepare<Record<string, string | number>, number>(
+        `SELECT COUNT(*) FROM purchase_intents ${where}`,
+      )
+      .pluck()
+      .get(params);
+    return { intents, total: total ?? 0 };
+  }
+
+  dailySpending(from: number, to: number): DaySpending[] {
+    return tallyDays(
+      this.#db.prepare<{ from: number; to: number }, DeliveredRow>(DELIVERED_SQL).iterate({
+        from,
+        to,
+      }),
+    );
+  }
+
+  openBatches(): GiveawayBatch[] {
+    return this.#db.prepare<[], BatchRow>(OPEN_BATCHES_SQL).all().map(rowToBatch);
+  }
+}
