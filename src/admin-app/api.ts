@@ -96,7 +96,12 @@ export class AdminApi {
         ? await this.#act(action, user, locale, request)
         : refused(429, this.#deps.texts.t(locale, "app-refused-rate")));
     this.#deps.logger.info(
-      { adminId: user.id, action: action.name, target: action.target, status: answer.status },
+      {
+        adminId: user.id,
+        action: action.name === "giveaway" ? `giveaway_${action.verb}` : action.name,
+        target: action.target,
+        status: answer.status,
+      },
       "admin app: a decision",
     );
     return { status: answer.status, body: { ok: answer.ok, message: answer.message } };
@@ -119,8 +124,8 @@ export class AdminApi {
         if (typeof delivered !== "boolean") return refused(400, "delivered: true or false");
         return decisions.settle(user, locale, action.target, delivered);
       }
-      default:
-        return decisions.giveaway(locale, action.target, action.name);
+      case "giveaway":
+        return decisions.giveaway(locale, action.target, action.verb);
     }
   }
 }
@@ -128,7 +133,7 @@ export class AdminApi {
 type WriteAction =
   | { name: "pause" | "resume"; target: undefined }
   | { name: "settle"; target: string }
-  | { name: GiveawayAction; target: string };
+  | { name: "giveaway"; verb: GiveawayAction; target: string };
 
 /** Which write a POST path names: pause, resume, a purchase's settle, a giveaway's action. */
 function writeOf(path: string): WriteAction | undefined {
@@ -142,7 +147,7 @@ function writeOf(path: string): WriteAction | undefined {
     BATCH_ID_PATTERN.test(id) &&
     (verb === "pause" || verb === "resume" || verb === "cancel")
   ) {
-    return { name: verb, target: id };
+    return { name: "giveaway", verb, target: id };
   }
   return undefined;
 }

@@ -46,7 +46,9 @@ export class AppDecisions {
       delivered ? "app-done-settled-delivered" : "app-done-settled-not-delivered",
     );
     if (result.unconfirmedLeft > 0) {
-      return ok(`${done}\n${this.#t(locale, "admin-resolve-left", { count: result.unconfirmedLeft })}`);
+      return ok(
+        `${done}\n${this.#t(locale, "admin-resolve-left", { count: result.unconfirmedLeft })}`,
+      );
     }
     const { paused } = await records.status();
     if (!paused) await this.#deps.purchasesReopened();
@@ -91,7 +93,11 @@ export class AppDecisions {
         }
         const { paused, unconfirmed } = await this.#deps.records.status();
         if (paused || unconfirmed > 0) return this.#answer(409, locale, "giveaway-resume-closed");
-        return this.#acted(locale, (await runner.resume(batchId)) === "resumed", "giveaway-resumed");
+        return this.#acted(
+          locale,
+          (await runner.resume(batchId)) === "resumed",
+          "giveaway-resumed",
+        );
       }
     }
   }

@@ -16,8 +16,7 @@ export function drawSpending(context: PageContext, parent: HTMLElement, days: Da
   const width = Math.max(280, parent.clientWidth - 8);
   const x = days.map((day) => Date.parse(`${day.day}T00:00:00Z`) / 1000);
   const style = getComputedStyle(document.documentElement);
-  const color = (name: string, fallback: string) =>
-    style.getPropertyValue(name).trim() || fallback;
+  const color = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
   const axis = { stroke: color("--text", "#000"), grid: { stroke: color("--grid", "#ddd") } };
   const bars = uPlot.paths.bars?.({ size: [0.6, 40] });
   const gifts = h("div", { className: "chart", "data-chart": "gifts" });

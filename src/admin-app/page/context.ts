@@ -34,6 +34,16 @@ export function formatTime(locale: string, at: number | undefined): string {
     : new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(at);
 }
 
+/** A list's time: the day and the time, without the year. */
+export function formatShortTime(locale: string, at: number): string {
+  return new Intl.DateTimeFormat(locale, {
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(at);
+}
+
 /** "3 hours ago", in the admin's language. */
 export function formatAge(locale: string, at: number, now: number = Date.now()): string {
   const minutes = Math.round((at - now) / 60_000);
@@ -51,7 +61,9 @@ export function giftText(
   quantity: number,
 ): string {
   const n = formatNumber(context.locale, quantity);
-  return kind === "stars" ? text(context, "app-gift-stars", n) : text(context, "app-gift-premium", n);
+  return kind === "stars"
+    ? text(context, "app-gift-stars", n)
+    : text(context, "app-gift-premium", n);
 }
 
 /** A balance: "100 TON · 1,000 USDT". */

@@ -26,7 +26,9 @@ export class DetailView {
 
   async open(id: string): Promise<void> {
     show(this.element, text(this.#context, "app-loading"));
-    const detail = await this.#context.api.get<PurchaseDetail>(`purchases/${encodeURIComponent(id)}`);
+    const detail = await this.#context.api.get<PurchaseDetail>(
+      `purchases/${encodeURIComponent(id)}`,
+    );
     this.#draw(detail);
   }
 
@@ -42,26 +44,44 @@ export class DetailView {
       [text(c, "app-detail-created"), formatTime(c.locale, p.createdAt)],
       [text(c, "app-detail-sent"), formatTime(c.locale, p.sentAt)],
       [text(c, "app-detail-finished"), formatTime(c.locale, p.finishedAt)],
-      [text(c, "app-detail-balance-before"), `${balanceText(c.locale, p.balanceBefore)} (${formatTime(c.locale, p.balanceBeforeAt)})`],
+      [
+        text(c, "app-detail-balance-before"),
+        `${balanceText(c.locale, p.balanceBefore)} (${formatTime(c.locale, p.balanceBeforeAt)})`,
+      ],
     ];
     if (p.balanceNow !== undefined) {
-      fields.push([text(c, "app-detail-balance-now"), `${balanceText(c.locale, p.balanceNow)} (${formatTime(c.locale, p.balanceNowAt)})`]);
+      fields.push([
+        text(c, "app-detail-balance-now"),
+        `${balanceText(c.locale, p.balanceNow)} (${formatTime(c.locale, p.balanceNowAt)})`,
+      ]);
     }
-    if (p.sentMeanwhile.length > 0) fields.push([text(c, "app-detail-meanwhile"), p.sentMeanwhile.join(", ")]);
+    if (p.sentMeanwhile.length > 0)
+      fields.push([text(c, "app-detail-meanwhile"), p.sentMeanwhile.join(", ")]);
     if (p.cost !== undefined) {
-      fields.push([text(c, "app-detail-cost"), `${formatNumber(c.locale, p.cost.amount)} ${p.cost.currency.toUpperCase()}`]);
+      fields.push([
+        text(c, "app-detail-cost"),
+        `${formatNumber(c.locale, p.cost.amount)} ${p.cost.currency.toUpperCase()}`,
+      ]);
     }
     if (p.txHash !== undefined) {
       fields.push([
         text(c, "app-detail-tx"),
         p.transactionUrl === undefined
           ? p.txHash
-          : h("a", { href: p.transactionUrl, target: "_blank", rel: "noopener noreferrer" }, p.txHash),
+          : h(
+              "a",
+              { href: p.transactionUrl, target: "_blank", rel: "noopener noreferrer" },
+              p.txHash,
+            ),
       ]);
     }
-    if (p.outcomeDetail !== undefined) fields.push([text(c, "app-detail-outcome"), p.outcomeDetail]);
+    if (p.outcomeDetail !== undefined)
+      fields.push([text(c, "app-detail-outcome"), p.outcomeDetail]);
     if (p.settledBy !== undefined) {
-      fields.push([text(c, "app-detail-settled"), `${p.settledBy.name ?? p.settledBy.id} · ${formatTime(c.locale, p.settledAt)}`]);
+      fields.push([
+        text(c, "app-detail-settled"),
+        `${p.settledBy.name ?? p.settledBy.id} · ${formatTime(c.locale, p.settledAt)}`,
+      ]);
     }
     if (p.batchId !== undefined) fields.push([text(c, "app-detail-giveaway"), p.batchId]);
     show(
@@ -80,7 +100,11 @@ export class DetailView {
         "ol",
         {},
         ...p.history.map((move) =>
-          h("li", {}, `${formatTime(c.locale, move.at)}: ${c.texts[`status-${move.to}` as keyof typeof c.texts] ?? move.to}`),
+          h(
+            "li",
+            {},
+            `${formatTime(c.locale, move.at)}: ${c.texts[`status-${move.to}` as keyof typeof c.texts] ?? move.to}`,
+          ),
         ),
       ),
       p.serviceAnswer !== undefined && h("h3", {}, text(c, "app-detail-answer")),

@@ -36,8 +36,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 /** Replaces what `parent` shows. */
 export function show(parent: Element, ...children: Child[]): void {
   parent.replaceChildren(
-    ...children.filter((c): c is Node | string | number => c !== undefined && c !== false).map(
-      (c) => (typeof c === "number" ? String(c) : c),
-    ),
+    ...children
+      .filter((c): c is Node | string | number => c !== undefined && c !== false)
+      .map((c) => (typeof c === "number" ? String(c) : c)),
   );
 }

@@ -64,7 +64,10 @@ class Page {
     this.#detail = new DetailView(c, () => void this.#show(this.#from));
     const tab = (name: "overview" | "purchases", key: "app-tab-overview" | "app-tab-purchases") =>
       h("button", { "data-tab": name, on: { click: () => void this.#show(name) } }, text(c, key));
-    this.#tabs = { overview: tab("overview", "app-tab-overview"), purchases: tab("purchases", "app-tab-purchases") };
+    this.#tabs = {
+      overview: tab("overview", "app-tab-overview"),
+      purchases: tab("purchases", "app-tab-purchases"),
+    };
     this.#overview.element.addEventListener("changed", () => void this.#show("overview"));
     show(root, h("nav", {}, this.#tabs.overview, this.#tabs.purchases), this.#status, this.#view);
     root.removeAttribute("aria-busy");

@@ -87,7 +87,10 @@ export class OverviewView {
     const c = this.#context;
     const { status } = overview;
     const state = status.paused
-      ? text(c, status.pausedBy === "breaker" ? "app-state-paused-breaker" : "app-state-paused-admin")
+      ? text(
+          c,
+          status.pausedBy === "breaker" ? "app-state-paused-breaker" : "app-state-paused-admin",
+        )
       : status.unconfirmed > 0
         ? text(c, "app-state-on-hold")
         : text(c, "app-state-open");
@@ -126,9 +129,10 @@ export class OverviewView {
 
   #systemCard(overview: Overview): HTMLElement {
     const c = this.#context;
-    const lease = overview.lease.holder === undefined
-      ? text(c, "app-lease-none")
-      : `${overview.lease.holder} (${text(c, overview.lease.here ? "app-lease-here" : "app-lease-other")})`;
+    const lease =
+      overview.lease.holder === undefined
+        ? text(c, "app-lease-none")
+        : `${overview.lease.holder} (${text(c, overview.lease.here ? "app-lease-here" : "app-lease-other")})`;
     const backup = !overview.backup.kept
       ? text(c, "app-backup-not-kept")
       : overview.backup.lastAt === undefined
@@ -137,7 +141,10 @@ export class OverviewView {
     return h(
       "div",
       { className: "card" },
-      row(text(c, "app-overview-breaker"), text(c, overview.breakerOpen ? "app-breaker-open" : "app-breaker-closed")),
+      row(
+        text(c, "app-overview-breaker"),
+        text(c, overview.breakerOpen ? "app-breaker-open" : "app-breaker-closed"),
+      ),
       row(text(c, "app-overview-lease"), lease),
       row(text(c, "app-overview-backup"), backup),
     );
@@ -202,5 +209,10 @@ function card(title: string, ...children: (Node | string | false)[]): HTMLElemen
 }
 
 function row(label: string, value: string): HTMLElement {
-  return h("div", { className: "row" }, h("span", { className: "label" }, label), h("span", {}, value));
+  return h(
+    "div",
+    { className: "row" },
+    h("span", { className: "label" }, label),
+    h("span", {}, value),
+  );
 }

@@ -2,7 +2,7 @@
  * Every purchase, newest first: searched by person and recipient, filtered by status, kind and
  * date, a page at a time; a row opens its evidence.
  */
-import { formatNumber, formatTime, giftText, type PageContext, text } from "./context.js";
+import { formatNumber, formatShortTime, giftText, type PageContext, text } from "./context.js";
 import { h, show } from "./dom.js";
 import type { PurchaseList } from "./types.js";
 
@@ -107,7 +107,11 @@ export class PurchasesView {
     };
     show(
       this.#list,
-      h("div", { className: "hint", "data-field": "total" }, `${text(c, "app-list-found")}: ${formatNumber(c.locale, list.total)}`),
+      h(
+        "div",
+        { className: "hint", "data-field": "total" },
+        `${text(c, "app-list-found")}: ${formatNumber(c.locale, list.total)}`,
+      ),
       list.items.length === 0
         ? h("p", { className: "hint" }, text(c, "app-list-empty"))
         : h(
@@ -120,11 +124,24 @@ export class PurchasesView {
                 h(
                   "tr",
                   { "data-purchase": p.id, on: { click: () => c.openPurchase(p.id) } },
-                  h("td", {}, formatTime(c.locale, p.createdAt)),
-                  h("td", {}, giftText(c, p.kind, p.quantity)),
-                  h("td", { "data-field": "recipient" }, `@${p.recipient}`),
-                  h("td", { "data-field": "requester" }, p.requester.name ?? String(p.requester.id)),
-                  h("td", { "data-status": p.status }, c.texts[`status-${p.status}` as keyof typeof c.texts] ?? p.status),
+                  h("td", { className: "when" }, formatShortTime(c.locale, p.createdAt)),
+                  h(
+                    "td",
+                    {},
+                    giftText(c, p.kind, p.quantity),
+                    " → ",
+                    h("span", { "data-field": "recipient" }, `@${p.recipient}`),
+                    h(
+                      "div",
+                      { className: "hint", "data-field": "requester" },
+                      p.requester.name ?? String(p.requester.id),
+                    ),
+                  ),
+                  h(
+                    "td",
+                    { "data-status": p.status },
+                    c.texts[`status-${p.status}` as keyof typeof c.texts] ?? p.status,
+                  ),
                 ),
               ),
             ),
@@ -132,9 +149,17 @@ export class PurchasesView {
       h(
         "div",
         { className: "actions" },
-        h("button", { disabled: list.page === 0, on: { click: go(list.page - 1) } }, text(c, "app-page-newer")),
+        h(
+          "button",
+          { disabled: list.page === 0, on: { click: go(list.page - 1) } },
+          text(c, "app-page-newer"),
+        ),
         h("span", { className: "hint" }, `${list.page + 1} / ${last + 1}`),
-        h("button", { disabled: list.page >= last, on: { click: go(list.page + 1) } }, text(c, "app-page-older")),
+        h(
+          "button",
+          { disabled: list.page >= last, on: { click: go(list.page + 1) } },
+          text(c, "app-page-older"),
+        ),
       ),
     );
   }
