@@ -50,8 +50,9 @@ export class AppDecisions {
         `${done}\n${this.#t(locale, "admin-resolve-left", { count: result.unconfirmedLeft })}`,
       );
     }
+    // The desk's settlement event tells the requester and those who met the hold (the bot
+    // listens to it): nothing more to do here than to say what still holds purchases.
     const { paused } = await records.status();
-    if (!paused) await this.#deps.purchasesReopened();
     const next = paused ? "admin-resolve-resumed-paused" : "admin-resolve-resumed";
     return ok(`${done}\n${this.#t(locale, next)}`);
   }

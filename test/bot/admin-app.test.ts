@@ -12,7 +12,7 @@ import type { BotHarness } from "../../tools/testing/bot-harness.js";
 import { chatPerson } from "../../tools/testing/chat-person.js";
 import { signInitData } from "../../tools/testing/init-data.js";
 import { TEST_CREDENTIALS } from "../../tools/testing/test-config.js";
-import { ADMIN, ADMIN2, adminWorld, BUYER } from "../helpers/admin-bot.js";
+import { ADMIN, ADMIN2, adminWorld, BUYER, sentTexts } from "../helpers/admin-bot.js";
 
 interface App {
   server: AdminAppServer;
@@ -209,10 +209,23 @@ describe("the admins' app API", () => {
     const settled = await app.post(`purchases/${unknown}/settle`, { delivered: false });
     expect(settled.status).toBe(200);
     expect(settled.body.message).toBe(
-      "Settled as not delivered. The buyer is told in their chat.\nEvery unknown outcome is settled: purchases resumed.",
+      "Settled as not delivered. The buyer and the other admins are told.\nEvery unknown outcome is settled: purchases resumed.",
     );
     const intent = await h.records.getIntent(unknown);
     expect(intent).toMatchObject({ status: "not_delivered", resolvedBy: ADMIN.id });
+    // The same effects as the chat's button: Bea is told in her chat, and every admin's alert
+    // of it turns settled, its buttons gone.
+    await h.app.services.background.idle();
+    await h.app.notifier.idle();
+    expect(sentTexts(h, BUYER.id).at(-1)).toMatch(
+      /^🔔 .*\n\n❌ Not delivered: 50 Telegram Stars to @carol_gifts/,
+    );
+    const alert = h.telegram
+      .callsOf("editMessageText")
+      .filter((c) => Number(c.payload.chat_id) === ADMIN2.id)
+      .at(-1);
+    expect(String(alert?.payload.text)).toMatch(/^❌/);
+    expect(alert?.payload.reply_markup).toBeUndefined();
     const again = await app.post(`purchases/${unknown}/settle`, { delivered: true });
     expect(again).toMatchObject({
       status: 409,
