@@ -1,9 +1,9 @@
 /**
  * The rooms of src/ and their doors, checked on the import graph (madge, the same graph
  * `npx madge --circular --extensions ts src` prints): no cycle between files, no two folders
- * that import each other, the ledger's vocabulary free of any store, and the bot reaching the
+ * that import each other, the ledger's vocabulary free of any store, the bot reaching the
  * ledger and the stores through types only (it buys through the desk, reads through the
- * records).
+ * records), and the admins' app (src/admin-app) on the purchases room alone.
  */
 import madge from "madge";
 import { describe, expect, it } from "vitest";
@@ -69,5 +69,14 @@ describe("the import graph of src/", () => {
 
   it("lets the bot reach the ledger and the stores through types only", async () => {
     expect(importsInto(await importGraph(false), "bot/", ["ledger/", "storage/"])).toEqual([]);
+  });
+
+  it("keeps the admins' app on the purchases room: never the bot, a store, the service or SQL", async () => {
+    const rooms = ["bot/", "storage/", "service/", "run/", "app/", "access/", "metrics/"];
+    expect(importsInto(await importGraph(true), "admin-app/", rooms)).toEqual([]);
+    // The purchases and the ledger's vocabulary, as types: it is handed their objects.
+    expect(importsInto(await importGraph(false), "admin-app/", ["purchases/", "ledger/"])).toEqual(
+      [],
+    );
   });
 });
