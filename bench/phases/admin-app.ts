@@ -13,7 +13,6 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { mnemonicNew } from "@ton/crypto";
@@ -22,6 +21,7 @@ import type { PurchaseOutcome } from "../../src/service/types.js";
 import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
 import { startSandbox } from "../../tools/sandbox/server.js";
 import { launchBrowser } from "../../tools/testing/browser.js";
+import { freePort } from "../../tools/testing/free-port.js";
 import { launchUrl, signInitData } from "../../tools/testing/init-data.js";
 import { TelegramEmulatorClient } from "../../tools/telegram-emulator/client.js";
 import { DEMO_ADMIN, setUpDemoPeople } from "../../tools/telegram-emulator/demo-people.js";
@@ -74,7 +74,7 @@ function purchaseOf(i: number): NewIntent {
   return {
     kind: (premium ? "premium" : "stars") satisfies IntentKind,
     recipient: `bench_recipient_${i % 1500}`,
-    quantity: premium ? [3, 6, 12][i % 3] ?? 3 : 50 + (i % 20) * 50,
+    quantity: premium ? ([3, 6, 12][i % 3] ?? 3) : 50 + (i % 20) * 50,
     paymentMethod: "usdt_ton",
     requester: { userId: person, chatId: person, chatType: "private" },
     balanceBefore: { ton: "100", usdt: "100000" },
@@ -121,18 +121,6 @@ async function fill(path: string, purchases: number, now: number): Promise<void>
   } finally {
     await storage.close();
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves once the app answers (the bot starts it before anything else). */

@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, onTestFinished } from "vitest";
+import { startDemo } from "../../tools/demo/demo.js";
 import { launchBrowser, type LocalBrowser } from "../../tools/testing/browser.js";
 import { launchUrl, signInitData, THEMES } from "../../tools/testing/init-data.js";
 import {
@@ -244,6 +245,18 @@ describe("the admins' Mini App in a real browser", () => {
     // Strict headers on the page itself.
     const html = await fetch(pageUrl);
     expect(html.headers.get("content-security-policy")).toMatch(/^default-src 'self'/);
+  }, 60_000);
+
+  it("the demo prints a link that opens the app in a browser as its admin", async () => {
+    const demo = await startDemo();
+    onTestFinished(() => demo.stop());
+    expect(demo.adminAppLink).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/admin\/#tgWebAppData=/);
+    const page = await browser.newPage();
+    watchConsole(page);
+    await page.goto(demo.adminAppLink);
+    await page.waitForSelector("body[data-ready=overview]", { timeout: WAIT_MS });
+    expect(await page.textContent("[data-field=state]")).toBe("open");
+    await page.context().close();
   }, 60_000);
 
   it("sets the app as the menu button of the admins' chats only, and /dashboard opens it", async () => {

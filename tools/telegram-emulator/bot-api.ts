@@ -605,7 +605,9 @@ function setChatMenuButton(state: EmulatorState, params: Params): boolean {
 
 function getChatMenuButton(state: EmulatorState, params: Params): unknown {
   const key = params.chat_id === undefined ? "" : chatIdParam(state, params);
-  return structuredClone(state.menuButtons.get(key) ?? state.menuButtons.get("") ?? { type: "commands" });
+  return structuredClone(
+    state.menuButtons.get(key) ?? state.menuButtons.get("") ?? { type: "commands" },
+  );
 }
 
 function getMyCommands(state: EmulatorState, params: Params): unknown {
