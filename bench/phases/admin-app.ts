@@ -161,7 +161,7 @@ async function measureApi(base: string, initData: string) {
     const response = await fetch(`${base}api/${path}`, {
       headers: { authorization: `tma ${initData}` },
     });
-    const body = (await response.json()) as unknown;
+    const body: unknown = await response.json();
     if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
     return { ms: performance.now() - started, body };
   };

@@ -19,10 +19,10 @@ import {
 } from "./views.js";
 
 /** Days on the spending chart. */
-export const CHART_DAYS = 30;
+const CHART_DAYS = 30;
 
 /** Purchases per page of the list. */
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 /** Unknown outcomes listed on the overview (the total is always given). */
 const PENDING_SHOWN = 20;
@@ -183,7 +183,7 @@ export class AppReads {
 }
 
 /** The list's filter from the page's query (unknown values are ignored, never an error). */
-export function filterOf(query: URLSearchParams): PurchaseFilter {
+function filterOf(query: URLSearchParams): PurchaseFilter {
   const statuses = (query.get("status") ?? "")
     .split(",")
     .filter((s): s is IntentStatus => (STATUSES as readonly string[]).includes(s));

@@ -21,7 +21,7 @@ export interface AppTexts {
 }
 
 /** Who sends purchases: this process, or another replica on the same database. */
-export interface LeaseView {
+interface LeaseView {
   /** This process's lease owner id. */
   self: string;
   /** Who holds the lease now (the database's row). */

@@ -7,48 +7,44 @@ import { type AdminAppServer, startAdminApp } from "../admin-app/server.js";
 import type { GiftBot } from "../bot/index.js";
 import type { Config } from "../config/index.js";
 import type { AccessList } from "../access/access-list.js";
-import type { GiveawayRunner } from "../purchases/giveaway-runner.js";
-import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
-import type { Logger } from "../shared/logger.js";
+import type { BackupSchedule } from "../run/backups.js";
 import type { Storage } from "../storage/types.js";
 import type { AppLease } from "./lease.js";
 
 export interface AdminAppParts {
   config: Config;
   storage: Storage;
-  records: PurchaseRecords;
   desk: PurchaseDesk;
-  giveawayRunner: GiveawayRunner;
   access: AccessList;
   lease: AppLease;
+  /** The bot's services (records, i18n, names, clock, logger) and its giveaways' runner. */
   giftBot: GiftBot;
-  lastBackupAt: () => number | undefined;
-  clock: () => number;
-  logger: Logger;
+  backups: BackupSchedule | undefined;
 }
 
 /** Starts the app's server on HOST:ADMIN_APP_PORT; undefined when no port is set. */
 export async function startAdminAppOf(parts: AdminAppParts): Promise<AdminAppServer | undefined> {
-  const { config, storage, giftBot, lease, logger } = parts;
+  const { config, storage, giftBot, lease } = parts;
   const settings = config.adminApp;
   if (settings === undefined) return undefined;
   const { services } = giftBot;
+  const { logger } = services;
   const server = await startAdminApp(
     {
       token: config.telegram.token,
       isAdmin: (userId) => parts.access.isAdmin(userId),
       maxAgeSeconds: settings.maxAgeSeconds,
-      records: parts.records,
+      records: services.records,
       reads: storage.adminReads,
       desk: parts.desk,
-      giveaways: parts.giveawayRunner,
+      giveaways: giftBot.giveawaySending.runner,
       lease: {
         self: lease.owner,
         holder: async () => storage.senderLease.holder(),
         holdsLease: lease.holds,
       },
-      lastBackupAt: parts.lastBackupAt,
+      lastBackupAt: () => parts.backups?.lastGoodAt,
       backupsKept: storage.backup !== undefined,
       texts: {
         locales: services.i18n.locales,
@@ -59,7 +55,7 @@ export async function startAdminAppOf(parts: AdminAppParts): Promise<AdminAppSer
         services.people.render((names) => new Map(ids.flatMap((id) => nameEntry(id, names(id))))),
       purchasesReopened: () => giftBot.purchasesReopened(),
       explorerUrl: config.reports.explorerUrl,
-      clock: parts.clock,
+      clock: services.now,
       logger,
     },
     { host: config.run.host, port: settings.port },

@@ -153,8 +153,6 @@ export interface App {
   readonly observability: Observability;
   /** The webhook server once started in webhook mode. */
   readonly webhookServer: WebhookServer | undefined;
-  /** The admins' Mini App's server once started (ADMIN_APP_PORT). */
-  readonly adminApp: AdminAppServer | undefined;
   health(): Promise<HealthReport>;
   /**
    * Takes on reloaded settings (see RELOADABLE_VARIABLES): credentials from the next service
@@ -523,16 +521,10 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     storage.senderLease,
     storage.keyValues(REPLICA_URLS_NAMESPACE),
   );
-  const startAdminApp = () =>
-    startAdminAppOf({
-      ...{ config, storage, records, desk, giveawayRunner, access, lease, giftBot, logger, clock },
-      lastBackupAt: () => backups?.lastGoodAt,
-    });
   const run = runControls(
     {
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
       ...{ health, probes, fileChanged: storage.fileChanged, stores: storage.keyValues },
-      startAdminApp,
     },
     { service, updates, storage, observability, readOutages },
   );
@@ -541,9 +533,6 @@ export function createApp(config: Config, overrides: AppOverrides = {}): App {
     ...{ service, updates, observability, health, applySettings },
     get webhookServer() {
       return run.webhookServer();
-    },
-    get adminApp() {
-      return run.adminApp();
     },
     giveaways: giftBot.giveawaySending,
     sweepGroups: () => giftBot.sweepGroups(),
@@ -575,7 +564,7 @@ function prepareBot(
  * and undoes what it began.
  */
 function runControls(
-  parts: RunParts,
+  common: Omit<RunParts, "startAdminApp">,
   closing: {
     service: ServiceMonitor;
     updates: UpdateTracker;
@@ -584,6 +573,10 @@ function runControls(
     readOutages: ReadOutageWatch;
   },
 ) {
+  const parts: RunParts = {
+    ...common,
+    startAdminApp: () => startAdminAppOf({ ...common, storage: closing.storage }),
+  };
   const { logger, desk, giftBot, lease, backups } = parts;
   const { observability, readOutages } = closing;
   // Aborted by stop(): ends the retries of a start that is still connecting, or on standby.
@@ -617,12 +610,7 @@ function runControls(
       },
       () => begun,
     ));
-  return {
-    start,
-    stop,
-    webhookServer: () => begun.webhookServer,
-    adminApp: () => begun.adminApp,
-  };
+  return { start, stop, webhookServer: () => begun.webhookServer };
 }
 
 /** What stopping the app works with: the parts to close in order. */

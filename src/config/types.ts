@@ -233,7 +233,7 @@ export interface Config {
 }
 
 /** The admins' Mini App (src/admin-app). */
-export interface AdminAppConfig {
+interface AdminAppConfig {
   /** ADMIN_APP_PORT: where it listens on HOST. */
   port: number;
   /**

@@ -117,8 +117,18 @@ export function tallyDays(rows: Iterable<DeliveredRow>): DaySpending[] {
     .map(({ costs, ...day }) => ({
       ...day,
       spent: {
-        ton: formatMoney(sumMoney("ton", costs.filter((c) => c.currency === "ton"))),
-        usdt: formatMoney(sumMoney("usdt", costs.filter((c) => c.currency === "usdt"))),
+        ton: formatMoney(
+          sumMoney(
+            "ton",
+            costs.filter((c) => c.currency === "ton"),
+          ),
+        ),
+        usdt: formatMoney(
+          sumMoney(
+            "usdt",
+            costs.filter((c) => c.currency === "usdt"),
+          ),
+        ),
       },
     }));
 }

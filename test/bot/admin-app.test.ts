@@ -61,7 +61,7 @@ async function appOn(h: BotHarness): Promise<App> {
         (names) =>
           new Map(ids.flatMap((id) => (names(id) === undefined ? [] : [[id, names(id) ?? ""]]))),
       ),
-    purchasesReopened: async () => undefined,
+    purchasesReopened: () => Promise.resolve(),
     explorerUrl: "https://tonviewer.com/transaction/",
     clock: h.clock,
     logger: h.app.logger,

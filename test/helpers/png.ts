@@ -39,9 +39,9 @@ export async function pixelStats(browser: LocalBrowser, png: Buffer | string): P
   const bytes = typeof png === "string" ? readFileSync(png) : png;
   const page = await browser.newPage();
   try {
-    const counts = (await page.evaluate(
+    const counts = await page.evaluate<{ found: Record<string, number>; total: number }>(
       `(${COUNT_COLOURS})(${JSON.stringify(bytes.toString("base64"))})`,
-    )) as { found: Record<string, number>; total: number };
+    );
     return {
       colours: Object.keys(counts.found).length,
       share: (hex) => {

@@ -15,6 +15,11 @@ export interface PageContext {
   openPurchase(id: string): void;
 }
 
+/** A text named by a code the server sent (`status-…`, `giveaway-state-…`), else the code. */
+export function textOf(context: Pick<PageContext, "texts">, key: string, fallback: string): string {
+  return (context.texts as Partial<Record<string, string>>)[key] ?? fallback;
+}
+
 /** A text of the page, with `{n}` filled in when given. */
 export function text(context: Pick<PageContext, "texts">, key: PageTextKey, n?: string): string {
   const found = context.texts[key];

@@ -10,6 +10,7 @@ import {
   giftText,
   type PageContext,
   text,
+  textOf,
 } from "./context.js";
 import { h, show } from "./dom.js";
 import type { PurchaseDetail } from "./types.js";
@@ -34,7 +35,7 @@ export class DetailView {
 
   #draw(p: PurchaseDetail): void {
     const c = this.#context;
-    const status = c.texts[`status-${p.status}` as keyof typeof c.texts] ?? p.status;
+    const status = textOf(c, `status-${p.status}`, p.status);
     const fields: [string, Node | string][] = [
       [text(c, "app-detail-id"), p.id],
       [text(c, "app-detail-gift"), giftText(c, p.kind, p.quantity)],
@@ -103,7 +104,7 @@ export class DetailView {
           h(
             "li",
             {},
-            `${formatTime(c.locale, move.at)}: ${c.texts[`status-${move.to}` as keyof typeof c.texts] ?? move.to}`,
+            `${formatTime(c.locale, move.at)}: ${textOf(c, `status-${move.to}`, move.to)}`,
           ),
         ),
       ),

@@ -53,8 +53,8 @@ export function readLaunch(): Launch {
 
 function parseTheme(json: string | null): ThemeParams {
   try {
-    const parsed = JSON.parse(json ?? "{}") as unknown;
-    return typeof parsed === "object" && parsed !== null ? (parsed as ThemeParams) : {};
+    const parsed: unknown = JSON.parse(json ?? "{}");
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
   } catch {
     return {};
   }

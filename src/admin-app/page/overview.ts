@@ -10,6 +10,7 @@ import {
   giftText,
   type PageContext,
   text,
+  textOf,
 } from "./context.js";
 import { drawSpending } from "./chart.js";
 import { h, show } from "./dom.js";
@@ -185,7 +186,7 @@ export class OverviewView {
         { className: "hint" },
         `${text(c, "app-count-delivered")} ${counts.delivered} · ${text(c, "app-count-refused")} ${counts.refused} · ${text(c, "app-count-unknown")} ${counts.unknown} · ${text(c, "app-count-waiting")} ${counts.waiting}`,
       ),
-      h("div", {}, c.texts[state as keyof typeof c.texts] ?? giveaway.status),
+      h("div", {}, textOf(c, state, giveaway.status)),
       h(
         "div",
         { className: "actions" },

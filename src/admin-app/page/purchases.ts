@@ -2,7 +2,14 @@
  * Every purchase, newest first: searched by person and recipient, filtered by status, kind and
  * date, a page at a time; a row opens its evidence.
  */
-import { formatNumber, formatShortTime, giftText, type PageContext, text } from "./context.js";
+import {
+  formatNumber,
+  formatShortTime,
+  giftText,
+  type PageContext,
+  text,
+  textOf,
+} from "./context.js";
 import { h, show } from "./dom.js";
 import type { PurchaseList } from "./types.js";
 
@@ -50,7 +57,7 @@ export class PurchasesView {
       status: select(
         "status",
         text(c, "app-filter-status"),
-        STATUSES.map((status) => [status, c.texts[`status-${status}`]]),
+        STATUSES.map((status) => [status, textOf(c, `status-${status}`, status)]),
       ),
       kind: select("kind", text(c, "app-filter-kind"), [
         ["stars", text(c, "app-kind-stars")],
@@ -137,11 +144,7 @@ export class PurchasesView {
                       p.requester.name ?? String(p.requester.id),
                     ),
                   ),
-                  h(
-                    "td",
-                    { "data-status": p.status },
-                    c.texts[`status-${p.status}` as keyof typeof c.texts] ?? p.status,
-                  ),
+                  h("td", { "data-status": p.status }, textOf(c, `status-${p.status}`, p.status)),
                 ),
               ),
             ),

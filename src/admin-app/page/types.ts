@@ -10,7 +10,7 @@ export interface Session {
   texts: PageTexts;
 }
 
-export interface Purchase {
+interface Purchase {
   id: string;
   kind: "stars" | "premium";
   quantity: number;

@@ -12,12 +12,7 @@ import {
   tallyDays,
 } from "../../ledger/admin-reads.js";
 import type { GiveawayBatch } from "../../ledger/giveaways.js";
-import {
-  DELIVERED_SQL,
-  filterSql,
-  OPEN_BATCHES_SQL,
-  pageBounds,
-} from "../sqlite/admin-reads.js";
+import { DELIVERED_SQL, filterSql, OPEN_BATCHES_SQL, pageBounds } from "../sqlite/admin-reads.js";
 import { type BatchRow, rowToBatch } from "../sqlite/giveaway-batches.js";
 import { type IntentRow, rowToIntent } from "../sqlite/rows.js";
 import { rows } from "./sql.js";
