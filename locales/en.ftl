@@ -42,6 +42,7 @@ help-admin =
     /export: the purchases of a date range as a CSV file (/export 2026-11-01 2026-11-30; none: this month so far)
     /backup: back the database up now (the file stays on the server)
     /giveaway: a gift for each person on a list (a message or a .txt/.csv file), checked before you confirm
+    /dashboard: the admin app: the spending, every purchase and the decisions, in one place
     /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
 
 ## Language

@@ -297,6 +297,20 @@ describe("the admins' app API", () => {
   });
 });
 
+describe("/dashboard", () => {
+  it("without the app set up, tells an admin how to turn it on; for anyone else it is no command", async () => {
+    const { h } = await adminWorld();
+    const ada = chatPerson(h, ADMIN);
+    await ada.command("dashboard");
+    expect(ada.lastMessage().text).toMatch(
+      /^The admin app is off: set ADMIN_APP_PORT and ADMIN_APP_URL/,
+    );
+    const bea = chatPerson(h, BUYER);
+    await bea.command("dashboard");
+    expect(bea.lastMessage().text).not.toMatch(/admin app/i);
+  });
+});
+
 function token(h: BotHarness): string {
   return h.app.config.telegram.token.split(":")[1] ?? "";
 }
