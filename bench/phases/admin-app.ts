@@ -143,6 +143,7 @@ function reads(someId: string): Record<string, string> {
   return {
     session: "session",
     overview: "overview",
+    balance: "balance",
     spending: "spending",
     giveaways: "giveaways",
     purchases: "purchases",

@@ -4,9 +4,9 @@
  * and the giveaways not ended. Read-only; one implementation per store.
  */
 import type { Currency } from "../costs/money.js";
-import { type Money, parseMoney, formatMoney, sumMoney } from "../costs/money.js";
+import { formatMoney } from "../costs/money.js";
 import type { MaybePromise } from "../shared/maybe-promise.js";
-import { utcDay } from "../shared/utc-day.js";
+import { DAY_MS, utcDay } from "../shared/utc-day.js";
 import type { GiveawayBatch } from "./giveaways.js";
 import type { IntentKind, IntentStatus, PurchaseIntent } from "./types.js";
 
@@ -45,13 +45,19 @@ export interface DaySpending {
   spent: Record<Currency, string>;
 }
 
-/** A delivered purchase as the day tally reads it. */
-export interface DeliveredRow {
-  sentAt: number;
+/**
+ * Delivered purchases of one UTC day, one kind and one cost currency, summed by the store: the
+ * costs as a whole number of billionths of the currency (exact: TON has 9 decimals, USDT 6).
+ */
+export interface DeliveredGroup {
+  /** Days since 1970-01-01 (UTC). */
+  dayNumber: number;
   kind: IntentKind;
+  gifts: number;
+  /** Stars, or Premium months. */
   quantity: number;
   costCurrency: Currency | null;
-  costAmount: string | null;
+  costBillionths: number | string | bigint | null;
 }
 
 /** The most a page holds. */
@@ -88,47 +94,39 @@ export function recipientText(recipient: string): string {
   return recipient.trim().replace(/^@/, "");
 }
 
-/** Delivered rows summed per day, oldest day first; costs added exactly per currency. */
-export function tallyDays(rows: Iterable<DeliveredRow>): DaySpending[] {
-  const days = new Map<string, DaySpending & { costs: Money[] }>();
-  for (const row of rows) {
-    const name = utcDay(row.sentAt);
-    let day = days.get(name);
+/** The stores' groups summed per day, oldest day first; costs exact per currency. */
+export function tallyDays(groups: Iterable<DeliveredGroup>): DaySpending[] {
+  const days = new Map<number, DaySpending & { billionths: Record<Currency, bigint> }>();
+  for (const group of groups) {
+    const dayNumber = Number(group.dayNumber);
+    let day = days.get(dayNumber);
     if (day === undefined) {
       day = {
-        ...{ day: name, gifts: 0, stars: 0, premiumGifts: 0, premiumMonths: 0 },
-        spent: { ton: "0", usdt: "0" },
-        costs: [],
+        ...{ day: utcDay(dayNumber * DAY_MS), gifts: 0, stars: 0, premiumGifts: 0 },
+        ...{ premiumMonths: 0, spent: { ton: "0", usdt: "0" }, billionths: { ton: 0n, usdt: 0n } },
       };
-      days.set(name, day);
+      days.set(dayNumber, day);
     }
-    day.gifts += 1;
-    if (row.kind === "stars") day.stars += row.quantity;
+    const gifts = Number(group.gifts);
+    const quantity = Number(group.quantity);
+    day.gifts += gifts;
+    if (group.kind === "stars") day.stars += quantity;
     else {
-      day.premiumGifts += 1;
-      day.premiumMonths += row.quantity;
+      day.premiumGifts += gifts;
+      day.premiumMonths += quantity;
     }
-    const cost =
-      row.costCurrency === null ? undefined : parseMoney(row.costCurrency, row.costAmount ?? "");
-    if (cost !== undefined) day.costs.push(cost);
+    if (group.costCurrency !== null && group.costBillionths !== null) {
+      day.billionths[group.costCurrency] += BigInt(group.costBillionths);
+    }
   }
-  return [...days.values()]
-    .sort((a, b) => (a.day < b.day ? -1 : 1))
-    .map(({ costs, ...day }) => ({
+  return [...days.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, { billionths, ...day }]) => ({
       ...day,
       spent: {
-        ton: formatMoney(
-          sumMoney(
-            "ton",
-            costs.filter((c) => c.currency === "ton"),
-          ),
-        ),
-        usdt: formatMoney(
-          sumMoney(
-            "usdt",
-            costs.filter((c) => c.currency === "usdt"),
-          ),
-        ),
+        ton: formatMoney({ currency: "ton", units: billionths.ton }),
+        // USDT's smallest unit is a millionth.
+        usdt: formatMoney({ currency: "usdt", units: billionths.usdt / 1000n }),
       },
     }));
 }

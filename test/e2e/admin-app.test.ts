@@ -19,6 +19,7 @@ import {
   DEMO_USER,
   Person,
   secretsIn,
+  spawnBot,
   startBot,
   startWorld,
   starsSummary,
@@ -26,6 +27,7 @@ import {
   type World,
 } from "../helpers/built-process.js";
 import { pixelStats } from "../helpers/png.js";
+import { freshPostgresDatabase } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/temp-dir.js";
 
 let browser: LocalBrowser;
@@ -245,6 +247,35 @@ describe("the admins' Mini App in a real browser", () => {
     // Strict headers on the page itself.
     const html = await fetch(pageUrl);
     expect(html.headers.get("content-security-policy")).toMatch(/^default-src 'self'/);
+  }, 60_000);
+
+  it("on PostgreSQL, a replica on standby answers reads and leaves decisions to the lease holder", async () => {
+    const world = await startWorld({ env: { DATABASE_URL: await freshPostgresDatabase() } });
+    const holder = await startWithApp(world);
+    const standby = spawnBot(await world.env({ ADMIN_APP_PORT: "0" }));
+    await standby.waitForLog(
+      (l) => l.msg === "another process holds the sender lease: standing by",
+    );
+    const line = await standby.waitForLog((l) => l.msg === "admin app listening");
+    const standbyUrl = `${String(line.listening)}/admin/`;
+    const initData = signInitData(world.emulator.token, DEMO_ADMIN);
+    const call = (base: string, path: string, method = "GET") =>
+      fetch(`${base}api/${path}`, { method, headers: { authorization: `tma ${initData}` } });
+
+    const overview = (await (await call(standbyUrl, "overview")).json()) as {
+      lease: { here: boolean; holder: string };
+    };
+    expect(overview.lease.here).toBe(false);
+    expect(overview.lease.holder).toMatch(/:\d+$/);
+    expect(await (await call(standbyUrl, "balance")).json()).toMatchObject({ live: false });
+    const refused = await call(standbyUrl, "pause", "POST");
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/on standby/);
+    expect((await call(holder.pageUrl, "pause", "POST")).status).toBe(200);
+    const paused = (await (await call(standbyUrl, "overview")).json()) as {
+      status: { paused: boolean };
+    };
+    expect(paused.status.paused).toBe(true);
   }, 60_000);
 
   it("the demo prints a link that opens the app in a browser as its admin", async () => {

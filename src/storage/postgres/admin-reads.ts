@@ -1,21 +1,25 @@
 /**
  * The admins' Mini App reads on PostgreSQL, with the SQLite store's SQL
- * (src/storage/sqlite/admin-reads.ts); `seq` breaks ties where SQLite uses its rowid.
+ * (src/storage/sqlite/admin-reads.ts); `seq` breaks ties where SQLite uses its rowid, and
+ * `strpos` finds a character where SQLite's is `instr`.
  */
 import type pg from "pg";
 import {
   type AdminReads,
   type DaySpending,
-  type DeliveredRow,
+  type DeliveredGroup,
   type PurchaseFilter,
   type PurchasePage,
   tallyDays,
 } from "../../ledger/admin-reads.js";
 import type { GiveawayBatch } from "../../ledger/giveaways.js";
-import { DELIVERED_SQL, filterSql, OPEN_BATCHES_SQL, pageBounds } from "../sqlite/admin-reads.js";
+import { deliveredSql, filterSql, OPEN_BATCHES_SQL, pageBounds } from "../sqlite/admin-reads.js";
 import { type BatchRow, rowToBatch } from "../sqlite/giveaway-batches.js";
 import { type IntentRow, rowToIntent } from "../sqlite/rows.js";
 import { rows } from "./sql.js";
+
+/** PostgreSQL finds a character with strpos (SQLite: instr). */
+const DELIVERED_SQL = deliveredSql("strpos");
 
 export class PostgresAdminReads implements AdminReads {
   readonly #pool: pg.Pool;
@@ -46,7 +50,7 @@ export class PostgresAdminReads implements AdminReads {
   }
 
   async dailySpending(from: number, to: number): Promise<DaySpending[]> {
-    return tallyDays(await rows<DeliveredRow>(this.#pool, DELIVERED_SQL, { from, to }));
+    return tallyDays(await rows<DeliveredGroup>(this.#pool, DELIVERED_SQL, { from, to }));
   }
 
   async openBatches(): Promise<GiveawayBatch[]> {

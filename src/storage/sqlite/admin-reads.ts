@@ -6,7 +6,7 @@ import {
   type AdminReads,
   type DaySpending,
   DELIVERED_STATUSES,
-  type DeliveredRow,
+  type DeliveredGroup,
   likePattern,
   MAX_PAGE_SIZE,
   type PurchaseFilter,
@@ -83,12 +83,33 @@ export function pageBounds(page: { limit: number; offset: number }): {
   };
 }
 
-/** Delivered purchases sent in `[@from, @to)`: what the day tally reads. */
-export const DELIVERED_SQL = `SELECT sent_at AS "sentAt", kind, quantity,
-    cost_currency AS "costCurrency", cost_amount AS "costAmount"
-  FROM purchase_intents
-  WHERE status IN (${DELIVERED_STATUSES.map((s) => `'${s}'`).join(", ")})
-    AND sent_at >= @from AND sent_at < @to`;
+/**
+ * A decimal cost (`12`, `0.75`, `-3.5`) as a whole number of billionths, in SQL both stores
+ * speak but for the name of the function that finds a character (`position`): the whole part
+ * times 10^9 plus the fraction's digits padded to nine. Exact, unlike a float.
+ */
+function billionthsSql(position: "instr" | "strpos"): string {
+  const digits = "ltrim(cost_amount, '-')";
+  const dot = `${position}(${digits} || '.', '.')`;
+  const whole = `CAST(substr(${digits}, 1, ${dot} - 1) AS BIGINT)`;
+  const fraction = `CAST(substr(substr(${digits}, ${dot} + 1) || '000000000', 1, 9) AS BIGINT)`;
+  const sign = "CASE WHEN cost_amount LIKE '-%' THEN -1 ELSE 1 END";
+  return `${sign} * (${whole} * 1000000000 + ${fraction})`;
+}
+
+/** Delivered purchases sent in `[@from, @to)`, summed per UTC day, kind and cost currency. */
+export function deliveredSql(position: "instr" | "strpos"): string {
+  return `SELECT sent_at / 86400000 AS "dayNumber", kind, COUNT(*) AS gifts,
+      SUM(quantity) AS quantity, cost_currency AS "costCurrency",
+      SUM(CASE WHEN cost_amount IS NULL THEN NULL ELSE ${billionthsSql(position)} END)
+        AS "costBillionths"
+    FROM purchase_intents
+    WHERE status IN (${DELIVERED_STATUSES.map((s) => `'${s}'`).join(", ")})
+      AND sent_at >= @from AND sent_at < @to
+    GROUP BY sent_at / 86400000, kind, cost_currency`;
+}
+
+const DELIVERED_SQL = deliveredSql("instr");
 
 /** Batches not ended, newest first. */
 export const OPEN_BATCHES_SQL = `SELECT * FROM giveaway_batches
@@ -122,7 +143,7 @@ export class SqliteAdminReads implements AdminReads {
 
   dailySpending(from: number, to: number): DaySpending[] {
     return tallyDays(
-      this.#db.prepare<{ from: number; to: number }, DeliveredRow>(DELIVERED_SQL).iterate({
+      this.#db.prepare<{ from: number; to: number }, DeliveredGroup>(DELIVERED_SQL).all({
         from,
         to,
       }),
