@@ -12,7 +12,12 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed, onTestFinished } from "vitest";
 import { startDemo } from "../../tools/demo/demo.js";
 import { launchBrowser, type LocalBrowser } from "../../tools/testing/browser.js";
-import { launchUrl, signInitData, THEMES } from "../../tools/testing/init-data.js";
+import {
+  type InitDataUser,
+  launchUrl,
+  signInitData,
+  THEMES,
+} from "../../tools/testing/init-data.js";
 import {
   type BotProcess,
   DEMO_ADMIN,
@@ -65,7 +70,7 @@ async function openApp(
   pageUrl: string,
   token: string,
   theme: keyof typeof THEMES,
-  user: { id: number; first_name: string; username?: string } = DEMO_ADMIN,
+  user: InitDataUser = DEMO_ADMIN,
 ): Promise<Page> {
   const page = await browser.newPage();
   watchConsole(page);
@@ -203,6 +208,14 @@ describe("the admins' Mini App in a real browser", () => {
     expect(bot.logs.some((l) => l.msg === "admin app: a decision" && l.action === "settle")).toBe(
       true,
     );
+    // Back on the overview, purchases are open again; Pause and Resume act from there.
+    await page.click("[data-tab=overview]");
+    await expect.poll(() => page.textContent("[data-field=state]")).toBe("open");
+    await page.click("[data-action=pause]");
+    await expect.poll(() => page.textContent("[role=status]")).toMatch(/Purchases are paused/);
+    await expect.poll(() => page.textContent("[data-field=state]")).toBe("paused by an admin");
+    await page.click("[data-action=resume]");
+    await expect.poll(() => page.textContent("[data-field=state]")).toBe("open");
     for (const text of answers) expect(secretsIn(text, bot.env)).toEqual([]);
     expect(secretsIn(bot.output(), bot.env)).toEqual([]);
   }, 120_000);
@@ -292,7 +305,7 @@ describe("the admins' Mini App in a real browser", () => {
 
   it("sets the app as the menu button of the admins' chats only, and /dashboard opens it", async () => {
     const world = await startWorld();
-    await startWithApp(world);
+    const started = await startWithApp(world);
     const menu = await world.emulator.waitFor(
       (e) =>
         e.calls.find(
@@ -311,6 +324,16 @@ describe("the admins' Mini App in a real browser", () => {
       ),
     ).toEqual([]);
     const ada = new Person(world.emulator, DEMO_ADMIN.id);
+    // In the admin's Telegram language when they chose none with /language.
+    const { pageUrl } = started;
+    const russian = await openApp(pageUrl, world.emulator.token, "dark", {
+      ...DEMO_ADMIN,
+      language_code: "ru",
+    });
+    expect(await russian.textContent("[data-tab=overview]")).toBe("Обзор");
+    expect(await russian.textContent("[data-field=state]")).toBe("открыты");
+    expect(await russian.getAttribute("html", "data-scheme")).toBe("dark");
+    await russian.context().close();
     const answer = await ada.say("/dashboard");
     expect(answer.replyMarkup?.inline_keyboard).toEqual([
       [{ text: "📊 Admin app", web_app: { url: "https://admin.example.org/admin/" } }],
