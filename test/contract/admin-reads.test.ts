@@ -59,6 +59,11 @@ describe.each(STORES)("$name: the admins' app's reads", (store) => {
       amount: "0.2",
       currency: "usdt",
     });
+    // A negative figure never comes from the cost meter, but the sum keeps its sign exactly.
+    await deliver(storage, { recipient: "ann_gifts", userId: 1, quantity: 50 }, yesterday + 2000, {
+      amount: "-0.05",
+      currency: "usdt",
+    });
     await deliver(storage, { recipient: "bob_gifts", userId: 2, quantity: 100 }, today, {
       amount: "0.123456789",
       currency: "ton",
@@ -76,11 +81,11 @@ describe.each(STORES)("$name: the admins' app's reads", (store) => {
     expect(await other.adminReads.dailySpending(NOW - 7 * DAY, NOW + DAY)).toEqual([
       {
         day: "2026-11-19",
-        gifts: 2,
-        stars: 100,
+        gifts: 3,
+        stars: 150,
         premiumGifts: 0,
         premiumMonths: 0,
-        spent: { ton: "0", usdt: "0.3" },
+        spent: { ton: "0", usdt: "0.25" },
       },
       {
         day: "2026-11-20",

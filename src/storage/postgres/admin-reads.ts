@@ -1,7 +1,6 @@
 /**
  * The admins' Mini App reads on PostgreSQL, with the SQLite store's SQL
- * (src/storage/sqlite/admin-reads.ts); `seq` breaks ties where SQLite uses its rowid, and
- * `strpos` finds a character where SQLite's is `instr`.
+ * (src/storage/sqlite/admin-reads.ts); `seq` breaks ties where SQLite uses its rowid.
  */
 import type pg from "pg";
 import {
@@ -13,13 +12,10 @@ import {
   tallyDays,
 } from "../../ledger/admin-reads.js";
 import type { GiveawayBatch } from "../../ledger/giveaways.js";
-import { deliveredSql, filterSql, OPEN_BATCHES_SQL, pageBounds } from "../sqlite/admin-reads.js";
+import { DELIVERED_SQL, filterSql, OPEN_BATCHES_SQL, pageBounds } from "../sqlite/admin-reads.js";
 import { type BatchRow, rowToBatch } from "../sqlite/giveaway-batches.js";
 import { type IntentRow, rowToIntent } from "../sqlite/rows.js";
 import { rows } from "./sql.js";
-
-/** PostgreSQL finds a character with strpos (SQLite: instr). */
-const DELIVERED_SQL = deliveredSql("strpos");
 
 export class PostgresAdminReads implements AdminReads {
   readonly #pool: pg.Pool;

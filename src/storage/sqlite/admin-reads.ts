@@ -84,32 +84,25 @@ export function pageBounds(page: { limit: number; offset: number }): {
 }
 
 /**
- * A decimal cost (`12`, `0.75`, `-3.5`) as a whole number of billionths, in SQL both stores
- * speak but for the name of the function that finds a character (`position`): the whole part
- * times 10^9 plus the fraction's digits padded to nine. Exact, unlike a float.
+ * A decimal cost (`12`, `0.75`, `-3.5`) as a whole number of billionths, exact (unlike a
+ * float), with functions both stores have: the digits before the point are what `ltrim` of
+ * the digits leaves off (the point and the fraction, or nothing), the fraction's digits are
+ * padded to nine.
  */
-function billionthsSql(position: "instr" | "strpos"): string {
-  const digits = "ltrim(cost_amount, '-')";
-  const dot = `${position}(${digits} || '.', '.')`;
-  const whole = `CAST(substr(${digits}, 1, ${dot} - 1) AS BIGINT)`;
-  const fraction = `CAST(substr(substr(${digits}, ${dot} + 1) || '000000000', 1, 9) AS BIGINT)`;
-  const sign = "CASE WHEN cost_amount LIKE '-%' THEN -1 ELSE 1 END";
-  return `${sign} * (${whole} * 1000000000 + ${fraction})`;
-}
+const DIGITS = "ltrim(cost_amount, '-')";
+const TAIL = `ltrim(${DIGITS}, '0123456789')`;
+const WHOLE = `COALESCE(CAST(NULLIF(substr(${DIGITS}, 1, length(${DIGITS}) - length(${TAIL})), '') AS BIGINT), 0)`;
+const FRACTION = `CAST(substr(substr(${TAIL}, 2) || '000000000', 1, 9) AS BIGINT)`;
+const BILLIONTHS = `CASE WHEN cost_amount LIKE '-%' THEN -1 ELSE 1 END * (${WHOLE} * 1000000000 + ${FRACTION})`;
 
 /** Delivered purchases sent in `[@from, @to)`, summed per UTC day, kind and cost currency. */
-export function deliveredSql(position: "instr" | "strpos"): string {
-  return `SELECT sent_at / 86400000 AS "dayNumber", kind, COUNT(*) AS gifts,
-      SUM(quantity) AS quantity, cost_currency AS "costCurrency",
-      SUM(CASE WHEN cost_amount IS NULL THEN NULL ELSE ${billionthsSql(position)} END)
-        AS "costBillionths"
-    FROM purchase_intents
-    WHERE status IN (${DELIVERED_STATUSES.map((s) => `'${s}'`).join(", ")})
-      AND sent_at >= @from AND sent_at < @to
-    GROUP BY sent_at / 86400000, kind, cost_currency`;
-}
-
-const DELIVERED_SQL = deliveredSql("instr");
+export const DELIVERED_SQL = `SELECT sent_at / 86400000 AS "dayNumber", kind, COUNT(*) AS gifts,
+    SUM(quantity) AS quantity, cost_currency AS "costCurrency",
+    SUM(CASE WHEN cost_amount IS NULL THEN NULL ELSE ${BILLIONTHS} END) AS "costBillionths"
+  FROM purchase_intents
+  WHERE status IN (${DELIVERED_STATUSES.map((s) => `'${s}'`).join(", ")})
+    AND sent_at >= @from AND sent_at < @to
+  GROUP BY sent_at / 86400000, kind, cost_currency`;
 
 /** Batches not ended, newest first. */
 export const OPEN_BATCHES_SQL = `SELECT * FROM giveaway_batches
