@@ -738,7 +738,6 @@ app-filter-to = To
 app-kind-stars = Stars
 app-kind-premium = Premium
 app-gift-stars = { $n } Stars
-app-gift-premium = Premium for { $n } months
 app-list-empty = No purchase matches.
 app-list-found = Found
 app-page-newer = ← Newer

@@ -692,7 +692,6 @@ app-filter-to = По
 app-kind-stars = Stars
 app-kind-premium = Premium
 app-gift-stars = { $n } Stars
-app-gift-premium = Premium, месяцев: { $n }
 app-list-empty = Таких покупок нет.
 app-list-found = Найдено
 app-page-newer = ← Новее

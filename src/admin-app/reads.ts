@@ -7,7 +7,7 @@ import type { IntentKind, IntentStatus, PurchaseIntent } from "../ledger/types.j
 import type { PurchaseFilter } from "../ledger/admin-reads.js";
 import { utcDayStart } from "../shared/utc-day.js";
 import type { AppUser } from "./init-data.js";
-import { localeOf, pageTexts } from "./texts.js";
+import { localeOf, pageTexts, premiumNames } from "./texts.js";
 import type { AdminAppDeps } from "./types.js";
 import {
   giveawayView,
@@ -55,6 +55,7 @@ export class AppReads {
       admin: { id: user.id, name: names.get(user.id) },
       locale,
       texts: pageTexts(this.#deps.texts, locale),
+      premiumNames: premiumNames(this.#deps.texts, locale),
     };
   }
 

@@ -55,7 +55,6 @@ const APP_KEYS = [
   "app-kind-stars",
   "app-kind-premium",
   "app-gift-stars",
-  "app-gift-premium",
   "app-list-empty",
   "app-list-found",
   "app-page-newer",

@@ -113,9 +113,11 @@ describe("the admins' app API", () => {
     expect(session.status).toBe(200);
     expect(session.body).toMatchObject({ admin: { id: ADMIN.id }, locale: "en" });
     expect((session.body.texts as Record<string, string>)["app-title"]).toBe("Giftbot admin");
+    expect(session.body.premiumNames).toMatchObject({ "3": "Telegram Premium for 3 months" });
     // Boris reads Russian (his Telegram language, as the init data says).
     const boris = await app.get("session", { ...ADMIN2, language_code: "ru" });
     expect(boris.body.locale).toBe("ru");
+    expect(boris.body.premiumNames).toMatchObject({ "3": "Telegram Premium на 3 месяца" });
 
     const overview = (await app.get("overview")).body;
     expect(overview).toMatchObject({

@@ -9,6 +9,8 @@ export interface PageContext {
   api: Api;
   locale: string;
   texts: PageTexts;
+  /** A Premium gift's name by its months (plural rules applied by the server). */
+  premiumNames: Record<string, string>;
   /** Says a sentence in the page's status line. */
   say(message: string, ok: boolean): void;
   /** Opens one purchase's evidence. */
@@ -59,16 +61,15 @@ export function formatAge(locale: string, at: number, now: number = Date.now()):
   return format.format(Math.round(hours / 24), "day");
 }
 
-/** A gift in words: "50 Stars", "Premium for 3 months". */
+/** A gift in words: "50 Stars", "Telegram Premium for 3 months". */
 export function giftText(
-  context: Pick<PageContext, "texts" | "locale">,
+  context: Pick<PageContext, "texts" | "locale" | "premiumNames">,
   kind: string,
   quantity: number,
 ): string {
   const n = formatNumber(context.locale, quantity);
-  return kind === "stars"
-    ? text(context, "app-gift-stars", n)
-    : text(context, "app-gift-premium", n);
+  if (kind === "stars") return text(context, "app-gift-stars", n);
+  return context.premiumNames[String(quantity)] ?? `Premium ${n}`;
 }
 
 /** A balance: "100 TON · 1,000 USDT". */

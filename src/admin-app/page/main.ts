@@ -50,6 +50,7 @@ class Page {
       api,
       locale: session.locale,
       texts: session.texts,
+      premiumNames: session.premiumNames,
       say: (message, ok) => {
         this.#status.textContent = message;
         this.#status.dataset.ok = String(ok);

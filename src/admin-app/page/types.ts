@@ -8,6 +8,8 @@ export interface Session {
   admin: { id: number; name: string | undefined };
   locale: string;
   texts: PageTexts;
+  /** A Premium gift's name by its months, as the chat says it. */
+  premiumNames: Record<string, string>;
 }
 
 interface Purchase {
