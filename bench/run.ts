@@ -7,7 +7,7 @@
  * BENCH_PEOPLE (500), BENCH_ROUNDS (3), BENCH_QUOTA_PEOPLE (150), BENCH_QUOTA_WINDOW_MS (2000),
  * BENCH_PARKED (10000), BENCH_RESUMES (100), BENCH_STARTUP_RUNS (3), BENCH_FLOOD_OTHERS (10),
  * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3), BENCH_GIVEAWAY_RECIPIENTS (200),
- * BENCH_GIVEAWAY_RUNS (3), BENCH_LEDGER_PURCHASES (2000).
+ * BENCH_GIVEAWAY_RUNS (3), BENCH_LEDGER_PURCHASES (2000), BENCH_ADMIN_APP_PURCHASES (10000).
  *
  * `npm run bench -- --only giveaway` runs phase 7 alone and prints its table (results.json is
  * left as the last full run wrote it); phase 8 alone is `npm run bench:ledger`.
@@ -22,6 +22,7 @@ import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
 import { type GiveawayResult, runGiveaways } from "./phases/giveaway.js";
 import { runHandover } from "./phases/handover.js";
 import { type LedgerResult, ledgerRows, runLedger } from "./phases/ledger.js";
+import { adminAppRows, runAdminApp } from "./phases/admin-app.js";
 import { runMemory } from "./phases/memory.js";
 import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
 import { runStartup } from "./phases/startup.js";
@@ -51,6 +52,7 @@ const settings = {
   giveawayRecipients: setting("BENCH_GIVEAWAY_RECIPIENTS", 200, 10, 1000),
   giveawayRuns: setting("BENCH_GIVEAWAY_RUNS", 3, 1, 20),
   ledgerPurchases: setting("BENCH_LEDGER_PURCHASES", 2000, 100, 100_000),
+  adminAppPurchases: setting("BENCH_ADMIN_APP_PURCHASES", 10_000, 100, 200_000),
 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -106,7 +108,7 @@ function giveawayRows(giveaway: GiveawayResult): Row[] {
 /** Phase 7 with the settings' recipients, window and runs. */
 function giveawayPhase(dir: string): Promise<GiveawayResult> {
   log(
-    `7/8 giveaway: ${settings.giveawayRuns} runs of ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, buyers along the way ...`,
+    `7/9 giveaway: ${settings.giveawayRuns} runs of ${settings.giveawayRecipients} recipients, 30 per ${settings.quotaWindowMs} ms window, buyers along the way ...`,
   );
   return runGiveaways({
     dir,
@@ -175,7 +177,7 @@ function ledgerFigures(ledger: LedgerResult) {
 /** Every phase, the table, and bench/results.json. */
 async function fullBench(dir: string, started: number): Promise<void> {
   log(
-    `1/8 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
+    `1/9 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
   const cost = await runUpdateCost({
     dir,
@@ -183,18 +185,18 @@ async function fullBench(dir: string, started: number): Promise<void> {
     rounds: settings.rounds,
     warmupPeople: 100,
   });
-  log(`2/8 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
+  log(`2/9 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
     people: settings.quotaPeople,
     windowMs: settings.quotaWindowMs,
   });
-  log(`3/8 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
+  log(`3/9 memory: ${settings.parked} conversations parked, then resumed in a new process ...`);
   const memory = await runMemory({ dir, count: settings.parked, resumes: settings.resumes });
-  log(`4/8 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
+  log(`4/9 start-up: ${settings.startupRuns} runs of node dist/src/main.js ...`);
   const startup = await runStartup({ dir, runs: settings.startupRuns });
   log(
-    `5/8 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
+    `5/9 flood: ${settings.floodOthers} people's flows beside one person sending ${settings.floodMessages} usernames ...`,
   );
   const flood = await runFlood({
     dir,
@@ -202,13 +204,17 @@ async function fullBench(dir: string, started: number): Promise<void> {
     floodMessages: settings.floodMessages,
     windowMs: settings.quotaWindowMs,
   });
-  log(`6/8 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
+  log(`6/9 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
   const handover = await runHandover({ dir, runs: settings.handoverRuns });
   const giveaway = await giveawayPhase(dir);
   log(
-    `8/8 ledger: ${settings.ledgerPurchases} purchases on SQLite and PostgreSQL (one pool, then two at once) ...`,
+    `8/9 ledger: ${settings.ledgerPurchases} purchases on SQLite and PostgreSQL (one pool, then two at once) ...`,
   );
   const ledger = await runLedger({ purchases: settings.ledgerPurchases });
+  log(
+    `9/9 admin app: ${settings.adminAppPurchases} purchases, the built bot's Mini App in Chromium ...`,
+  );
+  const adminApp = await runAdminApp({ purchases: settings.adminAppPurchases });
   const nodeMs = nodeBaselineMs();
 
   const results = {
@@ -268,7 +274,13 @@ async function fullBench(dir: string, started: number): Promise<void> {
       ...giveaway.runs.map((r) => r.people_quota_wait_s_scaled),
     ),
     ...ledgerFigures(ledger),
-    details: { update_cost: cost, quota, memory, startup, flood, handover, giveaway, ledger },
+    admin_app_purchases: adminApp.purchases,
+    admin_app_first_screen_s: adminApp.first_screen_s,
+    admin_api_p95_ms: adminApp.api_p95_ms,
+    details: {
+      ...{ update_cost: cost, quota, memory, startup, flood, handover, giveaway, ledger },
+      admin_app: adminApp,
+    },
     settings,
     machine: { node: process.version, cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown" },
     bench_seconds: Math.round((performance.now() - started) / 1000),
@@ -374,6 +386,7 @@ async function fullBench(dir: string, started: number): Promise<void> {
     ],
     ...giveawayRows(giveaway),
     ...ledgerRows(ledger),
+    ...adminAppRows(adminApp),
   ];
   process.stdout.write(`${formatTable(rows)}\n`);
   const out = fileURLToPath(new URL("./results.json", import.meta.url));

@@ -69,6 +69,8 @@ import { BreakerGuard } from "../purchases/breaker-guard.js";
 import type { Storage } from "../storage/types.js";
 import { trackUpdates, type UpdateTracker } from "./in-flight.js";
 import { AppLease } from "./lease.js";
+import { startAdminAppOf } from "./admin-app.js";
+import type { AdminAppServer } from "../admin-app/server.js";
 import { Observability } from "./observability.js";
 import { ReadOutageWatch } from "./read-outage.js";
 import { tellQueuedOutcomes, tellRequestersOutcomeUnknown, tellRestore } from "./recovered.js";
@@ -380,6 +382,8 @@ function createGiftBot(
     backups: parts.backups,
     giveaway: { maxRecipients: config.giveaway.maxRecipients },
     giveawayRunner: parts.giveawayRunner,
+    // The page is served at /admin/ (ADMIN_APP_URL is kept without its trailing slash).
+    adminAppUrl: config.adminApp?.url === undefined ? undefined : `${config.adminApp.url}/`,
   });
 }
 
@@ -544,7 +548,7 @@ function prepareBot(
  * and undoes what it began.
  */
 function runControls(
-  parts: RunParts,
+  common: Omit<RunParts, "startAdminApp">,
   closing: {
     service: ServiceMonitor;
     updates: UpdateTracker;
@@ -553,6 +557,10 @@ function runControls(
     readOutages: ReadOutageWatch;
   },
 ) {
+  const parts: RunParts = {
+    ...common,
+    startAdminApp: () => startAdminAppOf({ ...common, storage: closing.storage }),
+  };
   const { logger, desk, giftBot, lease, backups } = parts;
   const { observability, readOutages } = closing;
   // Aborted by stop(): ends the retries of a start that is still connecting, or on standby.
@@ -627,6 +635,8 @@ interface Started {
   runner: RunnerHandle | undefined;
   webhookServer: WebhookServer | undefined;
   expiry: NodeJS.Timeout | undefined;
+  /** The admins' Mini App (ADMIN_APP_PORT): closed first at a stop. */
+  adminApp?: AdminAppServer | undefined;
   /** Stops watching the database file (src/run/database-file-watch.ts). */
   stopFileWatch?: () => void;
 }
@@ -650,6 +660,8 @@ async function windDown(parts: StopParts, begun: () => Started): Promise<void> {
   await giveawaysStopped;
   await parts.starting?.catch(() => undefined);
   const started = begun();
+  // No admin's decision comes in while the bot winds down.
+  await started.adminApp?.close();
   const { runner, webhookServer } = started;
   if (started.expiry !== undefined) clearInterval(started.expiry);
   started.stopFileWatch?.();
@@ -728,6 +740,8 @@ async function begin(
   // Probes answer from the start: live at once, ready only once updates are taken. In webhook
   // mode that includes PORT's: the webhook server listens now and takes updates at the end.
   await run.observability.startServers(probes.ownPorts);
+  // Before the lease: a replica on standby answers the admins' reads too.
+  begun.adminApp = await parts.startAdminApp();
   const webhook = config.run.mode === "webhook" ? config.run.webhook : undefined;
   if (webhook !== undefined) begun.webhookServer = await listenForWebhook(parts, webhook);
   try {
@@ -781,6 +795,8 @@ interface RunParts {
   health: () => Promise<HealthReport>;
   /** The probe paths on HEALTH_PORT and METRICS_PORT, and on the webhook server. */
   probes: { ownPorts: ProbeHandler; webhook: ProbeHandler };
+  /** Starts the admins' Mini App when ADMIN_APP_PORT is set. */
+  startAdminApp: () => Promise<AdminAppServer | undefined>;
 }
 
 /**

@@ -75,6 +75,12 @@ export class AppLease {
     return this.keeper.untilPredecessorSilent(signal);
   }
 
+  /**
+   * Whether this process holds the lease now, certainly (never before it was first taken: a
+   * process on standby does not). The admins' app acts only then.
+   */
+  readonly holds = (): boolean => this.#enforced && this.keeper.mayLeave();
+
   /** Gives the lease up at a clean stop: nothing is sent by this process after it. */
   release(): Promise<void> {
     return this.keeper.release();

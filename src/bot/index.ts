@@ -36,6 +36,8 @@ import { createConversationStorage } from "./conversation-storage.js";
 import { createErrorHandler } from "./error-boundary.js";
 import { registerAdminCommands } from "./features/admin/command-menu.js";
 import { adminCommandsFeature } from "./features/admin/commands.js";
+import { dashboardFeature, registerDashboardButtons } from "./features/admin/dashboard.js";
+import { tellIfReopened } from "./reopened.js";
 import type { WalletInfo } from "./admin-views.js";
 import { cancelFeature } from "./features/cancel.js";
 import { fallbackFeature } from "./features/fallback.js";
@@ -134,6 +136,8 @@ export interface BotDeps {
   giveaway?: { maxRecipients?: number; later?: Later; editIntervalMs?: number } | undefined;
   /** Sends confirmed giveaways (src/purchases/giveaway-runner.ts). */
   giveawayRunner: GiveawayRunner;
+  /** The admins' Mini App's page (ADMIN_APP_URL); undefined: not offered in the chat. */
+  adminAppUrl?: string | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -154,6 +158,11 @@ export interface GiftBot {
   registerCommandMenus(): Promise<void>;
   /** Stops the giveaways' checks under way (the app is stopping: they are not waited for). */
   stopGiveaways(): void;
+  /**
+   * Once nothing holds purchases any more, tells those who met the pause (as /resume does):
+   * for decisions made outside the chat (the admins' app).
+   */
+  purchasesReopened(): Promise<void>;
   /** Giveaways being sent, as their admins see them (the app's start shows resumed ones). */
   giveawaySending: GiveawaySending;
   /**
@@ -217,6 +226,7 @@ export function createBot(deps: BotDeps): GiftBot {
     }),
     giveawayFeature(services, giveaways),
     giveawayBatchFeature(services, giveawaySending),
+    dashboardFeature(services, deps.adminAppUrl),
   ]);
   return {
     bot,
@@ -227,8 +237,14 @@ export function createBot(deps: BotDeps): GiftBot {
     registerCommandMenus: async () => {
       await registerCommands(bot);
       await registerAdminCommands(bot.api, services);
+      if (deps.adminAppUrl !== undefined) {
+        await registerDashboardButtons(bot.api, services, deps.adminAppUrl);
+      }
     },
     stopGiveaways: () => giveaways.board.stopAll(),
+    purchasesReopened: async () => {
+      await tellIfReopened(bot.api, services);
+    },
     giveawaySending,
     announceRestore: async (notice, onTold) => {
       announceRestore(notifier, notice, onTold);

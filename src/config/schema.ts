@@ -93,6 +93,19 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
+/** https, or http on this machine (the demo opens the app in a local browser). */
+function isAppUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      url.protocol === "https:" ||
+      (url.protocol === "http:" && ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname))
+    );
+  } catch {
+    return false;
+  }
+}
+
 /** An http(s) URL without its trailing slash, so callers can append paths. */
 function httpUrl(schema: z.ZodString = z.string()) {
   return schema
@@ -265,6 +278,18 @@ const fields = {
       "must be 1-256 characters of A-Z, a-z, 0-9, _ and - (Telegram's rule)",
     )
     .optional(),
+  // The admins' Mini App (src/admin-app): where it listens on HOST, the public address Telegram
+  // opens (https; plain http only on this machine, for the demo), and how old a session may be.
+  ADMIN_APP_PORT: integer(0, 65_535).optional(),
+  ADMIN_APP_URL: httpUrl(
+    z
+      .string()
+      .refine(
+        isAppUrl,
+        "must be an https:// URL (Telegram opens Mini Apps over https only; http:// only on 127.0.0.1 or localhost)",
+      ),
+  ).optional(),
+  ADMIN_APP_MAX_AGE_SECONDS: integer(60, 604_800).default(3600),
   SHUTDOWN_GRACE_SECONDS: integer(1, 3600).default(40),
   LEASE_SECONDS: integer(2, 600).default(30),
   SECRET_POLL_SECONDS: integer(0, 3600).default(2),
@@ -353,6 +378,19 @@ export const configSchema = z
   )
   .superRefine(
     (env, ctx) => {
+      if (env.ADMIN_APP_URL !== undefined && env.ADMIN_APP_PORT === undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["ADMIN_APP_URL"],
+          message:
+            "needs ADMIN_APP_PORT: the port on HOST where the bot serves the admin app, behind that URL",
+        });
+      }
+    },
+    whenClean("ADMIN_APP_URL", "ADMIN_APP_PORT"),
+  )
+  .superRefine(
+    (env, ctx) => {
       if (env.WALLET_ADDRESS === undefined || env.WALLET_MNEMONIC.scheme !== "ton") return;
       const version = effectiveWalletVersion(env.WALLET_VERSION);
       const derived = deriveWalletAddress(env.WALLET_MNEMONIC.publicKey, version);
@@ -408,6 +446,14 @@ export const configSchema = z
       explorerUrl: env.TON_EXPLORER_URL === "none" ? undefined : env.TON_EXPLORER_URL,
     },
     run: runOf(env),
+    adminApp:
+      env.ADMIN_APP_PORT === undefined
+        ? undefined
+        : {
+            port: env.ADMIN_APP_PORT,
+            url: env.ADMIN_APP_URL,
+            maxAgeSeconds: env.ADMIN_APP_MAX_AGE_SECONDS,
+          },
     backups: {
       intervalHours: env.BACKUP_INTERVAL_HOURS,
       dir: env.BACKUP_DIR ?? join(dirname(env.DATABASE_PATH), "backups"),

@@ -226,8 +226,23 @@ export interface Config {
   giveaway: GiveawayConfig;
   reports: ReportsConfig;
   run: RunConfig;
+  /** The admins' Mini App; undefined without ADMIN_APP_PORT (no app). */
+  adminApp: AdminAppConfig | undefined;
   backups: BackupsConfig;
   log: LogConfig;
+}
+
+/** The admins' Mini App (src/admin-app). */
+interface AdminAppConfig {
+  /** ADMIN_APP_PORT: where it listens on HOST. */
+  port: number;
+  /**
+   * ADMIN_APP_URL: the public address Telegram opens (the menu button, /dashboard); undefined:
+   * served, but not offered in Telegram.
+   */
+  url: string | undefined;
+  /** ADMIN_APP_MAX_AGE_SECONDS: init data older than this is refused. */
+  maxAgeSeconds: number;
 }
 
 /** Online backups of the database (see src/run/backups.ts). */

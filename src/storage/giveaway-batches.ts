@@ -23,7 +23,7 @@ import { LedgerCore } from "./ledger/core.js";
 import { type IntentRow, rowToIntent } from "./ledger/rows.js";
 
 /** A `giveaway_batches` row. */
-interface BatchRow {
+export interface BatchRow {
   id: string;
   kind: GiveawayBatch["kind"];
   quantity: number;
@@ -37,7 +37,7 @@ interface BatchRow {
   updated_at: number;
 }
 
-function rowToBatch(row: BatchRow): GiveawayBatch {
+export function rowToBatch(row: BatchRow): GiveawayBatch {
   return {
     id: row.id,
     kind: row.kind,

@@ -5,6 +5,7 @@
  */
 import { StoredAccess } from "./access-store.js";
 import { StoredAccounts } from "./accounts.js";
+import { StoredAdminReads } from "./admin-reads.js";
 import type { Database } from "./db/port.js";
 import { StoredGiveawayBatches } from "./giveaway-batches.js";
 import { KeyValueStore } from "./key-value-store.js";
@@ -29,6 +30,7 @@ export function storageOn(db: Database, options: StorageOptions): Storage {
     openLedger: (settings) => openLedger(db, settings),
     openAccounts: () => (accounts ??= new StoredAccounts(db, options)),
     giveaways: new StoredGiveawayBatches(db),
+    adminReads: new StoredAdminReads(db),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new StoredAccess(db),
     senderLease: new StoredSenderLease(db),

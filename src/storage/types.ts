@@ -4,6 +4,7 @@
  * ledger's own interfaces are in src/ledger/types.ts.
  */
 import type { PurchaseAccounts } from "../ledger/accounts.js";
+import type { AdminReads } from "../ledger/admin-reads.js";
 import type { GiveawayBatches } from "../ledger/giveaways.js";
 import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
 import type { LedgerOptions } from "./ledger/ledger.js";
@@ -69,6 +70,8 @@ export interface Storage {
   openAccounts(): PurchaseAccounts;
   /** Giveaway batches, beside the ledger on the same database. */
   giveaways: GiveawayBatches;
+  /** The admins' Mini App reads (src/admin-app): purchases searched, spending per day. */
+  adminReads: AdminReads;
   keyValues: KeyValueStores;
   access: AccessStore;
   /** The sender lease: one process at a time takes updates and sends purchases. */

@@ -4,7 +4,7 @@
  * that import each other, the ledger's vocabulary free of any store, the two database drivers
  * apart from each other and from the store written once over them, and the bot reaching the
  * ledger and the stores through types only (it buys through the desk, reads through the
- * records).
+ * records), and the admins' app (src/admin-app) on the purchases room alone.
  */
 import madge from "madge";
 import { describe, expect, it } from "vitest";
@@ -86,5 +86,14 @@ describe("the import graph of src/", () => {
 
   it("lets the bot reach the ledger and the stores through types only", async () => {
     expect(importsInto(await importGraph(false), "bot/", ["ledger/", "storage/"])).toEqual([]);
+  });
+
+  it("keeps the admins' app on the purchases room: never the bot, a store, the service or SQL", async () => {
+    const rooms = ["bot/", "storage/", "service/", "run/", "app/", "access/", "metrics/"];
+    expect(importsInto(await importGraph(true), "admin-app/", rooms)).toEqual([]);
+    // The purchases and the ledger's vocabulary, as types: it is handed their objects.
+    expect(importsInto(await importGraph(false), "admin-app/", ["purchases/", "ledger/"])).toEqual(
+      [],
+    );
   });
 });

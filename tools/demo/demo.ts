@@ -23,6 +23,8 @@ import {
 } from "../telegram-emulator/demo-people.js";
 import type { TelegramEmulator } from "../telegram-emulator/emulator.js";
 import { startTelegramEmulator } from "../telegram-emulator/server.js";
+import { freePort } from "../testing/free-port.js";
+import { launchUrl, signInitData } from "../testing/init-data.js";
 
 /** How long the bot may take to start polling, and to stop after SIGTERM. */
 const START_TIMEOUT_MS = 30_000;
@@ -34,6 +36,7 @@ function demoEnvironment(options: {
   emulator: { token: string; apiRoot: string };
   mnemonic: string;
   databasePath: string;
+  adminAppPort: number;
 }): Record<string, string> {
   return {
     ENV_FILE: "none",
@@ -58,7 +61,17 @@ function demoEnvironment(options: {
     SERVICE_TIMEOUT_MS: "10000",
     SHUTDOWN_GRACE_SECONDS: "10",
     LOG_LEVEL: "info",
+    // The admins' Mini App on this machine (docs/admin-app.md): the link the demo prints opens
+    // it in a browser as Ada; it stays valid for a day (a real one for an hour).
+    ADMIN_APP_PORT: String(options.adminAppPort),
+    ADMIN_APP_URL: adminAppPage(options.adminAppPort),
+    ADMIN_APP_MAX_AGE_SECONDS: "86400",
   };
+}
+
+/** Where the demo's admin app is (plain http: it is on this machine). */
+function adminAppPage(port: number): string {
+  return `http://127.0.0.1:${port}/admin/`;
 }
 
 /** The built bot next to this module, or the TypeScript one through tsx when run from tools/. */
@@ -75,6 +88,8 @@ export interface Demo {
   logFile: string;
   /** Where the documents the bot sends (`/export`) are saved, inside `dir`. */
   filesDir: string;
+  /** Opens the admins' Mini App in a browser as the demo's admin (signed with the demo token). */
+  adminAppLink: string;
   sandbox: Sandbox;
   emulator: TelegramEmulator;
   bot: ChildProcess;
@@ -129,6 +144,7 @@ export async function startDemo(): Promise<Demo> {
     // The people exist before the bot starts, so it may message the admin from the first moment.
     await setUpDemoPeople(new TelegramEmulatorClient(emulator.url));
     const mnemonic = (await mnemonicNew(24)).join(" ");
+    const adminAppPort = await freePort();
     const { command, args } = botCommand();
     const log = openSync(logFile, "a");
     const child = spawn(command, args, {
@@ -139,6 +155,7 @@ export async function startDemo(): Promise<Demo> {
           emulator,
           mnemonic,
           databasePath: join(dir, "giftbot.sqlite"),
+          adminAppPort,
         }),
       },
       stdio: ["ignore", log, log],
@@ -167,6 +184,11 @@ export async function startDemo(): Promise<Demo> {
       dir,
       logFile,
       filesDir,
+      adminAppLink: launchUrl(
+        adminAppPage(adminAppPort),
+        signInitData(emulator.token, DEMO_ADMIN),
+        "light",
+      ),
       sandbox,
       emulator,
       bot: child,

@@ -4,7 +4,7 @@
  * of input stops the bot (SIGTERM, so it shuts down as in production), the emulator and the
  * sandbox, and removes the temporary folder.
  */
-import { DEMO_USER } from "../telegram-emulator/demo-people.js";
+import { DEMO_ADMIN, DEMO_USER } from "../telegram-emulator/demo-people.js";
 import { runTerminalChat } from "../telegram-emulator/terminal-chat.js";
 import { type Demo, startDemo } from "./demo.js";
 
@@ -49,6 +49,7 @@ async function runDemo(): Promise<number> {
   try {
     process.stdout.write(
       `${GUIDE}Bot logs: ${demo.logFile}\nFiles the bot sends (/export): ${demo.filesDir}\n` +
+        `The admin app, as ${DEMO_ADMIN.first_name}, in your browser (docs/admin-app.md):\n${demo.adminAppLink}\n` +
         "(both removed when you quit: copy what you want to keep)\n\n",
     );
     const ended = await Promise.race([

@@ -24,10 +24,10 @@
 import { execFileSync } from "node:child_process";
 import { chownSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { type ExitGuard, guardExit } from "./exit-guard.js";
+import { freePort } from "../testing/free-port.js";
 
 export interface PostgresCluster {
   /** A superuser's URL to the `postgres` database. */
@@ -67,18 +67,6 @@ function findBinDir(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 const asRoot = (): boolean => process.geteuid?.() === 0;

@@ -58,6 +58,7 @@ const JSON_FIELDS = [
   "allowed_updates",
   "entities",
   "link_preview_options",
+  "menu_button",
 ];
 const CHAT_ACTIONS = new Set([
   "typing",
@@ -570,6 +571,45 @@ function setMyCommands(state: EmulatorState, params: Params): boolean {
   return true;
 }
 
+/**
+ * The menu button of one private chat (`chat_id`) or the bot's default: `commands`, `default`
+ * or a `web_app` with its text and https URL (Telegram refuses plain http; the emulator, like a
+ * local Bot API server in test mode, takes http on this machine too).
+ */
+function setChatMenuButton(state: EmulatorState, params: Params): boolean {
+  const key = params.chat_id === undefined ? "" : chatIdParam(state, params);
+  if (key !== "") {
+    const chat = state.requireChat(key);
+    if (chat.chat.type !== "private") throw badRequest("chat_id must be a private chat");
+  }
+  const button = optionalJson(params, "menu_button") ?? { type: "default" };
+  if (!isRecord(button) || typeof button.type !== "string") {
+    throw badRequest("can't parse menu button JSON object");
+  }
+  if (button.type === "web_app") {
+    const webApp = button.web_app;
+    const url = isRecord(webApp) ? webApp.url : undefined;
+    if (typeof button.text !== "string" || button.text === "" || typeof url !== "string") {
+      throw badRequest("can't parse menu button JSON object");
+    }
+    if (!/^https:\/\/|^http:\/\/(127\.0\.0\.1|localhost)[:/]/.test(url)) {
+      throw badRequest("BUTTON_URL_INVALID");
+    }
+  } else if (button.type !== "default" && button.type !== "commands") {
+    throw badRequest("unsupported menu button type");
+  }
+  if (button.type === "default") state.menuButtons.delete(key);
+  else state.menuButtons.set(key, structuredClone(button));
+  return true;
+}
+
+function getChatMenuButton(state: EmulatorState, params: Params): unknown {
+  const key = params.chat_id === undefined ? "" : chatIdParam(state, params);
+  return structuredClone(
+    state.menuButtons.get(key) ?? state.menuButtons.get("") ?? { type: "commands" },
+  );
+}
+
 function getMyCommands(state: EmulatorState, params: Params): unknown {
   return structuredClone(state.commands.get(commandsKey(params)) ?? []);
 }
@@ -725,6 +765,8 @@ const HANDLERS = new Map<string, { name: string; handler: Handler }>(
     setMyCommands,
     getMyCommands,
     deleteMyCommands,
+    setChatMenuButton,
+    getChatMenuButton,
     getChatMember,
     getChatAdministrators,
     getChat,

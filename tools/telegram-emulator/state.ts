@@ -101,6 +101,8 @@ export class EmulatorState {
   readonly events: ChatEvent[] = [];
   readonly issuedQueries = new Map<string, IssuedQuery>();
   readonly commands = new Map<string, Array<{ command: string; description: string }>>();
+  /** Menu buttons set per private chat (setChatMenuButton with chat_id); key "" is the default. */
+  readonly menuButtons = new Map<number | "", Record<string, unknown>>();
   readonly injectedErrors: InjectedError[] = [];
   webhook:
     | { url: string; secretToken?: string; maxConnections: number; allowedUpdates?: string[] }

@@ -49,6 +49,8 @@ export interface TestConfigOptions {
   backups?: Partial<BackupsConfig>;
   /** The paying wallet shown to admins (WALLET_ADDRESS and its version). */
   wallet?: { address?: string | undefined; version?: "v5r1" | "v4r2" | "v3r2" };
+  /** The admins' Mini App (ADMIN_APP_PORT, ADMIN_APP_URL); default: none. */
+  adminApp?: Config["adminApp"];
 }
 
 /**
@@ -128,6 +130,7 @@ export function testConfig(options: TestConfigOptions): Config {
       leaseSeconds: 30,
       secretPollSeconds: 0,
     },
+    adminApp: options.adminApp,
     backups: {
       intervalHours: 0,
       dir: join(dirname(options.databasePath), "backups"),

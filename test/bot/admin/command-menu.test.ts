@@ -45,6 +45,7 @@ describe("command menus", () => {
       "export",
       "backup",
       "giveaway",
+      "dashboard",
     ]);
     expect(english.find((c) => c.command === "pending")?.description).toBe(
       "Purchases with an unknown outcome",

@@ -24,6 +24,7 @@ export const ADMIN_COMMANDS = [
   "export",
   "backup",
   "giveaway",
+  "dashboard",
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */
