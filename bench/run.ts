@@ -80,11 +80,18 @@ function giveawayRows(giveaway: GiveawayResult): Row[] {
       section: `7. Giveaway (${worst.recipients} stars gifts, 30 requests per window, ${runs.length} runs; ${scaleNote})`,
     },
     [
-      "a buyer's gift, worst run: longest during | longest alone | more s",
-      `${worst.buyer_wait_s_scaled}${runs.every((r) => r.buyers_delivered) ? "" : " (not all delivered)"} | ${worst.buyer_wait_alone_s_scaled} | ${worst.buyer_extra_s_scaled}`,
+      "a buyer's gift, worst run: more s than alone (quota waits scaled) | all scaled",
+      `${worst.buyer_extra_s}${runs.every((r) => r.buyers_delivered) ? "" : " (not all delivered)"} | ${Math.max(...runs.map((r) => r.buyer_extra_s_scaled))}`,
     ],
-    ["buyers during, by run (s)", perRun((r) => r.buyer_waits_s_scaled.join(" / "))],
-    ["the gift alone, by run (s)", perRun((r) => r.buyer_waits_alone_s_scaled.join(" / "))],
+    ["buyers during, by run (s)", perRun((r) => r.buyer_waits_s.join(" / "))],
+    ["the gift alone, by run (s)", perRun((r) => r.buyer_waits_alone_s.join(" / "))],
+    [
+      "buyers during | alone, all scaled, by run (s)",
+      perRun(
+        (r) =>
+          `${r.buyer_waits_s_scaled.join(" / ")} | ${r.buyer_waits_alone_s_scaled.join(" / ")}`,
+      ),
+    ],
     [
       "people's requests queued for the quota, by run (s)",
       perRun((r) => r.people_quota_wait_s_scaled),
@@ -267,9 +274,12 @@ async function fullBench(dir: string, started: number): Promise<void> {
     handover_s: handover.handover_s,
     giveaway_limit_ratio: giveaway.worst.giveaway_limit_ratio,
     giveaway_limit_ratio_max: Math.max(...giveaway.runs.map((r) => r.giveaway_limit_ratio)),
-    giveaway_buyer_wait_s: giveaway.worst.buyer_wait_s_scaled,
-    giveaway_buyer_wait_alone_s: giveaway.worst.buyer_wait_alone_s_scaled,
-    giveaway_buyer_extra_s: giveaway.worst.buyer_extra_s_scaled,
+    giveaway_buyer_wait_s: Math.max(...giveaway.worst.buyer_waits_s),
+    giveaway_buyer_wait_alone_s: Math.max(...giveaway.worst.buyer_waits_alone_s),
+    giveaway_buyer_extra_s: giveaway.worst.buyer_extra_s,
+    giveaway_buyer_extra_s_all_scaled: Math.max(
+      ...giveaway.runs.map((r) => r.buyer_extra_s_scaled),
+    ),
     giveaway_people_quota_wait_s: Math.max(
       ...giveaway.runs.map((r) => r.people_quota_wait_s_scaled),
     ),

@@ -14,7 +14,10 @@
  *   (the fair peer, in the same run after a warm-up gift). All scaled to a 60-second window.
  *
  * The headline is the worst run: the largest extra wait, the longest buyer's during less the
- * longest alone (the goal is at most 2 s: people go first, #37).
+ * longest alone (the goal is at most 2 s: people go first, #37), counted as in production: the
+ * buyer's requests' waits for the quota (measured by the client's scheduler, exactly) scaled to
+ * the service's minute, the rest as measured. Scaling everything, as the `_scaled` figures do,
+ * multiplies each millisecond of this machine's own jitter by 30, which no real minute would.
  *
  * The window is shortened as in phase 2 (default 2,000 ms) so the run fits the time budget.
  */
@@ -50,12 +53,22 @@ interface GiveawayRun {
   /** The longest during, and the longest alone. */
   buyer_wait_s_scaled: number;
   buyer_wait_alone_s_scaled: number;
-  /** The longest wait during less the longest alone. */
+  /** The longest wait during less the longest alone, every millisecond scaled. */
   buyer_extra_s_scaled: number;
   /**
+   * The same, with only the quota's waits scaled to the service's minute and the rest (the
+   * bot's own work, the sandbox's answers) as measured: what a buyer would wait in production,
+   * where a shorter window does not multiply a 50 ms stall of this machine into 1.5 s. The
+   * headline of the phase (the goal: at most 2 s, #37).
+   */
+  buyer_extra_s: number;
+  /** Each buyer's wait so counted, during and alone, in the order they came. */
+  buyer_waits_s: number[];
+  buyer_waits_alone_s: number[];
+  /**
    * How long people's requests (the buyers': nobody else's but the giveaway's own run) waited
-   * in the client's quota queue while the giveaway ran, sampled every few milliseconds: what
-   * the giveaway's use of the quota cost them, apart from the machine's own jitter.
+   * in the client's quota queue while the giveaway ran, as its scheduler counts it: what the
+   * giveaway's use of the quota cost them, apart from the machine's own jitter.
    */
   people_quota_wait_s_scaled: number;
   /**
@@ -70,52 +83,41 @@ interface GiveawayRun {
 
 export interface GiveawayResult {
   runs: GiveawayRun[];
-  /** The run whose buyer waited longest over the gift alone. */
+  /** The run whose buyer waited longest over the gift alone (`buyer_extra_s`). */
   worst: GiveawayRun;
 }
 
-/** One person's stars gift, from their recipient to the outcome; ms. */
-async function buyerFlow(stack: BotStack, stub: TelegramStub, person: Person): Promise<number> {
+/** A buyer's gift: its whole time, and the part its requests spent queued for the quota; ms. */
+interface BuyerTime {
+  totalMs: number;
+  quotaMs: number;
+}
+
+/** Milliseconds people's requests (every priority but a giveaway's `bulk`) have queued so far. */
+function peopleQueuedMs(stack: BotStack): number {
+  const waited = stack.desk.fairShare().quota?.waitedMs;
+  return waited === undefined ? 0 : waited.purchase + waited.shared_read + waited.read;
+}
+
+/**
+ * One person's stars gift, from their recipient to the outcome. The buyers come one at a time,
+ * so the people's quota wait that grows meanwhile is theirs alone.
+ */
+async function buyerFlow(stack: BotStack, stub: TelegramStub, person: Person): Promise<BuyerTime> {
   const updates = createUpdateFactory();
   const send = (step: Parameters<typeof stepUpdate>[0]) =>
     stack.bot.handleUpdate(stepUpdate(step, person, stub, updates));
   await send("start");
   await send("menu");
   const t = performance.now();
+  const queuedBefore = peopleQueuedMs(stack);
   await send("recipient");
   await send("amount");
   await send("confirm");
-  return performance.now() - t;
+  return { totalMs: performance.now() - t, quotaMs: peopleQueuedMs(stack) - queuedBefore };
 }
 
 /** `runs` giveaways, one after another, each in a fresh stack; the worst run for the buyers. */
-/** How often the quota's queue is looked at for people waiting in it. */
-const SAMPLE_EVERY_MS = 5;
-
-/**
- * Adds up the time during which any request but the giveaway's own (a bulk purchase) waited
- * in the client's quota queue, looking every {@link SAMPLE_EVERY_MS}; `stop` ends it and
- * answers the total, in milliseconds.
- */
-function sampleQuotaWaits(stack: BotStack): { stop: () => number } {
-  let waitedMs = 0;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const queued = stack.desk.fairShare().quota?.queued;
-    if (queued !== undefined && queued.purchase + queued.shared_read + queued.read > 0) {
-      waitedMs += now - last;
-    }
-    last = now;
-  }, SAMPLE_EVERY_MS);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return waitedMs;
-    },
-  };
-}
-
 /** The event loop's longest delay from now until `stop`, in milliseconds. */
 function loopStalls(): { stop: () => number } {
   const histogram = monitorEventLoopDelay({ resolution: 1 });
@@ -139,11 +141,11 @@ export async function runGiveaways(options: {
   for (let i = 0; i < options.runs; i++) {
     const run = await runGiveaway({ ...options, dir: options.dir, index: i });
     options.log?.(
-      `  run ${i + 1}: ratio ${run.giveaway_limit_ratio}, buyers ${run.buyer_waits_s_scaled.join(" / ")} s, alone ${run.buyer_waits_alone_s_scaled.join(" / ")} s, people queued for the quota ${run.people_quota_wait_s_scaled} s, longest stall ${run.loop_stall_ms_alone} ms alone, ${run.loop_stall_ms_during} ms during`,
+      `  run ${i + 1}: ratio ${run.giveaway_limit_ratio}, buyers ${run.buyer_waits_s.join(" / ")} s (all scaled: ${run.buyer_waits_s_scaled.join(" / ")}), alone ${run.buyer_waits_alone_s.join(" / ")} s (all scaled: ${run.buyer_waits_alone_s_scaled.join(" / ")}), people queued for the quota ${run.people_quota_wait_s_scaled} s, longest stall ${run.loop_stall_ms_alone} ms alone, ${run.loop_stall_ms_during} ms during`,
     );
     runs.push(run);
   }
-  const worst = runs.reduce((a, b) => (b.buyer_extra_s_scaled > a.buyer_extra_s_scaled ? b : a));
+  const worst = runs.reduce((a, b) => (b.buyer_extra_s > a.buyer_extra_s ? b : a));
   return { runs, worst };
 }
 
@@ -156,6 +158,9 @@ async function runGiveaway(options: {
   const { windowMs } = options;
   const scale = windowMs / REAL_WINDOW_MS;
   const toRealSeconds = (ms: number) => round(ms / scale / 1000, 1);
+  // Quota waits scale with the window; the bot's own time does not.
+  const asInProduction = ({ totalMs, quotaMs }: BuyerTime) =>
+    round((totalMs - quotaMs + quotaMs / scale) / 1000, 2);
   const sandbox = await startSandboxProcess({ limit: QUOTA_LIMIT, windowMs });
   const stub = createTelegramStub(TEST_BOT_INFO);
   const stack = await buildBotStack({
@@ -179,9 +184,9 @@ async function runGiveaway(options: {
     const alone = buyers.slice(0, count);
     const during = buyers.slice(count);
     await buyerFlow(stack, stub, warmup);
-    const aloneMs: number[] = [];
+    const aloneTimes: BuyerTime[] = [];
     const aloneStalls = loopStalls();
-    for (const buyer of alone) aloneMs.push(await buyerFlow(stack, stub, buyer));
+    for (const buyer of alone) aloneTimes.push(await buyerFlow(stack, stub, buyer));
     const aloneStallMs = aloneStalls.stop();
     // A fresh window for the giveaway: what the lone buyer used has slid out of it.
     await new Promise((resolve) => setTimeout(resolve, windowMs * 1.1));
@@ -198,19 +203,19 @@ async function runGiveaway(options: {
       balanceBefore: undefined,
     });
     const started = Date.now();
-    const sampler = sampleQuotaWaits(stack);
+    const peopleQueuedBefore = peopleQueuedMs(stack);
     const duringStalls = loopStalls();
     runner.send(batch.id);
     // The buyers come at their share of the way through (by the physical limit).
     const physicalMs = (options.recipients / QUOTA_LIMIT) * windowMs;
-    const duringMs: number[] = [];
+    const duringTimes: BuyerTime[] = [];
     for (const [i, buyer] of during.entries()) {
       const at = started + (BUYERS_AT[i] ?? 0) * physicalMs;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-      duringMs.push(await buyerFlow(stack, stub, buyer));
+      duringTimes.push(await buyerFlow(stack, stub, buyer));
     }
     await runner.idle();
-    const peopleWaitedMs = sampler.stop();
+    const peopleWaitedMs = peopleQueuedMs(stack) - peopleQueuedBefore;
     const duringStallMs = duringStalls.stop();
     const state = await runner.state(batch.id);
 
@@ -219,6 +224,10 @@ async function runGiveaway(options: {
     const last = answers.at(-1)?.at ?? started;
     const duration = last - started;
     const physical = (answers.length / QUOTA_LIMIT) * windowMs;
+    const duringMs = duringTimes.map((b) => b.totalMs);
+    const aloneMs = aloneTimes.map((b) => b.totalMs);
+    const duringS = duringTimes.map(asInProduction);
+    const aloneS = aloneTimes.map(asInProduction);
     return {
       window_ms: windowMs,
       limit: QUOTA_LIMIT,
@@ -234,6 +243,9 @@ async function runGiveaway(options: {
       buyer_wait_s_scaled: toRealSeconds(Math.max(...duringMs)),
       buyer_wait_alone_s_scaled: toRealSeconds(Math.max(...aloneMs)),
       buyer_extra_s_scaled: toRealSeconds(Math.max(...duringMs) - Math.max(...aloneMs)),
+      buyer_extra_s: round(Math.max(...duringS) - Math.max(...aloneS), 2),
+      buyer_waits_s: duringS,
+      buyer_waits_alone_s: aloneS,
       buyers_delivered: during.every((buyer) => delivered(stub, buyer)),
       people_quota_wait_s_scaled: toRealSeconds(peopleWaitedMs),
       loop_stall_ms_alone: round(aloneStallMs, 0),

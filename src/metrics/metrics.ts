@@ -70,7 +70,7 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   const registers = [registry];
-  const gauges = { Gauge, registers, sources };
+  const gauges = { Gauge, Counter, registers, sources };
   backupGauges(gauges);
   purchaseGauges(gauges);
   quotaGauges(gauges);
@@ -148,6 +148,7 @@ export function createMetrics(sources: MetricSources = {}): BotMetrics {
 /** What the gauges read at scrape time are built with. */
 interface GaugeParts {
   Gauge: typeof PromClient.Gauge;
+  Counter: typeof PromClient.Counter;
   registers: PromClient.Registry[];
   sources: MetricSources;
 }
@@ -202,7 +203,7 @@ function purchaseGauges({ Gauge, registers, sources }: GaugeParts): void {
 }
 
 /** The service's quota: used, allowed, and waiting by priority. */
-function quotaGauges({ Gauge, registers, sources }: GaugeParts): void {
+function quotaGauges({ Gauge, Counter, registers, sources }: GaugeParts): void {
   new Gauge({
     name: `${PREFIX}service_quota_used`,
     help: "Requests counted against the service's quota in the current window (or unanswered).",
@@ -230,6 +231,20 @@ function quotaGauges({ Gauge, registers, sources }: GaugeParts): void {
       const quota = sources.quota?.();
       if (quota === undefined) return;
       for (const [priority, count] of Object.entries(quota.queued)) this.set({ priority }, count);
+    },
+  });
+  new Counter({
+    name: `${PREFIX}service_quota_wait_seconds_total`,
+    help: "Time requests waited for their turn in the quota, summed, by priority: a rising purchase line during a giveaway is people waiting behind it.",
+    labelNames: ["priority"] as const,
+    registers,
+    collect() {
+      const quota = sources.quota?.();
+      if (quota === undefined) return;
+      // The scheduler keeps the running total; the counter is set to it at each scrape.
+      this.reset();
+      for (const [priority, ms] of Object.entries(quota.waitedMs))
+        this.inc({ priority }, ms / 1000);
     },
   });
 }

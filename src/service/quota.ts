@@ -81,6 +81,12 @@ export interface QuotaSnapshot {
   heldForMs: number;
   /** The owners with the most queued requests, most first (ties: who waited longest first). */
   topOwners: { owner: Owner; queued: number }[];
+  /**
+   * Milliseconds requests of each priority have waited in the queue since the scheduler began,
+   * summed over the requests granted: what a giveaway's use of the quota costs the people who
+   * come during it, apart from everything else that takes time.
+   */
+  waitedMs: Record<Priority, number>;
 }
 
 export interface QuotaSettings {
@@ -115,6 +121,8 @@ export const QUOTA_DEFAULTS = {
 
 interface Waiting {
   priority: Priority;
+  /** When it was queued, on the scheduler's clock. */
+  queuedAt: number;
   /** The owner as given, for the snapshot; undefined for a request without one. */
   owner: Owner | undefined;
   resolve: (grant: QuotaGrant) => void;
@@ -149,6 +157,12 @@ export class QuotaScheduler {
   private purchasesStopped = false;
   /** Reserved slots waiting for a hold to end, woken early by a stop or close. */
   private readonly clearWaiters = new Set<() => void>();
+  private readonly waitedMs: Record<Priority, number> = {
+    purchase: 0,
+    shared_read: 0,
+    read: 0,
+    bulk: 0,
+  };
 
   constructor(
     settings: QuotaSettings,
@@ -200,6 +214,7 @@ export class QuotaScheduler {
       };
       const entry: Waiting = {
         priority,
+        queuedAt: now,
         owner: options.owner,
         resolve,
         reject,
@@ -286,6 +301,7 @@ export class QuotaScheduler {
       windowMs: this.spanMs,
       heldForMs: Math.max(0, Math.ceil(this.pausedUntil - now)),
       topOwners: topOwners(this.queues, top),
+      waitedMs: { ...this.waitedMs },
     };
   }
 
@@ -411,6 +427,7 @@ export class QuotaScheduler {
       const entry = this.next();
       if (!entry) return;
       entry.detach();
+      this.waitedMs[entry.priority] += now - entry.queuedAt;
       entry.resolve(this.grant(entry.priority));
       head = this.headPriority();
     }

@@ -9,6 +9,7 @@ const quiet: QuotaSnapshot = {
   windowMs: 61_000,
   heldForMs: 0,
   topOwners: [],
+  waitedMs: { purchase: 0, shared_read: 0, read: 0, bulk: 0 },
 };
 
 describe("quotaIsIdle (when the desk may read the balance after a purchase)", () => {

@@ -143,6 +143,12 @@ describe("health and metrics of the bot process", { timeout: TEST_MS }, () => {
       }),
     ).toBe(3);
     expect(valueOf(samples, "giftbot_service_quota_limit")).toBe(30);
+    // Exported for every priority, nothing queued long here (a 30-a-minute quota, 9 requests).
+    for (const priority of ["purchase", "shared_read", "read", "bulk"]) {
+      const waited = valueOf(samples, "giftbot_service_quota_wait_seconds_total", { priority });
+      expect(waited).toBeGreaterThanOrEqual(0);
+      expect(waited).toBeLessThan(1);
+    }
     expect(valueOf(samples, "giftbot_updates_total", { result: "ok" })).toBeGreaterThanOrEqual(12);
     expect(valueOf(samples, "giftbot_update_duration_seconds_count")).toBeGreaterThanOrEqual(12);
     expect(valueOf(samples, "giftbot_wallet_balance", { currency: "ton" })).toBeGreaterThan(0);

@@ -110,6 +110,38 @@ describe("quota scheduler: owners take turns (fake timers)", () => {
     }
   });
 
+  it("the snapshot sums how long each priority waited for its turn, and only the granted ones", async () => {
+    const scheduler = new QuotaScheduler({ limit: 1, windowMs: 1_000, marginMs: 0 }, () =>
+      Date.now(),
+    );
+    try {
+      (await scheduler.acquire("bulk"))();
+      // The window's one slot is used: the person's purchase waits for it to slide out.
+      const purchase = scheduler.acquire("purchase");
+      await vi.advanceTimersByTimeAsync(400);
+      const read = scheduler.acquire("read");
+      await vi.advanceTimersByTimeAsync(600);
+      (await purchase)();
+      expect(scheduler.snapshot().waitedMs).toEqual({
+        purchase: 1_000,
+        shared_read: 0,
+        read: 0,
+        bulk: 0,
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      (await read)();
+      expect(scheduler.snapshot().waitedMs.read).toBe(1_600);
+      // A request still queued, or called off, has not been served: it adds nothing.
+      const cancelled = scheduler.acquire("shared_read").catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(500);
+      scheduler.close();
+      await cancelled;
+      expect(scheduler.snapshot().waitedMs.shared_read).toBe(0);
+    } finally {
+      scheduler.close();
+    }
+  });
+
   it("the snapshot counts queues by priority, used slots, the hold, and the busiest owners (ids only)", async () => {
     const scheduler = new QuotaScheduler({ limit: 2, windowMs: 1_000, marginMs: 0 }, () =>
       Date.now(),
@@ -136,6 +168,7 @@ describe("quota scheduler: owners take turns (fake timers)", () => {
           { owner: 42, queued: 5 },
           { owner: "7", queued: 2 },
         ],
+        waitedMs: { purchase: 0, shared_read: 0, read: 0, bulk: 0 },
       });
       scheduler.close();
       await Promise.all(waiting);
