@@ -7,7 +7,7 @@ import { ConfigError, type LoadedSettings, loadSettings } from "./config/index.j
 import { scrubTokens } from "./shared/logger.js";
 import { reloadOnSignalAndSecretFiles, SettingsReloader } from "./run/reload.js";
 import { TelegramTokenRejectedError } from "./run/connect.js";
-import { exitAfterLogs, handleShutdownSignals } from "./run/shutdown.js";
+import { exitAfterLogs, handleShutdownSignals, stopWithinGrace } from "./run/shutdown.js";
 
 /** `ENV_FILE` picks another dotenv file; `ENV_FILE=none` reads none (tests, containers). */
 function envFileOption(value: string | undefined): string | false | undefined {
@@ -42,14 +42,16 @@ async function main(): Promise<number | undefined> {
     stopReloads();
     return app.stop();
   };
+  const graceMs = config.run.shutdownGraceSeconds * 1000;
   let app: Awaited<ReturnType<typeof appParts.openApp>>;
   try {
     app = await appParts.openApp(config, {
       onFatal: () => {
         // No updates any more (Telegram refused), the lease lost, or the database file replaced
-        // under the process: let a supervisor restart it.
+        // under the process: let a supervisor restart it. Within the grace, as after a signal:
+        // a lease lost to a network cut leaves the database's last queries unanswered.
         const exit = () => exitAfterLogs(app.logger, 1, (code) => process.exit(code));
-        stop().then(exit, exit);
+        void stopWithinGrace({ stop, graceMs, logger: app.logger }).then(exit);
       },
     });
   } catch (error) {
@@ -58,11 +60,7 @@ async function main(): Promise<number | undefined> {
     throw error;
   }
   // Installed before start: a signal while connecting still closes the database cleanly.
-  handleShutdownSignals({
-    stop,
-    graceMs: config.run.shutdownGraceSeconds * 1000,
-    logger: app.logger,
-  });
+  handleShutdownSignals({ stop, graceMs, logger: app.logger });
   // SIGHUP (and a replaced NAME_FILE secret) re-reads the settings; see src/run/reload.ts.
   const reloader = new SettingsReloader({
     initial: settings,

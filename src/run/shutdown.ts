@@ -47,6 +47,34 @@ export function exitAfterLogs(logger: Logger, code: number, exit: (code: number)
   logger.flush(() => finish());
 }
 
+/**
+ * Runs `stop` and answers the exit code it deserves: 0 once it has stopped, 1 when it failed or
+ * was still running after `graceMs` (whatever is unfinished is recovered by the next start). A
+ * stop that waits on a database cut off by the network would otherwise never end.
+ */
+export async function stopWithinGrace(
+  options: Pick<ShutdownOptions, "stop" | "graceMs" | "logger">,
+): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), options.graceMs);
+  });
+  try {
+    const result = await Promise.race([options.stop().then(() => "stopped" as const), deadline]);
+    if (result === "timeout") {
+      options.logger.error("shutdown grace period ran out; exiting with work unfinished");
+      return 1;
+    }
+    options.logger.info("stopped cleanly");
+    return 0;
+  } catch (error) {
+    options.logger.error({ err: error }, "shutdown failed");
+    return 1;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Installs the handlers; returns a function that removes them (for tests). */
 export function handleShutdownSignals(options: ShutdownOptions): () => void {
   const exitNow = options.exit ?? ((code: number) => process.exit(code));
@@ -67,26 +95,7 @@ export function handleShutdownSignals(options: ShutdownOptions): () => void {
     }
     stoppingSince = now();
     options.logger.info({ signal, graceMs: options.graceMs }, "shutting down");
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<"timeout">((resolve) => {
-      timer = setTimeout(() => resolve("timeout"), options.graceMs);
-    });
-    Promise.race([options.stop().then(() => "stopped" as const), deadline])
-      .then((result) => {
-        clearTimeout(timer);
-        if (result === "timeout") {
-          options.logger.error("shutdown grace period ran out; exiting with work unfinished");
-          exit(1);
-          return;
-        }
-        options.logger.info("stopped cleanly");
-        exit(0);
-      })
-      .catch((error: unknown) => {
-        clearTimeout(timer);
-        options.logger.error({ err: error }, "shutdown failed");
-        exit(1);
-      });
+    void stopWithinGrace(options).then(exit);
   };
 
   for (const signal of signals) process.on(signal, onSignal);

@@ -244,6 +244,10 @@ describe("a lost lease sends nothing (PostgreSQL cut off)", { timeout: 90_000 },
       "SELECT status FROM purchase_intents",
     );
     expect(statuses.map((row) => row.status)).toEqual(["succeeded"]);
+    // It stops by itself within its grace (SHUTDOWN_GRACE_SECONDS 5 here), however long the
+    // cut-off database keeps its last queries unanswered: a supervisor restarts it.
+    const stopped = await Promise.race([old.exited, delay(LONG_WAIT_MS).then(() => "running")]);
+    expect(stopped, old.output()).toEqual({ code: 1, signal: null });
   });
 });
 
