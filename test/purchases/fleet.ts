@@ -283,8 +283,8 @@ export class Fleet implements FleetProcessListener {
     this.#presses.push(press);
     person.busy++;
     const pressing = (async () => {
-      if (!(await this.#waitFor(() => this.#holder() !== undefined, this.#takeoverMs()))) return;
-      const process = this.#holder()!;
+      const process = await this.#holderWhenThere();
+      if (process === undefined) return;
       press.process = process;
       const current = person.current;
       const summary =
@@ -464,6 +464,16 @@ export class Fleet implements FleetProcessListener {
   /** Where updates go: the newest process that took over (it may be paused, unaware). */
   #holder(): FleetProcess | undefined {
     return this.#runners()[0];
+  }
+
+  /** The holder once there is one (a press waits for a process to take it), bounded. */
+  async #holderWhenThere(): Promise<FleetProcess | undefined> {
+    let holder: FleetProcess | undefined;
+    const there = await this.#waitFor(() => {
+      holder = this.#holder();
+      return holder !== undefined;
+    }, this.#takeoverMs());
+    return there ? holder : undefined;
   }
 
   #target(target: Target): FleetProcess | undefined {
