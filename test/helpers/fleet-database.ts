@@ -11,8 +11,8 @@
 import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { RestoreMarks } from "../../src/ledger/types.js";
-import { openPostgresStorage } from "../../src/storage/postgres/storage.js";
-import { openSqliteStorage } from "../../src/storage/sqlite/storage.js";
+import { openPostgresStorage } from "../../src/storage/postgres/open.js";
+import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";
 import { freshMigratedPostgresDatabase } from "./postgres.js";
 import { onPostgres } from "./store-sql.js";
@@ -65,7 +65,7 @@ function sqliteDatabase(): FleetDatabase {
   let backups = 0;
   const database: FleetDatabase = {
     store: "sqlite",
-    open: () => Promise.resolve(openSqliteStorage(path)),
+    open: () => openSqliteStorage(path),
     backup: async () => {
       // The bot's own online backup (what /backup and the schedule take), through a connection
       // of its own while the processes go on writing.

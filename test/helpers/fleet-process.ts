@@ -18,8 +18,8 @@
  *   after a claim wins (before the request), right after a purchase request is written, or
  *   right before its outcome is written;
  * - **a crash**: the same, never resumed;
- * - **a purchase waiting in the client** (for the quota, or behind a 429 hold) while the
- *   process goes on, renewing its lease;
+ * - **a purchase waiting in the client for its quota slot** (or behind a 429 hold), before its
+ *   claim, while the process goes on, renewing its lease;
  * - **failed renewals**: the next renewals refused by the database;
  * - **a wall clock set off** (NTP, a wrong clock): both the keeper's wall clock and the ledger's.
  *
@@ -29,6 +29,7 @@
  * together, so only `mayLeave` stands between that purchase and the service. A clean stop
  * (`stop`) is the app's: purchases waiting for the quota cancelled, the lease released.
  */
+import { LeaseNotHeldError } from "../../src/ledger/errors.js";
 import type { LeaseTiming } from "../../src/run/lease-keeper.js";
 import { LeaseKeeper } from "../../src/run/lease-keeper.js";
 import type { PurchaseIntent, PurchaseLedger, SenderLease } from "../../src/ledger/types.js";
@@ -46,8 +47,8 @@ import { username } from "./username.js";
 /** Where a pause catches the process. */
 export type PauseAt = "now" | "beforeRecovery" | "afterClaim" | "afterSend" | "beforeOutcome";
 /**
- * SIGSTOP, a suspended machine, a crash (never resumed), or only its purchase waiting in the
- * client (a wait for the quota or behind a 429 hold) while the process goes on.
+ * SIGSTOP, a suspended machine, a crash (never resumed), or only its purchases waiting in the
+ * client for their quota slot (or behind a 429 hold) while the process goes on.
  */
 export type PauseHow = "stop" | "suspend" | "crash" | "wait";
 
@@ -146,6 +147,8 @@ export class FleetProcess {
   state: ProcessState = "standby";
   /** Increases with each process that starts running: the newest runner takes the presses. */
   runningSince = 0;
+  /** Purchase requests it has written so far (they left, whatever becomes of the process). */
+  purchasesWritten = 0;
   crashed = false;
   readonly #gate = new Gate();
   readonly #clock: ProcessClock;
@@ -162,7 +165,7 @@ export class FleetProcess {
   readonly #stopping = new AbortController();
   #armed: { at: Exclude<PauseAt, "now">; how: PauseHow } | undefined;
   #paused: Exclude<PauseHow, "wait"> | undefined;
-  /** Purchases wait here before their request (a quota wait) while `holding`. */
+  /** Purchases wait here for their quota slot (before their claim) while `holding`. */
   readonly #purchaseGate = new Gate();
   #holding = false;
   #failRenewals = 0;
@@ -181,7 +184,10 @@ export class FleetProcess {
     this.#storage = storage;
     this.#relay = relay;
     this.#clock = new ProcessClock(options.skewMs);
-    relay.onPurchaseWritten = () => this.#reached("afterSend");
+    relay.onPurchaseWritten = () => {
+      this.purchasesWritten++;
+      this.#reached("afterSend");
+    };
     this.#ledger = this.#gatedLedger(storage.openLedger({ clock: this.#clock.wall }));
     this.#client = this.#gatedClient(
       createGiftServiceClient({
@@ -211,7 +217,7 @@ export class FleetProcess {
     return this.#paused !== undefined;
   }
 
-  /** Its purchases wait in the client (the process itself goes on). */
+  /** Its purchases wait in the client for their slot (the process itself goes on). */
   get holding(): boolean {
     return this.#holding;
   }
@@ -225,7 +231,9 @@ export class FleetProcess {
   start(): void {
     void this.#track(
       this.#start().catch((error: unknown) => {
-        if (!this.#stopped()) this.#listener.failed(error);
+        // Its lease gone before it recovered anything: the app's start fails and it exits.
+        if (error instanceof LeaseNotHeldError) void this.#afterLoss();
+        else if (!this.#stopped()) this.#listener.failed(error);
       }),
     );
   }
@@ -298,7 +306,7 @@ export class FleetProcess {
     this.#armed = undefined;
     if (this.#holding) {
       this.#holding = false;
-      this.#listener.noted(this, "lets its purchase go");
+      this.#listener.noted(this, "lets its purchases go");
       this.#purchaseGate.open();
     }
     if (this.#paused === undefined || this.#paused === "crash") return;
@@ -435,7 +443,7 @@ export class FleetProcess {
 
   #engage(how: PauseHow): void {
     if (how === "wait") {
-      this.#listener.noted(this, "holds its purchase in the client");
+      this.#listener.noted(this, "holds its purchases in the client (the quota)");
       this.#holding = true;
       this.#purchaseGate.close();
       this.#listener.changed();
@@ -502,11 +510,12 @@ export class FleetProcess {
     return {
       getUserInfo: (name, options) => this.#gated(() => client.getUserInfo(name, options)),
       getWalletBalance: (options) => this.#gated(() => client.getWalletBalance(options)),
-      buyStars: (purchase, options) =>
+      reservePurchase: (options) =>
         this.#gated(async () => {
           await this.#purchaseGate.pass();
-          return client.buyStars(purchase, options);
+          return client.reservePurchase(options);
         }),
+      buyStars: (purchase, options) => this.#gated(() => client.buyStars(purchase, options)),
       buyPremium: (purchase, options) => this.#gated(() => client.buyPremium(purchase, options)),
       estimateWait: (priority) => client.estimateWait(priority),
       stopPurchases: () => client.stopPurchases(),

@@ -98,6 +98,36 @@ const pausedPastTheLease: fc.Arbitrary<Step[]> = fc
     { kind: "resume" },
   ]);
 
+/**
+ * The process that takes the lease next paused (or its machine suspended) right before it
+ * recovers what the holder before it left, past its own lease: a third takes over and a
+ * person's purchase waits in its client (the quota) when the paused one runs again; an admin
+ * settles what is unknown, the person may buy again, then everything goes on.
+ */
+const pausedDuringItsStart: fc.Arbitrary<Step[]> = fc
+  .record({
+    how: fc.constantFrom<PauseHow>("stop", "suspend"),
+    end: fc.constantFrom<Step>(
+      { kind: "failRenewals", target: "holder", count: 6 },
+      { kind: "pause", target: "holder", at: "now", how: "crash" },
+      { kind: "stop", target: "holder" },
+    ),
+    person,
+    again: fc.boolean(),
+  })
+  .map(({ how, end, person, again }) => [
+    { kind: "pause", target: "next", at: "beforeRecovery", how },
+    end,
+    { kind: "takeover" },
+    { kind: "pause", target: "holder", at: "afterClaim", how: "wait" },
+    { kind: "press", person },
+    { kind: "resume", target: "standby" },
+    { kind: "wait", ms: 50 },
+    { kind: "settle" },
+    ...(again ? [{ kind: "press", person } as const] : []),
+    { kind: "resume" },
+  ]);
+
 /** Renewals refused for a while (past the lease's certain part when three or more fail). */
 const failedRenewals: fc.Arbitrary<Step[]> = fc
   .record({
@@ -153,6 +183,7 @@ const schedule: fc.Arbitrary<Schedule> = fc.record({
       fc.array(
         fc.oneof(
           { weight: 3, arbitrary: pausedPastTheLease },
+          { weight: 1, arbitrary: pausedDuringItsStart },
           { weight: 1, arbitrary: failedRenewals },
           { weight: 4, arbitrary: oneStep.map((step) => [step]) },
         ),
@@ -182,8 +213,10 @@ const STEADY = { skewMs: 0, latencyMs: 0 };
 
 /**
  * Schedules every run tries first, each seen failing on a mutation of what it guards: a paused
- * holder's claimed purchase leaving once it runs again (without `mayLeave`), and a request on
- * its way to the service when a new holder recovers it (without the wait for the predecessor).
+ * holder's claimed purchase leaving once it runs again (without `mayLeave`), a request on its
+ * way to the service when a new holder recovers it (without the wait for the predecessor), and
+ * a start paused past its lease recovering the next holder's purchase waiting in its client
+ * (without the recovery's fence).
  */
 const EXAMPLES: [Schedule][] = [
   [
@@ -209,6 +242,23 @@ const EXAMPLES: [Schedule][] = [
         { kind: "pause", target: "holder", at: "afterSend", how: "stop" },
         { kind: "press", person: 0 },
         { kind: "takeover" },
+        { kind: "settle" },
+        { kind: "resume" },
+      ],
+    },
+  ],
+  [
+    {
+      slots: [STEADY, STEADY],
+      answers: [],
+      steps: [
+        { kind: "pause", target: "next", at: "beforeRecovery", how: "stop" },
+        { kind: "failRenewals", target: "holder", count: 6 },
+        { kind: "takeover" },
+        { kind: "pause", target: "holder", at: "afterClaim", how: "wait" },
+        { kind: "press", person: 0 },
+        { kind: "resume", target: "standby" },
+        { kind: "wait", ms: 50 },
         { kind: "settle" },
         { kind: "resume" },
       ],
