@@ -256,6 +256,11 @@ export class FleetProcess {
     );
   }
 
+  /** A person's new summary (a draft) for the gift `fresh` names, not pressed yet. */
+  showSummary(gift: { person: number; wish: number; attempt: number }): Promise<PurchaseIntent> {
+    return this.#track(this.#newSummary(gift));
+  }
+
   /** Each gift has its own recipient; each summary for it its own quantity. */
   #newSummary(gift: { person: number; wish: number; attempt: number }): Promise<PurchaseIntent> {
     const { person, wish, attempt } = gift;

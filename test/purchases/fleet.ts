@@ -36,6 +36,10 @@ export type Step =
    * waits until the press is answered or its process paused, unless `meanwhile`.
    */
   | { kind: "press"; person: number; meanwhile?: boolean }
+  /** A person is shown a summary (as for a press) and does not press it yet. */
+  | { kind: "summary"; person: number }
+  /** A person presses Confirm again on each of their summaries (the old messages' buttons). */
+  | { kind: "pressOld"; person: number }
   /** `next`: whichever process takes the lease next (the first to reach the point). */
   | { kind: "pause"; target: Target | "next"; at: PauseAt; how: PauseHow }
   /**
@@ -97,6 +101,8 @@ interface Person {
   /** Summaries started for this wish (each one's quantity tells its request apart). */
   attempts: number;
   current: PurchaseIntent | undefined;
+  /** Every summary they were shown, oldest first. */
+  summaries: PurchaseIntent[];
   /** Presses not answered yet. */
   busy: number;
 }
@@ -166,6 +172,7 @@ export class Fleet implements FleetProcessListener {
       wish: 0,
       attempts: 0,
       current: undefined,
+      summaries: [],
       busy: 0,
     }));
   }
@@ -181,7 +188,14 @@ export class Fleet implements FleetProcessListener {
     this.#note(`step ${JSON.stringify(step)}`);
     switch (step.kind) {
       case "press":
-        return this.#press(step.person, step.meanwhile === true);
+        return this.#press(step.person, "press", step.meanwhile === true);
+      case "summary":
+        return this.#press(step.person, "summary", false);
+      case "pressOld":
+        for (const old of [...(this.people[step.person]?.summaries ?? [])]) {
+          await this.#press(step.person, old, false);
+        }
+        return;
       case "pause":
         return this.#pause(step.target, step.at, step.how);
       case "resume": {
@@ -269,33 +283,53 @@ export class Fleet implements FleetProcessListener {
 
   // Steps
 
-  async #press(index: number, meanwhile: boolean): Promise<void> {
+  /**
+   * A person's press of Confirm (on the summary {@link nextSummary} says, made first if new),
+   * or only a new summary shown, or a press on an old summary of theirs again.
+   */
+  async #press(
+    index: number,
+    what: "press" | "summary" | PurchaseIntent,
+    meanwhile: boolean,
+  ): Promise<void> {
     const person = this.people[index];
     if (person === undefined) return;
+    const old = typeof what === "string" ? undefined : what;
     const next = this.#nextSummary(person);
     // Someone waiting for an answer does not start another summary meanwhile.
-    if (next !== "same" && person.busy > 0) return;
-    if (next === "nextGift") {
+    if (old === undefined && next !== "same" && person.busy > 0) return;
+    if (what === "summary" && next === "same") return;
+    if (old === undefined && next === "nextGift") {
       person.wish++;
       person.attempts = 0;
     }
     const press: Press = { done: false, process: undefined };
     this.#presses.push(press);
     person.busy++;
+    const shown = (intent: PurchaseIntent): void => {
+      person.current = intent;
+      person.summaries.push(intent);
+      this.intents.set(intentKey(intent), intent.id);
+    };
     const pressing = (async () => {
       const process = await this.#holderWhenThere();
       if (process === undefined) return;
       press.process = process;
       const current = person.current;
-      const summary =
-        next === "same" && current !== undefined
-          ? current
-          : { person: index, wish: person.wish, attempt: ++person.attempts };
-      let pressed: PurchaseIntent | undefined;
+      const gift = { person: index, wish: person.wish, attempt: person.attempts + 1 };
+      if (what === "summary") {
+        person.attempts++;
+        shown(await process.showSummary(gift));
+        return;
+      }
+      let summary: PurchaseIntent | typeof gift = gift;
+      if (old !== undefined) summary = old;
+      else if (next === "same" && current !== undefined) summary = current;
+      else person.attempts++;
+      let pressed = "id" in summary ? summary : undefined;
       const result = await process.press(summary, (intent) => {
+        if (pressed === undefined) shown(intent);
         pressed = intent;
-        person.current = intent;
-        this.intents.set(intentKey(intent), intent.id);
       });
       const key = pressed === undefined ? "?" : intentKey(pressed);
       this.#hear(pressed?.id ?? "", newsOf(result), `${process.name}: ${key}: ${describe(result)}`);
