@@ -187,6 +187,7 @@ export class FleetProcess {
     relay.onPurchaseWritten = () => {
       this.purchasesWritten++;
       this.#reached("afterSend");
+      this.#listener.changed();
     };
     this.#ledger = this.#gatedLedger(storage.openLedger({ clock: this.#clock.wall }));
     this.#client = this.#gatedClient(

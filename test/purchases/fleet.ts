@@ -33,9 +33,10 @@ export type Step =
   /**
    * A person presses Confirm: on their summary, on a new one for the same gift once told
    * nothing was bought, or on one for their next gift once this one is over. The next step
-   * waits until the press is answered or its process paused, unless `meanwhile`.
+   * waits until the press is answered or its process paused, or only until its request was
+   * written (`sent`), or not at all (`started`).
    */
-  | { kind: "press"; person: number; meanwhile?: boolean }
+  | { kind: "press"; person: number; until?: "sent" | "started" }
   /** A person is shown a summary (as for a press) and does not press it yet. */
   | { kind: "summary"; person: number }
   /** A person presses Confirm again on each of their summaries (the old messages' buttons). */
@@ -111,6 +112,8 @@ interface Person {
 interface Press {
   done: boolean;
   process: FleetProcess | undefined;
+  /** Its process's purchase requests written before it. */
+  writtenBefore: number;
 }
 
 interface Slot {
@@ -188,12 +191,12 @@ export class Fleet implements FleetProcessListener {
     this.#note(`step ${JSON.stringify(step)}`);
     switch (step.kind) {
       case "press":
-        return this.#press(step.person, "press", step.meanwhile === true);
+        return this.#press(step.person, "press", step.until);
       case "summary":
-        return this.#press(step.person, "summary", false);
+        return this.#press(step.person, "summary");
       case "pressOld":
         for (const old of [...(this.people[step.person]?.summaries ?? [])]) {
-          await this.#press(step.person, old, false);
+          await this.#press(step.person, old);
         }
         return;
       case "pause":
@@ -290,7 +293,7 @@ export class Fleet implements FleetProcessListener {
   async #press(
     index: number,
     what: "press" | "summary" | PurchaseIntent,
-    meanwhile: boolean,
+    until?: "sent" | "started",
   ): Promise<void> {
     const person = this.people[index];
     if (person === undefined) return;
@@ -303,7 +306,7 @@ export class Fleet implements FleetProcessListener {
       person.wish++;
       person.attempts = 0;
     }
-    const press: Press = { done: false, process: undefined };
+    const press: Press = { done: false, process: undefined, writtenBefore: 0 };
     this.#presses.push(press);
     person.busy++;
     const shown = (intent: PurchaseIntent): void => {
@@ -315,6 +318,7 @@ export class Fleet implements FleetProcessListener {
       const process = await this.#holderWhenThere();
       if (process === undefined) return;
       press.process = process;
+      press.writtenBefore = process.purchasesWritten;
       const current = person.current;
       const gift = { person: index, wish: person.wish, attempt: person.attempts + 1 };
       if (what === "summary") {
@@ -341,16 +345,16 @@ export class Fleet implements FleetProcessListener {
         person.busy--;
         this.changed();
       });
-    if (meanwhile) return;
-    // Answered, or caught by a pause (or a crash) on its way; bounded: it may wait its turn.
-    await this.#waitFor(
-      () =>
-        press.done ||
-        press.process?.paused === true ||
-        press.process?.holding === true ||
-        press.process?.crashed === true,
-      this.#takeoverMs(),
-    );
+    if (until === "started") return;
+    // Answered (or its request written), or caught by a pause or a crash on its way; bounded:
+    // it may wait its turn.
+    await this.#waitFor(() => {
+      const process = press.process;
+      if (press.done) return true;
+      if (process === undefined) return false;
+      if (until === "sent" && process.purchasesWritten > press.writtenBefore) return true;
+      return process.paused || process.holding || process.crashed;
+    }, this.#takeoverMs());
   }
 
   #pause(target: Target | "next", at: PauseAt, how: PauseHow): void {
