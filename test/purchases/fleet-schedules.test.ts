@@ -15,13 +15,14 @@
  *
  * The lease is short (300 ms, kept 150 ms off its end) so that the database's real clock lets
  * a run pass several takeovers in a second or two. Runs: 12 by default on each store, the first
- * four the EXAMPLES below (about 1 s each on SQLite, 1.5 s on PostgreSQL: some 11 s and 20 s on
- * a shared 2-core machine), so that `npm test` stays bounded; a longer search sets
- * FLEET_SCHEDULE_RUNS (`FLEET_SCHEDULE_RUNS=200 npx vitest run <this file>`). Seen failing
- * (each also from random schedules alone, within 30 to 40 runs on at least one store): without
- * the client's `mayLeave` check, without a new holder's wait for its predecessor, or without
- * the recovery's fence, a person told "not delivered" whose purchase then reached the service;
- * without the restore's step, a summary bought twice.
+ * four the EXAMPLES below (measured on a shared, loaded 2-core machine: 1.6 s a run on SQLite
+ * and 2.2 s on PostgreSQL on average, the longest 4 s and 8 s; 11 to 28 s per store), so that
+ * `npm test` stays bounded; a longer search sets FLEET_SCHEDULE_RUNS
+ * (`FLEET_SCHEDULE_RUNS=200 npx vitest run <this file>`). Seen failing (each also from random
+ * schedules alone, within 30 to 40 runs on at least one store): without the client's
+ * `mayLeave` check, without a new holder's wait for its predecessor, or without the recovery's
+ * fence, a person told "not delivered" whose purchase then reached the service; without the
+ * restore's step, a summary bought twice.
  *
  * Invariants after every run, once everything has stopped and one last process has recovered
  * what was left:
