@@ -33,3 +33,15 @@ export class IntentNotFoundError extends LedgerError {
 export class InvalidDraftError extends LedgerError {
   override name = "InvalidDraftError";
 }
+
+/**
+ * A process fenced with the sender lease asked to recover what was left in flight, and no
+ * longer holds the lease: those purchases may be another holder's, still on their way (issue
+ * #35). The start that asked ends; the process that holds the lease recovers them.
+ */
+export class LeaseNotHeldError extends LedgerError {
+  override name = "LeaseNotHeldError";
+  constructor() {
+    super("This process no longer holds the sender lease: it recovers nothing.");
+  }
+}

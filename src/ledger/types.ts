@@ -364,7 +364,12 @@ interface IntentStore {
     answeredAt: number,
     now?: number,
   ): Promise<RecordedOutcome>;
-  /** At start: every `sending` intent becomes unconfirmed (never resent). */
+  /**
+   * At start: every `sending` intent becomes unconfirmed (never resent). Fenced (after
+   * {@link fenceWith}), only while this process still holds the sender lease, checked in the
+   * same transaction: otherwise it throws LeaseNotHeldError and moves nothing, since those may
+   * be the new holder's purchases on their way.
+   */
   recoverInterrupted(now?: number): Promise<PurchaseIntent[]>;
   /**
    * After a restore from a backup (src/ledger/restore.ts), in one transaction: every `sending`

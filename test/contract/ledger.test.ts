@@ -4,7 +4,11 @@
  * purchase. `other` plays a second process or replica on the same database.
  */
 import { describe, expect, it } from "vitest";
-import { IllegalTransitionError, InvalidDraftError } from "../../src/ledger/errors.js";
+import {
+  IllegalTransitionError,
+  InvalidDraftError,
+  LeaseNotHeldError,
+} from "../../src/ledger/errors.js";
 import { newIntentId } from "../../src/ledger/intent-id.js";
 import { RESTORE_NOTICE } from "../../src/ledger/restore.js";
 import { canMove } from "../../src/ledger/transitions.js";
@@ -679,6 +683,26 @@ describe.each(STORES)("$name: the claim fenced by the sender lease", (store) => 
     // whatever the ledger's own clock says (the test's, at NOON in 2030).
     ledger.fenceWith({ owner: "b", epoch: 2 });
     expect((await ledger.claim(second.id, 1)).ok).toBe(true);
+  });
+
+  it("recovers what was left in flight only while it holds the lease: not the new holder's purchase on its way", async () => {
+    const { ledger, other, draft, storages } = await ledgerContract(store);
+    expect(await storages[0].senderLease.acquire("a", 30_000)).toMatchObject({ epoch: 1 });
+    ledger.fenceWith({ owner: "a", epoch: 1 });
+    // "a" stalled (paused, cut off) before its start's recovery; "b" took over and claimed.
+    expect(
+      await storages[1].senderLease.takeOver("b", { owner: "a", epoch: 1 }, 30_000),
+    ).toMatchObject({ epoch: 2 });
+    other.fenceWith({ owner: "b", epoch: 2 });
+    const onItsWay = await draft();
+    expect((await other.claim(onItsWay.id, 1)).ok).toBe(true);
+
+    // SQLite refuses at once, PostgreSQL with a promise: both end up here.
+    const recovering = Promise.resolve().then(() => ledger.recoverInterrupted());
+    await expect(recovering).rejects.toThrow(LeaseNotHeldError);
+    expect((await other.get(onItsWay.id))?.status).toBe("sending");
+    // The holder's own recovery (at its next start) still makes it unknown.
+    expect((await other.recoverInterrupted()).map((i) => i.id)).toEqual([onItsWay.id]);
   });
 
   it("an expired lease nobody took yet fences too: the holder must renew before it sends", async () => {

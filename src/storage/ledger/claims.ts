@@ -115,6 +115,20 @@ export class LedgerClaims implements ClaimMoves {
     this.#fence = fence;
   };
 
+  /**
+   * Inside `tx`, a gated transaction: whether this process still holds the lease it is fenced
+   * with (always, unfenced), by the database's clock, the lease's row locked (the dialect's
+   * FOR SHARE) so a takeover waits until `tx` has committed. A method of the class, not of the
+   * ledger it makes up: the recovery asks it (./outcomes.ts).
+   */
+  async holdsLease(tx: Statements): Promise<boolean> {
+    const fenced = this.#fenceParameters();
+    if (fenced.fenceOwner === null) return true;
+    const { forShare } = this.#core.db.dialect;
+    await tx.rows(`SELECT 1 AS one FROM sender_lease WHERE name = 'sender'${forShare}`);
+    return (await tx.rows(this.#holdsLeaseSql, { ...fenced })).length > 0;
+  }
+
   /** The claim's fencing parameters: all null (no check) without a fence. */
   #fenceParameters(): FenceParameters {
     const fence = this.#fence;

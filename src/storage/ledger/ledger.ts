@@ -31,8 +31,8 @@ export function openLedger(db: Database, options: LedgerOptions = {}): PurchaseL
   const queries = new LedgerQueriesOn(core);
   const pause = new LedgerPauseSwitch(core);
   const drafts = new LedgerDrafts(core, draftTtlMs);
-  const outcomes = new LedgerOutcomes(core, queries);
   const claims = new LedgerClaims({ core, pause, queries, limits: () => limits });
+  const outcomes = new LedgerOutcomes(core, queries, (tx) => claims.holdsLease(tx));
   // Each piece's methods are its own properties (arrow functions bound to it): spread, they
   // make up the whole.
   return {

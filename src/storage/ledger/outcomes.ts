@@ -5,6 +5,7 @@
  * gate, durably, since each changes what a claim's rules read (something `sending`, something
  * `unconfirmed`, the day's totals) and none may roll back once a request may have left.
  */
+import { LeaseNotHeldError } from "../../ledger/errors.js";
 import { restoredDetail } from "../../ledger/restore.js";
 import { lateAnswer } from "../../ledger/transitions.js";
 import type {
@@ -34,10 +35,17 @@ type OutcomeMoves = Pick<
 export class LedgerOutcomes implements OutcomeMoves {
   readonly #core: LedgerCore;
   readonly #queries: LedgerQueryRows;
+  /** Inside a gated transaction: whether this process still holds its lease (./claims.ts). */
+  readonly #holdsLease: (tx: Statements) => Promise<boolean>;
 
-  constructor(core: LedgerCore, queries: LedgerQueryRows) {
+  constructor(
+    core: LedgerCore,
+    queries: LedgerQueryRows,
+    holdsLease: (tx: Statements) => Promise<boolean>,
+  ) {
     this.#core = core;
     this.#queries = queries;
+    this.#holdsLease = holdsLease;
   }
 
   /**
@@ -152,18 +160,23 @@ export class LedgerOutcomes implements OutcomeMoves {
 
   /**
    * At start: every intent still `sending` belongs to a process that died mid-request. Its
-   * outcome is unknown, so it becomes unconfirmed and is never sent again.
+   * outcome is unknown, so it becomes unconfirmed and is never sent again. Fenced, only while
+   * this process still holds the sender lease, in the same transaction (the lease's row locked):
+   * a start stalled past its lease would otherwise make the next holder's purchase on its way
+   * unknown, and an admin could settle it "not delivered" before it reaches the service (issue
+   * #35). It then throws LeaseNotHeldError and moves nothing.
    */
   recoverInterrupted = (now = this.#core.clock()): Promise<PurchaseIntent[]> => {
     const { seq } = this.#core.db.dialect;
-    return this.#core.db.gated((tx) =>
-      this.#makeUnconfirmed(
+    return this.#core.db.gated(async (tx) => {
+      if (!(await this.#holdsLease(tx))) throw new LeaseNotHeldError();
+      return this.#makeUnconfirmed(
         tx,
         `status = 'sending' ORDER BY sent_at, ${seq}`,
         "interrupted: the process stopped while the purchase request was in flight",
         now,
-      ),
-    );
+      );
+    });
   };
 
   /**
