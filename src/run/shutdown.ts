@@ -65,7 +65,6 @@ export async function stopWithinGrace(
       options.logger.error("shutdown grace period ran out; exiting with work unfinished");
       return 1;
     }
-    options.logger.info("stopped cleanly");
     return 0;
   } catch (error) {
     options.logger.error({ err: error }, "shutdown failed");
@@ -95,7 +94,10 @@ export function handleShutdownSignals(options: ShutdownOptions): () => void {
     }
     stoppingSince = now();
     options.logger.info({ signal, graceMs: options.graceMs }, "shutting down");
-    void stopWithinGrace(options).then(exit);
+    void stopWithinGrace(options).then((code) => {
+      if (code === 0) options.logger.info("stopped cleanly");
+      exit(code);
+    });
   };
 
   for (const signal of signals) process.on(signal, onSignal);
