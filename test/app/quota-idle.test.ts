@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotaIsIdle } from "../../src/app/app.js";
+import { quotaIsIdle } from "../../src/app/purchasing.js";
 import type { QuotaSnapshot } from "../../src/service/types.js";
 
 const quiet: QuotaSnapshot = {
