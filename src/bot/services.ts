@@ -9,7 +9,7 @@ import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { PaymentMethod } from "../gifts/catalogue.js";
-import type { FloodBoard } from "./fair-share/flood-guard.js";
+import type { FloodBoard } from "./flood-board.js";
 import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
 import type { PauseWaiters } from "./pause-waiters.js";

@@ -49,7 +49,7 @@ import {
 } from "../../callback-data/group.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
-import { GroupRefusalThrottle } from "./refusal-throttle.js";
+import { GroupRefusalThrottle } from "../../fair-share/refusal-throttle.js";
 
 /** How long a duration prompt (and a short reply) lives in a group: 10 minutes. */
 export const GROUP_PROMPT_TTL_MS = 10 * 60_000;
