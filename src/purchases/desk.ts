@@ -4,8 +4,9 @@
  * that no chat flow can get the order wrong. The ledger's claim decides whether a request may
  * go out; the desk only sends after that claim has committed, and writes the outcome right
  * after. Its pure decisions are in ./decisions.ts, one confirmation's way out (checks, claim,
- * request, outcome) in ./claim-and-send.ts, the admins' evidence in ./evidence.ts; reading
- * the ledger is ./records.ts, not the desk.
+ * request, outcome) in ./claim-and-send.ts, its balance reads around purchases in
+ * ./balance-reads.ts, the admins' evidence in ./evidence.ts; reading the ledger is
+ * ./records.ts, not the desk.
  *
  * It keeps its promises: a confirmation that must wait for another purchase is recorded as
  * queued before the person is told (the claim still decides when its turn comes), and an
@@ -19,7 +20,7 @@ import { type Logger, silentLogger } from "../shared/logger.js";
 import type { WriteRetryPolicy } from "../shared/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
-import { balanceReadAt, balanceSnapshot, isSent, knownBalance } from "./decisions.js";
+import { balanceReadAt, balanceSnapshot, isSent } from "./decisions.js";
 import { AdminOperations } from "./admin-operations.js";
 import { CostMeter } from "./cost-meter.js";
 import { DeskEventHub } from "./desk-events.js";
@@ -29,6 +30,7 @@ import { PurchaseTurns } from "./turns.js";
 import { RefusedWrites } from "./refused-writes.js";
 import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.js";
 import { ServiceReads } from "./service-reads.js";
+import { PurchaseBalanceReads } from "./balance-reads.js";
 import { HeldPause } from "./held-pause.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
@@ -46,9 +48,6 @@ import type {
   PurchaseAdmin,
   ResolveQueuedOptions,
 } from "./types.js";
-
-/** How long a giveaway's next recipient waits for the last one's cost to be measured. */
-const BATCH_COST_WAIT_MS = 5_000;
 
 export interface PurchaseDeskDeps {
   ledger: PurchaseLedger;
@@ -120,9 +119,8 @@ class Desk implements PurchaseDesk {
   readonly events: DeskEventHub;
   /** Outcomes written, or held in memory while the database refuses them. */
   readonly #outcomes: OutcomeRecorder;
-  readonly #quotaIdle: () => boolean;
-  /** The desk's own balance reads after purchases, until they and their listeners are done. */
-  readonly #background = new Set<Promise<unknown>>();
+  /** The desk's own balance reads around purchases (./balance-reads.ts). */
+  readonly #balanceReads: PurchaseBalanceReads;
   /** Each confirmation's slot of the quota, then its turn in the lane (./turns.ts). */
   readonly #turns: PurchaseTurns;
   readonly #costs: CostMeter | undefined;
@@ -139,7 +137,6 @@ class Desk implements PurchaseDesk {
     this.#ledger = deps.ledger;
     this.#clock = deps.clock ?? (() => deps.ledger.now());
     this.#logger = deps.logger ?? silentLogger;
-    this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#quotaSnapshot = deps.quotaSnapshot;
     this.events = new DeskEventHub(this.#logger);
     this.#outcomes = new OutcomeRecorder({
@@ -191,6 +188,13 @@ class Desk implements PurchaseDesk {
       writes: this.#writes,
       clock: this.#clock,
       told: (result) => this.#told(result),
+    });
+    this.#balanceReads = new PurchaseBalanceReads({
+      reads: this.#reads,
+      events: this.events,
+      costs: this.#costs,
+      quotaIdle: deps.quotaIdle ?? (() => false),
+      othersOnTheirWay: () => this.#turns.othersOnTheirWay,
     });
     this.admin = new AdminOperations({
       ledger: deps.ledger,
@@ -285,7 +289,7 @@ class Desk implements PurchaseDesk {
     if (closed !== undefined) return { kind: "refused", refusal: closed };
     const result = await this.#turns.confirm(id, userId, options);
     // Done, so `othersOnTheirWay` now means another confirmation is on its way.
-    if (isSent(result)) this.#readBalanceAfterPurchase([result]);
+    if (isSent(result)) this.#balanceReads.afterPurchase([result]);
     return result;
   }
 
@@ -299,9 +303,9 @@ class Desk implements PurchaseDesk {
       // No queued promise is written: nobody waits on this press but the batch, which is
       // itself the record of what is left to send. People's confirmations go first.
       result = await this.#turns.takeBehindPeople(intent.id, userId, { isAdmin: true }, () =>
-        this.#readBalanceBeforeBatchItem(),
+        this.#balanceReads.beforeBatchItem(),
       );
-      if (result.kind === "succeeded") await this.#readBalanceAfterBatchItem(result.intent.id);
+      if (result.kind === "succeeded") await this.#balanceReads.afterBatchItem(result.intent.id);
     }
     this.events.emit("confirmed", intent.id, result, intent.kind);
     return result;
@@ -322,7 +326,7 @@ class Desk implements PurchaseDesk {
       resolved.push({ intent, result });
     }
     const sent = resolved.map(({ result }) => result).filter(isSent);
-    if (sent.length > 0) this.#readBalanceAfterPurchase(sent);
+    if (sent.length > 0) this.#balanceReads.afterPurchase(sent);
     return resolved;
   }
 
@@ -359,7 +363,7 @@ class Desk implements PurchaseDesk {
   }
 
   async settled(options: { costsWithinMs?: number } = {}): Promise<boolean> {
-    while (this.#background.size > 0) await Promise.all([...this.#background]);
+    await this.#balanceReads.idle();
     return (await this.#costs?.idle(options.costsWithinMs)) ?? true;
   }
 
@@ -377,62 +381,6 @@ class Desk implements PurchaseDesk {
 
   async expireDrafts(): Promise<number> {
     return this.#ledger.expireDrafts(this.#clock());
-  }
-
-  /**
-   * The one "balance after purchase" read, for the balance-read listeners, after a request went
-   * out (the cached balance was forgotten when its outcome was recorded). It takes no one's
-   * turn: made only when the quota is idle and no other confirmation is on its way (this one
-   * is done). Otherwise no request: the
-   * next balance read a summary or /balance makes anyway reaches the listeners instead. A
-   * fresh read, so it is not an answer to a read started before this purchase's outcome. The
-   * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
-   * request went out), so their cost can wait for it.
-   */
-  #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
-    if (!this.events.has("balanceRead") || this.#turns.othersOnTheirWay || !this.#quotaIdle()) {
-      return;
-    }
-    const read: Promise<unknown> = this.#reads
-      .balance({ fresh: true })
-      .finally(() => this.#background.delete(read));
-    this.#background.add(read);
-    const delivered = sent.flatMap((r) => (r.kind === "succeeded" ? [r.intent.id] : []));
-    this.#costs?.readingAfter(delivered, read);
-  }
-
-  /**
-   * A giveaway's recipient has its balance read before, as the service's call order asks
-   * (check, read the balance, record, buy), and so that its cost has a reading just before it.
-   * Run before it asks for its quota slot, holding nothing (a read waiting for the quota inside
-   * the lane, with a slot held, could wait for slots that only the lane frees): the reading
-   * after the previous recipient serves (no purchase has gone out since: each one forgets the
-   * cached balance); after a person's purchase went in between, the balance is read now. A
-   * person's purchase that goes between this reading and the claim forgets it again: the
-   * claim then keeps no reading before, and the cost says why it has none.
-   */
-  async #readBalanceBeforeBatchItem(): Promise<void> {
-    if (knownBalance(this.#reads.balances.peek("wallet")) !== undefined) return;
-    await this.#reads.balance({ fresh: true, bulk: true });
-  }
-
-  /**
-   * A giveaway's delivered recipient: the balance is read again at once (a person's purchase
-   * is read after only when the quota is idle; a giveaway keeps the quota busy, so it would
-   * never be), and the batch goes on once the cost is measured from it, at most
-   * {@link BATCH_COST_WAIT_MS} later. The same reading is the next recipient's reading before.
-   * One more request per recipient: the giveaway takes twice the quota, and each gift has its
-   * cost (or the stated reason it has none: another purchase went out in between). Both reads
-   * are the giveaway's (`bulk`): after everyone's requests, never in the window's last slots.
-   */
-  async #readBalanceAfterBatchItem(id: string): Promise<void> {
-    const read: Promise<unknown> = this.#reads
-      .balance({ fresh: true, bulk: true })
-      .finally(() => this.#background.delete(read));
-    this.#background.add(read);
-    this.#costs?.readingAfter([id], read);
-    await read;
-    await this.#costs?.settled(id, BATCH_COST_WAIT_MS);
   }
 
   /**
