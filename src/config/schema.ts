@@ -91,7 +91,7 @@ const fields = {
   ALLOWED_USER_IDS: idList("user").default([]),
   ALLOWED_CHAT_IDS: idList("chat").default([]),
   PUBLIC_PURCHASES: boolean.default(false),
-  // Unset: buyers while purchases are not public, admins only once they are (README).
+  // Unset: buyers while purchases are not public, admins only once they are (docs/operations.md).
   SHOW_BALANCE_TO: z
     .enum(["admins", "buyers"], { error: () => "must be admins or buyers" })
     .optional(),
