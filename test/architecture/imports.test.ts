@@ -8,17 +8,7 @@
  */
 import madge from "madge";
 import { describe, expect, it } from "vitest";
-
-type Graph = Record<string, string[]>;
-
-async function importGraph(typesToo: boolean): Promise<Graph> {
-  const result = await madge("src", {
-    fileExtensions: ["ts"],
-    tsConfig: "tsconfig.json",
-    detectiveOptions: { ts: { skipTypeImports: !typesToo } },
-  });
-  return result.obj();
-}
+import { type Graph, importGraph } from "./graph.js";
 
 /**
  * A file's room: its top folder under src/, and in src/bot its feature folder. The bot's own
