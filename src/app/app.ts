@@ -62,7 +62,7 @@ function configureTelegramCalls(
 
 /**
  * The breaker on the purchase path: pauses purchases after refusals, one admin message each;
- * each opening is kept in the books for the daily report.
+ * each opening is kept in the accounts for the daily report.
  */
 function guardPurchases(parts: {
   desk: PurchaseDesk;
@@ -140,7 +140,7 @@ function createGiftBot(
     alerts: config.alerts,
     explorerUrl: config.reports.explorerUrl,
     reportHourUtc: config.reports.reportHourUtc,
-    canBuy: overrides.purchaseGate,
+    canBuy: overrides.accessCheck,
     now: overrides.clock,
     adminMessageRetry: overrides.adminMessageRetry,
     fairShare: config.fairShare,

@@ -30,7 +30,7 @@ import type { AppOverrides } from "./types.js";
  */
 export function quotaIsIdle(snapshot: QuotaSnapshot): boolean {
   const queued = Object.values(snapshot.queued).reduce((sum, n) => sum + n, 0);
-  return queued === 0 && snapshot.heldForMs === 0 && snapshot.usedSlots * 2 < snapshot.limit;
+  return queued === 0 && snapshot.retryWaitMs === 0 && snapshot.usedSlots * 2 < snapshot.limit;
 }
 
 /**

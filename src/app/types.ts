@@ -5,7 +5,7 @@
 import type { ApiClientOptions, Bot } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { AccessList } from "../access/access-list.js";
-import type { BotContext, GiveawaySending, PurchaseGate } from "../bot/index.js";
+import type { BotContext, GiveawaySending, AccessCheck } from "../bot/index.js";
 import type { AdminMessageRetry, AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { BotServices } from "../bot/services.js";
 import type { Config } from "../config/index.js";
@@ -51,8 +51,8 @@ export interface AppOverrides {
    * (the bench shortens both by the same factor).
    */
   checkWindowMs?: number;
-  /** Replaces the access gate: who may start and confirm purchases (a test's own rule). */
-  purchaseGate?: PurchaseGate;
+  /** Replaces the access check: who may start and confirm purchases (a test's own rule). */
+  accessCheck?: AccessCheck;
   /** How admin messages Telegram did not take are sent again (tests shorten the pauses). */
   adminMessageRetry?: AdminMessageRetry;
   /** Opens the SQLite file at the configured path (tests reach its connection). */

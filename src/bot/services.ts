@@ -14,7 +14,7 @@ import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
 import type { PauseWaiters } from "./pause-waiters.js";
 import type { KnownPeople } from "./people.js";
-import type { PurchaseGate } from "./purchase-gate.js";
+import type { AccessCheck } from "./access-check.js";
 
 import type { BackgroundWork } from "./background.js";
 
@@ -26,7 +26,7 @@ export interface BotServices {
   i18n: I18n<Context>;
   settings: UserSettingsStore;
   summaries: OpenSummaryStore;
-  canBuy: PurchaseGate;
+  canBuy: AccessCheck;
   admins: ReadonlySet<number>;
   /** The paying wallet's address, when configured or derived (for admin features). */
   walletAddress: string | undefined;

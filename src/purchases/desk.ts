@@ -10,7 +10,7 @@
  *
  * It keeps its promises: a confirmation that must wait for another purchase is recorded as
  * queued before the person is told (the claim still decides when its turn comes), and an
- * outcome the database refuses is held and written again (./unrecorded.ts) while purchases
+ * outcome the database refuses is kept unrecorded and written again (./unrecorded.ts) while purchases
  * wait, so a person and the admins always learn what became of a Confirm.
  */
 import type { PurchaseCost } from "../costs/types.js";
@@ -31,7 +31,7 @@ import { RefusedWrites } from "./refused-writes.js";
 import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.js";
 import { ServiceReads } from "./service-reads.js";
 import { PurchaseBalanceReads } from "./balance-reads.js";
-import { HeldPause } from "./held-pause.js";
+import { UnrecordedPause } from "./unrecorded-pause.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
   BalanceRead,
@@ -93,7 +93,7 @@ export interface PurchaseDeskDeps {
   /** The client's scheduler, read-only, for the admins' status. */
   quotaSnapshot?: () => QuotaSnapshot;
   /**
-   * The books beside the ledger: with them, each delivered purchase's cost is measured
+   * The accounts beside the ledger: with them, each delivered purchase's cost is measured
    * (./cost-meter.ts) and every good balance read is kept for the daily report.
    */
   accounts?: PurchaseAccounts;
@@ -117,7 +117,7 @@ class Desk implements PurchaseDesk {
   readonly #reads: ServiceReads;
   readonly #quotaSnapshot: (() => QuotaSnapshot) | undefined;
   readonly events: DeskEventHub;
-  /** Outcomes written, or held in memory while the database refuses them. */
+  /** Outcomes written, or kept unrecorded while the database refuses them. */
   readonly #outcomes: OutcomeRecorder;
   /** The desk's own balance reads around purchases (./balance-reads.ts). */
   readonly #balanceReads: PurchaseBalanceReads;
@@ -127,7 +127,7 @@ class Desk implements PurchaseDesk {
   /** The money path's writes, retried when the database refuses them. */
   readonly #writes: RefusedWrites;
   /** The breaker's pause when the database refused it: purchases stay closed meanwhile. */
-  readonly #heldPause: HeldPause;
+  readonly #unrecordedPause: UnrecordedPause;
   /** One confirmation's way out: checks, claim, request, outcome (./claim-and-send.ts). */
   readonly #path: ClaimAndSend;
   /** What admins do with purchases: evidence, settling, the pause (./admin-operations.ts). */
@@ -162,7 +162,7 @@ class Desk implements PurchaseDesk {
       clock: this.#clock,
       onFailure: (failure) => this.events.emit("storageFailure", undefined, failure),
     });
-    this.#heldPause = new HeldPause({
+    this.#unrecordedPause = new UnrecordedPause({
       retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
       logger: this.#logger,
       isTransient: deps.ledger.isTransientWriteError,
@@ -175,7 +175,7 @@ class Desk implements PurchaseDesk {
       reads: this.#reads,
       outcomes: this.#outcomes,
       writes: this.#writes,
-      heldPause: this.#heldPause,
+      unrecordedPause: this.#unrecordedPause,
       costs: this.#costs,
       events: this.events,
       recheckAfterMs: deps.premiumRecheckAfterMs ?? 60_000,
@@ -202,13 +202,13 @@ class Desk implements PurchaseDesk {
       logger: this.#logger,
       onChain: deps.onChain,
       reads: this.#reads,
-      heldPause: this.#heldPause,
+      unrecordedPause: this.#unrecordedPause,
       events: this.events,
     });
   }
 
   /**
-   * With the books, the meter of each delivered purchase's cost: one more listener of the
+   * With the accounts, the meter of each delivered purchase's cost: one more listener of the
    * balance reads, so it takes its readings from the desk's one read after a purchase (or the
    * reads people make anyway) and never reads the wallet itself.
    */
@@ -274,9 +274,9 @@ class Desk implements PurchaseDesk {
    * What closes purchases in this process's memory before the ledger knows it: outcomes not
    * yet written (on hold), or the breaker's pause still being written.
    */
-  async #heldClosed(): Promise<ConfirmRefusal | undefined> {
-    if (this.#outcomes.heldCount > 0) return this.#path.onHold();
-    return this.#heldPause.active ? BREAKER_PAUSE : undefined;
+  async #closedInMemory(): Promise<ConfirmRefusal | undefined> {
+    if (this.#outcomes.unrecordedCount > 0) return this.#path.onHold();
+    return this.#unrecordedPause.active ? BREAKER_PAUSE : undefined;
   }
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
@@ -285,7 +285,7 @@ class Desk implements PurchaseDesk {
     userId: number,
     options: ConfirmPressOptions,
   ): Promise<ConfirmResult> {
-    const closed = await this.#heldClosed();
+    const closed = await this.#closedInMemory();
     if (closed !== undefined) return { kind: "refused", refusal: closed };
     const result = await this.#turns.confirm(id, userId, options);
     // Done, so `othersOnTheirWay` now means another confirmation is on its way.
@@ -295,7 +295,7 @@ class Desk implements PurchaseDesk {
 
   async sendBatchItem(intent: PurchaseIntent): Promise<ConfirmResult> {
     const userId = intent.requester.userId;
-    const closed = await this.#heldClosed();
+    const closed = await this.#closedInMemory();
     let result: ConfirmResult;
     if (closed !== undefined) {
       result = { kind: "refused", refusal: closed };
@@ -331,19 +331,22 @@ class Desk implements PurchaseDesk {
   }
 
   unrecordedCount(): number {
-    return this.#outcomes.heldCount;
+    return this.#outcomes.unrecordedCount;
   }
 
   async close(): Promise<void> {
-    this.#heldPause.drop();
+    this.#unrecordedPause.drop();
     await this.#outcomes.close();
   }
 
   pauseByBreaker(detail: unknown): Promise<void> {
-    return this.#heldPause.writeNow(
+    return this.#unrecordedPause.writeNow(
       () => this.#ledger.pauseByBreaker(detail, this.#clock()),
       (err) => {
-        this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");
+        this.#logger.error(
+          { err },
+          "the breaker's pause could not be written; kept unrecorded in memory",
+        );
         this.#writes.report("pause", err);
       },
     );

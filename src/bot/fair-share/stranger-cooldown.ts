@@ -4,7 +4,7 @@
  * greeting, or the access refusal with their id and whom to ask); their next message in that
  * cooldown gets one short line (the answer is above, and when they are answered again), and
  * everything else they send in it is dropped, so however fast they send, they get at most two
- * messages per cooldown. The purchase gate refuses them before any flow starts, so no stranger
+ * messages per cooldown. The access check refuses them before any flow starts, so no stranger
  * ever causes a request to the Gift Purchase Service. Groups have their own per-group refusal
  * cooldown (./refusal-throttle.ts, used by features/group/premium.ts); this is the same throttle
  * keyed by person.
