@@ -65,8 +65,13 @@ interface Retired {
 }
 
 const RETIRED: Retired[] = [
-  // A plain `held` (a lock or a lease is held) stays; a thing named "held" is unrecorded.
-  { words: ["held"], under: "src", except: ["held", "withheld"], instead: "unrecorded" },
+  // The plain verb stays (a lock or a lease is held, or not); a thing named "held" is unrecorded.
+  {
+    words: ["held"],
+    under: "src",
+    except: ["held", "withheld", "LeaseNotHeldError"],
+    instead: "unrecorded",
+  },
   { words: ["books"], under: "src", except: [], instead: "accounts" },
   // The ledger's gate keeps the word; who may buy is the access check.
   {
