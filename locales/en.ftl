@@ -293,7 +293,7 @@ admin-quota-queued = Waiting: { $purchases ->
         [one] { $reads } recipient check
        *[other] { $reads } recipient checks
     }
-admin-quota-held = ⏳ Held after a 429/503 for another { $seconds } s
+admin-quota-retry-wait = ⏳ Waiting after a 429/503 for another { $seconds } s
 admin-quota-top = Most waiting (user: requests): { $owners }
 admin-throttled-none = Nobody is being slowed down.
 admin-throttled-checks = Slowed down, too many recipient checks (user until UTC): { $people }
@@ -679,8 +679,8 @@ admin-late-settled-hint = Nothing is left to settle for it, and it no longer hol
 admin-late-contradiction-title = 🚨 A late answer contradicts a settlement: { $gift } to @{ $recipient }.
 admin-late-contradiction-was-not = { $admin } settled it as not delivered ({ $date }).
 admin-late-contradiction-was = { $admin } settled it as delivered ({ $date }).
-admin-late-contradiction-delivered = It was delivered after all. Its requester was told it was not and may have gifted it again: look in /purchases for a second gift to the same recipient. The settlement stays in the books, the service's answer kept beside it.
-admin-late-contradiction-refused = The service refused it: nothing was delivered or spent, though it was settled as delivered and its requester was told so. Tell the requester, who may gift it again. The settlement stays in the books, the service's answer kept beside it.
+admin-late-contradiction-delivered = It was delivered after all. Its requester was told it was not and may have gifted it again: look in /purchases for a second gift to the same recipient. The settlement stays on record, the service's answer kept beside it.
+admin-late-contradiction-refused = The service refused it: nothing was delivered or spent, though it was settled as delivered and its requester was told so. Tell the requester, who may gift it again. The settlement stays on record, the service's answer kept beside it.
 
 # The admins' Mini App (src/admin-app): /dashboard, the menu button, and the page's own texts.
 command-dashboard = The admin app: spending, purchases, decisions

@@ -271,7 +271,7 @@ admin-quota-used = Использовано за последнее окно: { 
        *[other] { $limit } запросов
     }
 admin-quota-queued = Ждут: покупки { $purchases }, чтения баланса { $shared }, проверки получателей { $reads }
-admin-quota-held = ⏳ Пауза после 429/503 ещё { $seconds } с
+admin-quota-retry-wait = ⏳ Ожидание после 429/503 ещё { $seconds } с
 admin-quota-top = Больше всего ждут (пользователь: запросы): { $owners }
 admin-throttled-none = Никто не ограничен.
 admin-throttled-checks = Ограничены, слишком много проверок получателей (пользователь до UTC): { $people }

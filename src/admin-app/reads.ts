@@ -1,7 +1,7 @@
 /**
  * The API's reads. Any replica answers them (the database is shared); only the wallet's live
  * balance is read by the replica that sends, since a replica on standby sends the service
- * nothing (src/run/replicas.ts): there the last balance kept in the books is shown instead.
+ * nothing (src/run/replicas.ts): there the last balance kept in the accounts is shown instead.
  */
 import type { IntentKind, IntentStatus, PurchaseIntent } from "../ledger/types.js";
 import type { PurchaseFilter } from "../ledger/admin-reads.js";

@@ -1,5 +1,5 @@
 /** The composition root's public surface: `main` and the end-to-end tests build the bot here. */
-export type { App, AppOverrides } from "./app.js";
+export type { App, AppOverrides } from "./types.js";
 export { DatabaseUnreachableError, openApp } from "./open.js";
 export { trackUpdates, type UpdateTracker } from "./in-flight.js";
 export { tellRequestersOutcomeUnknown } from "./recovered.js";

@@ -8,7 +8,8 @@ import { describeDatabaseUrl } from "../shared/database-url.js";
 import { openPostgresStorage } from "../storage/postgres/open.js";
 import { openSqliteStorage } from "../storage/sqlite/open.js";
 import type { Storage } from "../storage/types.js";
-import { type App, type AppOverrides, buildApp } from "./app.js";
+import { buildApp } from "./app.js";
+import type { App, AppOverrides } from "./types.js";
 
 /** PostgreSQL could not be reached or migrated at start: nothing was built. */
 export class DatabaseUnreachableError extends Error {

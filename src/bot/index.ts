@@ -22,8 +22,8 @@ import type { PurchaseDesk } from "../purchases/types.js";
 import type { PaymentMethod } from "../service/types.js";
 import type { KeyValueStores } from "../storage/types.js";
 import type { RestoreNotice } from "../ledger/types.js";
-import { createAccessGate } from "./gate/access-gate.js";
-import { GroupAdminChecker } from "./gate/group-admins.js";
+import { createAccessCheck } from "./access/check.js";
+import { GroupAdminChecker } from "./access/group-admins.js";
 import {
   type AdminMessageRetry,
   AdminNotifier,
@@ -59,7 +59,8 @@ import { historyFeature } from "./features/history.js";
 import { languageFeature } from "./features/language.js";
 import { startFeature } from "./features/start.js";
 import { summaryFeature } from "./features/summary.js";
-import { floodGuard, FloodBoard } from "./fair-share/flood-guard.js";
+import { FloodBoard } from "./flood-board.js";
+import { floodGuard } from "./fair-share/flood-guard.js";
 import { strangerCooldown } from "./fair-share/stranger-cooldown.js";
 import { createI18n, negotiateLocale, UserSettingsStore } from "./i18n.js";
 import { OpenSummaryStore } from "./open-summaries.js";
@@ -68,14 +69,14 @@ import { tellSettlements } from "./settled-notice.js";
 import { fitToTelegram } from "./telegram-limits.js";
 import { KnownPeople } from "./people.js";
 import { DailyReporter } from "./reports/daily-reporter.js";
-import type { PurchaseGate } from "./purchase-gate.js";
+import type { AccessCheck } from "./access-check.js";
 import { BackgroundWork } from "./background.js";
 import type { BackupTaker, BotServices } from "./services.js";
 
 export type { AdminMessageRetry, BalanceAlerts } from "./admin-notifications/index.js";
 export { registerCommands } from "./commands.js";
 export type { BotContext } from "./context.js";
-export type { PurchaseGate } from "./purchase-gate.js";
+export type { AccessCheck } from "./access-check.js";
 export type { GiveawaySending } from "./features/giveaway/sending.js";
 export interface BotDeps {
   /** The bot token. It is handed to grammY only, never logged. */
@@ -113,8 +114,8 @@ export interface BotDeps {
   explorerUrl?: string | undefined;
   /** REPORT_HOUR_UTC: when the admins' daily report is due; undefined: no report. */
   reportHourUtc?: number | undefined;
-  /** Who may start and confirm purchases; default: the access gate built on `access`. */
-  canBuy?: PurchaseGate | undefined;
+  /** Who may start and confirm purchases; default: the access check built on `access`. */
+  canBuy?: AccessCheck | undefined;
   /** The clock deciding whether a summary or a group prompt has expired; the desk's in tests. */
   now?: (() => number) | undefined;
   /** How long a group administrator check is reused before asking Telegram again; 30 s. */
@@ -175,7 +176,7 @@ export interface GiftBot {
 /** Builds the bot without starting it. */
 export function createBot(deps: BotDeps): GiftBot {
   const bot = newGrammyBot(deps);
-  const { services, settings, i18n, groupAdmins, gate, now } = buildServices(deps);
+  const { services, settings, i18n, groupAdmins, accessParts, now } = buildServices(deps);
   const notifier = new AdminNotifier({
     api: bot.api,
     admins: [...services.admins],
@@ -218,7 +219,7 @@ export function createBot(deps: BotDeps): GiftBot {
       wallet: deps.wallet ?? {},
     }),
     groupPremiumFeature(services, {
-      ...gate,
+      ...accessParts,
       prompts,
       ...(deps.groupRefusalCooldownMs !== undefined
         ? { refusalCooldownMs: deps.groupRefusalCooldownMs }
@@ -290,14 +291,14 @@ function buildServices(deps: BotDeps) {
     now,
     ...(deps.groupAdminCacheMs !== undefined ? { ttlMs: deps.groupAdminCacheMs } : {}),
   });
-  const gate = { access: deps.access, groupAdmins, contact: deps.contact };
+  const accessParts = { access: deps.access, groupAdmins, contact: deps.contact };
   const services: BotServices = {
     desk: deps.desk,
     records: deps.records,
     i18n,
     settings,
     summaries: new OpenSummaryStore(deps.stores),
-    canBuy: deps.canBuy ?? createAccessGate(gate),
+    canBuy: deps.canBuy ?? createAccessCheck(accessParts),
     admins: new Set(deps.access.adminIds),
     walletAddress: deps.wallet?.address,
     defaultPaymentMethod: deps.defaultPaymentMethod,
@@ -321,7 +322,7 @@ function buildServices(deps: BotDeps) {
       ),
     pauseWaiters: new PauseWaiters(),
   };
-  return { services, settings, i18n, groupAdmins, gate, now };
+  return { services, settings, i18n, groupAdmins, accessParts, now };
 }
 
 /** The grammY bot itself: token, API root, fetch, and the button-answer courtesy. */

@@ -158,12 +158,12 @@ function balanceLine(t: Translate, locale: string, intent: PurchaseIntent): stri
  */
 function walletCannotCover(intent: PurchaseIntent, estimate: CostEstimate | undefined): boolean {
   const currency = currencyOf(intent.paymentMethod);
-  const held =
+  const balance =
     intent.balanceBefore === undefined ? undefined : balanceIn(intent.balanceBefore, currency);
-  const money = parseMoney(currency, held);
+  const money = parseMoney(currency, balance);
   if (money === undefined) return false;
   if (money.units <= 0n) return true;
-  return estimate !== undefined && estimateExceedsBalance(estimate, held) === true;
+  return estimate !== undefined && estimateExceedsBalance(estimate, balance) === true;
 }
 
 /** The operator's figures on a private summary: the balance and the estimate, or neither. */

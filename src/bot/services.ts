@@ -9,12 +9,12 @@ import type { PurchaseRecords } from "../purchases/records.js";
 import type { PurchaseDesk } from "../purchases/types.js";
 import type { PurchaseIntent } from "../ledger/types.js";
 import type { PaymentMethod } from "../gifts/catalogue.js";
-import type { FloodBoard } from "./fair-share/flood-guard.js";
+import type { FloodBoard } from "./flood-board.js";
 import type { UserSettingsStore } from "./i18n.js";
 import type { OpenSummaryStore } from "./open-summaries.js";
 import type { PauseWaiters } from "./pause-waiters.js";
 import type { KnownPeople } from "./people.js";
-import type { PurchaseGate } from "./purchase-gate.js";
+import type { AccessCheck } from "./access-check.js";
 
 import type { BackgroundWork } from "./background.js";
 
@@ -26,7 +26,7 @@ export interface BotServices {
   i18n: I18n<Context>;
   settings: UserSettingsStore;
   summaries: OpenSummaryStore;
-  canBuy: PurchaseGate;
+  canBuy: AccessCheck;
   admins: ReadonlySet<number>;
   /** The paying wallet's address, when configured or derived (for admin features). */
   walletAddress: string | undefined;

@@ -61,6 +61,6 @@ export function estimateExceedsBalance(
   estimate: CostEstimate,
   balance: string | undefined,
 ): boolean | undefined {
-  const held = parseMoney(estimate.cost.currency, balance);
-  return held === undefined ? undefined : exceeds(estimate.cost, held);
+  const available = parseMoney(estimate.cost.currency, balance);
+  return available === undefined ? undefined : exceeds(estimate.cost, available);
 }

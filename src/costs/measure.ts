@@ -2,7 +2,7 @@
  * Measuring what a delivered purchase cost from two wallet readings: the one taken just before
  * its claim and one taken after its answer. The difference is the cost only when nothing else
  * could have moved the balance in between; otherwise no figure is recorded (docs in
- * src/costs/types.ts), because a wrong cost in the books is worse than a missing one.
+ * src/costs/types.ts), because a wrong cost in the accounts is worse than a missing one.
  */
 import type { BalanceSnapshot } from "./types.js";
 import { balanceIn, type Currency, formatMoney, spentBetween } from "./money.js";

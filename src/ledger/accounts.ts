@@ -1,5 +1,5 @@
 /**
- * The books kept beside the ledger: what each purchase cost, the wallet's balance over time,
+ * The accounts kept beside the ledger: what each purchase cost, the wallet's balance over time,
  * a day's figures for the admins' report, the purchases of a date range for the accountant's
  * export, and which daily reports were sent. None of it decides whether a purchase may be sent
  * (the ledger's claim alone does); it is written after the fact and read for reports.

@@ -17,8 +17,8 @@ import type { QuotaSnapshot } from "../service/quota.js";
 /** What the gauges read at scrape time. */
 export interface MetricSources {
   /**
-   * Purchases frozen: paused (by an admin's /pause, or by the purchase breaker), and unconfirmed
-   * intents waiting for an admin.
+   * Purchases closed: paused (by an admin's /pause, or by the purchase breaker), or on hold
+   * (unconfirmed intents waiting for an admin).
    */
   deskStatus?: () => Promise<
     { paused: boolean; pausedBy?: "admin" | "breaker" | undefined; unconfirmed: number } | undefined
@@ -175,7 +175,7 @@ function backupGauges({ Gauge, registers, sources }: GaugeParts): void {
   });
 }
 
-/** Purchases held: unconfirmed outcomes, and the pause by reason. */
+/** Purchases closed: on hold (unconfirmed outcomes), and the pause by reason. */
 function purchaseGauges({ Gauge, registers, sources }: GaugeParts): void {
   new Gauge({
     name: `${PREFIX}purchases_unconfirmed_open`,
@@ -188,7 +188,7 @@ function purchaseGauges({ Gauge, registers, sources }: GaugeParts): void {
   });
   new Gauge({
     name: `${PREFIX}purchases_paused`,
-    help: "1 while purchases are held, by reason: admin (/pause), breaker (paused by itself after refusals), unconfirmed (an outcome waits for an admin).",
+    help: "1 while purchases are closed, by reason: admin (/pause), breaker (paused by itself after refusals), unconfirmed (on hold: an outcome waits for an admin).",
     labelNames: ["reason"] as const,
     registers,
     async collect() {

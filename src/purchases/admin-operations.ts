@@ -8,7 +8,7 @@ import type { PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import { gatherEvidence } from "./evidence.js";
 import type { DeskEventHub } from "./desk-events.js";
-import type { HeldPause } from "./held-pause.js";
+import type { UnrecordedPause } from "./unrecorded-pause.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import type { ServiceReads } from "./service-reads.js";
 import type { PurchaseAdmin, ReconciliationEvidence, ResolveResult } from "./types.js";
@@ -19,8 +19,8 @@ interface AdminParts {
   logger: Logger;
   onChain: OnChainEvidence | undefined;
   reads: ServiceReads;
-  /** The breaker's pause held in memory: an admin's resume drops it too. */
-  heldPause: HeldPause;
+  /** The breaker's pause while unrecorded: an admin's resume drops it too. */
+  unrecordedPause: UnrecordedPause;
   /** Told of each settlement, so the requester and the other admins learn it. */
   events: DeskEventHub;
 }
@@ -66,6 +66,6 @@ export class AdminOperations implements PurchaseAdmin {
 
   async resume(adminId: number): Promise<void> {
     await this.#parts.ledger.setPaused(false, adminId, this.#parts.clock());
-    this.#parts.heldPause.drop();
+    this.#parts.unrecordedPause.drop();
   }
 }

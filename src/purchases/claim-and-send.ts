@@ -2,7 +2,7 @@
  * One confirmation's way out: before its quota slot, a premium recipient's fresh `is_premium`
  * ({@link ClaimAndSend.beforeSlot}); then, holding its slot, in the purchase lane (one at a time
  * in this process): the checks of its turn, the claim, and only if the claim won, at once the
- * one request and its outcome, written (or held while the database refuses it). The slot comes
+ * one request and its outcome, written (or kept unrecorded while the database refuses it). The slot comes
  * before the claim so that nothing claimed ever waits for the quota: a claimed purchase leaves
  * at once, and a stop while it waits finds nothing claimed. A refusal gives the slot back and
  * closes or reopens a queued promise so its person is never left waiting.
@@ -21,7 +21,7 @@ import {
   unrecorded,
 } from "./decisions.js";
 import type { DeskEventHub } from "./desk-events.js";
-import type { HeldPause } from "./held-pause.js";
+import type { UnrecordedPause } from "./unrecorded-pause.js";
 import type { TimedOutcome, OutcomeRecorder } from "./outcome-recorder.js";
 import type { RefusedWrites } from "./refused-writes.js";
 import { sendPurchase } from "./send.js";
@@ -47,7 +47,7 @@ export interface LaneOptions {
 /** Purchases finished in this process that a claim's reading before is known to show, at most. */
 const FINISHES_KEPT = 20;
 
-/** What a confirmation meets while the breaker's pause is held in memory. */
+/** What a confirmation meets while the breaker's pause is unrecorded. */
 export const BREAKER_PAUSE: ConfirmRefusal = { reason: "paused", source: "breaker" };
 
 /** What a confirmation still waiting for its quota slot meets when the bot stops. */
@@ -62,7 +62,7 @@ export interface ClaimAndSendParts {
   reads: ServiceReads;
   outcomes: OutcomeRecorder;
   writes: RefusedWrites;
-  heldPause: HeldPause;
+  unrecordedPause: UnrecordedPause;
   costs: CostMeter | undefined;
   events: DeskEventHub;
   /** How old a recipient's `is_premium` may be at the claim. */
@@ -79,7 +79,7 @@ export class ClaimAndSend {
   readonly #reads: ServiceReads;
   readonly #outcomes: OutcomeRecorder;
   readonly #writes: RefusedWrites;
-  readonly #heldPause: HeldPause;
+  readonly #unrecordedPause: UnrecordedPause;
   readonly #costs: CostMeter | undefined;
   readonly #events: DeskEventHub;
   readonly #recheckAfterMs: number;
@@ -98,7 +98,7 @@ export class ClaimAndSend {
     this.#reads = parts.reads;
     this.#outcomes = parts.outcomes;
     this.#writes = parts.writes;
-    this.#heldPause = parts.heldPause;
+    this.#unrecordedPause = parts.unrecordedPause;
     this.#costs = parts.costs;
     this.#events = parts.events;
     this.#recheckAfterMs = parts.recheckAfterMs;
@@ -109,7 +109,7 @@ export class ClaimAndSend {
   async onHold(): Promise<ConfirmRefusal> {
     return {
       reason: "frozen",
-      unconfirmed: (await this.#ledger.unconfirmedCount()) + this.#outcomes.heldCount,
+      unconfirmed: (await this.#ledger.unconfirmedCount()) + this.#outcomes.unrecordedCount,
     };
   }
 
@@ -189,8 +189,8 @@ export class ClaimAndSend {
     const close = options.atStart === true;
     const before = await this.#ledger.get(id);
     if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
-    if (this.#outcomes.heldCount > 0) return this.#refuse(before, await this.onHold(), close);
-    if (this.#heldPause.active) return this.#refuse(before, BREAKER_PAUSE, close);
+    if (this.#outcomes.unrecordedCount > 0) return this.#refuse(before, await this.onHold(), close);
+    if (this.#unrecordedPause.active) return this.#refuse(before, BREAKER_PAUSE, close);
     if (before.status === "queued" && options.mayBuy !== undefined && !(await options.mayBuy())) {
       // Access may have been taken away while it waited: closed, never reopened.
       return this.#refuse(before, { reason: "no_access" }, true);

@@ -5,7 +5,7 @@
  * (`#readBalanceAfterPurchase` in ./desk.ts). When the quota is in demand there is no such read,
  * and the next balance read the desk makes anyway (for a summary, say) serves, as long as no
  * other purchase went out in between. The cost is the difference from the reading just before
- * the claim (src/costs/measure.ts); when it cannot be certain, the books say why instead of a
+ * the claim (src/costs/measure.ts); when it cannot be certain, the accounts say why instead of a
  * figure. With TON_API_ENDPOINT, the purchase's own transfer on chain is asked first.
  *
  * Pending measurements live in memory: a restart forgets them and those purchases simply keep
@@ -42,7 +42,7 @@ interface Pending {
   /** The chain is being asked: readings wait for its answer instead of being judged. */
   onChain: boolean;
   /** The latest reading after the purchase that came while the chain was asked. */
-  held?: Reading | undefined;
+  lastReading?: Reading | undefined;
 }
 
 /**
@@ -143,7 +143,7 @@ export class CostMeter {
   }
 
   /**
-   * Every good balance read the desk makes, with when it started: kept in the books (the daily
+   * Every good balance read the desk makes, with when it started: kept in the accounts (the daily
    * report's start and end of day), and used as the reading after for pending purchases.
    */
   observe(reading: Reading): void {
@@ -160,7 +160,7 @@ export class CostMeter {
       }
       // A read started before the answer may not show this purchase's transfer.
       if (reading.at < (pending.intent.finishedAt ?? now)) continue;
-      if (pending.onChain) pending.held = reading;
+      if (pending.onChain) pending.lastReading = reading;
       else due.push([id, pending]);
     }
     if (due.length === 0) return;
@@ -196,7 +196,7 @@ export class CostMeter {
     return this.#pending.size;
   }
 
-  /** The chain's answer: its figure, else the reading held meanwhile (or a later one). */
+  /** The chain's answer: its figure, else the reading kept meanwhile (or a later one). */
   #chainAnswered(id: string, cost: PurchaseCost | undefined): void {
     const pending = this.#pending.get(id);
     if (pending === undefined) return;
@@ -206,10 +206,10 @@ export class CostMeter {
       return;
     }
     pending.onChain = false;
-    const held = pending.held;
-    pending.held = undefined;
-    if (held === undefined) return;
-    this.#judgeAll([[id, pending]], held, this.#deps.clock());
+    const reading = pending.lastReading;
+    pending.lastReading = undefined;
+    if (reading === undefined) return;
+    this.#judgeAll([[id, pending]], reading, this.#deps.clock());
   }
 
   /**

@@ -4,12 +4,13 @@
  * that no chat flow can get the order wrong. The ledger's claim decides whether a request may
  * go out; the desk only sends after that claim has committed, and writes the outcome right
  * after. Its pure decisions are in ./decisions.ts, one confirmation's way out (checks, claim,
- * request, outcome) in ./claim-and-send.ts, the admins' evidence in ./evidence.ts; reading
- * the ledger is ./records.ts, not the desk.
+ * request, outcome) in ./claim-and-send.ts, its balance reads around purchases in
+ * ./balance-reads.ts, the admins' evidence in ./evidence.ts; reading the ledger is
+ * ./records.ts, not the desk.
  *
  * It keeps its promises: a confirmation that must wait for another purchase is recorded as
  * queued before the person is told (the claim still decides when its turn comes), and an
- * outcome the database refuses is held and written again (./unrecorded.ts) while purchases
+ * outcome the database refuses is kept unrecorded and written again (./unrecorded.ts) while purchases
  * wait, so a person and the admins always learn what became of a Confirm.
  */
 import type { PurchaseCost } from "../costs/types.js";
@@ -19,7 +20,7 @@ import { type Logger, silentLogger } from "../shared/logger.js";
 import type { WriteRetryPolicy } from "../shared/write-retry.js";
 import type { GiftServiceClient, PaymentMethod } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
-import { balanceReadAt, balanceSnapshot, isSent, knownBalance } from "./decisions.js";
+import { balanceReadAt, balanceSnapshot, isSent } from "./decisions.js";
 import { AdminOperations } from "./admin-operations.js";
 import { CostMeter } from "./cost-meter.js";
 import { DeskEventHub } from "./desk-events.js";
@@ -29,7 +30,8 @@ import { PurchaseTurns } from "./turns.js";
 import { RefusedWrites } from "./refused-writes.js";
 import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.js";
 import { ServiceReads } from "./service-reads.js";
-import { HeldPause } from "./held-pause.js";
+import { PurchaseBalanceReads } from "./balance-reads.js";
+import { UnrecordedPause } from "./unrecorded-pause.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
   BalanceRead,
@@ -46,9 +48,6 @@ import type {
   PurchaseAdmin,
   ResolveQueuedOptions,
 } from "./types.js";
-
-/** How long a giveaway's next recipient waits for the last one's cost to be measured. */
-const BATCH_COST_WAIT_MS = 5_000;
 
 export interface PurchaseDeskDeps {
   ledger: PurchaseLedger;
@@ -94,7 +93,7 @@ export interface PurchaseDeskDeps {
   /** The client's scheduler, read-only, for the admins' status. */
   quotaSnapshot?: () => QuotaSnapshot;
   /**
-   * The books beside the ledger: with them, each delivered purchase's cost is measured
+   * The accounts beside the ledger: with them, each delivered purchase's cost is measured
    * (./cost-meter.ts) and every good balance read is kept for the daily report.
    */
   accounts?: PurchaseAccounts;
@@ -118,18 +117,17 @@ class Desk implements PurchaseDesk {
   readonly #reads: ServiceReads;
   readonly #quotaSnapshot: (() => QuotaSnapshot) | undefined;
   readonly events: DeskEventHub;
-  /** Outcomes written, or held in memory while the database refuses them. */
+  /** Outcomes written, or kept unrecorded while the database refuses them. */
   readonly #outcomes: OutcomeRecorder;
-  readonly #quotaIdle: () => boolean;
-  /** The desk's own balance reads after purchases, until they and their listeners are done. */
-  readonly #background = new Set<Promise<unknown>>();
+  /** The desk's own balance reads around purchases (./balance-reads.ts). */
+  readonly #balanceReads: PurchaseBalanceReads;
   /** Each confirmation's slot of the quota, then its turn in the lane (./turns.ts). */
   readonly #turns: PurchaseTurns;
   readonly #costs: CostMeter | undefined;
   /** The money path's writes, retried when the database refuses them. */
   readonly #writes: RefusedWrites;
   /** The breaker's pause when the database refused it: purchases stay closed meanwhile. */
-  readonly #heldPause: HeldPause;
+  readonly #unrecordedPause: UnrecordedPause;
   /** One confirmation's way out: checks, claim, request, outcome (./claim-and-send.ts). */
   readonly #path: ClaimAndSend;
   /** What admins do with purchases: evidence, settling, the pause (./admin-operations.ts). */
@@ -139,7 +137,6 @@ class Desk implements PurchaseDesk {
     this.#ledger = deps.ledger;
     this.#clock = deps.clock ?? (() => deps.ledger.now());
     this.#logger = deps.logger ?? silentLogger;
-    this.#quotaIdle = deps.quotaIdle ?? (() => false);
     this.#quotaSnapshot = deps.quotaSnapshot;
     this.events = new DeskEventHub(this.#logger);
     this.#outcomes = new OutcomeRecorder({
@@ -165,7 +162,7 @@ class Desk implements PurchaseDesk {
       clock: this.#clock,
       onFailure: (failure) => this.events.emit("storageFailure", undefined, failure),
     });
-    this.#heldPause = new HeldPause({
+    this.#unrecordedPause = new UnrecordedPause({
       retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
       logger: this.#logger,
       isTransient: deps.ledger.isTransientWriteError,
@@ -178,7 +175,7 @@ class Desk implements PurchaseDesk {
       reads: this.#reads,
       outcomes: this.#outcomes,
       writes: this.#writes,
-      heldPause: this.#heldPause,
+      unrecordedPause: this.#unrecordedPause,
       costs: this.#costs,
       events: this.events,
       recheckAfterMs: deps.premiumRecheckAfterMs ?? 60_000,
@@ -192,19 +189,26 @@ class Desk implements PurchaseDesk {
       clock: this.#clock,
       told: (result) => this.#told(result),
     });
+    this.#balanceReads = new PurchaseBalanceReads({
+      reads: this.#reads,
+      events: this.events,
+      costs: this.#costs,
+      quotaIdle: deps.quotaIdle ?? (() => false),
+      othersOnTheirWay: () => this.#turns.othersOnTheirWay,
+    });
     this.admin = new AdminOperations({
       ledger: deps.ledger,
       clock: this.#clock,
       logger: this.#logger,
       onChain: deps.onChain,
       reads: this.#reads,
-      heldPause: this.#heldPause,
+      unrecordedPause: this.#unrecordedPause,
       events: this.events,
     });
   }
 
   /**
-   * With the books, the meter of each delivered purchase's cost: one more listener of the
+   * With the accounts, the meter of each delivered purchase's cost: one more listener of the
    * balance reads, so it takes its readings from the desk's one read after a purchase (or the
    * reads people make anyway) and never reads the wallet itself.
    */
@@ -270,9 +274,9 @@ class Desk implements PurchaseDesk {
    * What closes purchases in this process's memory before the ledger knows it: outcomes not
    * yet written (on hold), or the breaker's pause still being written.
    */
-  async #heldClosed(): Promise<ConfirmRefusal | undefined> {
-    if (this.#outcomes.heldCount > 0) return this.#path.onHold();
-    return this.#heldPause.active ? BREAKER_PAUSE : undefined;
+  async #closedInMemory(): Promise<ConfirmRefusal | undefined> {
+    if (this.#outcomes.unrecordedCount > 0) return this.#path.onHold();
+    return this.#unrecordedPause.active ? BREAKER_PAUSE : undefined;
   }
 
   /** `confirm` of an intent that exists, without its onConfirmed event. */
@@ -281,17 +285,17 @@ class Desk implements PurchaseDesk {
     userId: number,
     options: ConfirmPressOptions,
   ): Promise<ConfirmResult> {
-    const closed = await this.#heldClosed();
+    const closed = await this.#closedInMemory();
     if (closed !== undefined) return { kind: "refused", refusal: closed };
     const result = await this.#turns.confirm(id, userId, options);
     // Done, so `othersOnTheirWay` now means another confirmation is on its way.
-    if (isSent(result)) this.#readBalanceAfterPurchase([result]);
+    if (isSent(result)) this.#balanceReads.afterPurchase([result]);
     return result;
   }
 
   async sendBatchItem(intent: PurchaseIntent): Promise<ConfirmResult> {
     const userId = intent.requester.userId;
-    const closed = await this.#heldClosed();
+    const closed = await this.#closedInMemory();
     let result: ConfirmResult;
     if (closed !== undefined) {
       result = { kind: "refused", refusal: closed };
@@ -299,9 +303,9 @@ class Desk implements PurchaseDesk {
       // No queued promise is written: nobody waits on this press but the batch, which is
       // itself the record of what is left to send. People's confirmations go first.
       result = await this.#turns.takeBehindPeople(intent.id, userId, { isAdmin: true }, () =>
-        this.#readBalanceBeforeBatchItem(),
+        this.#balanceReads.beforeBatchItem(),
       );
-      if (result.kind === "succeeded") await this.#readBalanceAfterBatchItem(result.intent.id);
+      if (result.kind === "succeeded") await this.#balanceReads.afterBatchItem(result.intent.id);
     }
     this.events.emit("confirmed", intent.id, result, intent.kind);
     return result;
@@ -322,24 +326,27 @@ class Desk implements PurchaseDesk {
       resolved.push({ intent, result });
     }
     const sent = resolved.map(({ result }) => result).filter(isSent);
-    if (sent.length > 0) this.#readBalanceAfterPurchase(sent);
+    if (sent.length > 0) this.#balanceReads.afterPurchase(sent);
     return resolved;
   }
 
   unrecordedCount(): number {
-    return this.#outcomes.heldCount;
+    return this.#outcomes.unrecordedCount;
   }
 
   async close(): Promise<void> {
-    this.#heldPause.drop();
+    this.#unrecordedPause.drop();
     await this.#outcomes.close();
   }
 
   pauseByBreaker(detail: unknown): Promise<void> {
-    return this.#heldPause.writeNow(
+    return this.#unrecordedPause.writeNow(
       () => this.#ledger.pauseByBreaker(detail, this.#clock()),
       (err) => {
-        this.#logger.error({ err }, "the breaker's pause could not be written; held in memory");
+        this.#logger.error(
+          { err },
+          "the breaker's pause could not be written; kept unrecorded in memory",
+        );
         this.#writes.report("pause", err);
       },
     );
@@ -359,7 +366,7 @@ class Desk implements PurchaseDesk {
   }
 
   async settled(options: { costsWithinMs?: number } = {}): Promise<boolean> {
-    while (this.#background.size > 0) await Promise.all([...this.#background]);
+    await this.#balanceReads.idle();
     return (await this.#costs?.idle(options.costsWithinMs)) ?? true;
   }
 
@@ -377,62 +384,6 @@ class Desk implements PurchaseDesk {
 
   async expireDrafts(): Promise<number> {
     return this.#ledger.expireDrafts(this.#clock());
-  }
-
-  /**
-   * The one "balance after purchase" read, for the balance-read listeners, after a request went
-   * out (the cached balance was forgotten when its outcome was recorded). It takes no one's
-   * turn: made only when the quota is idle and no other confirmation is on its way (this one
-   * is done). Otherwise no request: the
-   * next balance read a summary or /balance makes anyway reaches the listeners instead. A
-   * fresh read, so it is not an answer to a read started before this purchase's outcome. The
-   * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
-   * request went out), so their cost can wait for it.
-   */
-  #readBalanceAfterPurchase(sent: readonly ConfirmResult[]): void {
-    if (!this.events.has("balanceRead") || this.#turns.othersOnTheirWay || !this.#quotaIdle()) {
-      return;
-    }
-    const read: Promise<unknown> = this.#reads
-      .balance({ fresh: true })
-      .finally(() => this.#background.delete(read));
-    this.#background.add(read);
-    const delivered = sent.flatMap((r) => (r.kind === "succeeded" ? [r.intent.id] : []));
-    this.#costs?.readingAfter(delivered, read);
-  }
-
-  /**
-   * A giveaway's recipient has its balance read before, as the service's call order asks
-   * (check, read the balance, record, buy), and so that its cost has a reading just before it.
-   * Run before it asks for its quota slot, holding nothing (a read waiting for the quota inside
-   * the lane, with a slot held, could wait for slots that only the lane frees): the reading
-   * after the previous recipient serves (no purchase has gone out since: each one forgets the
-   * cached balance); after a person's purchase went in between, the balance is read now. A
-   * person's purchase that goes between this reading and the claim forgets it again: the
-   * claim then keeps no reading before, and the cost says why it has none.
-   */
-  async #readBalanceBeforeBatchItem(): Promise<void> {
-    if (knownBalance(this.#reads.balances.peek("wallet")) !== undefined) return;
-    await this.#reads.balance({ fresh: true, bulk: true });
-  }
-
-  /**
-   * A giveaway's delivered recipient: the balance is read again at once (a person's purchase
-   * is read after only when the quota is idle; a giveaway keeps the quota busy, so it would
-   * never be), and the batch goes on once the cost is measured from it, at most
-   * {@link BATCH_COST_WAIT_MS} later. The same reading is the next recipient's reading before.
-   * One more request per recipient: the giveaway takes twice the quota, and each gift has its
-   * cost (or the stated reason it has none: another purchase went out in between). Both reads
-   * are the giveaway's (`bulk`): after everyone's requests, never in the window's last slots.
-   */
-  async #readBalanceAfterBatchItem(id: string): Promise<void> {
-    const read: Promise<unknown> = this.#reads
-      .balance({ fresh: true, bulk: true })
-      .finally(() => this.#background.delete(read));
-    this.#background.add(read);
-    this.#costs?.readingAfter([id], read);
-    await read;
-    await this.#costs?.settled(id, BATCH_COST_WAIT_MS);
   }
 
   /**

@@ -1,6 +1,6 @@
 /**
  * Writing what came of a request: the outcome right after the answer, tried again briefly when
- * the database refuses (src/shared/write-retry.ts), and held in memory and written in the
+ * the database refuses (src/shared/write-retry.ts), and kept in memory, unrecorded, and written in the
  * background when it still refuses (./unrecorded.ts), the admins told at once meanwhile. A
  * request that never left is recorded "not sent" the same way.
  */
@@ -26,7 +26,7 @@ export interface OutcomeRecorderOptions {
   retry?: Partial<WriteRetryPolicy> | undefined;
   /** How an outcome still refused after that is written in the background (tests). */
   unrecordedRetry?: UnrecordedRetry | undefined;
-  /** A held outcome written at last as unconfirmed: the admins settle it. */
+  /** An unrecorded outcome written at last as unconfirmed: the admins settle it. */
   onUnconfirmed: (intent: PurchaseIntent, ambiguity: Ambiguous) => void;
   /** A write refused for good, or a "not sent" refused past its retries: the admins are told. */
   onRefused: (error: unknown) => void;
@@ -39,7 +39,7 @@ export class OutcomeRecorder {
   readonly #logger: Logger;
   readonly #clock: () => number;
   readonly #retry: WriteRetryPolicy;
-  readonly #held: UnrecordedOutcomes;
+  readonly #unrecorded: UnrecordedOutcomes;
   readonly #onUnconfirmed: OutcomeRecorderOptions["onUnconfirmed"];
   readonly #onRefused: OutcomeRecorderOptions["onRefused"];
   readonly #onUnrecorded: OutcomeRecorderOptions["onUnrecorded"];
@@ -52,7 +52,7 @@ export class OutcomeRecorder {
     this.#onUnconfirmed = options.onUnconfirmed;
     this.#onRefused = options.onRefused;
     this.#onUnrecorded = options.onUnrecorded;
-    this.#held = new UnrecordedOutcomes({
+    this.#unrecorded = new UnrecordedOutcomes({
       retry: options.unrecordedRetry,
       logger: options.logger,
       isTransient: options.ledger.isTransientWriteError,
@@ -60,14 +60,14 @@ export class OutcomeRecorder {
     });
   }
 
-  /** Outcomes held in memory, waiting to be written: purchases are on hold meanwhile. */
-  get heldCount(): number {
-    return this.#held.size;
+  /** Unrecorded outcomes, waiting in memory to be written: purchases are on hold meanwhile. */
+  get unrecordedCount(): number {
+    return this.#unrecorded.size;
   }
 
-  /** Tries every held write once more and stops the background retries (shutdown). */
+  /** Tries every unrecorded write once more and stops the background retries (shutdown). */
   close(): Promise<void> {
-    return this.#held.close();
+    return this.#unrecorded.close();
   }
 
   /**
@@ -87,7 +87,7 @@ export class OutcomeRecorder {
       this.#ledger.recordNotSent(claimed.id, detail, this.#clock()),
     );
     // Nothing left, whatever the database says: the person hears "not sent", and the admins
-    // hear of the write that is held (purchases wait until it lands; a restart would make the
+    // hear of the write that is unrecorded (purchases wait until it lands; a restart would make the
     // intent unknown, to be settled as not delivered).
     if (recorded === undefined) return { kind: "not_sent", intent: claimed, reason };
     return recorded.recorded
@@ -99,7 +99,7 @@ export class OutcomeRecorder {
    * Writes an outcome, trying again briefly when the database refuses (see
    * src/shared/write-retry.ts), and logs it (ids, kinds and statuses only: never the request,
    * its headers or the service's body). Undefined when the write still failed: the outcome is
-   * then held and written in the background ({@link hold}).
+   * then unrecorded and written in the background ({@link keepUnrecorded}).
    */
   async record(
     claimed: PurchaseIntent,
@@ -130,7 +130,7 @@ export class OutcomeRecorder {
       // An answer that went unrecorded has its own alert (the desk's `outcomeUnrecorded` event); a request that
       // never left has none, so its refused write is reported here.
       if (answer === undefined) this.#onRefused(err);
-      this.#hold(claimed, write, answer);
+      this.#keepUnrecorded(claimed, write, answer);
       return undefined;
     }
     const intent = recorded.intent;
@@ -146,16 +146,16 @@ export class OutcomeRecorder {
    * written as unconfirmed once the database takes it, the admins told at once meanwhile; a
    * "not sent" write is simply tried again, since nothing needs settling.
    */
-  #hold(
+  #keepUnrecorded(
     claimed: PurchaseIntent,
     write: () => Promise<RecordedOutcome>,
     answer: TimedOutcome | undefined,
   ): void {
     if (answer === undefined) {
-      this.#held.hold(claimed.id, write, () => undefined);
+      this.#unrecorded.keep(claimed.id, write, () => undefined);
       return;
     }
-    this.#held.hold(
+    this.#unrecorded.keep(
       claimed.id,
       () =>
         this.#ledger.recordUnwrittenOutcome(

@@ -81,7 +81,7 @@ export interface PurchaseRecords {
 }
 
 /**
- * The records of `ledger`, read at `clock`'s "now" (the desk's clock). `heldOutcomes` counts
+ * The records of `ledger`, read at `clock`'s "now" (the desk's clock). `unrecordedOutcomes` counts
  * the desk's outcomes not yet written (`PurchaseDesk.unrecordedCount`): the ledger still says
  * `sending` for them, yet purchases are on hold exactly as for an unconfirmed one, so
  * `status()` counts them as unconfirmed (a person is told "on hold", not "busy").
@@ -89,10 +89,10 @@ export interface PurchaseRecords {
 export function createPurchaseRecords(
   ledger: PurchaseLedger,
   clock: () => number = () => ledger.now(),
-  heldOutcomes: () => number = () => 0,
+  unrecordedOutcomes: () => number = () => 0,
   accounts?: PurchaseAccounts,
 ): PurchaseRecords {
-  const books = (): PurchaseAccounts => {
+  const accountsNow = (): PurchaseAccounts => {
     if (accounts === undefined) throw new Error("these records were built without the accounts");
     return accounts;
   };
@@ -109,11 +109,11 @@ export function createPurchaseRecords(
               limit: ESTIMATE_SAMPLE_SIZE,
             }),
           ),
-    exportCsv: (from, to) => purchasesCsv(books().sentBetween(from, to)),
-    dayFigures: async (dayStart) => books().dayFigures(dayStart),
-    reportSent: async (day, adminId) => books().reportSent(day, adminId),
-    markReportSent: async (day, adminId) => books().markReportSent(day, adminId, clock()),
-    unmarkReportSent: async (day, adminId) => books().unmarkReportSent(day, adminId),
+    exportCsv: (from, to) => purchasesCsv(accountsNow().sentBetween(from, to)),
+    dayFigures: async (dayStart) => accountsNow().dayFigures(dayStart),
+    reportSent: async (day, adminId) => accountsNow().reportSent(day, adminId),
+    markReportSent: async (day, adminId) => accountsNow().markReportSent(day, adminId, clock()),
+    unmarkReportSent: async (day, adminId) => accountsNow().unmarkReportSent(day, adminId),
     getIntent: async (id) => ledger.get(id),
     recent: async (query) => ledger.recent(query),
     openDrafts: async (userId, chatId) => ledger.openDrafts(userId, chatId),
@@ -124,7 +124,7 @@ export function createPurchaseRecords(
       return {
         paused: pausedBy !== undefined,
         pausedBy,
-        unconfirmed: (await ledger.unconfirmedCount()) + heldOutcomes(),
+        unconfirmed: (await ledger.unconfirmedCount()) + unrecordedOutcomes(),
       };
     },
     pauseReason: async () => ledger.pauseReason(),

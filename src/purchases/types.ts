@@ -339,9 +339,9 @@ export interface PurchaseDesk {
   readonly admin: PurchaseAdmin;
   /**
    * The purchase breaker pauses purchases, keeping why (JSON) so a restart stays paused. Never
-   * throws: a pause the database refuses is held in this process (every confirmation refused
+   * throws: a pause the database refuses is kept unrecorded in this process (every confirmation refused
    * as paused by the breaker) and written again in the background until it lands, or until an
-   * admin resumes. Resolves once the first write has landed or been refused (then held), so
+   * admin resumes. Resolves once the first write has landed or been refused (then unrecorded), so
    * that what reads the ledger next sees the pause (the store answers later).
    */
   pauseByBreaker(detail: unknown): Promise<void>;
@@ -357,11 +357,11 @@ export interface PurchaseDesk {
   resolveQueued(options: ResolveQueuedOptions): Promise<QueuedResolution[]>;
   /**
    * Outcomes of requests that went out but could not be recorded yet (the database refused
-   * writes): while any is held, no confirmation is let out and `status()` counts them as
+   * writes): while any is unrecorded, no confirmation is let out and `status()` counts them as
    * unconfirmed. Each is written as unconfirmed as soon as the database accepts it.
    */
   unrecordedCount(): number;
-  /** Tries once more to write every held outcome (shutdown), and stops retrying. */
+  /** Tries once more to write every unrecorded outcome (shutdown), and stops retrying. */
   close(): Promise<void>;
   /**
    * Resolves when the desk's own reads after purchases (and their listeners) are done, and

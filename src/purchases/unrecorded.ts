@@ -1,9 +1,9 @@
 /**
  * Outcomes the ledger could not record after their request went out. The desk first retries
  * the write briefly (src/shared/write-retry.ts); when the database still refuses, the outcome is
- * held here, in memory, and written again in the background with a growing pause (bounded by
+ * kept here, unrecorded, in memory, and written again in the background with a growing pause (bounded by
  * `maxDelayMs`) for as long as the process runs, until the database takes it. Meanwhile the
- * desk lets no purchase out and counts each held outcome as unconfirmed, so people are told
+ * desk lets no purchase out and counts each unrecorded outcome as unconfirmed, so people are told
  * purchases are on hold, not "busy". If the process stops first, the intent is still `sending`
  * in the database and the next start recovers it as unconfirmed: nothing is lost either way.
  */
@@ -23,7 +23,7 @@ export const UNRECORDED_RETRY: Readonly<UnrecordedRetry> = {
   maxDelayMs: 30_000,
 };
 
-interface Held {
+interface Unrecorded {
   write: () => Promise<RecordedOutcome>;
   onRecorded: (recorded: RecordedOutcome) => void;
   attempt: number;
@@ -31,7 +31,7 @@ interface Held {
 }
 
 export class UnrecordedOutcomes {
-  readonly #held = new Map<string, Held>();
+  readonly #waiting = new Map<string, Unrecorded>();
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
   readonly #isTransient: (error: unknown) => boolean;
@@ -54,79 +54,79 @@ export class UnrecordedOutcomes {
 
   /** How many outcomes wait to be written. */
   get size(): number {
-    return this.#held.size;
+    return this.#waiting.size;
   }
 
   /**
    * Holds an outcome whose write failed: `write` is tried again in the background until it
    * succeeds (or a ledger refusal says it never will); `onRecorded` runs once it is written.
    */
-  hold(
+  keep(
     intentId: string,
     write: () => Promise<RecordedOutcome>,
-    onRecorded: Held["onRecorded"],
+    onRecorded: Unrecorded["onRecorded"],
   ): void {
-    const held: Held = { write, onRecorded, attempt: 0, timer: undefined };
-    this.#held.set(intentId, held);
-    this.#schedule(intentId, held);
+    const entry: Unrecorded = { write, onRecorded, attempt: 0, timer: undefined };
+    this.#waiting.set(intentId, entry);
+    this.#schedule(intentId, entry);
   }
 
-  /** Tries every held write once now and stops the background retries (shutdown). */
+  /** Tries every unrecorded write once now and stops the background retries (shutdown). */
   async close(): Promise<void> {
     this.#closed = true;
-    const tries = [...this.#held].map(([id, held]) => {
-      if (held.timer !== undefined) clearTimeout(held.timer);
-      return this.#tryWrite(id, held);
+    const tries = [...this.#waiting].map(([id, entry]) => {
+      if (entry.timer !== undefined) clearTimeout(entry.timer);
+      return this.#tryWrite(id, entry);
     });
     await Promise.all(tries);
   }
 
-  #schedule(intentId: string, held: Held): void {
+  #schedule(intentId: string, entry: Unrecorded): void {
     if (this.#closed) return;
-    const delay = backoffDelay(this.#retry, held.attempt + 1);
-    held.attempt++;
-    held.timer = setTimeout(() => {
-      held.timer = undefined;
-      void this.#tryWrite(intentId, held).then((settled) => {
-        if (!settled) this.#schedule(intentId, held);
+    const delay = backoffDelay(this.#retry, entry.attempt + 1);
+    entry.attempt++;
+    entry.timer = setTimeout(() => {
+      entry.timer = undefined;
+      void this.#tryWrite(intentId, entry).then((settled) => {
+        if (!settled) this.#schedule(intentId, entry);
       });
     }, delay);
-    // A held outcome never keeps the process alive by itself: the next start recovers it.
-    held.timer.unref();
+    // An unrecorded outcome never keeps the process alive by itself: the next start recovers it.
+    entry.timer.unref();
   }
 
   /** One write; true when it is settled (written, or refused for good). */
-  async #tryWrite(intentId: string, held: Held): Promise<boolean> {
+  async #tryWrite(intentId: string, entry: Unrecorded): Promise<boolean> {
     let recorded: RecordedOutcome;
     try {
-      recorded = await held.write();
+      recorded = await entry.write();
     } catch (err) {
       if (!this.#isTransient(err)) {
         // A ledger refusal or a closed database will never take it: the intent stays
         // `sending`, and the next start recovers it as unconfirmed.
-        this.#held.delete(intentId);
+        this.#waiting.delete(intentId);
         this.#logger.error(
           { err, intentId },
-          "a held outcome cannot be recorded; left to the next start",
+          "an unrecorded outcome cannot be recorded; left to the next start",
         );
         this.#onGiveUp(err);
         return true;
       }
       this.#logger.warn(
-        { err, intentId, attempt: held.attempt },
+        { err, intentId, attempt: entry.attempt },
         "the outcome still cannot be recorded; retrying",
       );
       return false;
     }
-    this.#held.delete(intentId);
+    this.#waiting.delete(intentId);
     this.#logger.warn(
       { intentId, status: recorded.intent.status },
-      "an outcome held in memory is recorded",
+      "an unrecorded outcome is recorded",
     );
     try {
-      held.onRecorded(recorded);
+      entry.onRecorded(recorded);
     } catch (err) {
-      this.#logger.error({ err, intentId }, "after recording a held outcome");
+      this.#logger.error({ err, intentId }, "after recording an unrecorded outcome");
     }
     return true;
   }

@@ -36,7 +36,7 @@ export function isAnswer(result: Answer | NoAnswer): result is Answer {
 }
 
 /** The service's "wait" statuses: 429 FLOOD_WAIT and 503 RATE_LIMIT_UNAVAILABLE. */
-export function isHoldStatus(status: number): status is 429 | 503 {
+export function isRetryWaitStatus(status: number): status is 429 | 503 {
   return status === 429 || status === 503;
 }
 

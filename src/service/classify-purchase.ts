@@ -7,7 +7,7 @@
 import {
   type Answer,
   isAnswer,
-  isHoldStatus,
+  isRetryWaitStatus,
   type NoAnswer,
   rawText,
   rejectedFrom,
@@ -33,7 +33,7 @@ export function classifyPurchaseAnswer(
   if (!isAnswer(result)) return noAnswerOutcome(result, context);
   const answer = result;
   const ambiguous = ambiguousFor(answer);
-  if (isHoldStatus(answer.status)) {
+  if (isRetryWaitStatus(answer.status)) {
     return ambiguous("rate_limited", `HTTP ${answer.status}: the purchase may not have happened`, {
       retryAfterSeconds: waitHintSeconds(answer),
     });

@@ -7,7 +7,7 @@ import {
   type Answer,
   failureBodyOf,
   isAnswer,
-  isHoldStatus,
+  isRetryWaitStatus,
   type NoAnswer,
   rawText,
   rejectedFrom,
@@ -28,7 +28,7 @@ export interface ReadAttempt {
   maxBodyBytes: number;
 }
 
-/** What to do after one attempt: send again (the quota holds it for the wait), or return. */
+/** What to do after one attempt: send again (after the quota's retry wait), or return. */
 export type ReadDecision<T> =
   { action: "retry"; retryAfterSeconds: number } | { action: "return"; outcome: ReadOutcome<T> };
 
@@ -54,7 +54,7 @@ export function classifyReadAnswer<T>(
     return done({ kind: "unavailable", cause, detail });
   }
   const answer = result;
-  if (isHoldStatus(answer.status)) return holdDecision(answer, answer.status, attempt);
+  if (isRetryWaitStatus(answer.status)) return retryWaitDecision(answer, answer.status, attempt);
   if (!answer.isJson || !objectBodySchema.safeParse(answer.json).success) {
     const detail = `the body is not a JSON object: ${rawText(answer).slice(0, 100)}`;
     return done({ kind: "unavailable", cause: "malformed", status: answer.status, detail });
@@ -79,7 +79,11 @@ export function classifyReadAnswer<T>(
 }
 
 /** A 429/503: retry within the limits, give up at once on a long wait, else rate limited. */
-function holdDecision<T>(answer: Answer, status: 429 | 503, attempt: ReadAttempt): ReadDecision<T> {
+function retryWaitDecision<T>(
+  answer: Answer,
+  status: 429 | 503,
+  attempt: ReadAttempt,
+): ReadDecision<T> {
   const seconds = waitHintSeconds(answer);
   if (seconds > attempt.maxRetryWaitSeconds) {
     return {

@@ -25,10 +25,10 @@ export interface GiftServiceClientOptions {
    */
   credentials: GiftServiceCredentials | CredentialSource;
   /**
-   * The shared quota; default 30 per 60_000 ms. `marginMs` and `headroom` (the slots a
+   * The shared quota; default 30 per 60_000 ms. `marginMs` and `keptForPeople` (the slots a
    * giveaway's requests leave to people): see QuotaSettings.
    */
-  quota?: { limit: number; windowMs: number; marginMs?: number; headroom?: number };
+  quota?: { limit: number; windowMs: number; marginMs?: number; keptForPeople?: number };
   /**
    * Defaults: connect 10 s, headers 60 s (a purchase waits for a transfer), body 30 s between
    * chunks. `totalMs` bounds the whole exchange (send to last body byte); default the sum of
@@ -44,10 +44,10 @@ export interface GiftServiceClientOptions {
   /** Retries of a rate-limited read; default 2, at most 2 (docs/service-contract.md §7). */
   readRetries?: number;
   /**
-   * Longest time one 429/503 holds every request of the client, whatever wait the service
+   * Longest retry wait one 429/503 puts on every request of the client, whatever wait the service
    * asks (default 15 minutes). A Retry-After far ahead must not freeze purchases for hours.
    */
-  maxPauseMs?: number;
+  maxRetryWaitMs?: number;
   logger?: Logger;
   /** Told of every exchange with the service once it ends (metrics): no URL, header or body. */
   onExchange?: (exchange: ExchangeRecord) => void;
@@ -73,7 +73,7 @@ export const CLIENT_DEFAULTS = {
   maxRetryWaitSeconds: 60,
   /** Wait assumed when a 429/503 carries no hint at all. */
   defaultWaitSeconds: 2,
-  maxPauseMs: QUOTA_DEFAULTS.maxPauseMs,
+  maxRetryWaitMs: QUOTA_DEFAULTS.maxRetryWaitMs,
   maxBodyBytes: 1024 * 1024,
 } as const;
 
@@ -87,15 +87,15 @@ export interface ClientSettings {
     limit: number;
     windowMs: number;
     marginMs?: number;
-    headroom?: number;
-    maxPauseMs: number;
+    keptForPeople?: number;
+    maxRetryWaitMs: number;
   };
   timeouts: TransportTimeouts;
   limits: ExchangeLimits;
   readRetries: number;
   /**
    * Longest wait hint a read retry honours: a retry must really wait what the service asked,
-   * and the hold is capped at maxPauseMs, so a read only retries after a hint both allow.
+   * and the retry wait is capped at maxRetryWaitMs, so a read only retries after a hint both allow.
    */
   maxRetryWaitSeconds: number;
 }
@@ -103,12 +103,12 @@ export interface ClientSettings {
 /** Checks the options and fills in the defaults. Throws GiftServiceConfigError on bad ones. */
 export function resolveSettings(options: GiftServiceClientOptions): ClientSettings {
   validateOptions(options);
-  const maxPauseMs = options.maxPauseMs ?? CLIENT_DEFAULTS.maxPauseMs;
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? CLIENT_DEFAULTS.maxRetryWaitMs;
   const timeouts = { ...CLIENT_DEFAULTS.timeouts, ...options.timeouts };
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ""),
     credentials: credentialSource(options.credentials),
-    quota: { ...(options.quota ?? CLIENT_DEFAULTS.quota), maxPauseMs },
+    quota: { ...(options.quota ?? CLIENT_DEFAULTS.quota), maxRetryWaitMs },
     timeouts,
     limits: {
       totalMs: Math.min(
@@ -118,7 +118,7 @@ export function resolveSettings(options: GiftServiceClientOptions): ClientSettin
       maxBodyBytes: options.maxBodyBytes ?? CLIENT_DEFAULTS.maxBodyBytes,
     },
     readRetries: options.readRetries ?? CLIENT_DEFAULTS.readRetries,
-    maxRetryWaitSeconds: Math.min(CLIENT_DEFAULTS.maxRetryWaitSeconds, maxPauseMs / 1000),
+    maxRetryWaitSeconds: Math.min(CLIENT_DEFAULTS.maxRetryWaitSeconds, maxRetryWaitMs / 1000),
   };
 }
 
@@ -129,10 +129,10 @@ function validateOptions(options: GiftServiceClientOptions): void {
   if (!Number.isInteger(retries) || retries < 0 || retries > 2) {
     throw new GiftServiceConfigError("readRetries must be 0, 1 or 2");
   }
-  const maxPauseMs = options.maxPauseMs ?? CLIENT_DEFAULTS.maxPauseMs;
-  if (!Number.isFinite(maxPauseMs) || maxPauseMs < 0) {
+  const maxRetryWaitMs = options.maxRetryWaitMs ?? CLIENT_DEFAULTS.maxRetryWaitMs;
+  if (!Number.isFinite(maxRetryWaitMs) || maxRetryWaitMs < 0) {
     throw new GiftServiceConfigError(
-      "maxPauseMs must be a finite number of milliseconds, 0 or more",
+      "maxRetryWaitMs must be a finite number of milliseconds, 0 or more",
     );
   }
   const { totalMs, ...phases } = options.timeouts ?? {};

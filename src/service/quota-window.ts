@@ -48,7 +48,7 @@ export class QuotaWindow {
 
   /**
    * The earliest time one more request could go under `limit`, not before `notBefore` (a
-   * hold); Infinity while the limit is held by open requests.
+   * retry wait); Infinity while the limit is held by open requests.
    */
   nextFreeAt(now: number, limit: number, notBefore: number): number {
     const arrivals = this.latestArrivals(now);

@@ -1,8 +1,8 @@
 /**
  * The client-side half of the service's shared quota (docs/service-contract.md §6: 30 requests per
  * client IP per minute across all endpoints). Every request of the client passes through one
- * scheduler, which never lets a request out that would exceed the quota, holds everything after a
- * 429/503 for the time the service asked, and serves queued purchases before queued reads (a person
+ * scheduler, which never lets a request out that would exceed the quota, makes everything wait after a
+ * 429/503 for the time the service asked (the retry wait), and serves queued purchases before queued reads (a person
  * is waiting on a confirmed purchase; a read can be redone). The wallet balance read goes between
  * them: one answer serves everyone waiting at a summary, so it should not queue behind every single
  * person's recipient check.
@@ -10,7 +10,7 @@
  * A purchase's slot is reserved before the purchase is claimed ({@link QuotaScheduler.reserve}),
  * so the request leaves right after the claim; a slot that ends up unused is given back. A
  * giveaway's purchases (`bulk`) go after everything else and never into the last slots of the
- * window ({@link QuotaSettings.headroom}), which stay free for people: a person arriving during
+ * window ({@link QuotaSettings.keptForPeople}: the bulk limit is the rest), which stay free for people: a person arriving during
  * a giveaway finds a slot at once instead of waiting for the window to slide.
  */
 import { GiftServiceCallCancelledError } from "./errors.js";
@@ -61,7 +61,7 @@ export interface QuotaGrant {
   giveBack(): void;
   /**
    * For a slot reserved ahead of its request: resolves true when the request may leave now,
-   * at once unless a 429/503 hold began after the grant (then when the hold is over), and
+   * at once unless a 429/503 retry wait began after the grant (then when it is over), and
    * false when purchases were stopped or the scheduler closed meanwhile (the slot is then
    * given back).
    */
@@ -77,8 +77,8 @@ export interface QuotaSnapshot {
   limit: number;
   /** The window the scheduler counts: the service's plus the safety margin. */
   windowMs: number;
-  /** What is left of a hold after a 429/503, in milliseconds; 0 when none. */
-  heldForMs: number;
+  /** What is left of the retry wait after a 429/503, in milliseconds; 0 when none. */
+  retryWaitMs: number;
   /** The owners with the most queued requests, most first (ties: who waited longest first). */
   topOwners: { owner: Owner; queued: number }[];
   /**
@@ -98,25 +98,25 @@ export interface QuotaSettings {
    */
   marginMs?: number;
   /**
-   * Longest global hold after a 429/503, however long the service asks (default 15 minutes,
-   * `QUOTA_DEFAULTS.maxPauseMs`). A Retry-After date an hour ahead, or a garbage hint, must not
+   * Longest retry wait after a 429/503, however long the service asks (default 15 minutes,
+   * `QUOTA_DEFAULTS.maxRetryWaitMs`). A Retry-After date an hour ahead, or a garbage hint, must not
    * freeze every purchase and read of the process for that long; reads that were told to wait
    * longer than they may give up anyway (docs/service-contract.md §7), and the quota window still
    * applies.
    */
-  maxPauseMs?: number;
+  maxRetryWaitMs?: number;
   /**
    * Slots of the window a `bulk` request never takes, so that people arriving find them free:
    * a bulk request is granted only while more than this many slots are left. Default: a tenth
    * of the limit, rounded down (3 of the service's 30: one person's recipient check, balance
    * read and purchase).
    */
-  headroom?: number;
+  keptForPeople?: number;
 }
 
 /** Defaults of the scheduler that are not part of the service's quota itself. */
 export const QUOTA_DEFAULTS = {
-  maxPauseMs: 15 * 60_000,
+  maxRetryWaitMs: 15 * 60_000,
 } as const;
 
 interface Waiting {
@@ -141,11 +141,11 @@ function isPurchase(priority: Priority): boolean {
 export class QuotaScheduler {
   private readonly limit: number;
   private readonly spanMs: number;
-  private readonly maxPauseMs: number;
-  /** The limit a `bulk` request sees: the limit less the headroom, at least 1. */
+  private readonly maxRetryWaitMs: number;
+  /** The bulk limit: the limit less the slots kept for people, at least 1. */
   private readonly bulkLimit: number;
   private readonly window: QuotaWindow;
-  private pausedUntil = 0;
+  private retryWaitUntil = 0;
   private readonly queues: Record<Priority, FairQueue<Waiting>> = {
     purchase: new FairQueue(),
     shared_read: new FairQueue(),
@@ -155,7 +155,7 @@ export class QuotaScheduler {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
   private purchasesStopped = false;
-  /** Reserved slots waiting for a hold to end, woken early by a stop or close. */
+  /** Reserved slots waiting for a retry wait to end, woken early by a stop or close. */
   private readonly clearWaiters = new Set<() => void>();
   private readonly waitedMs: Record<Priority, number> = {
     purchase: 0,
@@ -172,10 +172,10 @@ export class QuotaScheduler {
     const margin = settings.marginMs ?? Math.min(1000, Math.round(settings.windowMs * 0.05));
     this.spanMs = settings.windowMs + margin;
     this.window = new QuotaWindow(this.spanMs);
-    this.maxPauseMs = settings.maxPauseMs ?? QUOTA_DEFAULTS.maxPauseMs;
-    const headroom = settings.headroom ?? Math.floor(settings.limit / 10);
-    // Never above the limit (a negative headroom), never 0 (a giveaway would never go).
-    this.bulkLimit = Math.max(1, settings.limit - Math.max(0, headroom));
+    this.maxRetryWaitMs = settings.maxRetryWaitMs ?? QUOTA_DEFAULTS.maxRetryWaitMs;
+    const keptForPeople = settings.keptForPeople ?? Math.floor(settings.limit / 10);
+    // Never above the limit (a negative number kept), never 0 (a giveaway would never go).
+    this.bulkLimit = Math.max(1, settings.limit - Math.max(0, keptForPeople));
   }
 
   /**
@@ -240,15 +240,15 @@ export class QuotaScheduler {
   }
 
   /**
-   * Holds every request for `ms` (the service's 429/503 wait), on top of the window, but never
-   * longer than `maxPauseMs`. Returns the hold actually applied, in milliseconds.
+   * Makes every request wait `ms` (the service's 429/503 retry hint), on top of the window, but never
+   * longer than `maxRetryWaitMs`. Returns the retry wait actually applied, in milliseconds.
    */
-  pause(ms: number): number {
-    // NaN or a negative hint holds nothing; Infinity (a hint of 1e308 s) is capped like any other.
-    const held = ms > 0 ? Math.min(ms, this.maxPauseMs) : 0;
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + held);
+  startRetryWait(ms: number): number {
+    // NaN or a negative hint waits for nothing; Infinity (a hint of 1e308 s) is capped like any other.
+    const applied = ms > 0 ? Math.min(ms, this.maxRetryWaitMs) : 0;
+    this.retryWaitUntil = Math.max(this.retryWaitUntil, this.now() + applied);
     this.pump();
-    return held;
+    return applied;
   }
 
   /**
@@ -285,7 +285,7 @@ export class QuotaScheduler {
 
   /**
    * A read-only view for admins and metrics: queue lengths by priority, the slots used in the
-   * current window, any hold, and the `top` owners with the most queued requests (ids only).
+   * current window, any retry wait, and the `top` owners with the most queued requests (ids only).
    */
   snapshot(top = 5): QuotaSnapshot {
     const now = this.now();
@@ -299,7 +299,7 @@ export class QuotaScheduler {
       usedSlots: this.window.latestArrivals(now).length,
       limit: this.limit,
       windowMs: this.spanMs,
-      heldForMs: Math.max(0, Math.ceil(this.pausedUntil - now)),
+      retryWaitMs: Math.max(0, Math.ceil(this.retryWaitUntil - now)),
       topOwners: topOwners(this.queues, top),
       waitedMs: { ...this.waitedMs },
     };
@@ -360,7 +360,7 @@ export class QuotaScheduler {
         this.pump();
       },
       whenClear: async () => {
-        const clear = await this.waitWhileHeld(isPurchase(priority));
+        const clear = await this.waitOutRetryWait(isPurchase(priority));
         if (!clear && !done) {
           done = true;
           this.window.forget(record);
@@ -372,13 +372,13 @@ export class QuotaScheduler {
   }
 
   /**
-   * Waits while a 429/503 hold lasts; true once there is none, false when purchases were
+   * Waits while a 429/503 retry wait lasts; true once there is none, false when purchases were
    * stopped (a purchase's slot) or the scheduler closed first.
    */
-  private async waitWhileHeld(purchase: boolean): Promise<boolean> {
+  private async waitOutRetryWait(purchase: boolean): Promise<boolean> {
     for (;;) {
       if (this.closed || (purchase && this.purchasesStopped)) return false;
-      const left = this.pausedUntil - this.now();
+      const left = this.retryWaitUntil - this.now();
       if (left <= 0) return true;
       await new Promise<void>((resolve) => {
         const wake = (): void => {
@@ -396,15 +396,15 @@ export class QuotaScheduler {
     for (const wake of [...this.clearWaiters]) wake();
   }
 
-  /** The earliest time a request of this priority could go (a bulk one under the headroom). */
+  /** The earliest time a request of this priority could go (a bulk one under the bulk limit). */
   private nextFreeAt(now: number, priority: Priority): number {
     const limit = priority === "bulk" ? this.bulkLimit : this.limit;
-    return this.window.nextFreeAt(now, limit, this.pausedUntil);
+    return this.window.nextFreeAt(now, limit, this.retryWaitUntil);
   }
 
   /** Milliseconds until the `count`-th next request could go, if all go as early as allowed. */
   private waitForPosition(count: number, now: number): number {
-    return this.window.waitForPosition(count, now, this.limit, this.pausedUntil);
+    return this.window.waitForPosition(count, now, this.limit, this.retryWaitUntil);
   }
 
   /** Serves the queue head while slots are free, then sleeps until the next slot frees. */

@@ -1,12 +1,18 @@
 /**
  * Sending one request in its turn (docs/service-contract.md §6, §8): wait for the shared quota,
- * send once under the timeouts, release the slot when the answer (or failure) is in, and hold
- * every later request after a 429/503 for the wait the service asked. It throws only a
+ * send once under the timeouts, release the slot when the answer (or failure) is in, and make
+ * every later request wait after a 429/503 as long as the service asked (the retry wait). It throws only a
  * cancellation (the caller's signal, close, shutdown), never for the service or the network.
  */
 import type { Agent } from "undici";
 import type { Logger } from "../shared/logger.js";
-import { type Answer, isHoldStatus, type NoAnswer, toAnswer, waitHintSeconds } from "./answer.js";
+import {
+  type Answer,
+  isRetryWaitStatus,
+  type NoAnswer,
+  toAnswer,
+  waitHintSeconds,
+} from "./answer.js";
 import { GiftServiceCallCancelledError } from "./errors.js";
 import type { ExchangeRecord } from "./options.js";
 import type { QuotaGrant, QuotaScheduler } from "./quota.js";
@@ -48,7 +54,7 @@ export class QuotaSender {
 
   /**
    * Waits for the quota (unless `reserved`, a slot granted ahead: then it goes at once), sends
-   * once, and holds everyone after a 429/503. Throws only a cancellation
+   * once, and starts the retry wait after a 429/503. Throws only a cancellation
    * (`GiftServiceCallCancelledError`: the caller's signal, a stop, or `mayLeave` saying no at
    * the last moment) or, for a queued check replaced by a newer one of its owner,
    * `QueueSupersededError`: in every case before anything was sent.
@@ -79,7 +85,7 @@ export class QuotaSender {
       return result;
     }
     const answer = toAnswer(result, this.deps.scrubber());
-    this.holdIfAsked(request, answer, ms);
+    this.retryWaitIfAsked(request, answer, ms);
     return answer;
   }
 
@@ -107,7 +113,7 @@ export class QuotaSender {
 
   /**
    * Tells the exchange hook (metrics), never letting it fail the request: a throw here would
-   * turn a purchase the service answered into an ambiguous one, and skip a 429's hold.
+   * turn a purchase the service answered into an ambiguous one, and skip a 429's retry wait.
    */
   #tellExchange(record: ExchangeRecord): void {
     try {
@@ -157,15 +163,15 @@ export class QuotaSender {
   }
 
   /** After a 429/503, every request of the client waits what the service asked (capped). */
-  private holdIfAsked(request: ServiceRequest, answer: Answer, ms: number): void {
+  private retryWaitIfAsked(request: ServiceRequest, answer: Answer, ms: number): void {
     const { logger, scheduler } = this.deps;
-    if (!isHoldStatus(answer.status)) {
+    if (!isRetryWaitStatus(answer.status)) {
       logger.debug({ operation: request.operation, status: answer.status, ms }, "response");
       return;
     }
     const seconds = waitHintSeconds(answer);
-    // The scheduler caps the hold (maxPauseMs): the hint itself is untrusted input.
-    const pauseMs = scheduler.pause(seconds * 1000);
+    // The scheduler caps the retry wait (maxRetryWaitMs): the hint itself is untrusted input.
+    const pauseMs = scheduler.startRetryWait(seconds * 1000);
     logger.warn(
       {
         operation: request.operation,

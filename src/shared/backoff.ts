@@ -1,5 +1,5 @@
 /**
- * The one waiting rule of every retry in the bot (an outcome write, a held outcome, an admin
+ * The one waiting rule of every retry in the bot (an outcome write, an unrecorded outcome, an admin
  * message Telegram did not take, connecting to Telegram): the first pause, doubling each
  * time, never longer than the longest.
  */

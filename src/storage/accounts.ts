@@ -1,5 +1,5 @@
 /**
- * The books ({@link PurchaseAccounts}): the cost columns of `purchase_intents`, and the
+ * The accounts ({@link PurchaseAccounts}): the cost columns of `purchase_intents`, and the
  * `balance_readings`, `daily_reports` and `breaker_openings` tables. Money is summed here with
  * exact integers (src/costs/money.ts), never with SQL's SUM over text, which would go through
  * floats.

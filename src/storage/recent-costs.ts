@@ -1,6 +1,6 @@
 /**
- * The books' answers of `recentCosts`, remembered until a cost is recorded through the same
- * books: every summary asks for the same few estimates, and the costs change only when a
+ * The accounts' answers of `recentCosts`, remembered until a cost is recorded through the same
+ * accounts: every summary asks for the same few estimates, and the costs change only when a
  * purchase is measured, which the one sending process does (README "How money is kept safe").
  * For a store of one process (SQLite); replicas on PostgreSQL, any of which may have recorded a
  * cost since, ask the database every time.

@@ -1,6 +1,6 @@
 /**
  * The {@link Storage} on a database, whichever driver opened it (src/storage/sqlite/open.ts,
- * src/storage/postgres/open.ts): the ledger, the books, the giveaway batches, the key-value
+ * src/storage/postgres/open.ts): the ledger, the accounts, the giveaway batches, the key-value
  * namespaces, the access lists and the sender lease, each written once over the port.
  */
 import { StoredAccess } from "./access-store.js";
@@ -17,7 +17,7 @@ export interface StorageOptions {
   /** Online backups, where the driver takes them (SQLite). */
   backup?: Storage["backup"];
   /**
-   * The books remember recent costs until they record one themselves: right only while one
+   * The accounts remember recent costs until they record one themselves: right only while one
    * process records every cost (SQLite's one file), not for replicas (./recent-costs.ts).
    */
   rememberCosts: boolean;

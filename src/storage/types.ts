@@ -64,7 +64,7 @@ export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
   openLedger(settings: LedgerOptions): PurchaseLedger;
   /**
-   * The books beside the ledger: costs, balance readings, the export, daily reports sent. The
+   * The accounts beside the ledger: costs, balance readings, the export, daily reports sent. The
    * same object on every call (it remembers recent costs until it records one itself).
    */
   openAccounts(): PurchaseAccounts;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quotaIsIdle } from "../../src/app/app.js";
+import { quotaIsIdle } from "../../src/app/purchasing.js";
 import type { QuotaSnapshot } from "../../src/service/types.js";
 
 const quiet: QuotaSnapshot = {
@@ -7,7 +7,7 @@ const quiet: QuotaSnapshot = {
   usedSlots: 0,
   limit: 30,
   windowMs: 61_000,
-  heldForMs: 0,
+  retryWaitMs: 0,
   topOwners: [],
   waitedMs: { purchase: 0, shared_read: 0, read: 0, bulk: 0 },
 };
@@ -20,7 +20,7 @@ describe("quotaIsIdle (when the desk may read the balance after a purchase)", ()
 
   it("is not idle with anything queued, after a 429/503, or with half the window used", () => {
     expect(quotaIsIdle({ ...quiet, usedSlots: 15 })).toBe(false);
-    expect(quotaIsIdle({ ...quiet, heldForMs: 1 })).toBe(false);
+    expect(quotaIsIdle({ ...quiet, retryWaitMs: 1 })).toBe(false);
     for (const priority of ["purchase", "shared_read", "read", "bulk"] as const) {
       expect(quotaIsIdle({ ...quiet, queued: { ...quiet.queued, [priority]: 1 } })).toBe(false);
     }

@@ -111,7 +111,7 @@ describe("commands", () => {
     expect(alice.lastMessage().text).toMatch(/50 Telegram Stars to @bob_gifts: delivered$/);
   });
 
-  it("the purchase gate refuses before anything is asked upstream", async () => {
+  it("the access check refuses before anything is asked upstream", async () => {
     const h = await harness({
       canBuy: (ctx, request) =>
         ctx.from?.id === 809 && request.stage === "start" ? { allowed: true } : { allowed: false },

@@ -100,7 +100,7 @@ describe("stars flow against the sandbox", () => {
     expect(outcome?.text).toMatch(
       /^✅ Delivered: 1,500 Telegram Stars to @bob_gifts\.\nTransaction: https:\/\/tonviewer\.com\/transaction\/\S+$/,
     );
-    // Measured all the same, for the admins and the books.
+    // Measured all the same, for the admins and the accounts.
     await h.desk.settled();
     expect((await h.records.recent({ limit: 1 }))[0]?.cost).toMatchObject({ amount: "5.625" });
     expect(buttonsOf(outcome)).toEqual([]);

@@ -9,15 +9,36 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const example = readFileSync(join(ROOT, ".env.example"), "utf8");
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 const settings = readme.slice(readme.indexOf("## Settings"));
+const settingsDoc = readFileSync(join(ROOT, "docs/settings.md"), "utf8");
+
+/** The README says what the bot is and how to start; the detail lives in docs/. */
+const README_MAX_LINES = 320;
+
+describe("the README", () => {
+  it(`stays at most ${String(README_MAX_LINES)} lines`, () => {
+    expect(readme.split("\n").length - (readme.endsWith("\n") ? 1 : 0)).toBeLessThanOrEqual(
+      README_MAX_LINES,
+    );
+  });
+
+  it("links every docs/ page it moved detail to, and each one exists", () => {
+    const linked = [...readme.matchAll(/\]\((docs\/[a-z-]+\.md)[#)]/g)].map((match) => match[1]);
+    for (const page of ["docs/settings.md", "docs/giveaways.md", "docs/operations.md"]) {
+      expect(linked).toContain(page);
+    }
+    for (const page of new Set(linked))
+      expect(() => readFileSync(join(ROOT, page ?? ""))).not.toThrow();
+  });
+});
 
 describe("the settings documentation", () => {
   it(".env.example lists every variable", () => {
     for (const name of VARIABLES) expect(example).toMatch(new RegExp(`^#? ?${name}=`, "m"));
   });
 
-  it("README's Settings table lists every variable and the _FILE secrets", () => {
+  it("docs/settings.md's table lists every variable, and README's Settings the _FILE secrets", () => {
     for (const name of VARIABLES)
-      expect(settings).toMatch(new RegExp(`^\\| \`${name}\` +\\|`, "m"));
+      expect(settingsDoc).toMatch(new RegExp(`^\\| \`${name}\` +\\|`, "m"));
     for (const name of SECRET_VARIABLES) expect(settings).toContain(`\`${name}\``);
     expect(settings).toContain("NAME_FILE");
   });

@@ -1,6 +1,6 @@
 /**
  * More of the ledger's suite, the same on SQLite and PostgreSQL: queued confirmations, the pause
- * with its reason, the running daily totals, and the books beside the ledger.
+ * with its reason, the running daily totals, and the accounts beside the ledger.
  */
 import { describe, expect, it } from "vitest";
 import type { PurchaseAccounts } from "../../src/ledger/accounts.js";
@@ -268,7 +268,7 @@ const measured = (amount: string, at = NOON) => ({
   at,
 });
 
-async function books(store: StoreUnderTest) {
+async function withAccounts(store: StoreUnderTest) {
   const fx = await ledgerContract(store);
   const accounts: PurchaseAccounts = fx.storages[0].openAccounts();
   /** A draft claimed and answered at the clock's time; one second passes unless `sameTime`. */
@@ -287,9 +287,9 @@ async function books(store: StoreUnderTest) {
   return { ...fx, accounts, buy };
 }
 
-describe.each(STORES)("$name: the books beside the ledger", (store) => {
+describe.each(STORES)("$name: the accounts beside the ledger", (store) => {
   it("records a delivered purchase's cost once, and never on a refused one", async () => {
-    const { ledger, accounts, buy } = await books(store);
+    const { ledger, accounts, buy } = await withAccounts(store);
     const bought = await buy(success);
     expect(await accounts.recordCost(bought.id, measured("1.5"))).toBe(true);
     expect(await accounts.recordCost(bought.id, measured("9"))).toBe(false);
@@ -300,7 +300,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("keeps why a cost has no figure", async () => {
-    const { ledger, accounts, buy } = await books(store);
+    const { ledger, accounts, buy } = await withAccounts(store);
     const bought = await buy(success);
     const none = {
       measured: false as const,
@@ -315,7 +315,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("gives recent costs of one kind, method and (premium) duration, newest first", async () => {
-    const { accounts, buy } = await books(store);
+    const { accounts, buy } = await withAccounts(store);
     const a = await buy(success, { quantity: 50 });
     const b = await buy(success, { quantity: 100 });
     const c = await buy(success, { kind: "premium", quantity: 3 });
@@ -339,7 +339,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("gives a cost recorded after an earlier ask, and forgets none when nothing was recorded", async () => {
-    const { accounts, buy } = await books(store);
+    const { accounts, buy } = await withAccounts(store);
     const query = { kind: "stars", paymentMethod: "usdt_ton", limit: 10 } as const;
     const units = async () => (await accounts.recentCosts(query)).map((s) => s.cost.units);
     await accounts.recordCost((await buy(success)).id, measured("0.75", 1));
@@ -353,7 +353,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("answers an ask made while a cost is being recorded with the cost, then and after", async () => {
-    const { accounts, buy } = await books(store);
+    const { accounts, buy } = await withAccounts(store);
     const query = { kind: "stars", paymentMethod: "usdt_ton", limit: 10 } as const;
     const units = async () => (await accounts.recentCosts(query)).map((s) => s.cost.units);
     await accounts.recordCost((await buy(success)).id, measured("0.75", 1));
@@ -367,7 +367,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("keeps recent costs right as costs come, beyond the limit and out of order", async () => {
-    const { accounts, buy } = await books(store);
+    const { accounts, buy } = await withAccounts(store);
     const stars = { kind: "stars", paymentMethod: "usdt_ton", limit: 2 } as const;
     const premium3 = { kind: "premium", paymentMethod: "usdt_ton", quantity: 3, limit: 2 } as const;
     const units = async (query: Parameters<PurchaseAccounts["recentCosts"]>[0]) =>
@@ -389,7 +389,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("pages through a date range without holding a cursor, rows with equal times included", async () => {
-    const { accounts, buy, ledger } = await books(store);
+    const { accounts, buy, ledger } = await withAccounts(store);
     const ids: string[] = [];
     // Purchases 2 and 3 are sent in the same millisecond: both must be exported, once.
     for (let i = 0; i < 7; i++) ids.push((await buy(success, {}, i === 2)).id);
@@ -408,7 +408,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("sums a day's figures exactly, with balances at its start and end", async () => {
-    const { accounts, buy, clock, draft, ledger } = await books(store);
+    const { accounts, buy, clock, draft, ledger } = await withAccounts(store);
     const dayStart = Date.UTC(2030, 0, 1);
     await accounts.recordBalance({ balance: { ton: "100", usdt: "1000" }, at: dayStart - 60_000 });
     const a = await buy(success, { quantity: 50 });
@@ -445,7 +445,7 @@ describe.each(STORES)("$name: the books beside the ledger", (store) => {
   });
 
   it("marks a day's report once per admin, and can take the mark back", async () => {
-    const { accounts } = await books(store);
+    const { accounts } = await withAccounts(store);
     expect(await accounts.reportSent("2030-01-01", 7)).toBe(false);
     expect(await accounts.markReportSent("2030-01-01", 7, NOON)).toBe(true);
     expect(await accounts.reportSent("2030-01-01", 7)).toBe(true);

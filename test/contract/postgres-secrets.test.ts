@@ -1,5 +1,5 @@
 /**
- * No secret reaches the PostgreSQL database: the desk over the PostgreSQL ledger and books, the
+ * No secret reaches the PostgreSQL database: the desk over the PostgreSQL ledger and accounts, the
  * real client configured with canary secrets, the sandbox answering every kind of outcome
  * (and echoing the secrets back in its error bodies, the path from the wire to the database),
  * then every row of every table read back as text and searched for each canary. The same

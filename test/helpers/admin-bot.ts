@@ -1,6 +1,6 @@
 /**
  * A bot with admins, buyers and an allowed group, built by the one composition root
- * (openApp) on the real harness: the access gate, the admin commands, group gifting and the
+ * (openApp) on the real harness: the access check, the admin commands, group gifting and the
  * admin notifications are all there, as in production.
  */
 import type { Message, Update, User } from "grammy/types";

@@ -66,7 +66,7 @@ export interface DeskFixtureOptions {
   desk?: Partial<Omit<PurchaseDeskDeps, "ledger" | "client">>;
   /** Replaces the real client (wrapping it), for the rare case a test needs an odd answer. */
   wrapClient?: (client: GiftServiceClient) => GiftServiceClient;
-  /** Gives the desk (and the records) the books on the same file: costs are measured. */
+  /** Gives the desk (and the records) the accounts on the same file: costs are measured. */
   accounts?: boolean;
 }
 

@@ -196,7 +196,7 @@ export class FleetProcess {
         credentials: CANARY,
         quota: { limit: 100_000, windowMs: 60_000 },
         timeouts: { headersMs: 5_000, bodyMs: 5_000 },
-        maxPauseMs: 1,
+        maxRetryWaitMs: 1,
       }),
     );
     this.keeper = new LeaseKeeper({

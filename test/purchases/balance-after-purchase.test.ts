@@ -87,7 +87,7 @@ describe("the balance after a purchase", () => {
   });
 });
 
-/** A desk with the books (costs measured) and a low-balance-style listener, on the sandbox. */
+/** A desk with the accounts (costs measured) and a low-balance-style listener, on the sandbox. */
 async function costWorld(options: { quotaIdle: boolean }) {
   const idle = { now: options.quotaIdle };
   const f = await deskFixture({ accounts: true, desk: { quotaIdle: () => idle.now } });
@@ -108,7 +108,7 @@ async function costWorld(options: { quotaIdle: boolean }) {
   return { f, idle, readings, balanceReads, draft };
 }
 
-/** The sandbox's price of 100 stars paid in TON, as the books write it. */
+/** The sandbox's price of 100 stars paid in TON, as the accounts write it. */
 const PRICE_100_STARS_TON = formatDecimal(starsPrice(100, "ton").nano);
 
 describe("the cost of a purchase, from that same one read", () => {

@@ -133,7 +133,7 @@ beforeAll(async () => {
     quota: { limit: 100_000, windowMs: 60_000 },
     timeouts: { headersMs: 2_000, bodyMs: 2_000 },
     // A 503 holds the client's requests for the wait it asks; here every run would wait it out.
-    maxPauseMs: 1,
+    maxRetryWaitMs: 1,
   });
 });
 

@@ -157,13 +157,13 @@ describe("quota scheduler: owners take turns (fake timers)", () => {
         scheduler.acquire("shared_read", { owner: 5 }),
         scheduler.acquire("purchase", { owner: 42 }),
       ].map((p) => p.catch(() => undefined));
-      scheduler.pause(300);
+      scheduler.startRetryWait(300);
       expect(scheduler.snapshot(2)).toEqual({
         queued: { purchase: 1, shared_read: 1, read: 7, bulk: 0 },
         usedSlots: 2,
         limit: 2,
         windowMs: 1_000,
-        heldForMs: 300,
+        retryWaitMs: 300,
         topOwners: [
           { owner: 42, queued: 5 },
           { owner: "7", queued: 2 },

@@ -34,8 +34,8 @@ describe("the global hold after a 429/503 is capped", () => {
       retryAfterSeconds: 3_000_000,
     });
     const held = client.estimateWait("purchase");
-    expect(held).toBeLessThanOrEqual(CLIENT_DEFAULTS.maxPauseMs);
-    expect(held).toBeGreaterThan(CLIENT_DEFAULTS.maxPauseMs - 60_000);
+    expect(held).toBeLessThanOrEqual(CLIENT_DEFAULTS.maxRetryWaitMs);
+    expect(held).toBeGreaterThan(CLIENT_DEFAULTS.maxRetryWaitMs - 60_000);
 
     // A queued read sleeps through the hold: nothing is sent and no timer overflows.
     const warnings: string[] = [];
@@ -64,9 +64,9 @@ describe("the global hold after a 429/503 is capped", () => {
     }
   });
 
-  it("a Retry-After HTTP date an hour ahead holds everything only for maxPauseMs", async () => {
+  it("a Retry-After HTTP date an hour ahead holds everything only for maxRetryWaitMs", async () => {
     const sandbox = await sandboxForTest();
-    const client = clientFor(sandbox, { maxPauseMs: 50 });
+    const client = clientFor(sandbox, { maxRetryWaitMs: 50 });
     const inAnHour = new Date(Date.now() + 3_600_000).toUTCString();
     sandbox.injectFault(floodWith(inAnHour));
     expect(await client.getUserInfo("alice")).toMatchObject({
@@ -82,9 +82,9 @@ describe("the global hold after a 429/503 is capped", () => {
     expect(sandbox.requests.map((r) => r.path)).toEqual(["/get-user-info/", "/buy-stars/"]);
   });
 
-  it("a read does not retry sooner than asked when maxPauseMs is below the hint", async () => {
+  it("a read does not retry sooner than asked when maxRetryWaitMs is below the hint", async () => {
     const sandbox = await sandboxForTest();
-    const client = clientFor(sandbox, { maxPauseMs: 50 });
+    const client = clientFor(sandbox, { maxRetryWaitMs: 50 });
     sandbox.injectFault(floodWith("1"), { times: 3 });
     expect(await client.getUserInfo("alice")).toMatchObject({
       kind: "unavailable",
@@ -94,13 +94,13 @@ describe("the global hold after a 429/503 is capped", () => {
     expect(sandbox.requests).toHaveLength(1);
   });
 
-  it("rejects an unusable maxPauseMs", () => {
-    for (const maxPauseMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
+  it("rejects an unusable maxRetryWaitMs", () => {
+    for (const maxRetryWaitMs of [Number.NaN, -1, Number.POSITIVE_INFINITY]) {
       expect(() =>
         createGiftServiceClient({
           baseUrl: "http://127.0.0.1:1",
           credentials: CREDENTIALS,
-          maxPauseMs,
+          maxRetryWaitMs,
         }),
       ).toThrow(GiftServiceConfigError);
     }
@@ -134,13 +134,13 @@ describe("quota scheduler timers", () => {
     }
   });
 
-  it("caps pause() at maxPauseMs, including an infinite hint", () => {
-    const scheduler = new QuotaScheduler({ limit: 10, windowMs: 1000, maxPauseMs: 5_000 });
+  it("caps startRetryWait() at maxRetryWaitMs, including an infinite hint", () => {
+    const scheduler = new QuotaScheduler({ limit: 10, windowMs: 1000, maxRetryWaitMs: 5_000 });
     try {
-      expect(scheduler.pause(Number.POSITIVE_INFINITY)).toBe(5_000);
+      expect(scheduler.startRetryWait(Number.POSITIVE_INFINITY)).toBe(5_000);
       expect(scheduler.estimateWait("purchase")).toBeLessThanOrEqual(5_000);
-      expect(scheduler.pause(Number.NaN)).toBe(0);
-      expect(scheduler.pause(1_000)).toBe(1_000);
+      expect(scheduler.startRetryWait(Number.NaN)).toBe(0);
+      expect(scheduler.startRetryWait(1_000)).toBe(1_000);
     } finally {
       scheduler.close();
     }

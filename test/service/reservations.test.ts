@@ -85,10 +85,10 @@ describe("purchase slots reserved ahead", () => {
       { path: "/get-user-info/" },
     );
     expect(await client.getUserInfo("alice")).toMatchObject({ kind: "rate_limited" });
-    expect(client.quotaSnapshot().heldForMs).toBeGreaterThan(0);
+    expect(client.quotaSnapshot().retryWaitMs).toBeGreaterThan(0);
     expect(await slot.ready()).toBe(true);
     // It resolved only once the hold was over.
-    expect(client.quotaSnapshot().heldForMs).toBe(0);
+    expect(client.quotaSnapshot().retryWaitMs).toBe(0);
     slot.giveBack();
 
     const later = await client.reservePurchase();
@@ -105,9 +105,9 @@ describe("purchase slots reserved ahead", () => {
 });
 
 describe("bulk purchases (a giveaway's)", () => {
-  it("go after every queued request, and never into the headroom left for people", async () => {
+  it("go after every queued request, and never into the slots kept for people", async () => {
     const scheduler = new QuotaScheduler(
-      { limit: 4, windowMs: 60_000, marginMs: 0, headroom: 2 },
+      { limit: 4, windowMs: 60_000, marginMs: 0, keptForPeople: 2 },
       () => performance.now(),
     );
     try {
@@ -117,11 +117,11 @@ describe("bulk purchases (a giveaway's)", () => {
           served.push(label);
           return grant;
         });
-      // Bulk requests fill the window up to the headroom: two of four.
+      // Bulk requests fill the window up to the bulk limit: two of four.
       const bulk = [take("bulk_1", "bulk"), take("bulk_2", "bulk"), take("bulk_3", "bulk")];
       const [first, second] = await Promise.all(bulk.slice(0, 2));
       expect(scheduler.snapshot().queued.bulk).toBe(1);
-      // The headroom is there for a person's read and purchase, at once.
+      // The slots kept for people are there for a person's read and purchase, at once.
       const read = await take("read", "read");
       const purchase = await take("purchase", "purchase");
       expect(served).toEqual(["bulk_1", "bulk_2", "read", "purchase"]);
@@ -132,7 +132,7 @@ describe("bulk purchases (a giveaway's)", () => {
       await laterRead;
       expect(served.at(-1)).toBe("later_read");
       expect(scheduler.snapshot().queued.bulk).toBe(1);
-      // Bulk goes only once more than the headroom (two) is free again: three of four.
+      // Bulk goes only once more than the slots kept for people (two) is free again: three of four.
       second?.giveBack();
       read.giveBack();
       expect(scheduler.snapshot().queued.bulk).toBe(1);
@@ -160,12 +160,12 @@ describe("bulk purchases (a giveaway's)", () => {
     }
   });
 
-  it("a giveaway's balance read goes as bulk too: never into the headroom, stopped with purchases", async () => {
+  it("a giveaway's balance read goes as bulk too: never into the slots kept for people, stopped with purchases", async () => {
     const sandbox = await sandboxForTest();
-    const client = clientFor(sandbox, { quota: { limit: 3, windowMs: 60_000, headroom: 1 } });
+    const client = clientFor(sandbox, { quota: { limit: 3, windowMs: 60_000, keptForPeople: 1 } });
     await client.reservePurchase();
     await client.reservePurchase();
-    // One slot is free, but it is the headroom: a person's read takes it, a giveaway's waits.
+    // One slot is free, but it is kept for people: a person's read takes it, a giveaway's waits.
     const waits: number[] = [];
     const bulkRead = client
       .getWalletBalance({ bulk: true, onQueued: (ms) => waits.push(ms) })

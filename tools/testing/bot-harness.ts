@@ -12,7 +12,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import { type App, openApp } from "../../src/app/index.js";
 import type { BotContext } from "../../src/bot/context.js";
-import type { AdminMessageRetry, BalanceAlerts, PurchaseGate } from "../../src/bot/index.js";
+import type { AdminMessageRetry, BalanceAlerts, AccessCheck } from "../../src/bot/index.js";
 import type {
   AccessConfig,
   BackupsConfig,
@@ -66,8 +66,8 @@ export interface BotHarnessOptions {
   fairShare?: Partial<FairShareConfig>;
   /** GIVEAWAY_MAX (default 200). */
   giveaway?: Partial<GiveawayConfig>;
-  /** Replaces the access gate (a test's own rule for who may buy). */
-  canBuy?: PurchaseGate;
+  /** Replaces the access check (a test's own rule for who may buy). */
+  canBuy?: AccessCheck;
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
   adminMessageRetry?: AdminMessageRetry;
   logger?: Logger;
@@ -151,7 +151,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
       ...(options.clientReadRetries !== undefined
         ? { readRetries: options.clientReadRetries }
         : {}),
-      ...(options.canBuy ? { purchaseGate: options.canBuy } : {}),
+      ...(options.canBuy ? { accessCheck: options.canBuy } : {}),
       ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
     });
     // Awaited, as start awaits it: the store has not yet named the intents to announce when

@@ -1,12 +1,18 @@
 /**
  * The texts of the admin messages about what blocks purchases without anyone's update: the
  * breaker opening (with the service's reasons quoted and the likely fix), the service's reads
- * failing and recovering, and a settings reload that refused new values.
+ * failing and recovering, a settings reload that refused new values, and an outcome the
+ * database refused to record.
  */
 import { type BreakerOpening, MAX_QUOTED_REASON } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
 import { quoteServiceText } from "../../service/quote.js";
+import type { PurchaseIntent } from "../../ledger/types.js";
+import type { PurchaseOutcome } from "../../service/types.js";
+import { giftName } from "../admin-views.js";
 import type { Translate } from "../context.js";
+import { answerText } from "../outcome-detail.js";
+import { transactionLine } from "../purchase-views.js";
 import { formatDateTime } from "../format.js";
 
 /**
@@ -68,4 +74,26 @@ export function readHealthText(t: Translate, event: ReadHealthEvent, now: number
 /** A reload refused these variables (names only; the log says why). */
 export function reloadRefusedText(t: Translate, variables: readonly string[]): string {
   return t("admin-reload-refused", { variables: variables.join(", ") });
+}
+
+/**
+ * A purchase's outcome the database refused to record after the request went out: what is
+ * known (the intent and the service's answer), and that purchases wait until it is written.
+ */
+export function unrecordedText(
+  t: Translate,
+  intent: PurchaseIntent,
+  answer: PurchaseOutcome,
+  explorerUrl: string | undefined,
+): string {
+  return [
+    t("admin-unrecorded-title", { gift: giftName(t, intent), recipient: intent.recipient }),
+    "",
+    t("admin-intent-id", { id: intent.id }),
+    t("admin-unrecorded-answer", { answer: answerText(t, answer) }),
+    ...(answer.kind === "success" && answer.value.txHash !== undefined
+      ? [transactionLine(t, answer.value.txHash, explorerUrl)]
+      : []),
+    t("admin-unrecorded-hold"),
+  ].join("\n");
 }

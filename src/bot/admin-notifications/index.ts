@@ -12,31 +12,36 @@
  *
  * A message Telegram did not take for a passing reason (unreachable, 5xx, 429 beyond the
  * outer retries) is sent again to that admin with a bounded, growing pause while the process
- * runs: an admin must learn of anything that blocks purchases without waiting for a restart.
+ * runs (./messenger.ts): an admin must learn of anything that blocks purchases without waiting
+ * for a restart.
  */
-import { backoffDelay } from "../../shared/backoff.js";
 import type { KnownPeople, NameLookup } from "../people.js";
-import type { I18n, TranslationVariables } from "@grammyjs/i18n";
-import { type Api, type Context, GrammyError, HttpError, type InlineKeyboard } from "grammy";
+import type { I18n } from "@grammyjs/i18n";
+import type { Api, Context } from "grammy";
 import type { BalanceSnapshot, PurchaseIntent } from "../../ledger/types.js";
 import type { Logger } from "../../shared/logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { PurchaseDesk, StorageFailure } from "../../purchases/types.js";
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { KeyValue, KeyValueStores } from "../../storage/types.js";
-import type { Translate } from "../context.js";
-import { evidenceBody, evidenceText, giftName } from "../admin-views.js";
+import { evidenceBody, evidenceText } from "../admin-views.js";
 import { resolveKeyboard, resumeKeyboard } from "../keyboards/admin.js";
 import type { BreakerOpening } from "../../purchases/breaker.js";
 import type { ReadHealthEvent } from "../../purchases/read-health.js";
-import { breakerOpenedText, readHealthText, reloadRefusedText } from "./breaker-views.js";
-import { answerText } from "../outcome-detail.js";
-import { transactionLine } from "../purchase-views.js";
+import {
+  breakerOpenedText,
+  readHealthText,
+  reloadRefusedText,
+  unrecordedText,
+} from "./breaker-views.js";
 import { quoteServiceText } from "../../service/quote.js";
-import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
+import type { UserSettingsStore } from "../i18n.js";
 import { LowBalanceWatch, type LowState } from "./low-balance.js";
 import { SettledAlerts } from "./settled-alerts.js";
 import { SettlementNotices } from "./settlements.js";
+import { AdminMessenger, type AdminMessageRender, type AdminMessageRetry } from "./messenger.js";
+
+export type { AdminMessageRender, AdminMessageRetry } from "./messenger.js";
 
 /** LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings; unset means no alert. */
 export interface BalanceAlerts {
@@ -66,41 +71,6 @@ export interface AdminNotifierOptions {
   retry?: AdminMessageRetry | undefined;
 }
 
-/** Re-sending an admin message Telegram did not take: tries after the first, and the pauses. */
-export interface AdminMessageRetry {
-  /** Sends after the first one failed (at least 0). */
-  retries: number;
-  /** The first pause; each next one doubles, up to `maxDelayMs`. */
-  firstDelayMs: number;
-  maxDelayMs: number;
-}
-
-/** 5 s doubling to 5 min, 10 more sends: about half an hour of Telegram being unreachable. */
-const ADMIN_MESSAGE_RETRY: Readonly<AdminMessageRetry> = {
-  retries: 10,
-  firstDelayMs: 5_000,
-  maxDelayMs: 300_000,
-};
-
-/**
- * What one admin message is made of, rendered in that admin's language. `alert`: it shows an
- * unknown outcome with the settle buttons, remembered so its settlement edits it.
- */
-export type AdminMessageRender = (
-  t: Translate,
-  locale: string,
-) => {
-  text: string;
-  keyboard?: InlineKeyboard | undefined;
-  alert?: { intentId: string; body: string } | undefined;
-};
-
-/** Whether sending again later may succeed: Telegram unreachable, overloaded or rate limiting. */
-export function isPassingTelegramFailure(error: unknown): boolean {
-  if (error instanceof HttpError) return true;
-  return error instanceof GrammyError && (error.error_code === 429 || error.error_code >= 500);
-}
-
 /** How soon the same kind of storage failure is told again: 30 minutes. */
 const STORAGE_ALERT_REPEAT_MS = 30 * 60_000;
 
@@ -110,12 +80,8 @@ export class AdminNotifier {
   readonly #store: KeyValue<true>;
   /** The thresholds' watch: a warning each time the balance crosses one downwards. */
   readonly #lowBalance: LowBalanceWatch;
-  readonly #pending = new Set<Promise<unknown>>();
   /** Intents whose announcement is being sent now (the kv store remembers the sent ones). */
   readonly #announcing = new Set<string>();
-  /** Re-sends waiting for their turn; cleared by {@link close}. */
-  readonly #retryTimers = new Set<NodeJS.Timeout>();
-  #closed = false;
   /** Set while listening to the desk's balance reads (only with thresholds and admins). */
   #stopBalanceReads: (() => void) | undefined;
   #listening = false;
@@ -125,25 +91,34 @@ export class AdminNotifier {
   readonly #alerts: SettledAlerts;
   /** What admins are told of settlements and late answers (./settlements.ts). */
   readonly #settlements: SettlementNotices;
+  /** Sends each message to every admin and re-sends what did not arrive (./messenger.ts). */
+  readonly #messenger: AdminMessenger;
 
   constructor(options: AdminNotifierOptions) {
     this.#options = options;
     this.#store = options.stores<true>("admin-notifications");
+    this.#alerts = new SettledAlerts(options.stores);
+    this.#messenger = new AdminMessenger({
+      ...{ api: options.api, i18n: options.i18n, settings: options.settings },
+      admins: () => this.#options.admins,
+      alerts: this.#alerts,
+      logger: options.logger,
+      retry: options.retry,
+    });
     this.#lowBalance = new LowBalanceWatch({
       store: options.stores<LowState | true>("admin-notifications"),
       alerts: () => this.#options.alerts,
       logger: options.logger,
-      warn: (render) => this.#track(this.#toAdmins(render)),
-      track: (work) => this.#track(work),
+      warn: (render) => this.#messenger.tell(render),
+      track: (work) => this.#messenger.track(work),
     });
-    this.#alerts = new SettledAlerts(options.stores);
     this.#settlements = new SettlementNotices({
       api: options.api,
       alerts: this.#alerts,
       admins: () => this.#options.admins,
-      translate: async (adminId) => (await this.#translator(adminId)).t,
-      tell: (render) => this.#track(this.#toAdmins(render)),
-      track: (work) => this.#track(work),
+      translate: async (adminId) => (await this.#messenger.translator(adminId)).t,
+      tell: (render) => this.#messenger.tell(render),
+      track: (work) => this.#messenger.track(work),
       names: options.names,
       explorerUrl: options.explorerUrl,
       logger: options.logger,
@@ -242,7 +217,7 @@ export class AdminNotifier {
     // Checked and marked in one synchronous step: no second listener call can slip in between.
     if (this.#announcing.has(intent.id)) return;
     this.#announcing.add(intent.id);
-    this.#track(this.#announce(intent));
+    this.#messenger.track(this.#announce(intent));
   }
 
   /** {@link unconfirmed}'s work: unless an earlier run already told the admins, tells them. */
@@ -275,20 +250,9 @@ export class AdminNotifier {
    * with the resolve buttons, through {@link unconfirmed}.
    */
   unrecorded(intent: PurchaseIntent, answer: PurchaseOutcome): void {
-    this.#track(
-      this.#toAdmins((t) => ({
-        text: [
-          t("admin-unrecorded-title", { gift: giftName(t, intent), recipient: intent.recipient }),
-          "",
-          t("admin-intent-id", { id: intent.id }),
-          t("admin-unrecorded-answer", { answer: answerText(t, answer) }),
-          ...(answer.kind === "success" && answer.value.txHash !== undefined
-            ? [transactionLine(t, answer.value.txHash, this.#options.explorerUrl)]
-            : []),
-          t("admin-unrecorded-hold"),
-        ].join("\n"),
-      })),
-    );
+    this.#messenger.tell((t) => ({
+      text: unrecordedText(t, intent, answer, this.#options.explorerUrl),
+    }));
   }
 
   /**
@@ -304,21 +268,17 @@ export class AdminNotifier {
     if (last !== undefined && now - last < STORAGE_ALERT_REPEAT_MS) return;
     this.#storageAlerts.set(key, now);
     const id = failure.transient ? "admin-storage-transient" : "admin-storage-permanent";
-    this.#track(
-      this.#toAdmins((t) => ({
-        text: t(id, { operation: failure.operation, code: failure.code }),
-      })),
-    );
+    this.#messenger.tell((t) => ({
+      text: t(id, { operation: failure.operation, code: failure.code }),
+    }));
   }
 
   /** Scheduled backups have started failing (told once until one works again). */
   backupFailing(dir: string, error: unknown): void {
     const reason = error instanceof Error ? error.message : String(error);
-    this.#track(
-      this.#toAdmins((t) => ({
-        text: t("admin-backup-failing", { dir, reason: quoteServiceText(reason) }),
-      })),
-    );
+    this.#messenger.tell((t) => ({
+      text: t("admin-backup-failing", { dir, reason: quoteServiceText(reason) }),
+    }));
   }
 
   /**
@@ -334,7 +294,7 @@ export class AdminNotifier {
    * message is; `onReached` runs each time an admin has it.
    */
   tell(render: AdminMessageRender, onReached?: () => void): void {
-    this.#track(this.#toAdmins(render, onReached));
+    this.#messenger.tell(render, onReached);
   }
 
   /** New LOW_BALANCE_* thresholds (settings reloaded while running). */
@@ -348,22 +308,20 @@ export class AdminNotifier {
    * likely fix and a Resume button.
    */
   breakerOpened(opening: BreakerOpening): void {
-    this.#track(
-      this.#toAdmins((t, locale) => ({
-        text: breakerOpenedText(t, locale, opening, this.#options.walletAddress),
-        keyboard: resumeKeyboard(t),
-      })),
-    );
+    this.#messenger.tell((t, locale) => ({
+      text: breakerOpenedText(t, locale, opening, this.#options.walletAddress),
+      keyboard: resumeKeyboard(t),
+    }));
   }
 
   /** The service's reads have failed for a sustained time, or work again. */
   readHealth(event: ReadHealthEvent, now: number): void {
-    this.#track(this.#toAdmins((t) => ({ text: readHealthText(t, event, now) })));
+    this.#messenger.tell((t) => ({ text: readHealthText(t, event, now) }));
   }
 
   /** A settings reload refused these variables (names only). */
   reloadRefused(variables: readonly string[]): void {
-    this.#track(this.#toAdmins((t) => ({ text: reloadRefusedText(t, variables) })));
+    this.#messenger.tell((t) => ({ text: reloadRefusedText(t, variables) }));
   }
 
   /**
@@ -371,9 +329,7 @@ export class AdminNotifier {
    * is dropped; an unconfirmed intent no admin has yet is announced at the next start.
    */
   close(): void {
-    this.#closed = true;
-    for (const timer of this.#retryTimers) clearTimeout(timer);
-    this.#retryTimers.clear();
+    this.#messenger.close();
   }
 
   /**
@@ -382,7 +338,7 @@ export class AdminNotifier {
    */
   async idle(): Promise<void> {
     await this.#options.desk.settled();
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    await this.#messenger.idle();
   }
 
   /** Sends the evidence to every admin; resolves to how many admins a re-send is pending for. */
@@ -394,7 +350,7 @@ export class AdminNotifier {
     const requesterName = await this.#options.names?.render((names) => names(requester));
     const names: NameLookup = (userId) => (userId === requester ? requesterName : undefined);
     const explorer = this.#options.explorerUrl;
-    return this.#toAdmins((t, locale) => {
+    return this.#messenger.toAdmins((t, locale) => {
       // Already settled by the time the evidence arrived: no buttons to press in vain.
       const open = fresh.status === "unconfirmed";
       return {
@@ -405,88 +361,5 @@ export class AdminNotifier {
           : undefined,
       };
     }, onReached);
-  }
-
-  /**
-   * Sends one message to every admin, each in their language. `onReached` runs when the first
-   * admin has it (now or on a re-send). Resolves to how many admins a re-send is pending for.
-   */
-  async #toAdmins(render: AdminMessageRender, onReached?: () => void): Promise<number> {
-    let retrying = 0;
-    for (const adminId of this.#options.admins) {
-      const sent = await this.#sendTo(adminId, render);
-      if (sent === "sent") onReached?.();
-      else if (sent === "retry") {
-        retrying++;
-        this.#retryLater(adminId, render, 1, onReached);
-      }
-    }
-    return retrying;
-  }
-
-  /** One admin message: sent, worth sending again later, or given up on (blocked, never started). */
-  async #sendTo(adminId: number, render: AdminMessageRender): Promise<"sent" | "retry" | "failed"> {
-    const { api } = this.#options;
-    const { t, locale } = await this.#translator(adminId);
-    const { text, keyboard, alert } = render(t, locale);
-    try {
-      const sent = await api.sendMessage(
-        adminId,
-        text,
-        keyboard === undefined ? {} : { reply_markup: keyboard },
-      );
-      if (alert !== undefined) {
-        await this.#alerts
-          .remember(alert.intentId, adminId, { messageId: sent.message_id, body: alert.body })
-          .catch((err: unknown) =>
-            this.#options.logger.warn({ err, adminId }, "could not remember an alert message"),
-          );
-      }
-      return "sent";
-    } catch (error) {
-      // An admin who never opened the bot cannot be messaged; the others still are.
-      this.#options.logger.warn({ adminId, error }, "could not notify an admin");
-      return isPassingTelegramFailure(error) ? "retry" : "failed";
-    }
-  }
-
-  /** An admin's language (their /language, else English) and its translation. */
-  async #translator(adminId: number): Promise<{ t: Translate; locale: string }> {
-    const { i18n, settings } = this.#options;
-    const locale = (await settings.preferredLanguage(adminId)) ?? DEFAULT_LOCALE;
-    const t: Translate = (key: string, variables?: TranslationVariables) =>
-      i18n.t(locale, key, variables);
-    return { t, locale };
-  }
-
-  /** Schedules re-send number `attempt` to one admin, after a pause that doubles each time. */
-  #retryLater(
-    adminId: number,
-    render: AdminMessageRender,
-    attempt: number,
-    onReached?: () => void,
-  ): void {
-    const policy = this.#options.retry ?? ADMIN_MESSAGE_RETRY;
-    if (attempt > policy.retries || this.#closed) return;
-    const delay = backoffDelay(policy, attempt);
-    const timer = setTimeout(() => {
-      this.#retryTimers.delete(timer);
-      this.#track(
-        this.#sendTo(adminId, render).then((sent) => {
-          if (sent === "sent") onReached?.();
-          else if (sent === "retry") this.#retryLater(adminId, render, attempt + 1, onReached);
-        }),
-      );
-    }, delay);
-    // A pending re-send never keeps the process alive by itself.
-    timer.unref();
-    this.#retryTimers.add(timer);
-  }
-
-  #track(work: Promise<unknown>): void {
-    const tracked = work
-      .catch((error: unknown) => this.#options.logger.error({ error }, "admin notification failed"))
-      .finally(() => this.#pending.delete(tracked));
-    this.#pending.add(tracked);
   }
 }

@@ -4,13 +4,14 @@
  * greeting, or the access refusal with their id and whom to ask); their next message in that
  * cooldown gets one short line (the answer is above, and when they are answered again), and
  * everything else they send in it is dropped, so however fast they send, they get at most two
- * messages per cooldown. The purchase gate refuses them before any flow starts, so no stranger
+ * messages per cooldown. The access check refuses them before any flow starts, so no stranger
  * ever causes a request to the Gift Purchase Service. Groups have their own per-group refusal
- * cooldown (features/group/refusal-throttle.ts); this is the same throttle keyed by person.
+ * cooldown (./refusal-throttle.ts, used by features/group/premium.ts); this is the same throttle
+ * keyed by person.
  */
 import type { MiddlewareFn } from "grammy";
 import type { BotContext } from "../context.js";
-import { RefusalThrottle } from "../features/group/refusal-throttle.js";
+import { RefusalThrottle } from "./refusal-throttle.js";
 
 export interface StrangerCooldownOptions {
   /** Whether this person may buy in a private chat (the access list). */

@@ -1,5 +1,5 @@
 /**
- * Starting a flow, shared by the commands and the start menu: the purchase gate first (nothing
+ * Starting a flow, shared by the commands and the start menu: the access check first (nothing
  * is asked upstream for a person who may not buy), then whether anything can be bought at all
  * (purchases paused by an admin, a limit used up: said now, in the chat, not at Confirm), then
  * any summary the person still has open is cancelled, so an old summary can never be

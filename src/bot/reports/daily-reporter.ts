@@ -11,7 +11,7 @@ import { utcDay } from "../../shared/utc-day.js";
 import type { Logger } from "../../shared/logger.js";
 import type { PurchaseRecords } from "../../purchases/records.js";
 import type { Translate } from "../context.js";
-import { isPassingTelegramFailure } from "../admin-notifications/index.js";
+import { isPassingTelegramFailure } from "../admin-notifications/messenger.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
 import { dailyReportText } from "./daily-report.js";
 

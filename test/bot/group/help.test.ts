@@ -3,7 +3,7 @@
  * or not, allowed group or not), within the group's refusal cooldown.
  */
 import { describe, expect, it } from "vitest";
-import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/features/group/refusal-throttle.js";
+import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/fair-share/refusal-throttle.js";
 import { TEST_BOT_INFO } from "../../../tools/testing/telegram-fake.js";
 import { GROUP_ID, OTHER_GROUP_ID, sentTexts } from "../../helpers/admin-bot.js";
 import { GINA, groupWorld, MIA, NOAH } from "../../helpers/group-bot.js";

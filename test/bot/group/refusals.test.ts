@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/features/group/refusal-throttle.js";
+import { GROUP_REFUSAL_COOLDOWN_MS } from "../../../src/bot/fair-share/refusal-throttle.js";
 import { testUser } from "../../../tools/testing/updates.js";
 import { GROUP_ID, OTHER_GROUP_ID, sentTexts } from "../../helpers/admin-bot.js";
 import { GINA, groupWorld, MIA, NOAH } from "../../helpers/group-bot.js";

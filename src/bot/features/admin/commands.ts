@@ -19,7 +19,7 @@ import {
 import type { AccessList } from "../../../access/access-list.js";
 import { fairShareSection } from "./fair-share-view.js";
 import { INTENT_ID_PATTERN } from "../../../gifts/catalogue.js";
-import type { GroupAdminChecker } from "../../gate/group-admins.js";
+import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { AdminNotifier } from "../../admin-notifications/index.js";
 import {
   ADMIN_DATA,

@@ -22,7 +22,7 @@ export function fairShareSection(
   const quota = status.quota;
   const waiting =
     quota !== undefined &&
-    (Object.values(quota.queued).some((queued) => queued > 0) || quota.heldForMs > 0);
+    (Object.values(quota.queued).some((queued) => queued > 0) || quota.retryWaitMs > 0);
   if (!waiting && status.throttledChecks.length === 0 && floods.length === 0) return "";
   return `\n\n${fairShareLines(t, locale, status, floods, names).join("\n")}`;
 }
@@ -47,8 +47,8 @@ function fairShareLines(
         reads: quota.queued.read,
       }),
     );
-    if (quota.heldForMs > 0) {
-      lines.push(t("admin-quota-held", { seconds: Math.ceil(quota.heldForMs / 1000) }));
+    if (quota.retryWaitMs > 0) {
+      lines.push(t("admin-quota-retry-wait", { seconds: Math.ceil(quota.retryWaitMs / 1000) }));
     }
     if (quota.topOwners.length > 0) {
       const owners = quota.topOwners.map((o) => `${String(o.owner)}: ${o.queued}`).join(", ");

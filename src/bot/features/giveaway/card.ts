@@ -36,7 +36,7 @@ export interface GiveawayFigures {
   /** The wallet's balance in that currency; undefined when it could not be read. */
   balance: string | undefined;
   /** What today's limits leave for the admin, of this kind. */
-  room: Headroom;
+  headroom: Headroom;
   /**
    * A giveaway of the last 7 days that gave the same gift to the same recipients, if any: the
    * card warns, and its Confirm says it sends a second giveaway.
@@ -70,7 +70,7 @@ export function cardText(
     ...lines,
     totalLine(t, giveaway, count),
     ...moneyLines(t, locale, figures, count),
-    ...roomLines(t, giveaway, figures.room, count),
+    ...headroomLines(t, giveaway, figures.headroom, count),
     ...sameAsLines(t, locale, figures.sameAs, count),
   ].join("\n");
 }
@@ -183,13 +183,19 @@ function moneyLines(
 }
 
 /** What today's limits leave, and a warning when the list does not fit in it. */
-function roomLines(t: Translate, giveaway: CardGiveaway, room: Headroom, count: number): string[] {
-  const limit = t(`limit-${room.limit}`);
-  const fit = giveaway.kind === "stars" ? Math.floor(room.left / giveaway.quantity) : room.left;
+function headroomLines(
+  t: Translate,
+  giveaway: CardGiveaway,
+  headroom: Headroom,
+  count: number,
+): string[] {
+  const limit = t(`limit-${headroom.limit}`);
+  const fit =
+    giveaway.kind === "stars" ? Math.floor(headroom.left / giveaway.quantity) : headroom.left;
   const line =
     giveaway.kind === "stars"
-      ? t("giveaway-card-room-stars", { left: room.left, limit })
-      : t("giveaway-card-room-premium", { left: room.left, limit });
+      ? t("giveaway-card-room-stars", { left: headroom.left, limit })
+      : t("giveaway-card-room-premium", { left: headroom.left, limit });
   return fit >= count ? [line] : [line, t("giveaway-card-over-limit", { fit, count })];
 }
 

@@ -166,8 +166,8 @@ async function readFigures(
     }),
     currency,
     balance: read.kind === "ok" ? balanceIn(read.balance, currency) : undefined,
-    // Today's room for the whole list: the cap of one gift limits each gift, not the batch.
-    room: await services.records.headroom(
+    // Today's headroom for the whole list: the cap of one gift limits each gift, not the batch.
+    headroom: await services.records.headroom(
       giveaway.ownerId,
       giveaway.kind,
       services.admins.has(giveaway.ownerId),

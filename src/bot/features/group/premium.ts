@@ -5,7 +5,7 @@
  *
  * Only the start is handled here; the summary and its Confirm/Cancel buttons are the same
  * intent-keyed handlers as in private chats (features/summary.ts), so the ledger alone decides
- * whether anything is bought, and the purchase gate checks the administrator again (fresh)
+ * whether anything is bought, and the access check checks the administrator again (fresh)
  * at confirmation. No conversation is used: a group is shared by several administrators, and
  * conversations are keyed by chat. Prompts are deleted when their step ends; group messages
  * never show the wallet's balance (the summary omits it outside private chats).
@@ -31,8 +31,8 @@ import type { Message } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
 import type { PremiumDuration } from "../../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../../gifts/username.js";
-import { checkGroupRequest, groupRefusalText } from "../../gate/access-gate.js";
-import type { GroupAdminChecker } from "../../gate/group-admins.js";
+import { checkGroupRequest, groupRefusalText } from "../../access/check.js";
+import type { GroupAdminChecker } from "../../access/group-admins.js";
 import type { BotContext } from "../../context.js";
 import { tellQueued } from "../../format.js";
 import { flowNotice, purchasesState, startProblem, withNotice } from "../../flows/headroom.js";
@@ -49,7 +49,7 @@ import {
 } from "../../callback-data/group.js";
 import { closeOpenSummaries } from "../flow-entry.js";
 import type { GroupPrompt, GroupPromptStore } from "./prompts.js";
-import { GroupRefusalThrottle } from "./refusal-throttle.js";
+import { GroupRefusalThrottle } from "../../fair-share/refusal-throttle.js";
 
 /** How long a duration prompt (and a short reply) lives in a group: 10 minutes. */
 export const GROUP_PROMPT_TTL_MS = 10 * 60_000;
@@ -268,7 +268,7 @@ async function onGroupPress(ctx: GroupPress, env: GroupEnv, action: GroupAction)
   await pickDuration(ctx, env, prompt, action.months);
 }
 
-/** The starter chose a duration: ask the gate again (fresh), then show the summary. */
+/** The starter chose a duration: ask the access check again (fresh), then show the summary. */
 async function pickDuration(
   ctx: GroupPress,
   env: GroupEnv,

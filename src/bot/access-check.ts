@@ -6,18 +6,18 @@
 import type { IntentKind } from "../ledger/types.js";
 import type { BotContext } from "./context.js";
 
-export interface PurchaseGateRequest {
+export interface AccessCheckRequest {
   kind: IntentKind;
   /** `start`: before anything is asked upstream; `confirm`: before the claim is attempted. */
   stage: "start" | "confirm";
 }
 
-export type PurchaseGateDecision =
+export type AccessCheckDecision =
   | { allowed: true }
   /** `text` is shown to the person (already translated); the default explains access is closed. */
   | { allowed: false; text?: string };
 
-export type PurchaseGate = (
+export type AccessCheck = (
   ctx: BotContext,
-  request: PurchaseGateRequest,
-) => PurchaseGateDecision | Promise<PurchaseGateDecision>;
+  request: AccessCheckRequest,
+) => AccessCheckDecision | Promise<AccessCheckDecision>;

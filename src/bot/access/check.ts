@@ -1,5 +1,5 @@
 /**
- * The purchase gate built on the access list: who may start a flow and confirm a purchase.
+ * The access check built on the access list: who may start a flow and confirm a purchase.
  *
  * Private chats: admins (ADMIN_IDS), buyers (ALLOWED_USER_IDS and those admins add in the bot),
  * or anyone when PUBLIC_PURCHASES is on. Groups: premium only, only in allowed groups, only by
@@ -9,10 +9,10 @@
  */
 import type { AccessList } from "../../access/access-list.js";
 import type { BotContext } from "../context.js";
-import type { PurchaseGate, PurchaseGateDecision, PurchaseGateRequest } from "../purchase-gate.js";
+import type { AccessCheck, AccessCheckDecision, AccessCheckRequest } from "../access-check.js";
 import type { GroupAdminChecker } from "./group-admins.js";
 
-export interface AccessGateOptions {
+export interface AccessCheckOptions {
   access: AccessList;
   groupAdmins: GroupAdminChecker;
   /**
@@ -28,8 +28,8 @@ export type GroupRefusal = "premium_only" | "chat_not_allowed" | "not_admin" | "
 /** Decides a group request; `undefined` means allowed. */
 export async function checkGroupRequest(
   ctx: BotContext,
-  request: PurchaseGateRequest,
-  options: AccessGateOptions,
+  request: AccessCheckRequest,
+  options: AccessCheckOptions,
 ): Promise<GroupRefusal | undefined> {
   const chatId = ctx.chat?.id;
   const userId = ctx.from?.id;
@@ -57,9 +57,9 @@ export function groupRefusalText(ctx: BotContext, refusal: GroupRefusal): string
   }
 }
 
-/** The gate to pass as `canBuy` to createGiftBot. */
-export function createAccessGate(options: AccessGateOptions): PurchaseGate {
-  return async (ctx, request): Promise<PurchaseGateDecision> => {
+/** The access check to pass as `canBuy` to createGiftBot. */
+export function createAccessCheck(options: AccessCheckOptions): AccessCheck {
+  return async (ctx, request): Promise<AccessCheckDecision> => {
     const chat = ctx.chat;
     const userId = ctx.from?.id;
     if (chat === undefined || userId === undefined) return { allowed: false };

@@ -1,6 +1,6 @@
 import type { Api } from "grammy";
 import { describe, expect, it } from "vitest";
-import { GroupAdminChecker } from "../../../src/bot/gate/group-admins.js";
+import { GroupAdminChecker } from "../../../src/bot/access/group-admins.js";
 import { createTestClock } from "../../../tools/testing/clock.js";
 
 /** Just enough of grammY's Api: getChatMember answering from a script. */

@@ -1,17 +1,17 @@
 /**
  * The breaker's pause when the database refused to write it. The breaker has opened: believing
  * purchases paused while the database says they are open would let the next confirmation out
- * against the service that just refused several in a row. So the pause is held here, in memory
+ * against the service that just refused several in a row. So the pause is kept here, unrecorded, in memory
  * (the desk refuses every confirmation as paused by the breaker while it is), and written again
  * in the background with a growing pause until the database takes it. An admin's resume drops
- * it. A refusal that will never pass (read-only file) stops the retries but keeps the pause held
+ * it. A refusal that will never pass (read-only file) stops the retries but keeps the pause
  * for as long as the process runs; admins are told through the desk's storage failures.
  */
 import { backoffDelay } from "../shared/backoff.js";
 import type { Logger } from "../shared/logger.js";
 import type { UnrecordedRetry } from "./unrecorded.js";
 
-export class HeldPause {
+export class UnrecordedPause {
   readonly #retry: UnrecordedRetry;
   readonly #logger: Logger;
   readonly #isTransient: (error: unknown) => boolean;
@@ -35,7 +35,7 @@ export class HeldPause {
 
   /**
    * Holds the pause from this moment and writes it at once; `onRefused` is told when that
-   * first write fails, and it is then tried again in the background. Held until written: the
+   * first write fails, and it is then tried again in the background. Kept until written: the
    * store answers later, and no confirmation may get out meanwhile. Resolves
    * when the first write has landed or been refused (never rejects).
    */
@@ -45,7 +45,7 @@ export class HeldPause {
     return this.#tryWrite(0, onRefused);
   }
 
-  /** Forgets the held pause (written, an admin resumed, or the process stops). */
+  /** Forgets the unrecorded pause (written, an admin resumed, or the process stops). */
   drop(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -71,7 +71,10 @@ export class HeldPause {
       onRefused?.(err);
       if (this.#write !== write) return;
       if (!this.#isTransient(err)) {
-        this.#logger.error({ err }, "the breaker's pause cannot be written; held until restart");
+        this.#logger.error(
+          { err },
+          "the breaker's pause cannot be written; kept unrecorded until restart",
+        );
         return;
       }
       if (attempt > 0)
@@ -81,6 +84,6 @@ export class HeldPause {
     }
     if (this.#write !== write) return;
     this.#write = undefined;
-    if (attempt > 0) this.#logger.warn("the breaker's pause held in memory is written");
+    if (attempt > 0) this.#logger.warn("the unrecorded breaker's pause is written");
   }
 }

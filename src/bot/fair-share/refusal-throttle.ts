@@ -10,7 +10,7 @@
  * theirs). Kept in memory: after a restart at most one extra refusal is sent.
  *
  * The same throttle keyed by a person gives strangers in private chats one answer per cooldown
- * (bot/fair-share/stranger-cooldown.ts).
+ * (./stranger-cooldown.ts).
  */
 
 /** At most one refusal reply per group in this window: 30 seconds. */
