@@ -18,7 +18,6 @@ import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "../ledger/ty
 import { DAY_MS, utcDay } from "../shared/utc-day.js";
 import type { Database } from "./db/port.js";
 import { type IntentRow, rowToIntent } from "./ledger/rows.js";
-import { RecentCosts } from "./recent-costs.js";
 
 /** A balance unchanged for this long is kept again, so a day's start is never far back. */
 const READING_REFRESH_MS = 3_600_000;
@@ -41,12 +40,9 @@ type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
 
 export class StoredAccounts implements PurchaseAccounts {
   readonly #db: Database;
-  /** Remembered answers of `recentCosts`, when the store is one process's (see RecentCosts). */
-  readonly #known: RecentCosts | undefined;
 
-  constructor(db: Database, options: { rememberCosts: boolean }) {
+  constructor(db: Database) {
     this.#db = db;
-    this.#known = options.rememberCosts ? new RecentCosts() : undefined;
   }
 
   /**
@@ -54,54 +50,43 @@ export class StoredAccounts implements PurchaseAccounts {
    * the chain cannot overwrite it). False when already recorded or not delivered.
    */
   async recordCost(intentId: string, cost: PurchaseCost): Promise<boolean> {
-    this.#known?.recording();
-    const [recorded] = await this.#db
-      .rows<{ kind: "stars" | "premium"; quantity: number; payment_method: string }>(
-        `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
+    const changed = await this.#db.run(
+      `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
          cost_source = @source, cost_unmeasured = @reason, cost_at = @at
-       WHERE id = @id AND cost_at IS NULL AND status IN ('succeeded', 'delivered')
-       RETURNING kind, quantity, payment_method`,
-        {
-          id: intentId,
-          amount: cost.measured ? cost.amount : null,
-          currency: cost.currency,
-          source: cost.measured ? cost.source : null,
-          reason: cost.measured ? null : cost.reason,
-          at: cost.at,
-        },
-      )
-      .finally(() => this.#known?.recording());
-    if (recorded === undefined) return false;
-    if (cost.measured) this.#known?.add(recorded, cost);
-    return true;
+       WHERE id = @id AND cost_at IS NULL AND status IN ('succeeded', 'delivered')`,
+      {
+        id: intentId,
+        amount: cost.measured ? cost.amount : null,
+        currency: cost.currency,
+        source: cost.measured ? cost.source : null,
+        reason: cost.measured ? null : cost.reason,
+        at: cost.at,
+      },
+    );
+    return changed === 1;
   }
 
   async recentCosts(query: CostQuery): Promise<CostSample[]> {
     const limit = Math.max(1, Math.trunc(query.limit));
-    const known = this.#known?.answer(query, limit);
-    if (known !== undefined) return known;
-    const asked = this.#known?.asking();
+    // Asked at every summary, of the database each time: a short walk of the costs' index from
+    // the newest, cheaper than keeping answers that another replica's recording makes stale.
     const found = await this.#db.rows<{
       quantity: number;
       cost_amount: string;
       cost_currency: Currency;
-      cost_at: number;
     }>(
-      `SELECT quantity, cost_amount, cost_currency, cost_at FROM purchase_intents
+      `SELECT quantity, cost_amount, cost_currency FROM purchase_intents
        WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
          AND (CAST(@quantity AS INTEGER) IS NULL OR quantity = @quantity)
        ORDER BY cost_at DESC, ${this.#db.dialect.seq} DESC LIMIT @limit`,
       { kind: query.kind, method: query.paymentMethod, quantity: query.quantity ?? null, limit },
     );
-    const samples = found.flatMap((row) => {
+    return found.flatMap((row) => {
       const cost = parseMoney(row.cost_currency, row.cost_amount);
       return cost === undefined
         ? []
         : [{ kind: query.kind, quantity: row.quantity, paymentMethod: query.paymentMethod, cost }];
     });
-    const newestAt = found.reduce((newest, row) => Math.max(newest, row.cost_at), -Infinity);
-    this.#known?.remember({ ...query, limit }, samples, newestAt, asked);
-    return samples.slice();
   }
 
   /** Keeps a reading unless the newest one kept says the same and is under an hour old. */

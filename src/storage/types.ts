@@ -63,10 +63,7 @@ export interface BackupResult {
 export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
   openLedger(settings: LedgerOptions): PurchaseLedger;
-  /**
-   * The accounts beside the ledger: costs, balance readings, the export, daily reports sent. The
-   * same object on every call (it remembers recent costs until it records one itself).
-   */
+  /** The accounts beside the ledger: costs, balance readings, the export, daily reports sent. */
   openAccounts(): PurchaseAccounts;
   /** Giveaway batches, beside the ledger on the same database. */
   giveaways: GiveawayBatches;

@@ -44,7 +44,6 @@ export async function openPostgresStorage(
   const db = new PostgresDatabase(pool, {
     isUpTimeoutMs: isUpTimeoutMs ?? DEFAULT_IS_UP_TIMEOUT_MS,
   });
-  // Backed up by other means (pg_dump, the database service's own backups). Costs are read from
-  // the database every time: another replica may have recorded one.
-  return storageOn(db, { backup: undefined, rememberCosts: false });
+  // Backed up by other means (pg_dump, the database service's own backups).
+  return storageOn(db);
 }
