@@ -5,10 +5,7 @@
  * statuses for ones that spend nothing), so they do not pass the ledger gate: a claim of the same
  * intent and these meet on its row (PostgreSQL's row lock, SQLite's one writer).
  */
-import { isPremiumDuration, isStarsAmount } from "../../gifts/catalogue.js";
-import { parseUsername } from "../../gifts/username.js";
-import { InvalidDraftError, IntentNotFoundError } from "../../ledger/errors.js";
-import { newIntentId } from "../../ledger/intent-id.js";
+import { checkedRecipient, newIntentId } from "../../ledger/new-intents.js";
 import type {
   BalanceSnapshot,
   NewIntent,
@@ -30,30 +27,6 @@ type DraftMoves = Pick<
   | "expireDrafts"
 >;
 
-const INSERT_SQL = `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
-    requester_user_id, requester_chat_id, requester_chat_type, status, created_at,
-    expires_at, balance_before, balance_before_at, updated_at)
-  VALUES (@id, @kind, @recipient, @quantity, @paymentMethod, @userId, @chatId, @chatType,
-    'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now)
-  RETURNING *`;
-
-/** Throws {@link InvalidDraftError} for a draft the service would refuse; the clean recipient. */
-function checkedRecipient(request: NewIntent): string {
-  const recipient = parseUsername(request.recipient);
-  if (recipient === undefined) throw new InvalidDraftError("The recipient is not a username.");
-  if (!Number.isSafeInteger(request.quantity) || request.quantity <= 0) {
-    throw new InvalidDraftError("The quantity must be a positive whole number.");
-  }
-  // The service's own bounds (src/gifts/catalogue.ts): a draft it would refuse is not worth showing.
-  if (request.kind === "stars" && !isStarsAmount(request.quantity)) {
-    throw new InvalidDraftError("A stars amount is a whole number from 50 to 1,000,000.");
-  }
-  if (request.kind === "premium" && !isPremiumDuration(request.quantity)) {
-    throw new InvalidDraftError("A premium duration is 3, 6 or 12 months.");
-  }
-  return recipient;
-}
-
 export class LedgerDrafts implements DraftMoves {
   readonly #core: LedgerCore;
   readonly #draftTtlMs: number;
@@ -63,32 +36,14 @@ export class LedgerDrafts implements DraftMoves {
     this.#draftTtlMs = draftTtlMs;
   }
 
-  createDraft = async (request: NewIntent, now = this.#core.clock()): Promise<PurchaseIntent> => {
-    const recipient = checkedRecipient(request);
-    const id = newIntentId();
-    const row = await this.#core.db.transaction(async (tx) => {
-      const [inserted] = await tx.rows<IntentRow>(INSERT_SQL, {
-        id,
-        kind: request.kind,
-        recipient,
-        quantity: request.quantity,
-        paymentMethod: request.paymentMethod,
-        userId: request.requester.userId,
-        chatId: request.requester.chatId,
-        chatType: request.requester.chatType,
-        now,
-        expiresAt: now + this.#draftTtlMs,
-        balanceBefore:
-          request.balanceBefore === undefined ? null : JSON.stringify(request.balanceBefore),
-        balanceBeforeAt:
-          request.balanceBefore === undefined ? null : (request.balanceBeforeAt ?? null),
-      });
-      const actor = request.requester.userId;
-      await this.#core.event(tx, { id, from: null, to: "draft", at: now }, actor);
-      return inserted;
-    });
-    if (row === undefined) throw new IntentNotFoundError(id);
-    return rowToIntent(row);
+  createDraft = (request: NewIntent, now = this.#core.clock()): Promise<PurchaseIntent> => {
+    const draft = {
+      ...request,
+      id: newIntentId(),
+      recipient: checkedRecipient(request),
+      expiresAt: now + this.#draftTtlMs,
+    };
+    return this.#core.db.transaction((tx) => this.#core.insertDraft(tx, draft, now));
   };
 
   /** Only its requester, only while it is a live draft. */
@@ -140,7 +95,7 @@ export class LedgerDrafts implements DraftMoves {
     const core = this.#core;
     return core.db.transaction(
       async (tx) => {
-        const current = await core.lockIfAny(id, tx);
+        const current = await core.get(id, tx, true);
         if (current?.status !== "queued") return false;
         await core.move(tx, current, "draft", now, {}, null);
         return true;
@@ -162,7 +117,7 @@ export class LedgerDrafts implements DraftMoves {
     const core = this.#core;
     return core.db.transaction(
       async (tx) => {
-        const current = await core.lockIfAny(id, tx);
+        const current = await core.get(id, tx, true);
         if (current?.status !== "queued") return undefined;
         if (reason === "expired" || current.expiresAt <= now) {
           return core.move(tx, current, "expired", now, { finishedAt: now }, null);
@@ -180,7 +135,7 @@ export class LedgerDrafts implements DraftMoves {
   cancel = (id: string, userId: number, now = this.#core.clock()): Promise<boolean> => {
     const core = this.#core;
     return core.db.transaction(async (tx) => {
-      const current = await core.lockIfAny(id, tx);
+      const current = await core.get(id, tx, true);
       if (current === undefined || current.requester.userId !== userId) return false;
       if (current.status !== "draft") return false;
       await core.move(tx, current, "cancelled", now, { finishedAt: now }, userId);
@@ -188,19 +143,11 @@ export class LedgerDrafts implements DraftMoves {
     });
   };
 
-  expireDrafts = (now = this.#core.clock()): Promise<number> => {
-    const core = this.#core;
-    const { seq, forUpdate } = core.db.dialect;
-    return core.db.transaction(async (tx) => {
-      const due = await tx.rows<{ id: string }>(
-        `SELECT id FROM purchase_intents WHERE status = 'draft' AND expires_at <= @now
-         ORDER BY ${seq}${forUpdate}`,
-        { now },
-      );
-      for (const { id } of due) {
-        await core.move(tx, await core.lock(id, tx), "expired", now, { finishedAt: now }, null);
-      }
-      return due.length;
-    });
+  expireDrafts = async (now = this.#core.clock()): Promise<number> => {
+    const where = `status = 'draft' AND expires_at <= @now ORDER BY ${this.#core.db.dialect.seq}`;
+    const expired = await this.#core.db.transaction((tx) =>
+      this.#core.moveAll(tx, { where, params: { now } }, "expired", now, { finishedAt: now }, null),
+    );
+    return expired.length;
   };
 }
