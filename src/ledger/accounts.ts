@@ -4,10 +4,11 @@
  * export, and which daily reports were sent. None of it decides whether a purchase may be sent
  * (the ledger's claim alone does); it is written after the fact and read for reports.
  */
-import type { Currency } from "../costs/money.js";
+import { type Currency, formatMoney, type Money, parseMoney, sumMoney } from "../costs/money.js";
 import type { BalanceReading, CostSample, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
-import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
+import { SPENDING_STATUSES } from "./transitions.js";
+import type { BalanceSnapshot, IntentKind, IntentStatus, PurchaseIntent } from "./types.js";
 
 export type { CostSample } from "../costs/types.js";
 
@@ -45,6 +46,56 @@ export interface DayFigures {
   refusals: { reason: string; count: number }[];
   /** How often the purchase breaker opened that day (it pauses purchases). */
   breakerOpenings: number;
+}
+
+/** One purchase sent on the day, as its figures count it (its cost as recorded, if any). */
+export interface SentOnDay {
+  status: IntentStatus;
+  kind: IntentKind;
+  quantity: number;
+  costAmount: string | null;
+  costCurrency: Currency | null;
+}
+
+/**
+ * The figures of the UTC day `day` from the purchases sent that day, and what else was read of
+ * that day (balances, refusals, breaker openings).
+ */
+export function tallyDay(
+  day: string,
+  purchases: readonly SentOnDay[],
+  read: Pick<DayFigures, "balanceStart" | "balanceEnd" | "refusals" | "breakerOpenings">,
+): DayFigures {
+  const figures: DayFigures = {
+    ...{ day, byStatus: {}, starsBought: 0, premiumGifts: 0, premiumMonths: 0 },
+    ...{ spent: [], unmeasured: 0, limitsUsed: { stars: 0, premium: 0 }, ...read },
+  };
+  const costs: Money[] = [];
+  for (const row of purchases) {
+    figures.byStatus[row.status] = (figures.byStatus[row.status] ?? 0) + 1;
+    if (SPENDING_STATUSES.includes(row.status)) {
+      if (row.kind === "stars") figures.limitsUsed.stars += row.quantity;
+      else figures.limitsUsed.premium += 1;
+    }
+    if (row.status !== "succeeded" && row.status !== "delivered") continue;
+    if (row.kind === "stars") figures.starsBought += row.quantity;
+    else {
+      figures.premiumGifts += 1;
+      figures.premiumMonths += row.quantity;
+    }
+    const cost =
+      row.costCurrency === null
+        ? undefined
+        : parseMoney(row.costCurrency, row.costAmount ?? undefined);
+    if (cost === undefined) figures.unmeasured += 1;
+    else costs.push(cost);
+  }
+  figures.spent = (["usdt", "ton"] as const).flatMap((currency) => {
+    const of = costs.filter((c) => c.currency === currency);
+    if (of.length === 0) return [];
+    return [{ currency, amount: formatMoney(sumMoney(currency, of)), purchases: of.length }];
+  });
+  return figures;
 }
 
 /** Where costs, balance readings, day figures, the export and the report log are kept. */

@@ -4,17 +4,17 @@
  * exact integers (src/costs/money.ts), never with SQL's SUM over text, which would go through
  * floats.
  */
-import { parseMoney, formatMoney, sumMoney, type Currency, type Money } from "../costs/money.js";
+import { parseMoney, type Currency } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
-import type {
-  BalanceReading,
-  CostSample,
-  DayFigures,
-  PurchaseAccounts,
-  SpentIn,
+import {
+  type BalanceReading,
+  type CostSample,
+  type DayFigures,
+  type PurchaseAccounts,
+  type SentOnDay,
+  tallyDay,
 } from "../ledger/accounts.js";
-import { SPENDING_STATUSES } from "../ledger/transitions.js";
-import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "../ledger/types.js";
+import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
 import { DAY_MS, utcDay } from "../shared/utc-day.js";
 import type { Database } from "./db/port.js";
 import { type IntentRow, rowToIntent } from "./ledger/rows.js";
@@ -22,19 +22,23 @@ import { type IntentRow, rowToIntent } from "./ledger/rows.js";
 /** A balance unchanged for this long is kept again, so a day's start is never far back. */
 const READING_REFRESH_MS = 3_600_000;
 
-interface DayRow {
-  status: IntentStatus;
-  kind: "stars" | "premium";
-  quantity: number;
-  cost_amount: string | null;
-  cost_currency: Currency | null;
-}
-
 interface ReadingRow {
   at: number;
   ton: string | null;
   usdt: string | null;
 }
+
+/** The purchases sent in `[@from, @to)`, as the day's figures count them. */
+const SENT_ON_DAY_SQL = `SELECT status, kind, quantity, cost_amount AS "costAmount",
+    cost_currency AS "costCurrency"
+  FROM purchase_intents WHERE sent_at >= @from AND sent_at < @to`;
+
+/** The service's refusals of purchases sent in `[@from, @to)`, by reason, most first. */
+const REFUSALS_SQL = `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS count
+  FROM purchase_intents
+  WHERE status = 'rejected' AND sent_at >= @from AND sent_at < @to
+    AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
+  GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`;
 
 type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
 
@@ -103,44 +107,19 @@ export class StoredAccounts implements PurchaseAccounts {
 
   async dayFigures(dayStart: number): Promise<DayFigures> {
     const window = { from: dayStart, to: dayStart + DAY_MS };
-    const figures: DayFigures = {
-      day: utcDay(dayStart),
-      byStatus: {},
-      starsBought: 0,
-      premiumGifts: 0,
-      premiumMonths: 0,
-      spent: [],
-      unmeasured: 0,
+    const [openings] = await this.#db.rows<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= @from AND at < @to",
+      window,
+    );
+    return tallyDay(utcDay(dayStart), await this.#db.rows<SentOnDay>(SENT_ON_DAY_SQL, window), {
       balanceStart: snapshotOf(
         (await this.#reading("at < @from ORDER BY at DESC", window)) ??
           (await this.#reading("at >= @from AND at < @to ORDER BY at", window)),
       ),
       balanceEnd: snapshotOf(await this.#reading("at < @to ORDER BY at DESC", window)),
-      limitsUsed: { stars: 0, premium: 0 },
-      refusals: await this.#db.rows<{ reason: string; count: number }>(
-        `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS count FROM purchase_intents
-         WHERE status = 'rejected' AND sent_at >= @from AND sent_at < @to
-           AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
-         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
-        window,
-      ),
-      breakerOpenings:
-        (
-          await this.#db.rows<{ count: number }>(
-            "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= @from AND at < @to",
-            window,
-          )
-        )[0]?.count ?? 0,
-    };
-    const dayRows = await this.#db.rows<DayRow>(
-      `SELECT status, kind, quantity, cost_amount, cost_currency FROM purchase_intents
-       WHERE sent_at >= @from AND sent_at < @to`,
-      window,
-    );
-    const costs: Money[] = [];
-    for (const row of dayRows) addToFigures(figures, row, costs);
-    figures.spent = spentPerCurrency(costs);
-    return figures;
+      refusals: await this.#db.rows<{ reason: string; count: number }>(REFUSALS_SQL, window),
+      breakerOpenings: openings?.count ?? 0,
+    });
   }
 
   async #reading(where: string, window: { from: number; to: number }) {
@@ -202,36 +181,6 @@ export class StoredAccounts implements PurchaseAccounts {
   }
 }
 
-/** Counts one of the day's purchases into its figures (and its cost into `costs`). */
-function addToFigures(figures: DayFigures, row: DayRow, costs: Money[]): void {
-  figures.byStatus[row.status] = (figures.byStatus[row.status] ?? 0) + 1;
-  if (SPENDING_STATUSES.includes(row.status)) {
-    if (row.kind === "stars") figures.limitsUsed.stars += row.quantity;
-    else figures.limitsUsed.premium += 1;
-  }
-  if (row.status !== "succeeded" && row.status !== "delivered") return;
-  if (row.kind === "stars") figures.starsBought += row.quantity;
-  else {
-    figures.premiumGifts += 1;
-    figures.premiumMonths += row.quantity;
-  }
-  const cost =
-    row.cost_currency === null
-      ? undefined
-      : parseMoney(row.cost_currency, row.cost_amount ?? undefined);
-  if (cost === undefined) figures.unmeasured += 1;
-  else costs.push(cost);
-}
-
 function snapshotOf(row: ReadingRow | undefined): BalanceSnapshot | undefined {
   return row === undefined ? undefined : { ton: row.ton ?? undefined, usdt: row.usdt ?? undefined };
-}
-
-function spentPerCurrency(costs: readonly Money[]): SpentIn[] {
-  const currencies: Currency[] = ["usdt", "ton"];
-  return currencies.flatMap((currency) => {
-    const of = costs.filter((c) => c.currency === currency);
-    if (of.length === 0) return [];
-    return [{ currency, amount: formatMoney(sumMoney(currency, of)), purchases: of.length }];
-  });
 }
