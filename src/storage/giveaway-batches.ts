@@ -19,38 +19,7 @@ import { checkedRecipients, newIntentId } from "../ledger/new-intents.js";
 import type { IntentStatus, PurchaseIntent } from "../ledger/types.js";
 import type { Database, Params } from "./db/port.js";
 import { LedgerCore } from "./ledger/core.js";
-import { type IntentRow, rowToIntent } from "./ledger/rows.js";
-
-/** A `giveaway_batches` row. */
-export interface BatchRow {
-  id: string;
-  kind: GiveawayBatch["kind"];
-  quantity: number;
-  payment_method: GiveawayBatch["paymentMethod"];
-  admin_id: number;
-  chat_id: number;
-  message_id: number | null;
-  status: BatchStatus;
-  stop_reason: BatchStopReason | null;
-  created_at: number;
-  updated_at: number;
-}
-
-export function rowToBatch(row: BatchRow): GiveawayBatch {
-  return {
-    id: row.id,
-    kind: row.kind,
-    quantity: row.quantity,
-    paymentMethod: row.payment_method,
-    adminId: row.admin_id,
-    chatId: row.chat_id,
-    messageId: row.message_id ?? undefined,
-    status: row.status,
-    stopReason: row.stop_reason ?? undefined,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+import { camelRow, type IntentRow, rowToIntent } from "./ledger/rows.js";
 
 const INSERT_BATCH_SQL = `INSERT INTO giveaway_batches (id, kind, quantity, payment_method,
     admin_id, chat_id, status, created_at, updated_at)
@@ -73,7 +42,7 @@ export class StoredGiveawayBatches implements GiveawayBatches {
     const { kind, quantity, paymentMethod, adminId, chatId, balanceBefore } = batch;
     const row = await this.#db.transaction(async (tx) => {
       const fields = { id, kind, quantity, method: paymentMethod, adminId, chatId, now };
-      const [inserted] = await tx.rows<BatchRow>(INSERT_BATCH_SQL, fields);
+      const [inserted] = await tx.rows<object>(INSERT_BATCH_SQL, fields);
       for (const [position, recipient] of recipients.entries()) {
         const draft = {
           ...{ id: newIntentId(), kind, recipient, quantity, paymentMethod, balanceBefore },
@@ -86,7 +55,7 @@ export class StoredGiveawayBatches implements GiveawayBatches {
       return inserted;
     });
     if (row === undefined) throw new Error("the giveaway batch was not written");
-    return rowToBatch(row);
+    return camelRow<GiveawayBatch>(row);
   }
 
   async getBatch(id: string): Promise<GiveawayBatch | undefined> {
@@ -110,8 +79,8 @@ export class StoredGiveawayBatches implements GiveawayBatches {
   }
 
   async #batches(where: string, params?: Params): Promise<GiveawayBatch[]> {
-    const found = await this.#db.rows<BatchRow>(`SELECT * FROM giveaway_batches ${where}`, params);
-    return found.map(rowToBatch);
+    const found = await this.#db.rows<object>(`SELECT * FROM giveaway_batches ${where}`, params);
+    return found.map((row) => camelRow<GiveawayBatch>(row));
   }
 
   async setBatchMessage(id: string, messageId: number, now: number): Promise<void> {

@@ -23,7 +23,7 @@ import {
 } from "../../shared/utc-day.js";
 import type { Params, Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
-import { type IntentRow, rowToIntent } from "./rows.js";
+import { camelRow, type IntentRow, rowToIntent } from "./rows.js";
 import { outBetween, USAGE_SQL } from "./sql.js";
 
 /** The reads, with those the claim's refusal makes inside its own transaction. */
@@ -166,22 +166,12 @@ export class LedgerQueriesOn implements LedgerQueryRows {
 
   /** The status history of one intent, oldest first (for admins' details and audits). */
   history = async (id: string): Promise<StatusChange[]> => {
-    const found = await this.#core.db.rows<{
-      from_status: IntentStatus | null;
-      to_status: IntentStatus;
-      at: number;
-      actor: number | null;
-    }>(
-      `SELECT from_status, to_status, at, actor FROM purchase_intent_events
+    const found = await this.#core.db.rows<object>(
+      `SELECT from_status AS "from", to_status AS "to", at, actor FROM purchase_intent_events
        WHERE intent_id = @id ORDER BY seq`,
       { id },
     );
-    return found.map((r) => ({
-      from: r.from_status ?? undefined,
-      to: r.to_status,
-      at: r.at,
-      actor: r.actor ?? undefined,
-    }));
+    return found.map((row) => camelRow<StatusChange>(row));
   };
 
   /**
@@ -203,16 +193,9 @@ export class LedgerQueriesOn implements LedgerQueryRows {
    * purchases waiting for that reading.
    */
   outBetween = async (from: number, to: number): Promise<OutWindow[]> => {
-    const found = await this.#core.db.rows<{
-      id: string;
-      sent_at: number;
-      finished_at: number | null;
-    }>(`SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${this.#out}`, { from, to });
-    return found.map((row) => ({
-      id: row.id,
-      sentAt: row.sent_at,
-      finishedAt: row.finished_at ?? undefined,
-    }));
+    const sql = `SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${this.#out}`;
+    const found = await this.#core.db.rows<object>(sql, { from, to });
+    return found.map((row) => camelRow<OutWindow>(row));
   };
 }
 
