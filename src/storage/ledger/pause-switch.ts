@@ -7,7 +7,11 @@
 import type { PauseReason, PauseSource, PauseState, PauseSwitch } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
-import { PAUSE_REASON_KEY, PAUSED_KEY } from "./sql.js";
+
+/** The pause switch's row in `ledger_settings`: "true" while purchases are paused. */
+export const PAUSED_KEY = "purchases_paused";
+/** Who paused and why, JSON `{ source, detail }`, next to the switch itself. */
+export const PAUSE_REASON_KEY = "purchases_paused_reason";
 
 const UPSERT_SQL = `INSERT INTO ledger_settings (key, value, updated_by, updated_at)
   VALUES (@key, @value, @by, @now)

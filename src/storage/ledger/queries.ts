@@ -21,10 +21,49 @@ import {
   utcDayNumber,
   utcDayStart,
 } from "../../shared/utc-day.js";
+import type { Dialect } from "../db/dialect.js";
 import type { Params, Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
 import { camelRow, type IntentRow, rowToIntent } from "./rows.js";
-import { outBetween, USAGE_SQL } from "./sql.js";
+
+/**
+ * What may have been spent on the UTC day `@day` (`sent_at / 86400000`): a `quantity` (stars) or
+ * a count of `purchases` (premium), for one person (`@userId`) or the whole bot (`0`). One lookup
+ * in the running totals that triggers keep in the status change's own transaction (migration
+ * "running daily totals"), so the claim and the limits shown to people cost the same on a busy
+ * day as on a quiet one, and are exact for every connection and process.
+ */
+export function spent(
+  column: "quantity" | "purchases",
+  kind: "stars" | "premium",
+  who: "@userId" | "0",
+): string {
+  return `COALESCE((SELECT d.${column} FROM daily_spending d
+    WHERE d.day = @day AND d.kind = '${kind}' AND d.requester_user_id = ${who}), 0)`;
+}
+
+/** Aliases are quoted: PostgreSQL folds unquoted names to lower case. */
+const USAGE_SQL = `
+SELECT
+  ${spent("quantity", "stars", "0")} AS "starsBot",
+  ${spent("purchases", "premium", "0")} AS "premiumBot",
+  ${spent("quantity", "stars", "@userId")} AS "starsUser",
+  ${spent("purchases", "premium", "@userId")} AS "premiumUser"
+`;
+
+/**
+ * The intents whose request was out at some moment between `@from` and `@to` (not rejected:
+ * those spent nothing). Two lookups in the index by when each finished (still out, or finished
+ * within the window), not a walk through every purchase sent before `@to`.
+ */
+function outBetween(dialect: Dialect): string {
+  const seq = dialect.seq;
+  return `${seq} IN (
+    SELECT ${seq} FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
+    UNION ALL
+    SELECT ${seq} FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
+  AND status <> 'rejected'`;
+}
 
 /** The reads, with those the claim's refusal makes inside its own transaction. */
 export interface LedgerQueryRows
