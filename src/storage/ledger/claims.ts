@@ -29,7 +29,6 @@ import type {
   ClaimResult,
   IntentStatus,
   LeaseFence,
-  PurchaseLedger,
   QueueResult,
   SpendingLimits,
 } from "../../ledger/types.js";
@@ -83,9 +82,8 @@ interface FenceParameters {
   fenceEpoch: number | null;
 }
 
-type ClaimMoves = Pick<PurchaseLedger, "claim" | "queue" | "fenceWith">;
-
-export class LedgerClaims implements ClaimMoves {
+/** The claim, the queueing and the fence (their contracts: PurchaseLedger, src/ledger/types.ts). */
+export class LedgerClaims {
   readonly #core: LedgerCore;
   readonly #pause: PauseSwitchRows;
   readonly #queries: LedgerQueryRows;

@@ -10,24 +10,13 @@ import type {
   BalanceSnapshot,
   NewIntent,
   PurchaseIntent,
-  PurchaseLedger,
   QueuedCloseReason,
 } from "../../ledger/types.js";
 import type { LedgerCore } from "./core.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
 
-type DraftMoves = Pick<
-  PurchaseLedger,
-  | "createDraft"
-  | "changePaymentMethod"
-  | "recordBalanceBefore"
-  | "reopenQueued"
-  | "closeQueued"
-  | "cancel"
-  | "expireDrafts"
->;
-
-export class LedgerDrafts implements DraftMoves {
+/** The ledger's moves of drafts (their contracts: PurchaseLedger, src/ledger/types.ts). */
+export class LedgerDrafts {
   readonly #core: LedgerCore;
   readonly #draftTtlMs: number;
 
@@ -91,17 +80,13 @@ export class LedgerDrafts implements DraftMoves {
    * Gives a queued confirmation back to its person as an open draft (queued → draft), when its
    * claim was refused for a reason that passes (paused, an unconfirmed purchase, a limit).
    */
-  reopenQueued = (id: string, now = this.#core.clock()): Promise<boolean> => {
-    const core = this.#core;
-    return core.db.transaction(
-      async (tx) => {
-        const current = await core.get(id, tx, true);
-        if (current?.status !== "queued") return false;
-        await core.move(tx, current, "draft", now, {}, null);
-        return true;
-      },
+  reopenQueued = async (id: string, now = this.#core.clock()): Promise<boolean> => {
+    const select = { where: "id = @id AND status = 'queued'", params: { id } };
+    const reopened = await this.#core.db.transaction(
+      (tx) => this.#core.moveAll(tx, select, "draft", now, {}, null),
       { durable: true },
     );
+    return reopened.length === 1;
   };
 
   /**
@@ -132,15 +117,13 @@ export class LedgerDrafts implements DraftMoves {
   };
 
   /** Only its requester; false when it is not (or no longer) their draft. */
-  cancel = (id: string, userId: number, now = this.#core.clock()): Promise<boolean> => {
-    const core = this.#core;
-    return core.db.transaction(async (tx) => {
-      const current = await core.get(id, tx, true);
-      if (current === undefined || current.requester.userId !== userId) return false;
-      if (current.status !== "draft") return false;
-      await core.move(tx, current, "cancelled", now, { finishedAt: now }, userId);
-      return true;
-    });
+  cancel = async (id: string, userId: number, now = this.#core.clock()): Promise<boolean> => {
+    const where = "id = @id AND requester_user_id = @userId AND status = 'draft'";
+    const fields = { finishedAt: now };
+    const cancelled = await this.#core.db.transaction((tx) =>
+      this.#core.moveAll(tx, { where, params: { id, userId } }, "cancelled", now, fields, userId),
+    );
+    return cancelled.length === 1;
   };
 
   expireDrafts = async (now = this.#core.clock()): Promise<number> => {

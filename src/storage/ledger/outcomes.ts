@@ -15,29 +15,15 @@ import {
 } from "../../ledger/outcomes.js";
 import { restoredDetail } from "../../ledger/restore.js";
 import { lateAnswer } from "../../ledger/transitions.js";
-import type {
-  PurchaseIntent,
-  PurchaseLedger,
-  RecordedOutcome,
-  RestoreMarks,
-} from "../../ledger/types.js";
+import type { PurchaseIntent, RecordedOutcome, RestoreMarks } from "../../ledger/types.js";
 import type { PurchaseOutcome } from "../../service/types.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
 import type { LedgerQueryRows } from "./queries.js";
 import { closeWhatWasOpen } from "./restored.js";
 
-type OutcomeMoves = Pick<
-  PurchaseLedger,
-  | "recordOutcome"
-  | "recordUnwrittenOutcome"
-  | "recordNotSent"
-  | "recoverInterrupted"
-  | "markRestored"
-  | "resolve"
->;
-
-export class LedgerOutcomes implements OutcomeMoves {
+/** The ledger's outcome moves (their contracts: PurchaseLedger, src/ledger/types.ts). */
+export class LedgerOutcomes {
   readonly #core: LedgerCore;
   readonly #queries: LedgerQueryRows;
   /** Inside a gated transaction: whether this process still holds its lease (./claims.ts). */
