@@ -8,7 +8,14 @@ import { type Currency, formatMoney, type Money, parseMoney, sumMoney } from "..
 import type { BalanceReading, CostSample, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
 import { SPENDING_STATUSES } from "./transitions.js";
-import type { BalanceSnapshot, IntentKind, IntentStatus, PurchaseIntent } from "./types.js";
+import { DAY_MS, utcDay } from "../shared/utc-day.js";
+import type {
+  BalanceSnapshot,
+  DayTotals,
+  IntentKind,
+  IntentStatus,
+  PurchaseIntent,
+} from "./types.js";
 
 export type { CostSample } from "../costs/types.js";
 
@@ -97,6 +104,61 @@ export function tallyDay(
   });
   return figures;
 }
+
+/** The intents sent on one UTC day (`day`: ms since the epoch / {@link DAY_MS}) in one status. */
+export interface DayStatusGroup {
+  day: number;
+  status: IntentStatus;
+  kind: string;
+  /** How many, and their quantities summed. */
+  n: number;
+  quantity: number;
+}
+
+/**
+ * The admins' overview per UTC day ({@link DayTotals}) from the intents grouped by day, status
+ * and kind, in the order of the days given; stars and premium gifts count only in the statuses
+ * that may have spent money.
+ */
+export function tallyDayTotals(groups: readonly DayStatusGroup[]): DayTotals[] {
+  const byDay = new Map<number, DayTotals>();
+  for (const group of groups) {
+    let totals = byDay.get(group.day);
+    if (totals === undefined) {
+      totals = { day: utcDay(group.day * DAY_MS), starsSpent: 0, premiumGifts: 0, byStatus: {} };
+      byDay.set(group.day, totals);
+    }
+    totals.byStatus[group.status] = (totals.byStatus[group.status] ?? 0) + group.n;
+    if (SPENDING_STATUSES.includes(group.status)) {
+      if (group.kind === "stars") totals.starsSpent += group.quantity;
+      else totals.premiumGifts += group.n;
+    }
+  }
+  return [...byDay.values()];
+}
+
+/** A measured cost as the books keep it, with its purchase's quantity. */
+export interface StoredCost {
+  quantity: number;
+  costAmount: string;
+  costCurrency: Currency;
+}
+
+/**
+ * The samples for estimates of `query`'s purchases from the costs kept, newest first; a cost
+ * whose amount does not read as money is left out.
+ */
+export function costSamples(query: CostQuery, costs: readonly StoredCost[]): CostSample[] {
+  return costs.flatMap(({ quantity, costAmount, costCurrency }) => {
+    const cost = parseMoney(costCurrency, costAmount);
+    return cost === undefined
+      ? []
+      : [{ kind: query.kind, quantity, paymentMethod: query.paymentMethod, cost }];
+  });
+}
+
+/** What {@link PurchaseAccounts.recentCosts} is asked for. */
+export type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
 
 /** Where costs, balance readings, day figures, the export and the report log are kept. */
 export interface PurchaseAccounts {

@@ -4,14 +4,16 @@
  * exact integers (src/costs/money.ts), never with SQL's SUM over text, which would go through
  * floats.
  */
-import { parseMoney, type Currency } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
 import {
   type BalanceReading,
+  type CostQuery,
   type CostSample,
+  costSamples,
   type DayFigures,
   type PurchaseAccounts,
   type SentOnDay,
+  type StoredCost,
   tallyDay,
 } from "../ledger/accounts.js";
 import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
@@ -39,8 +41,6 @@ const REFUSALS_SQL = `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS
   WHERE status = 'rejected' AND sent_at >= @from AND sent_at < @to
     AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
   GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`;
-
-type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
 
 export class StoredAccounts implements PurchaseAccounts {
   readonly #db: Database;
@@ -74,23 +74,15 @@ export class StoredAccounts implements PurchaseAccounts {
     const limit = Math.max(1, Math.trunc(query.limit));
     // Asked at every summary, of the database each time: a short walk of the costs' index from
     // the newest, cheaper than keeping answers that another replica's recording makes stale.
-    const found = await this.#db.rows<{
-      quantity: number;
-      cost_amount: string;
-      cost_currency: Currency;
-    }>(
-      `SELECT quantity, cost_amount, cost_currency FROM purchase_intents
+    const found = await this.#db.rows<StoredCost>(
+      `SELECT quantity, cost_amount AS "costAmount", cost_currency AS "costCurrency"
+       FROM purchase_intents
        WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
          AND (CAST(@quantity AS INTEGER) IS NULL OR quantity = @quantity)
        ORDER BY cost_at DESC, ${this.#db.dialect.seq} DESC LIMIT @limit`,
       { kind: query.kind, method: query.paymentMethod, quantity: query.quantity ?? null, limit },
     );
-    return found.flatMap((row) => {
-      const cost = parseMoney(row.cost_currency, row.cost_amount);
-      return cost === undefined
-        ? []
-        : [{ kind: query.kind, quantity: row.quantity, paymentMethod: query.paymentMethod, cost }];
-    });
+    return costSamples(query, found);
   }
 
   /** Keeps a reading unless the newest one kept says the same and is under an hour old. */

@@ -3,11 +3,10 @@
  * the in-flight and unconfirmed counts) and the questions of admins, reports and reconciliation
  * (recent, usage, daily totals, history, what was out in a window).
  */
-import { SPENDING_STATUSES } from "../../ledger/transitions.js";
+import { type DayStatusGroup, tallyDayTotals } from "../../ledger/accounts.js";
 import type {
   DayTotals,
   DayUsage,
-  IntentStatus,
   LedgerQueries,
   OutWindow,
   PurchaseIntent,
@@ -73,12 +72,8 @@ export interface LedgerQueryRows
   usage(userId?: number, now?: number, on?: Statements): Promise<DayUsage>;
 }
 
-interface UsageRow {
-  starsBot: number;
-  premiumBot: number;
-  starsUser: number;
-  premiumUser: number;
-}
+/** The day's running totals as {@link USAGE_SQL} names them. */
+type UsageRow = Pick<DayUsage, "starsBot" | "premiumBot" | "starsUser" | "premiumUser">;
 
 export class LedgerQueriesOn implements LedgerQueryRows {
   readonly #core: LedgerCore;
@@ -175,32 +170,13 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
   dailyTotals = async (days = 7, now = this.#core.clock()): Promise<DayTotals[]> => {
     const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * DAY_MS;
-    const found = await this.#core.db.rows<{
-      day: number;
-      status: IntentStatus;
-      kind: string;
-      n: number;
-      quantity: number;
-    }>(
+    const groups = await this.#core.db.rows<DayStatusGroup>(
       `SELECT sent_at / ${DAY_MS} AS day, status, kind, COUNT(*) AS n, SUM(quantity) AS quantity
        FROM purchase_intents WHERE sent_at IS NOT NULL AND sent_at >= @from
        GROUP BY 1, 2, 3 ORDER BY 1 DESC`,
       { from },
     );
-    const byDay = new Map<number, DayTotals>();
-    for (const row of found) {
-      let totals = byDay.get(row.day);
-      if (totals === undefined) {
-        totals = { day: utcDay(row.day * DAY_MS), starsSpent: 0, premiumGifts: 0, byStatus: {} };
-        byDay.set(row.day, totals);
-      }
-      totals.byStatus[row.status] = (totals.byStatus[row.status] ?? 0) + row.n;
-      if (SPENDING_STATUSES.includes(row.status)) {
-        if (row.kind === "stars") totals.starsSpent += row.quantity;
-        else totals.premiumGifts += row.n;
-      }
-    }
-    return [...byDay.values()];
+    return tallyDayTotals(groups);
   };
 
   /** The status history of one intent, oldest first (for admins' details and audits). */
