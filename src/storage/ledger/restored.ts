@@ -4,9 +4,8 @@
  * giveaways not over stopped for good with their unsent recipients expired, people's open
  * summaries expired, and the notice for the admins kept in the key-value store.
  */
-import type { GiveawayBatch } from "../../ledger/giveaways.js";
-import { mergedNotice, RESTORE_NOTICE } from "../../ledger/restore.js";
-import type { RestoreNotice } from "../../ledger/types.js";
+import { mergedNotice, RESTORE_NOTICE, restoreNotice } from "../../ledger/restore.js";
+import type { RestoreNotice, RestoreStoppedBatch } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
 import { KV_WRITE_SQL } from "../key-value-store.js";
 import type { LedgerCore } from "./core.js";
@@ -23,7 +22,7 @@ export async function closeWhatWasOpen(
 ): Promise<RestoreNotice> {
   const { now } = marks;
   const { forUpdate, seq } = core.db.dialect;
-  const batches = await tx.rows<Pick<GiveawayBatch, "id" | "kind" | "quantity" | "createdAt">>(
+  const batches = await tx.rows<Omit<RestoreStoppedBatch, "unsent">>(
     `SELECT id, kind, quantity, created_at AS "createdAt" FROM giveaway_batches
      WHERE ${OPEN_BATCHES} ORDER BY created_at, id${forUpdate}`,
   );
@@ -41,18 +40,7 @@ export async function closeWhatWasOpen(
     { finishedAt: now },
     null,
   );
-  // Those still confirmable: a press on their summary is now answered as expired.
-  const open = expired.filter((draft) => draft.expiresAt > now);
-  const notice: RestoreNotice = {
-    restoredAt: now,
-    backupTakenAt: marks.backupTakenAt,
-    unknown: marks.unknown,
-    expiredSummaries: open.filter((draft) => draft.batchId === undefined).length,
-    stoppedBatches: batches.map((batch) => ({
-      ...batch,
-      unsent: open.filter((draft) => draft.batchId === batch.id).length,
-    })),
-  };
+  const notice = restoreNotice(marks, batches, expired);
   const [waiting] = await tx.rows<{ value: string }>(
     `SELECT value FROM kv WHERE namespace = @namespace AND key = @key${forUpdate}`,
     RESTORE_NOTICE,
