@@ -22,7 +22,7 @@
  * time is also what a TON wallet's seqno wants.
  */
 import { LIMIT_RULES, type LimitRule, limitRefusal } from "../../ledger/limits.js";
-import { assertMove, refusalForStatus } from "../../ledger/transitions.js";
+import { assertMove, refusalForIntent } from "../../ledger/transitions.js";
 import type {
   ClaimContext,
   ClaimRefusal,
@@ -183,12 +183,9 @@ export class LedgerClaims {
     ask: { id: string; userId: number; now: number; exempt: boolean },
   ): Promise<ClaimRefusal> {
     const intent = await this.#core.get(ask.id, tx);
-    if (intent === undefined) return { reason: "not_found" };
-    if (intent.requester.userId !== ask.userId) return { reason: "not_owner" };
     // A queued confirmation is as claimable as a draft: only the rules below can refuse it.
-    const status = intent.status === "queued" ? "draft" : intent.status;
-    const byStatus = refusalForStatus(status, intent.expiresAt, ask.now);
-    if (byStatus !== undefined) return byStatus;
+    const byIntent = refusalForIntent(intent, ask.userId, ask.now, true);
+    if (byIntent !== undefined || intent === undefined) return byIntent ?? { reason: "not_found" };
     const paused = await this.#pause.pauseReason(tx);
     if (paused !== undefined) return { reason: "paused", source: paused.source };
     const unconfirmed = await this.#queries.unconfirmedCount(tx);
@@ -226,10 +223,7 @@ export class LedgerClaims {
           await core.event(tx, { id, from: "draft", to: "queued", at: now }, userId);
           return { ok: true, intent: rowToIntent(queued) };
         }
-        const intent = await core.get(id, tx);
-        if (intent === undefined) return { ok: false, reason: "not_found" };
-        if (intent.requester.userId !== userId) return { ok: false, reason: "not_owner" };
-        const refusal = refusalForStatus(intent.status, intent.expiresAt, now);
+        const refusal = refusalForIntent(await core.get(id, tx), userId, now);
         return { ok: false, ...(refusal ?? { reason: "already_processing" }) };
       },
       { durable: true },
