@@ -65,13 +65,11 @@ export class SqliteDatabase implements Port {
   }
 
   rows<Row>(sql: string, params?: Params): Promise<Row[]> {
-    if (!this.#hold.held) return this.#statement<Row[]>(sql, params, true);
-    return this.#afterHold(() => this.#statement<Row[]>(sql, params, true));
+    return this.#inTurn(() => this.#statement<Row[]>(sql, params, true));
   }
 
   run(sql: string, params?: Params): Promise<number> {
-    if (!this.#hold.held) return this.#statement<number>(sql, params, false);
-    return this.#afterHold(() => this.#statement<number>(sql, params, false));
+    return this.#inTurn(() => this.#statement<number>(sql, params, false));
   }
 
   async transaction<T>(
@@ -136,8 +134,9 @@ export class SqliteDatabase implements Port {
     else next();
   }
 
-  /** A statement in its turn behind the holding transaction. */
-  async #afterHold<T>(statement: () => Promise<T>): Promise<T> {
+  /** A statement now when no transaction holds the connection, else in its turn behind it. */
+  async #inTurn<T>(statement: () => Promise<T>): Promise<T> {
+    if (!this.#hold.held) return statement();
     await this.#take();
     try {
       return await statement();
