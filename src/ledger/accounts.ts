@@ -20,7 +20,7 @@ import type {
 export type { CostSample } from "../costs/types.js";
 
 /** Money spent in one currency on a day, from the measured costs. */
-export interface SpentIn {
+interface SpentIn {
   currency: Currency;
   /** A plain decimal string, exact. */
   amount: string;

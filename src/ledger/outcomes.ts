@@ -17,7 +17,7 @@ export interface MoveFields {
 }
 
 /** The statuses a purchase's answer moves it to (src/ledger/transitions.ts `lateAnswer`). */
-export type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
+type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
 
 /** An outcome as written: its status and fields. */
 export interface OutcomeRecord {

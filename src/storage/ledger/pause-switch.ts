@@ -12,7 +12,7 @@ import type { LedgerCore } from "./core.js";
 /** The pause switch's row in `ledger_settings`: "true" while purchases are paused. */
 export const PAUSED_KEY = "purchases_paused";
 /** Who paused and why, JSON `{ source, detail }`, next to the switch itself. */
-export const PAUSE_REASON_KEY = "purchases_paused_reason";
+const PAUSE_REASON_KEY = "purchases_paused_reason";
 
 const UPSERT_SQL = `INSERT INTO ledger_settings (key, value, updated_by, updated_at)
   VALUES (@key, @value, @by, @now)
