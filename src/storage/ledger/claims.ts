@@ -24,13 +24,13 @@
 import { LIMIT_RULES, type LimitRule, limitRefusal } from "../../ledger/limits.js";
 import { assertMove, refusalForIntent } from "../../ledger/transitions.js";
 import type {
-  ClaimContext,
   ClaimRefusal,
   ClaimResult,
   IntentStatus,
   LeaseFence,
   QueueResult,
   SpendingLimits,
+  PurchaseLedger,
 } from "../../ledger/types.js";
 import { utcDayNumber } from "../../shared/utc-day.js";
 import type { Dialect } from "../db/dialect.js";
@@ -82,7 +82,7 @@ interface FenceParameters {
   fenceEpoch: number | null;
 }
 
-/** The claim, the queueing and the fence (their contracts: PurchaseLedger, src/ledger/types.ts). */
+/** The claim, the queueing and the fence (typed by PurchaseLedger's members). */
 export class LedgerClaims {
   readonly #core: LedgerCore;
   readonly #pause: PauseSwitchRows;
@@ -145,12 +145,7 @@ export class LedgerClaims {
    * unconfirmed or sending, this process holds the lease (when fenced) and every spending limit
    * allows it. Exactly one of any number of concurrent claims wins. A refusal says why.
    */
-  claim = (
-    id: string,
-    userId: number,
-    now = this.#core.clock(),
-    options: ClaimContext = {},
-  ): Promise<ClaimResult> => {
+  claim: PurchaseLedger["claim"] = (id, userId, now = this.#core.clock(), options = {}) => {
     const core = this.#core;
     const limits = this.#limits();
     const exempt = options.isAdmin === true && limits.adminsExempt;

@@ -6,16 +6,11 @@
  * intent and these meet on its row (PostgreSQL's row lock, SQLite's one writer).
  */
 import { checkedRecipient, newIntentId } from "../../ledger/new-intents.js";
-import type {
-  BalanceSnapshot,
-  NewIntent,
-  PurchaseIntent,
-  QueuedCloseReason,
-} from "../../ledger/types.js";
+import type { NewIntent, PurchaseIntent, PurchaseLedger } from "../../ledger/types.js";
 import type { LedgerCore } from "./core.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
 
-/** The ledger's moves of drafts (their contracts: PurchaseLedger, src/ledger/types.ts). */
+/** The ledger's moves of drafts (typed by PurchaseLedger's members). */
 export class LedgerDrafts {
   readonly #core: LedgerCore;
   readonly #draftTtlMs: number;
@@ -36,12 +31,12 @@ export class LedgerDrafts {
   };
 
   /** Only its requester, only while it is a live draft. */
-  changePaymentMethod = async (
-    id: string,
-    userId: number,
-    method: PurchaseIntent["paymentMethod"],
+  changePaymentMethod: PurchaseLedger["changePaymentMethod"] = async (
+    id,
+    userId,
+    method,
     now = this.#core.clock(),
-  ): Promise<PurchaseIntent | undefined> => {
+  ) => {
     const [row] = await this.#core.db.rows<IntentRow>(
       `UPDATE purchase_intents SET payment_method = @method, updated_at = @now
        WHERE id = @id AND requester_user_id = @userId AND status = 'draft' AND expires_at > @now
@@ -58,12 +53,12 @@ export class LedgerDrafts {
    * `sending` and `readAt` is newer than the figure it holds (a draft's figure without a time
    * was read at or before the draft was made).
    */
-  recordBalanceBefore = async (
-    id: string,
-    balance: BalanceSnapshot,
-    readAt: number,
+  recordBalanceBefore: PurchaseLedger["recordBalanceBefore"] = async (
+    id,
+    balance,
+    readAt,
     now = this.#core.clock(),
-  ): Promise<boolean> => {
+  ) => {
     const changed = await this.#core.db.run(
       `UPDATE purchase_intents
        SET balance_before = @balance, balance_before_at = @readAt, updated_at = @now
@@ -94,11 +89,7 @@ export class LedgerDrafts {
    * it waited, queued → rejected with `not sent: <reason>` otherwise (its claim was refused, or
    * the bot's own checks). Nothing left, so nothing was spent.
    */
-  closeQueued = (
-    id: string,
-    reason: QueuedCloseReason,
-    now = this.#core.clock(),
-  ): Promise<PurchaseIntent | undefined> => {
+  closeQueued: PurchaseLedger["closeQueued"] = (id, reason, now = this.#core.clock()) => {
     const core = this.#core;
     return core.db.transaction(
       async (tx) => {

@@ -15,14 +15,13 @@ import {
 } from "../../ledger/outcomes.js";
 import { restoredDetail } from "../../ledger/restore.js";
 import { lateAnswer } from "../../ledger/transitions.js";
-import type { PurchaseIntent, RecordedOutcome, RestoreMarks } from "../../ledger/types.js";
-import type { PurchaseOutcome } from "../../service/types.js";
+import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
 import type { LedgerQueryRows } from "./queries.js";
 import { closeWhatWasOpen } from "./restored.js";
 
-/** The ledger's outcome moves (their contracts: PurchaseLedger, src/ledger/types.ts). */
+/** The ledger's outcome moves (typed by PurchaseLedger's members). */
 export class LedgerOutcomes {
   readonly #core: LedgerCore;
   readonly #queries: LedgerQueryRows;
@@ -44,11 +43,7 @@ export class LedgerOutcomes {
    * full body), rejected or invalid → rejected, ambiguous → unconfirmed (cause, body and tx_hash
    * kept). The intent must be `sending`.
    */
-  recordOutcome = (
-    id: string,
-    outcome: PurchaseOutcome,
-    now = this.#core.clock(),
-  ): Promise<RecordedOutcome> => {
+  recordOutcome: PurchaseLedger["recordOutcome"] = (id, outcome, now = this.#core.clock()) => {
     // The service's own success or refusal may settle an intent a recovery made unconfirmed.
     const definite = outcome.kind === "success" || outcome.kind === "rejected";
     return this.#record(id, outcomeRecord(outcome, now), now, definite);
@@ -61,12 +56,12 @@ export class LedgerOutcomes {
    * admin confirms it against the evidence kept here (the service's answer, its tx_hash, when
    * it came and when the ledger could record it). Never sends anything.
    */
-  recordUnwrittenOutcome = (
-    id: string,
-    outcome: PurchaseOutcome,
-    answeredAt: number,
+  recordUnwrittenOutcome: PurchaseLedger["recordUnwrittenOutcome"] = (
+    id,
+    outcome,
+    answeredAt,
     now = this.#core.clock(),
-  ): Promise<RecordedOutcome> => {
+  ) => {
     const fields = unrecordedOutcomeFields(outcome, answeredAt, now);
     return this.#record(id, { to: "unconfirmed", fields }, now);
   };
@@ -76,11 +71,7 @@ export class LedgerOutcomes {
    * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
    * with `detail` saying so. Nothing was sent, so nothing can have been spent.
    */
-  recordNotSent = (
-    id: string,
-    detail: string,
-    now = this.#core.clock(),
-  ): Promise<RecordedOutcome> => {
+  recordNotSent: PurchaseLedger["recordNotSent"] = (id, detail, now = this.#core.clock()) => {
     return this.#record(id, { to: "rejected", fields: notSentFields(detail, now) }, now);
   };
 
@@ -144,10 +135,7 @@ export class LedgerOutcomes {
    * again; what else the backup shows open is closed (./restored.ts). The sender lease is
    * cleared, its epoch moved far past any a process of before the restore could still hold.
    */
-  markRestored = (
-    backupTakenAt: string | undefined,
-    now = this.#core.clock(),
-  ): Promise<RestoreMarks> => {
+  markRestored: PurchaseLedger["markRestored"] = (backupTakenAt, now = this.#core.clock()) => {
     const where = `status IN ('sending', 'queued') ORDER BY ${this.#core.db.dialect.seq}`;
     return this.#core.db.gated(async (tx) => {
       await tx.run(
@@ -175,12 +163,7 @@ export class LedgerOutcomes {
    * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and when.
    * Purchases resume when no unconfirmed intent is left.
    */
-  resolve = (
-    id: string,
-    adminId: number,
-    delivered: boolean,
-    now = this.#core.clock(),
-  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number }> => {
+  resolve: PurchaseLedger["resolve"] = (id, adminId, delivered, now = this.#core.clock()) => {
     const core = this.#core;
     return core.db.gated(async (tx) => {
       const intent = await core.move(

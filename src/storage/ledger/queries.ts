@@ -134,11 +134,7 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   };
 
   /** Newest first; all intents, or one person's. */
-  recent = (query: {
-    limit: number;
-    offset?: number;
-    userId?: number;
-  }): Promise<PurchaseIntent[]> => {
+  recent: PurchaseLedger["recent"] = (query) => {
     const limit = Math.max(0, Math.min(Math.trunc(query.limit), 500));
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
     const whose = query.userId === undefined ? "" : "WHERE requester_user_id = @userId";
