@@ -91,7 +91,7 @@ export class LedgerClaims {
   /** This process's hold on the sender lease, checked by every claim once set. */
   #fence: LeaseFence | undefined;
   readonly #claimSql: string;
-  /** The claim's own judgement of the fence, asked alone when explaining a refusal. */
+  /** The claim's own judgement of the fence, asked alone by {@link holdsLease}. */
   readonly #leaseHeldSql: string;
 
   constructor(parts: {
