@@ -137,7 +137,7 @@ export function tallyDayTotals(groups: readonly DayStatusGroup[]): DayTotals[] {
   return [...byDay.values()];
 }
 
-/** A measured cost as the books keep it, with its purchase's quantity. */
+/** A measured cost as the accounts keep it, with its purchase's quantity. */
 export interface StoredCost {
   quantity: number;
   costAmount: string;
