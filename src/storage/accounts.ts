@@ -1,8 +1,8 @@
 /**
  * The accounts ({@link PurchaseAccounts}): the cost columns of `purchase_intents`, and the
- * `balance_readings`, `daily_reports` and `breaker_openings` tables. Money is summed here with
- * exact integers (src/costs/money.ts), never with SQL's SUM over text, which would go through
- * floats.
+ * `balance_readings`, `daily_reports` and `breaker_openings` tables. Money is summed by the
+ * ledger's rules (src/ledger/accounts.ts) with exact integers (src/costs/money.ts), never with
+ * SQL's SUM over text, which would go through floats.
  */
 import type { PurchaseCost } from "../costs/types.js";
 import {

@@ -57,7 +57,7 @@ function limitCondition(rule: LimitRule): string {
  * database's clock when the statement runs (inside the gate, the lease's row locked), as the
  * lease itself is written: never a time read before the gate.
  */
-const leaseHeld = (dialect: Dialect) => `EXISTS (SELECT 1 FROM sender_lease l
+const fenceHolds = (dialect: Dialect) => `EXISTS (SELECT 1 FROM sender_lease l
   WHERE l.name = 'sender' AND l.owner = @fenceOwner
     AND l.epoch = CAST(@fenceEpoch AS BIGINT) AND l.expires_at > ${dialect.nowMs})`;
 
@@ -72,7 +72,7 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM ledger_settings WHERE key = '${PAUSED_KEY}' AND value = 'true')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
-  AND (CAST(@fenceOwner AS TEXT) IS NULL OR ${leaseHeld(dialect)})
+  AND (CAST(@fenceOwner AS TEXT) IS NULL OR ${fenceHolds(dialect)})
   ${LIMIT_RULES.map(limitCondition).join("\n  ")}
 RETURNING *
 `;
@@ -92,7 +92,7 @@ export class LedgerClaims {
   #fence: LeaseFence | undefined;
   readonly #claimSql: string;
   /** The claim's own judgement of the fence, asked alone by {@link holdsLease}. */
-  readonly #leaseHeldSql: string;
+  readonly #fenceHoldsSql: string;
 
   constructor(parts: {
     core: LedgerCore;
@@ -105,7 +105,7 @@ export class LedgerClaims {
     this.#queries = parts.queries;
     this.#limits = parts.limits;
     this.#claimSql = claimSql(parts.core.db.dialect);
-    this.#leaseHeldSql = `SELECT 1 AS one WHERE ${leaseHeld(parts.core.db.dialect)}`;
+    this.#fenceHoldsSql = `SELECT 1 AS one WHERE ${fenceHolds(parts.core.db.dialect)}`;
   }
 
   fenceWith = (fence: LeaseFence | undefined): void => {
@@ -122,7 +122,7 @@ export class LedgerClaims {
     const fenced = this.#fenced();
     if (fenced.fenceOwner === null) return true;
     await this.#lockLease(tx);
-    return (await tx.rows(this.#leaseHeldSql, { ...fenced })).length > 0;
+    return (await tx.rows(this.#fenceHoldsSql, { ...fenced })).length > 0;
   }
 
   /** The claim's fencing parameters: all null (no check) without a fence. */
