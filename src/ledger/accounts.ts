@@ -4,15 +4,23 @@
  * export, and which daily reports were sent. None of it decides whether a purchase may be sent
  * (the ledger's claim alone does); it is written after the fact and read for reports.
  */
-import type { Currency } from "../costs/money.js";
+import { type Currency, formatMoney, type Money, parseMoney, sumMoney } from "../costs/money.js";
 import type { BalanceReading, CostSample, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
-import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "./types.js";
+import { SPENDING_STATUSES } from "./transitions.js";
+import { DAY_MS, utcDay } from "../shared/utc-day.js";
+import type {
+  BalanceSnapshot,
+  DayTotals,
+  IntentKind,
+  IntentStatus,
+  PurchaseIntent,
+} from "./types.js";
 
 export type { CostSample } from "../costs/types.js";
 
 /** Money spent in one currency on a day, from the measured costs. */
-export interface SpentIn {
+interface SpentIn {
   currency: Currency;
   /** A plain decimal string, exact. */
   amount: string;
@@ -46,6 +54,111 @@ export interface DayFigures {
   /** How often the purchase breaker opened that day (it pauses purchases). */
   breakerOpenings: number;
 }
+
+/** One purchase sent on the day, as its figures count it (its cost as recorded, if any). */
+export interface SentOnDay {
+  status: IntentStatus;
+  kind: IntentKind;
+  quantity: number;
+  costAmount: string | null;
+  costCurrency: Currency | null;
+}
+
+/**
+ * The figures of the UTC day `day` from the purchases sent that day, and what else was read of
+ * that day (balances, refusals, breaker openings).
+ */
+export function tallyDay(
+  day: string,
+  purchases: readonly SentOnDay[],
+  read: Pick<DayFigures, "balanceStart" | "balanceEnd" | "refusals" | "breakerOpenings">,
+): DayFigures {
+  const figures: DayFigures = {
+    ...{ day, byStatus: {}, starsBought: 0, premiumGifts: 0, premiumMonths: 0 },
+    ...{ spent: [], unmeasured: 0, limitsUsed: { stars: 0, premium: 0 }, ...read },
+  };
+  const costs: Money[] = [];
+  for (const row of purchases) {
+    figures.byStatus[row.status] = (figures.byStatus[row.status] ?? 0) + 1;
+    if (SPENDING_STATUSES.includes(row.status)) {
+      if (row.kind === "stars") figures.limitsUsed.stars += row.quantity;
+      else figures.limitsUsed.premium += 1;
+    }
+    if (row.status !== "succeeded" && row.status !== "delivered") continue;
+    if (row.kind === "stars") figures.starsBought += row.quantity;
+    else {
+      figures.premiumGifts += 1;
+      figures.premiumMonths += row.quantity;
+    }
+    const cost =
+      row.costCurrency === null
+        ? undefined
+        : parseMoney(row.costCurrency, row.costAmount ?? undefined);
+    if (cost === undefined) figures.unmeasured += 1;
+    else costs.push(cost);
+  }
+  figures.spent = (["usdt", "ton"] as const).flatMap((currency) => {
+    const of = costs.filter((c) => c.currency === currency);
+    if (of.length === 0) return [];
+    return [{ currency, amount: formatMoney(sumMoney(currency, of)), purchases: of.length }];
+  });
+  return figures;
+}
+
+/** The intents sent on one UTC day (`day`: ms since the epoch / {@link DAY_MS}) in one status. */
+export interface DayStatusGroup {
+  day: number;
+  status: IntentStatus;
+  kind: string;
+  /** How many, and their quantities summed. */
+  n: number;
+  quantity: number;
+}
+
+/**
+ * The admins' overview per UTC day ({@link DayTotals}) from the intents grouped by day, status
+ * and kind, in the order of the days given; stars and premium gifts count only in the statuses
+ * that may have spent money.
+ */
+export function tallyDayTotals(groups: readonly DayStatusGroup[]): DayTotals[] {
+  const byDay = new Map<number, DayTotals>();
+  for (const group of groups) {
+    let totals = byDay.get(group.day);
+    if (totals === undefined) {
+      totals = { day: utcDay(group.day * DAY_MS), starsSpent: 0, premiumGifts: 0, byStatus: {} };
+      byDay.set(group.day, totals);
+    }
+    totals.byStatus[group.status] = (totals.byStatus[group.status] ?? 0) + group.n;
+    if (SPENDING_STATUSES.includes(group.status)) {
+      if (group.kind === "stars") totals.starsSpent += group.quantity;
+      else totals.premiumGifts += group.n;
+    }
+  }
+  return [...byDay.values()];
+}
+
+/** A measured cost as the accounts keep it, with its purchase's quantity. */
+export interface StoredCost {
+  quantity: number;
+  costAmount: string;
+  costCurrency: Currency;
+}
+
+/**
+ * The samples for estimates of `query`'s purchases from the costs kept, newest first; a cost
+ * whose amount does not read as money is left out.
+ */
+export function costSamples(query: CostQuery, costs: readonly StoredCost[]): CostSample[] {
+  return costs.flatMap(({ quantity, costAmount, costCurrency }) => {
+    const cost = parseMoney(costCurrency, costAmount);
+    return cost === undefined
+      ? []
+      : [{ kind: query.kind, quantity, paymentMethod: query.paymentMethod, cost }];
+  });
+}
+
+/** What {@link PurchaseAccounts.recentCosts} is asked for. */
+export type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
 
 /** Where costs, balance readings, day figures, the export and the report log are kept. */
 export interface PurchaseAccounts {

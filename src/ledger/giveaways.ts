@@ -5,7 +5,7 @@
  * fence), one at a time. The batch row only says whether its drafts may still be sent.
  */
 import type { PaymentMethod } from "../gifts/catalogue.js";
-import type { BalanceSnapshot, IntentKind, PurchaseIntent } from "./types.js";
+import type { BalanceSnapshot, IntentKind, IntentStatus, PurchaseIntent } from "./types.js";
 
 /**
  * running: its drafts are being sent; paused: an admin paused it (Resume goes on);
@@ -76,6 +76,33 @@ export interface BatchCounts {
   unknown: number;
   /** Cancelled or expired before they were sent. */
   dropped: number;
+}
+
+/** Statuses counted as each {@link BatchCounts} bucket. */
+const BUCKETS: Readonly<Record<IntentStatus, keyof Omit<BatchCounts, "total">>> = {
+  draft: "waiting",
+  queued: "waiting",
+  sending: "sending",
+  succeeded: "delivered",
+  delivered: "delivered",
+  rejected: "refused",
+  not_delivered: "refused",
+  unconfirmed: "unknown",
+  cancelled: "dropped",
+  expired: "dropped",
+};
+
+/** A batch's counts from how many of its intents are in each status. */
+export function tallyBatch(byStatus: readonly { status: IntentStatus; n: number }[]): BatchCounts {
+  const counts: BatchCounts = {
+    ...{ total: 0, waiting: 0, sending: 0, delivered: 0 },
+    ...{ refused: 0, unknown: 0, dropped: 0 },
+  };
+  for (const { status, n } of byStatus) {
+    counts[BUCKETS[status]] += n;
+    counts.total += n;
+  }
+  return counts;
 }
 
 /** How long a batch's drafts wait to be sent (a paused batch keeps them this long). */

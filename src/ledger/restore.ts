@@ -7,7 +7,7 @@
  * unsent recipients closed: an admin who wants them sent starts a new giveaway). The admins are
  * told what was stopped at the bot's next start, from a notice kept in the database.
  */
-import type { RestoreNotice } from "./types.js";
+import type { PurchaseIntent, RestoreNotice, RestoreStoppedBatch } from "./types.js";
 
 /**
  * Where the notice for the admins ({@link RestoreNotice}) is kept (the key-value store), until
@@ -33,5 +33,28 @@ export function mergedNotice(waiting: string | undefined, latest: RestoreNotice)
     unknown: earlier.unknown + latest.unknown,
     expiredSummaries: earlier.expiredSummaries + latest.expiredSummaries,
     stoppedBatches: [...earlier.stoppedBatches, ...latest.stoppedBatches],
+  };
+}
+
+/**
+ * The notice of what a restore stopped: of the drafts it expired (`expired`), those still
+ * confirmable at `restoredAt` count, a person's as an expired summary and a batch's as one of its
+ * unsent recipients.
+ */
+export function restoreNotice(
+  marks: { backupTakenAt: string | undefined; now: number; unknown: number },
+  batches: readonly Omit<RestoreStoppedBatch, "unsent">[],
+  expired: readonly PurchaseIntent[],
+): RestoreNotice {
+  const open = expired.filter((draft) => draft.expiresAt > marks.now);
+  return {
+    restoredAt: marks.now,
+    backupTakenAt: marks.backupTakenAt,
+    unknown: marks.unknown,
+    expiredSummaries: open.filter((draft) => draft.batchId === undefined).length,
+    stoppedBatches: batches.map((batch) => ({
+      ...batch,
+      unsent: open.filter((draft) => draft.batchId === batch.id).length,
+    })),
   };
 }

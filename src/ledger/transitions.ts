@@ -3,7 +3,7 @@
  * table first, so a move the issue does not name (a resend, an undo) cannot happen by accident.
  */
 import { IllegalTransitionError } from "./errors.js";
-import type { ClaimRefusal, IntentStatus, LateAnswer } from "./types.js";
+import type { ClaimRefusal, IntentStatus, LateAnswer, PurchaseIntent } from "./types.js";
 
 /** Every status and the statuses it may move to; anything absent is refused. */
 const TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
@@ -92,4 +92,21 @@ export function refusalForStatus(
     default:
       return { reason: "already_done", status };
   }
+}
+
+/**
+ * The refusal an intent implies by itself to a press of `userId` at `now` (missing, another's,
+ * or its status: {@link refusalForStatus}), or `undefined` when only the claim's other rules
+ * decide. `queuedAsDraft`: for the claim, which lets a queued confirmation out as a draft.
+ */
+export function refusalForIntent(
+  intent: PurchaseIntent | undefined,
+  userId: number,
+  now: number,
+  queuedAsDraft = false,
+): ClaimRefusal | undefined {
+  if (intent === undefined) return { reason: "not_found" };
+  if (intent.requester.userId !== userId) return { reason: "not_owner" };
+  const status = queuedAsDraft && intent.status === "queued" ? "draft" : intent.status;
+  return refusalForStatus(status, intent.expiresAt, now);
 }

@@ -121,7 +121,7 @@ export type ClaimResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } 
  * Why a queued confirmation was closed unsent: its claim's refusal, or the bot's own checks
  * before the claim (the person may no longer buy; the recipient has, or may have, premium).
  */
-export type QueuedCloseReason =
+type QueuedCloseReason =
   | ClaimRefusal["reason"]
   | "no_access"
   | "recipient_has_premium"

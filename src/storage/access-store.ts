@@ -1,13 +1,7 @@
 /** The buyers and groups admins allow in the bot (`allowed_users`, `allowed_chats`). */
 import type { Database } from "./db/port.js";
+import { camelRow } from "./ledger/rows.js";
 import type { AccessStore, StoredGrant } from "./types.js";
-
-interface Row {
-  id: number;
-  added_by: number;
-  added_at: number;
-  label: string | null;
-}
 
 type Table = "allowed_users" | "allowed_chats";
 
@@ -45,12 +39,7 @@ export class StoredAccess implements AccessStore {
   }
 
   async #list(table: Table): Promise<StoredGrant[]> {
-    const found = await this.#db.rows<Row>(`SELECT * FROM ${table} ORDER BY added_at, id`);
-    return found.map((row) => ({
-      id: row.id,
-      addedBy: row.added_by,
-      addedAt: row.added_at,
-      label: row.label ?? undefined,
-    }));
+    const found = await this.#db.rows<object>(`SELECT * FROM ${table} ORDER BY added_at, id`);
+    return found.map((row) => camelRow<StoredGrant>(row));
   }
 }

@@ -1,35 +1,28 @@
 /**
  * The accounts ({@link PurchaseAccounts}): the cost columns of `purchase_intents`, and the
- * `balance_readings`, `daily_reports` and `breaker_openings` tables. Money is summed here with
- * exact integers (src/costs/money.ts), never with SQL's SUM over text, which would go through
- * floats.
+ * `balance_readings`, `daily_reports` and `breaker_openings` tables. Money is summed by the
+ * ledger's rules (src/ledger/accounts.ts) with exact integers (src/costs/money.ts), never with
+ * SQL's SUM over text, which would go through floats.
  */
-import { parseMoney, formatMoney, sumMoney, type Currency, type Money } from "../costs/money.js";
 import type { PurchaseCost } from "../costs/types.js";
-import type {
-  BalanceReading,
-  CostSample,
-  DayFigures,
-  PurchaseAccounts,
-  SpentIn,
+import {
+  type BalanceReading,
+  type CostQuery,
+  type CostSample,
+  costSamples,
+  type DayFigures,
+  type PurchaseAccounts,
+  type SentOnDay,
+  type StoredCost,
+  tallyDay,
 } from "../ledger/accounts.js";
-import { SPENDING_STATUSES } from "../ledger/transitions.js";
-import type { BalanceSnapshot, IntentStatus, PurchaseIntent } from "../ledger/types.js";
+import type { BalanceSnapshot, PurchaseIntent } from "../ledger/types.js";
 import { DAY_MS, utcDay } from "../shared/utc-day.js";
 import type { Database } from "./db/port.js";
 import { type IntentRow, rowToIntent } from "./ledger/rows.js";
-import { RecentCosts } from "./recent-costs.js";
 
 /** A balance unchanged for this long is kept again, so a day's start is never far back. */
 const READING_REFRESH_MS = 3_600_000;
-
-interface DayRow {
-  status: IntentStatus;
-  kind: "stars" | "premium";
-  quantity: number;
-  cost_amount: string | null;
-  cost_currency: Currency | null;
-}
 
 interface ReadingRow {
   at: number;
@@ -37,16 +30,23 @@ interface ReadingRow {
   usdt: string | null;
 }
 
-type CostQuery = Parameters<PurchaseAccounts["recentCosts"]>[0];
+/** The purchases sent in `[@from, @to)`, as the day's figures count them. */
+const SENT_ON_DAY_SQL = `SELECT status, kind, quantity, cost_amount AS "costAmount",
+    cost_currency AS "costCurrency"
+  FROM purchase_intents WHERE sent_at >= @from AND sent_at < @to`;
+
+/** The service's refusals of purchases sent in `[@from, @to)`, by reason, most first. */
+const REFUSALS_SQL = `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS count
+  FROM purchase_intents
+  WHERE status = 'rejected' AND sent_at >= @from AND sent_at < @to
+    AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
+  GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`;
 
 export class StoredAccounts implements PurchaseAccounts {
   readonly #db: Database;
-  /** Remembered answers of `recentCosts`, when the store is one process's (see RecentCosts). */
-  readonly #known: RecentCosts | undefined;
 
-  constructor(db: Database, options: { rememberCosts: boolean }) {
+  constructor(db: Database) {
     this.#db = db;
-    this.#known = options.rememberCosts ? new RecentCosts() : undefined;
   }
 
   /**
@@ -54,54 +54,35 @@ export class StoredAccounts implements PurchaseAccounts {
    * the chain cannot overwrite it). False when already recorded or not delivered.
    */
   async recordCost(intentId: string, cost: PurchaseCost): Promise<boolean> {
-    this.#known?.recording();
-    const [recorded] = await this.#db
-      .rows<{ kind: "stars" | "premium"; quantity: number; payment_method: string }>(
-        `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
+    const changed = await this.#db.run(
+      `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
          cost_source = @source, cost_unmeasured = @reason, cost_at = @at
-       WHERE id = @id AND cost_at IS NULL AND status IN ('succeeded', 'delivered')
-       RETURNING kind, quantity, payment_method`,
-        {
-          id: intentId,
-          amount: cost.measured ? cost.amount : null,
-          currency: cost.currency,
-          source: cost.measured ? cost.source : null,
-          reason: cost.measured ? null : cost.reason,
-          at: cost.at,
-        },
-      )
-      .finally(() => this.#known?.recording());
-    if (recorded === undefined) return false;
-    if (cost.measured) this.#known?.add(recorded, cost);
-    return true;
+       WHERE id = @id AND cost_at IS NULL AND status IN ('succeeded', 'delivered')`,
+      {
+        id: intentId,
+        amount: cost.measured ? cost.amount : null,
+        currency: cost.currency,
+        source: cost.measured ? cost.source : null,
+        reason: cost.measured ? null : cost.reason,
+        at: cost.at,
+      },
+    );
+    return changed === 1;
   }
 
   async recentCosts(query: CostQuery): Promise<CostSample[]> {
     const limit = Math.max(1, Math.trunc(query.limit));
-    const known = this.#known?.answer(query, limit);
-    if (known !== undefined) return known;
-    const asked = this.#known?.asking();
-    const found = await this.#db.rows<{
-      quantity: number;
-      cost_amount: string;
-      cost_currency: Currency;
-      cost_at: number;
-    }>(
-      `SELECT quantity, cost_amount, cost_currency, cost_at FROM purchase_intents
+    // Asked at every summary, of the database each time: a short walk of the costs' index from
+    // the newest, cheaper than keeping answers that another replica's recording makes stale.
+    const found = await this.#db.rows<StoredCost>(
+      `SELECT quantity, cost_amount AS "costAmount", cost_currency AS "costCurrency"
+       FROM purchase_intents
        WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
          AND (CAST(@quantity AS INTEGER) IS NULL OR quantity = @quantity)
        ORDER BY cost_at DESC, ${this.#db.dialect.seq} DESC LIMIT @limit`,
       { kind: query.kind, method: query.paymentMethod, quantity: query.quantity ?? null, limit },
     );
-    const samples = found.flatMap((row) => {
-      const cost = parseMoney(row.cost_currency, row.cost_amount);
-      return cost === undefined
-        ? []
-        : [{ kind: query.kind, quantity: row.quantity, paymentMethod: query.paymentMethod, cost }];
-    });
-    const newestAt = found.reduce((newest, row) => Math.max(newest, row.cost_at), -Infinity);
-    this.#known?.remember({ ...query, limit }, samples, newestAt, asked);
-    return samples.slice();
+    return costSamples(query, found);
   }
 
   /** Keeps a reading unless the newest one kept says the same and is under an hour old. */
@@ -118,44 +99,19 @@ export class StoredAccounts implements PurchaseAccounts {
 
   async dayFigures(dayStart: number): Promise<DayFigures> {
     const window = { from: dayStart, to: dayStart + DAY_MS };
-    const figures: DayFigures = {
-      day: utcDay(dayStart),
-      byStatus: {},
-      starsBought: 0,
-      premiumGifts: 0,
-      premiumMonths: 0,
-      spent: [],
-      unmeasured: 0,
+    const [openings] = await this.#db.rows<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= @from AND at < @to",
+      window,
+    );
+    return tallyDay(utcDay(dayStart), await this.#db.rows<SentOnDay>(SENT_ON_DAY_SQL, window), {
       balanceStart: snapshotOf(
         (await this.#reading("at < @from ORDER BY at DESC", window)) ??
           (await this.#reading("at >= @from AND at < @to ORDER BY at", window)),
       ),
       balanceEnd: snapshotOf(await this.#reading("at < @to ORDER BY at DESC", window)),
-      limitsUsed: { stars: 0, premium: 0 },
-      refusals: await this.#db.rows<{ reason: string; count: number }>(
-        `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS count FROM purchase_intents
-         WHERE status = 'rejected' AND sent_at >= @from AND sent_at < @to
-           AND COALESCE(outcome_detail, '') NOT LIKE 'not sent:%'
-         GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`,
-        window,
-      ),
-      breakerOpenings:
-        (
-          await this.#db.rows<{ count: number }>(
-            "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= @from AND at < @to",
-            window,
-          )
-        )[0]?.count ?? 0,
-    };
-    const dayRows = await this.#db.rows<DayRow>(
-      `SELECT status, kind, quantity, cost_amount, cost_currency FROM purchase_intents
-       WHERE sent_at >= @from AND sent_at < @to`,
-      window,
-    );
-    const costs: Money[] = [];
-    for (const row of dayRows) addToFigures(figures, row, costs);
-    figures.spent = spentPerCurrency(costs);
-    return figures;
+      refusals: await this.#db.rows<{ reason: string; count: number }>(REFUSALS_SQL, window),
+      breakerOpenings: openings?.count ?? 0,
+    });
   }
 
   async #reading(where: string, window: { from: number; to: number }) {
@@ -217,36 +173,6 @@ export class StoredAccounts implements PurchaseAccounts {
   }
 }
 
-/** Counts one of the day's purchases into its figures (and its cost into `costs`). */
-function addToFigures(figures: DayFigures, row: DayRow, costs: Money[]): void {
-  figures.byStatus[row.status] = (figures.byStatus[row.status] ?? 0) + 1;
-  if (SPENDING_STATUSES.includes(row.status)) {
-    if (row.kind === "stars") figures.limitsUsed.stars += row.quantity;
-    else figures.limitsUsed.premium += 1;
-  }
-  if (row.status !== "succeeded" && row.status !== "delivered") return;
-  if (row.kind === "stars") figures.starsBought += row.quantity;
-  else {
-    figures.premiumGifts += 1;
-    figures.premiumMonths += row.quantity;
-  }
-  const cost =
-    row.cost_currency === null
-      ? undefined
-      : parseMoney(row.cost_currency, row.cost_amount ?? undefined);
-  if (cost === undefined) figures.unmeasured += 1;
-  else costs.push(cost);
-}
-
 function snapshotOf(row: ReadingRow | undefined): BalanceSnapshot | undefined {
   return row === undefined ? undefined : { ton: row.ton ?? undefined, usdt: row.usdt ?? undefined };
-}
-
-function spentPerCurrency(costs: readonly Money[]): SpentIn[] {
-  const currencies: Currency[] = ["usdt", "ton"];
-  return currencies.flatMap((currency) => {
-    const of = costs.filter((c) => c.currency === currency);
-    if (of.length === 0) return [];
-    return [{ currency, amount: formatMoney(sumMoney(currency, of)), purchases: of.length }];
-  });
 }

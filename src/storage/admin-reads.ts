@@ -17,8 +17,7 @@ import {
 } from "../ledger/admin-reads.js";
 import type { GiveawayBatch } from "../ledger/giveaways.js";
 import type { Database } from "./db/port.js";
-import { type BatchRow, rowToBatch } from "./giveaway-batches.js";
-import { type IntentRow, rowToIntent } from "./ledger/rows.js";
+import { camelRow, type IntentRow, rowToIntent } from "./ledger/rows.js";
 
 /** A WHERE clause with `@name` parameters, and their values. */
 interface FilterSql {
@@ -140,6 +139,7 @@ export class StoredAdminReads implements AdminReads {
   }
 
   async openBatches(): Promise<GiveawayBatch[]> {
-    return (await this.#db.rows<BatchRow>(OPEN_BATCHES_SQL)).map(rowToBatch);
+    const found = await this.#db.rows<object>(OPEN_BATCHES_SQL);
+    return found.map((row) => camelRow<GiveawayBatch>(row));
   }
 }

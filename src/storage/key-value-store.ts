@@ -7,6 +7,12 @@ import type { Database } from "./db/port.js";
 import type { KeyValue } from "./types.js";
 import { retryWrite, type WriteRetryPolicy } from "../shared/write-retry.js";
 
+/** Writes `@value` at `@namespace` and `@key`, or replaces the value there. */
+export const KV_WRITE_SQL = `INSERT INTO kv (namespace, key, value, updated_at)
+  VALUES (@namespace, @key, @value, @now)
+  ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,
+    updated_at = excluded.updated_at`;
+
 /** About 3 s in all: 8 tries, 25 ms doubling to 800 ms. */
 const STORE_WRITE_RETRY: WriteRetryPolicy = { attempts: 8, firstDelayMs: 25, maxDelayMs: 800 };
 
@@ -28,12 +34,13 @@ export class KeyValueStore<T> implements KeyValue<T> {
   }
 
   async write(key: string, value: T): Promise<void> {
-    await this.#db.run(
-      `INSERT INTO kv (namespace, key, value, updated_at) VALUES (@namespace, @key, @value, @now)
-       ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value,
-         updated_at = excluded.updated_at`,
-      { namespace: this.#namespace, key, value: JSON.stringify(value), now: Date.now() },
-    );
+    const namespace = this.#namespace;
+    await this.#db.run(KV_WRITE_SQL, {
+      namespace,
+      key,
+      value: JSON.stringify(value),
+      now: Date.now(),
+    });
   }
 
   async delete(key: string): Promise<void> {

@@ -9,6 +9,7 @@
  */
 import type { LeaseGrant, LeaseHolder, SenderLease } from "../ledger/types.js";
 import type { Database } from "./db/port.js";
+import { camelRow } from "./ledger/rows.js";
 
 export class StoredSenderLease implements SenderLease {
   readonly #db: Database;
@@ -52,13 +53,11 @@ export class StoredSenderLease implements SenderLease {
   }
 
   async holder(): Promise<LeaseHolder | undefined> {
-    const [row] = await this.#db.rows<{ owner: string; epoch: number; expires_at: number }>(
+    const [row] = await this.#db.rows<object>(
       `SELECT owner, epoch, expires_at FROM sender_lease
        WHERE name = 'sender' AND owner IS NOT NULL AND expires_at > ${this.#now}`,
     );
-    return row === undefined
-      ? undefined
-      : { owner: row.owner, epoch: row.epoch, expiresAt: row.expires_at };
+    return row === undefined ? undefined : camelRow<LeaseHolder>(row);
   }
 
   /** Takes the row when `condition` holds, with the row as it was before, in one transaction. */

@@ -13,28 +13,18 @@ import { openLedger } from "./ledger/ledger.js";
 import { StoredSenderLease } from "./sender-lease.js";
 import type { Storage } from "./types.js";
 
-export interface StorageOptions {
-  /** Online backups, where the driver takes them (SQLite). */
-  backup?: Storage["backup"];
-  /**
-   * The accounts remember recent costs until they record one themselves: right only while one
-   * process records every cost (SQLite's one file), not for replicas (./recent-costs.ts).
-   */
-  rememberCosts: boolean;
-}
-
-export function storageOn(db: Database, options: StorageOptions): Storage {
-  // One object for the database: it remembers recent costs until it records one itself.
-  let accounts: StoredAccounts | undefined;
+/** `backup`: online backups, where the driver takes them (SQLite). */
+export function storageOn(db: Database, backup?: Storage["backup"]): Storage {
+  const accounts = new StoredAccounts(db);
   return {
     openLedger: (settings) => openLedger(db, settings),
-    openAccounts: () => (accounts ??= new StoredAccounts(db, options)),
+    openAccounts: () => accounts,
     giveaways: new StoredGiveawayBatches(db),
     adminReads: new StoredAdminReads(db),
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new StoredAccess(db),
     senderLease: new StoredSenderLease(db),
-    backup: options.backup,
+    backup,
     isUp: () => db.isUp(),
     isOpen: () => db.isOpen(),
     close: () => db.close(),

@@ -6,8 +6,7 @@
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { AdminReads } from "../ledger/admin-reads.js";
 import type { GiveawayBatches } from "../ledger/giveaways.js";
-import type { PurchaseLedger, SenderLease } from "../ledger/types.js";
-import type { LedgerOptions } from "./ledger/ledger.js";
+import type { PurchaseLedger, SenderLease, SpendingLimits } from "../ledger/types.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
 export interface KeyValue<T> {
@@ -59,14 +58,21 @@ export interface BackupResult {
   at: number;
 }
 
+/** How the ledger is opened (src/storage/ledger/ledger.ts). */
+export interface LedgerOptions {
+  /** Missing members take DEFAULT_LIMITS (src/ledger/limits.ts). */
+  limits?: Partial<SpendingLimits> | undefined;
+  /** How long a draft (a summary shown) stays confirmable. */
+  draftTtlMs?: number | undefined;
+  /** Milliseconds since the epoch; tests move time without sleeping. */
+  clock?: (() => number) | undefined;
+}
+
 /** Everything one bot process keeps, opened once by the app and closed at its stop. */
 export interface Storage {
   /** The purchase ledger (one per storage: build it once). */
   openLedger(settings: LedgerOptions): PurchaseLedger;
-  /**
-   * The accounts beside the ledger: costs, balance readings, the export, daily reports sent. The
-   * same object on every call (it remembers recent costs until it records one itself).
-   */
+  /** The accounts beside the ledger: costs, balance readings, the export, daily reports sent. */
   openAccounts(): PurchaseAccounts;
   /** Giveaway batches, beside the ledger on the same database. */
   giveaways: GiveawayBatches;

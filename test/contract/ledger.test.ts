@@ -9,7 +9,7 @@ import {
   InvalidDraftError,
   LeaseNotHeldError,
 } from "../../src/ledger/errors.js";
-import { newIntentId } from "../../src/ledger/intent-id.js";
+import { newIntentId } from "../../src/ledger/new-intents.js";
 import { RESTORE_NOTICE } from "../../src/ledger/restore.js";
 import { canMove } from "../../src/ledger/transitions.js";
 import type { IntentStatus } from "../../src/ledger/types.js";

@@ -50,16 +50,16 @@ describe("PostgreSQL: how long a session may hold or wait for the ledger's locks
 
     // Another replica, stopped in the middle of a transaction that took
     // the gate; it wakes once the claim above went through.
-    const otherReplica = openPool(url, {
-      max: 1,
-      sessionLimits: { idleInTransactionMs: 300, lockWaitMs: 10_000 },
-    });
+    const otherReplica = openPool(url, { max: 1 });
     onTestFinished(() => otherReplica.end());
     let gateTaken!: () => void;
     const taken = new Promise<void>((resolve) => (gateTaken = resolve));
     let wake!: () => void;
     const woken = new Promise<void>((resolve) => (wake = resolve));
-    const stopped = new PostgresDatabase(otherReplica, { isUpTimeoutMs: 2_000 })
+    const stopped = new PostgresDatabase(otherReplica, {
+      isUpTimeoutMs: 2_000,
+      sessionLimits: { idleInTransactionMs: 300, lockWaitMs: 10_000 },
+    })
       .gated(async (tx) => {
         gateTaken();
         await woken;

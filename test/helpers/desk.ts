@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
-import type { LedgerOptions } from "../../src/storage/ledger/ledger.js";
+import type { LedgerOptions } from "../../src/storage/types.js";
 import { createPurchaseDesk, type PurchaseDeskDeps } from "../../src/purchases/desk.js";
 import type { NewIntent, PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
 import { createPurchaseRecords, type PurchaseRecords } from "../../src/purchases/records.js";

@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
 import type { NewIntent, PurchaseIntent, PurchaseLedger } from "../../src/ledger/types.js";
-import type { LedgerOptions } from "../../src/storage/ledger/ledger.js";
+import type { LedgerOptions } from "../../src/storage/types.js";
 import type { Db } from "../../src/storage/sqlite/driver.js";
 import { openSqliteStorage } from "../../src/storage/sqlite/open.js";
 import type { Storage } from "../../src/storage/types.js";

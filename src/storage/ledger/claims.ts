@@ -22,24 +22,22 @@
  * time is also what a TON wallet's seqno wants.
  */
 import { LIMIT_RULES, type LimitRule, limitRefusal } from "../../ledger/limits.js";
-import { assertMove, refusalForStatus } from "../../ledger/transitions.js";
+import { assertMove, refusalForIntent } from "../../ledger/transitions.js";
 import type {
-  ClaimContext,
   ClaimRefusal,
   ClaimResult,
   IntentStatus,
   LeaseFence,
-  PurchaseLedger,
   QueueResult,
   SpendingLimits,
+  PurchaseLedger,
 } from "../../ledger/types.js";
 import { utcDayNumber } from "../../shared/utc-day.js";
 import type { Dialect } from "../db/dialect.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
-import type { PauseSwitchRows } from "./pause-switch.js";
-import type { LedgerQueryRows } from "./queries.js";
-import { PAUSED_KEY, spent } from "./sql.js";
+import { PAUSED_KEY, type PauseSwitchRows } from "./pause-switch.js";
+import { type LedgerQueryRows, spent } from "./queries.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
 
 /** One limit as a condition of the claim: its count plus what it counted today, within max. */
@@ -55,10 +53,15 @@ function limitCondition(rule: LimitRule): string {
 }
 
 /**
- * The claim, for a draft or a queued confirmation alike: every condition is here. The fence
- * judges the lease's expiry by the database's clock when the UPDATE runs (inside the gate, the
- * lease's row locked), as the lease itself is written: never a time read before the gate.
+ * That the fence (`@fenceOwner`, `@fenceEpoch`) still holds the sender lease, judged by the
+ * database's clock when the statement runs (inside the gate, the lease's row locked), as the
+ * lease itself is written: never a time read before the gate.
  */
+const fenceHolds = (dialect: Dialect) => `EXISTS (SELECT 1 FROM sender_lease l
+  WHERE l.name = 'sender' AND l.owner = @fenceOwner
+    AND l.epoch = CAST(@fenceEpoch AS BIGINT) AND l.expires_at > ${dialect.nowMs})`;
+
+/** The claim, for a draft or a queued confirmation alike: every condition is here. */
 const claimSql = (dialect: Dialect) => `
 UPDATE purchase_intents
 SET status = 'sending', sent_at = @now, updated_at = @now
@@ -69,25 +72,18 @@ WHERE id = @id
   AND NOT EXISTS (SELECT 1 FROM ledger_settings WHERE key = '${PAUSED_KEY}' AND value = 'true')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents o WHERE o.status = 'unconfirmed')
   AND NOT EXISTS (SELECT 1 FROM purchase_intents s WHERE s.status = 'sending')
-  AND (CAST(@fenceOwner AS TEXT) IS NULL OR EXISTS (SELECT 1 FROM sender_lease l
-        WHERE l.name = 'sender' AND l.owner = @fenceOwner
-          AND l.epoch = CAST(@fenceEpoch AS BIGINT) AND l.expires_at > ${dialect.nowMs}))
+  AND (CAST(@fenceOwner AS TEXT) IS NULL OR ${fenceHolds(dialect)})
   ${LIMIT_RULES.map(limitCondition).join("\n  ")}
 RETURNING *
 `;
-
-const holdsLeaseSql = (dialect: Dialect) => `SELECT 1 AS one FROM sender_lease
-  WHERE name = 'sender' AND owner = @fenceOwner AND epoch = @fenceEpoch
-    AND expires_at > ${dialect.nowMs}`;
 
 interface FenceParameters {
   fenceOwner: string | null;
   fenceEpoch: number | null;
 }
 
-type ClaimMoves = Pick<PurchaseLedger, "claim" | "queue" | "fenceWith">;
-
-export class LedgerClaims implements ClaimMoves {
+/** The claim, the queueing and the fence (typed by PurchaseLedger's members). */
+export class LedgerClaims {
   readonly #core: LedgerCore;
   readonly #pause: PauseSwitchRows;
   readonly #queries: LedgerQueryRows;
@@ -95,7 +91,8 @@ export class LedgerClaims implements ClaimMoves {
   /** This process's hold on the sender lease, checked by every claim once set. */
   #fence: LeaseFence | undefined;
   readonly #claimSql: string;
-  readonly #holdsLeaseSql: string;
+  /** The claim's own judgement of the fence, asked alone by {@link holdsLease}. */
+  readonly #fenceHoldsSql: string;
 
   constructor(parts: {
     core: LedgerCore;
@@ -108,7 +105,7 @@ export class LedgerClaims implements ClaimMoves {
     this.#queries = parts.queries;
     this.#limits = parts.limits;
     this.#claimSql = claimSql(parts.core.db.dialect);
-    this.#holdsLeaseSql = holdsLeaseSql(parts.core.db.dialect);
+    this.#fenceHoldsSql = `SELECT 1 AS one WHERE ${fenceHolds(parts.core.db.dialect)}`;
   }
 
   fenceWith = (fence: LeaseFence | undefined): void => {
@@ -117,24 +114,29 @@ export class LedgerClaims implements ClaimMoves {
 
   /**
    * Inside `tx`, a gated transaction: whether this process still holds the lease it is fenced
-   * with (always, unfenced), by the database's clock, the lease's row locked (the dialect's
-   * FOR SHARE) so a takeover waits until `tx` has committed. A method of the class, not of the
-   * ledger it makes up: the recovery asks it (./outcomes.ts).
+   * with (always, unfenced), by the claim's own judgement of the fence, the lease's row locked
+   * so a takeover waits until `tx` has committed. A method of the class, not of the ledger it
+   * makes up: the recovery asks it (./outcomes.ts), and so does the claim's refusal.
    */
   async holdsLease(tx: Statements): Promise<boolean> {
-    const fenced = this.#fenceParameters();
+    const fenced = this.#fenced();
     if (fenced.fenceOwner === null) return true;
-    const { forShare } = this.#core.db.dialect;
-    await tx.rows(`SELECT 1 AS one FROM sender_lease WHERE name = 'sender'${forShare}`);
-    return (await tx.rows(this.#holdsLeaseSql, { ...fenced })).length > 0;
+    await this.#lockLease(tx);
+    return (await tx.rows(this.#fenceHoldsSql, { ...fenced })).length > 0;
   }
 
   /** The claim's fencing parameters: all null (no check) without a fence. */
-  #fenceParameters(): FenceParameters {
-    const fence = this.#fence;
-    return fence === undefined
-      ? { fenceOwner: null, fenceEpoch: null }
-      : { fenceOwner: fence.owner, fenceEpoch: fence.epoch };
+  #fenced(): FenceParameters {
+    return { fenceOwner: this.#fence?.owner ?? null, fenceEpoch: this.#fence?.epoch ?? null };
+  }
+
+  /**
+   * The lease's row, locked for `tx` (the dialect's FOR SHARE): a takeover (an UPDATE of it)
+   * waits until `tx` has committed.
+   */
+  async #lockLease(tx: Statements): Promise<void> {
+    const { forShare } = this.#core.db.dialect;
+    await tx.rows(`SELECT 1 AS one FROM sender_lease WHERE name = 'sender'${forShare}`);
   }
 
   /**
@@ -143,26 +145,16 @@ export class LedgerClaims implements ClaimMoves {
    * unconfirmed or sending, this process holds the lease (when fenced) and every spending limit
    * allows it. Exactly one of any number of concurrent claims wins. A refusal says why.
    */
-  claim = (
-    id: string,
-    userId: number,
-    now = this.#core.clock(),
-    options: ClaimContext = {},
-  ): Promise<ClaimResult> => {
+  claim: PurchaseLedger["claim"] = (id, userId, now = this.#core.clock(), options = {}) => {
     const core = this.#core;
-    const { forShare, forUpdate } = core.db.dialect;
     const limits = this.#limits();
     const exempt = options.isAdmin === true && limits.adminsExempt;
-    const fenced = this.#fenceParameters();
+    const fenced = this.#fenced();
     const maxima = Object.fromEntries(LIMIT_RULES.map((rule) => [rule.name, rule.max(limits)]));
     return core.db.gated(async (tx): Promise<ClaimResult> => {
-      // The lease's row, locked for this transaction: a takeover (an UPDATE of it) waits until
-      // this claim has committed.
-      if (fenced.fenceOwner !== null) {
-        await tx.rows(`SELECT 1 AS one FROM sender_lease WHERE name = 'sender'${forShare}`);
-      }
+      if (fenced.fenceOwner !== null) await this.#lockLease(tx);
       const [from] = await tx.rows<{ status: IntentStatus }>(
-        `SELECT status FROM purchase_intents WHERE id = @id${forUpdate}`,
+        `SELECT status FROM purchase_intents WHERE id = @id${core.db.dialect.forUpdate}`,
         { id },
       );
       const [claimed] = await tx.rows<IntentRow>(this.#claimSql, {
@@ -172,7 +164,7 @@ export class LedgerClaims implements ClaimMoves {
       });
       if (claimed === undefined || from === undefined) {
         const ask = { id, userId, now, exempt };
-        return { ok: false, ...(await this.#explainRefusal(tx, ask, fenced)) };
+        return { ok: false, ...(await this.#explainRefusal(tx, ask)) };
       }
       assertMove(id, from.status, "sending");
       await core.event(tx, { id, from: from.status, to: "sending", at: now }, userId);
@@ -184,15 +176,11 @@ export class LedgerClaims implements ClaimMoves {
   async #explainRefusal(
     tx: Statements,
     ask: { id: string; userId: number; now: number; exempt: boolean },
-    fenced: FenceParameters,
   ): Promise<ClaimRefusal> {
     const intent = await this.#core.get(ask.id, tx);
-    if (intent === undefined) return { reason: "not_found" };
-    if (intent.requester.userId !== ask.userId) return { reason: "not_owner" };
     // A queued confirmation is as claimable as a draft: only the rules below can refuse it.
-    const status = intent.status === "queued" ? "draft" : intent.status;
-    const byStatus = refusalForStatus(status, intent.expiresAt, ask.now);
-    if (byStatus !== undefined) return byStatus;
+    const byIntent = refusalForIntent(intent, ask.userId, ask.now, true);
+    if (byIntent !== undefined || intent === undefined) return byIntent ?? { reason: "not_found" };
     const paused = await this.#pause.pauseReason(tx);
     if (paused !== undefined) return { reason: "paused", source: paused.source };
     const unconfirmed = await this.#queries.unconfirmedCount(tx);
@@ -203,12 +191,7 @@ export class LedgerClaims implements ClaimMoves {
     // Last, because it passes by itself in a moment: another purchase is in flight, or this
     // process no longer holds the sender lease (another has taken over: it sends from now on).
     if ((await this.#queries.sendingCount(tx)) > 0) return { reason: "busy" };
-    if (
-      fenced.fenceOwner !== null &&
-      (await tx.rows(this.#holdsLeaseSql, { ...fenced })).length === 0
-    ) {
-      return { reason: "busy" };
-    }
+    if (!(await this.holdsLease(tx))) return { reason: "busy" };
     // Inside the gate nothing the claim reads can change between the UPDATE and these reads,
     // so reaching here means a condition above disagrees with the SQL: refuse, never allow.
     return { reason: "already_processing" };
@@ -235,10 +218,7 @@ export class LedgerClaims implements ClaimMoves {
           await core.event(tx, { id, from: "draft", to: "queued", at: now }, userId);
           return { ok: true, intent: rowToIntent(queued) };
         }
-        const intent = await core.get(id, tx);
-        if (intent === undefined) return { ok: false, reason: "not_found" };
-        if (intent.requester.userId !== userId) return { ok: false, reason: "not_owner" };
-        const refusal = refusalForStatus(intent.status, intent.expiresAt, now);
+        const refusal = refusalForIntent(await core.get(id, tx), userId, now);
         return { ok: false, ...(refusal ?? { reason: "already_processing" }) };
       },
       { durable: true },

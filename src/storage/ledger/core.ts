@@ -1,24 +1,29 @@
 /**
  * What the ledger's pieces share over the database port: reading an intent (locked, inside a
- * transaction that goes on to move it), the one status move every piece makes after the claim
- * (checked against the transition table, compare-and-set on the status read) and its history
- * row, and the ledger's clock.
+ * transaction that goes on to move it), writing a draft, the one status move every piece makes
+ * after the claim (checked against the transition table, compare-and-set on the status read)
+ * and its history row, and the ledger's clock.
  */
 import { IntentNotFoundError } from "../../ledger/errors.js";
+import type { MoveFields } from "../../ledger/outcomes.js";
 import { assertMove } from "../../ledger/transitions.js";
-import type { IntentStatus, PurchaseIntent } from "../../ledger/types.js";
-import type { Database, Statements } from "../db/port.js";
+import type { IntentStatus, NewIntent, PurchaseIntent } from "../../ledger/types.js";
+import type { Database, Params, Statements } from "../db/port.js";
 import { type IntentRow, rowToIntent } from "./rows.js";
 
-/** Fields an outcome or a reconciliation writes alongside a status move. */
-export interface MovePatch {
-  finishedAt?: number;
-  response?: unknown;
-  txHash?: string | undefined;
-  outcomeDetail?: string | undefined;
-  resolvedBy?: number;
-  resolvedAt?: number;
+/** A draft to write: a person's, or one recipient's of a giveaway batch (in the admin's order). */
+export interface DraftToWrite extends NewIntent {
+  id: string;
+  expiresAt: number;
+  batch?: { id: string; position: number };
 }
+
+const INSERT_SQL = `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
+    requester_user_id, requester_chat_id, requester_chat_type, status, created_at, expires_at,
+    balance_before, balance_before_at, updated_at, batch_id, batch_position)
+  VALUES (@id, @kind, @recipient, @quantity, @paymentMethod, @userId, @chatId, @chatType,
+    'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now, @batchId, @position)
+  RETURNING *`;
 
 const MOVE_SQL = `UPDATE purchase_intents SET status = @to, updated_at = @now,
     finished_at = COALESCE(@finishedAt, finished_at),
@@ -37,39 +42,48 @@ export class LedgerCore {
   readonly db: Database;
   /** Milliseconds since the epoch; tests move time without sleeping. */
   readonly clock: () => number;
-  readonly #lockSql: string;
 
   constructor(db: Database, clock: () => number) {
     this.db = db;
     this.clock = clock;
-    this.#lockSql = `SELECT * FROM purchase_intents WHERE id = @id${db.dialect.forUpdate}`;
-  }
-
-  /** One intent by id, on the database or inside a transaction. */
-  async get(id: string, on: Statements = this.db): Promise<PurchaseIntent | undefined> {
-    const [row] = await on.rows<IntentRow>("SELECT * FROM purchase_intents WHERE id = @id", { id });
-    return row === undefined ? undefined : rowToIntent(row);
-  }
-
-  async mustGet(id: string, on: Statements = this.db): Promise<PurchaseIntent> {
-    const intent = await this.get(id, on);
-    if (intent === undefined) throw new IntentNotFoundError(id);
-    return intent;
   }
 
   /**
-   * One intent by id, its row locked until the transaction ends (the dialect's row lock): a
-   * move judged on what was read cannot be overtaken by another connection's.
+   * One intent by id, on the database or inside a transaction. `lock`: its row locked until the
+   * transaction ends (the dialect's row lock), so a move judged on what was read cannot be
+   * overtaken by another connection's.
    */
-  async lockIfAny(id: string, tx: Statements): Promise<PurchaseIntent | undefined> {
-    const [row] = await tx.rows<IntentRow>(this.#lockSql, { id });
+  async get(
+    id: string,
+    on: Statements = this.db,
+    lock = false,
+  ): Promise<PurchaseIntent | undefined> {
+    const sql = `SELECT * FROM purchase_intents WHERE id = @id${lock ? this.db.dialect.forUpdate : ""}`;
+    const [row] = await on.rows<IntentRow>(sql, { id });
     return row === undefined ? undefined : rowToIntent(row);
   }
 
-  async lock(id: string, tx: Statements): Promise<PurchaseIntent> {
-    const intent = await this.lockIfAny(id, tx);
+  async mustGet(id: string, on: Statements = this.db, lock = false): Promise<PurchaseIntent> {
+    const intent = await this.get(id, on, lock);
     if (intent === undefined) throw new IntentNotFoundError(id);
     return intent;
+  }
+
+  /** Writes a draft (its recipient checked already) and its first history row. */
+  async insertDraft(tx: Statements, draft: DraftToWrite, now: number): Promise<PurchaseIntent> {
+    const { requester, balanceBefore } = draft;
+    const [row] = await tx.rows<IntentRow>(INSERT_SQL, {
+      ...{ id: draft.id, kind: draft.kind, recipient: draft.recipient, quantity: draft.quantity },
+      ...{ paymentMethod: draft.paymentMethod, now, expiresAt: draft.expiresAt },
+      ...{ userId: requester.userId, chatId: requester.chatId, chatType: requester.chatType },
+      balanceBefore: balanceBefore === undefined ? null : JSON.stringify(balanceBefore),
+      balanceBeforeAt: balanceBefore === undefined ? null : (draft.balanceBeforeAt ?? null),
+      batchId: draft.batch?.id ?? null,
+      position: draft.batch?.position ?? null,
+    });
+    if (row === undefined) throw new IntentNotFoundError(draft.id);
+    await this.event(tx, { id: draft.id, from: null, to: "draft", at: now }, requester.userId);
+    return rowToIntent(row);
   }
 
   /** Writes one status change to the intent's history. */
@@ -92,7 +106,7 @@ export class LedgerCore {
     current: PurchaseIntent,
     to: IntentStatus,
     now: number,
-    patch: MovePatch,
+    fields: MoveFields,
     actor: number | null,
   ): Promise<PurchaseIntent> {
     assertMove(current.id, current.status, to);
@@ -101,20 +115,43 @@ export class LedgerCore {
       from: current.status,
       to,
       now,
-      finishedAt: patch.finishedAt ?? null,
-      response: patch.response === undefined ? null : JSON.stringify(patch.response),
-      txHash: patch.txHash ?? null,
-      outcomeDetail: patch.outcomeDetail ?? null,
-      resolvedBy: patch.resolvedBy ?? null,
-      resolvedAt: patch.resolvedAt ?? null,
+      finishedAt: fields.finishedAt ?? null,
+      response: fields.response === undefined ? null : JSON.stringify(fields.response),
+      txHash: fields.txHash ?? null,
+      outcomeDetail: fields.outcomeDetail ?? null,
+      resolvedBy: fields.resolvedBy ?? null,
+      resolvedAt: fields.resolvedAt ?? null,
     });
     if (moved === undefined) {
       // The status changed under us (another connection): judge the move from the new status.
       const fresh = await this.mustGet(current.id, tx);
       assertMove(fresh.id, fresh.status, to);
-      return this.move(tx, fresh, to, now, patch, actor);
+      return this.move(tx, fresh, to, now, fields, actor);
     }
     await this.event(tx, { id: current.id, from: current.status, to, at: now }, actor);
     return rowToIntent(moved);
+  }
+
+  /**
+   * Moves every intent `where` selects (its rows locked; `where` ends with its ORDER BY), one
+   * after another as {@link move} does; answers them as moved. `actor` "requester": each
+   * intent's own requester.
+   */
+  async moveAll(
+    tx: Statements,
+    select: { where: string; params?: Params },
+    to: IntentStatus,
+    now: number,
+    fields: MoveFields,
+    actor: number | null | "requester",
+  ): Promise<PurchaseIntent[]> {
+    const sql = `SELECT * FROM purchase_intents WHERE ${select.where}${this.db.dialect.forUpdate}`;
+    const moved: PurchaseIntent[] = [];
+    for (const row of await tx.rows<IntentRow>(sql, select.params)) {
+      const intent = rowToIntent(row);
+      const by = actor === "requester" ? intent.requester.userId : actor;
+      moved.push(await this.move(tx, intent, to, now, fields, by));
+    }
+    return moved;
   }
 }

@@ -8,21 +8,13 @@
 import { DEFAULT_DRAFT_TTL_MS, DEFAULT_LIMITS } from "../../ledger/limits.js";
 import type { PurchaseLedger, SpendingLimits } from "../../ledger/types.js";
 import type { Database } from "../db/port.js";
+import type { LedgerOptions } from "../types.js";
 import { LedgerClaims } from "./claims.js";
 import { LedgerCore } from "./core.js";
 import { LedgerDrafts } from "./drafts.js";
 import { LedgerOutcomes } from "./outcomes.js";
 import { LedgerPauseSwitch } from "./pause-switch.js";
 import { LedgerQueriesOn } from "./queries.js";
-
-export interface LedgerOptions {
-  /** Missing members take {@link DEFAULT_LIMITS}. */
-  limits?: Partial<SpendingLimits> | undefined;
-  /** How long a draft (a summary shown) stays confirmable. */
-  draftTtlMs?: number | undefined;
-  /** Milliseconds since the epoch; tests move time without sleeping. */
-  clock?: (() => number) | undefined;
-}
 
 export function openLedger(db: Database, options: LedgerOptions = {}): PurchaseLedger {
   let limits: Readonly<SpendingLimits> = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });

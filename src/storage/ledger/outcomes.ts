@@ -6,33 +6,23 @@
  * `unconfirmed`, the day's totals) and none may roll back once a request may have left.
  */
 import { LeaseNotHeldError } from "../../ledger/errors.js";
+import {
+  lateAnswerFields,
+  notSentFields,
+  type OutcomeRecord,
+  outcomeRecord,
+  unrecordedOutcomeFields,
+} from "../../ledger/outcomes.js";
 import { restoredDetail } from "../../ledger/restore.js";
 import { lateAnswer } from "../../ledger/transitions.js";
-import type {
-  PurchaseIntent,
-  PurchaseLedger,
-  RecordedOutcome,
-  RestoreMarks,
-} from "../../ledger/types.js";
-import type { PurchaseOutcome } from "../../service/types.js";
+import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
-import type { LedgerCore, MovePatch } from "./core.js";
+import type { LedgerCore } from "./core.js";
 import type { LedgerQueryRows } from "./queries.js";
 import { closeWhatWasOpen } from "./restored.js";
 
-type OutcomeStatus = "succeeded" | "rejected" | "unconfirmed";
-
-type OutcomeMoves = Pick<
-  PurchaseLedger,
-  | "recordOutcome"
-  | "recordUnwrittenOutcome"
-  | "recordNotSent"
-  | "recoverInterrupted"
-  | "markRestored"
-  | "resolve"
->;
-
-export class LedgerOutcomes implements OutcomeMoves {
+/** The ledger's outcome moves (typed by PurchaseLedger's members). */
+export class LedgerOutcomes {
   readonly #core: LedgerCore;
   readonly #queries: LedgerQueryRows;
   /** Inside a gated transaction: whether this process still holds its lease (./claims.ts). */
@@ -53,15 +43,10 @@ export class LedgerOutcomes implements OutcomeMoves {
    * full body), rejected or invalid → rejected, ambiguous → unconfirmed (cause, body and tx_hash
    * kept). The intent must be `sending`.
    */
-  recordOutcome = (
-    id: string,
-    outcome: PurchaseOutcome,
-    now = this.#core.clock(),
-  ): Promise<RecordedOutcome> => {
-    const { to, patch } = outcomePatch(outcome, now);
+  recordOutcome: PurchaseLedger["recordOutcome"] = (id, outcome, now = this.#core.clock()) => {
     // The service's own success or refusal may settle an intent a recovery made unconfirmed.
     const definite = outcome.kind === "success" || outcome.kind === "rejected";
-    return this.#record(id, to, patch, now, definite);
+    return this.#record(id, outcomeRecord(outcome, now), now, definite);
   };
 
   /**
@@ -71,31 +56,14 @@ export class LedgerOutcomes implements OutcomeMoves {
    * admin confirms it against the evidence kept here (the service's answer, its tx_hash, when
    * it came and when the ledger could record it). Never sends anything.
    */
-  recordUnwrittenOutcome = (
-    id: string,
-    outcome: PurchaseOutcome,
-    answeredAt: number,
+  recordUnwrittenOutcome: PurchaseLedger["recordUnwrittenOutcome"] = (
+    id,
+    outcome,
+    answeredAt,
     now = this.#core.clock(),
-  ): Promise<RecordedOutcome> => {
-    const { to, patch } = outcomePatch(outcome, answeredAt);
-    const detail = patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`;
-    const response = {
-      unrecordedOutcome: to,
-      answeredAt,
-      recordedAt: now,
-      response: patch.response,
-    };
-    return this.#record(
-      id,
-      "unconfirmed",
-      {
-        finishedAt: answeredAt,
-        response,
-        txHash: patch.txHash,
-        outcomeDetail: `outcome_unrecorded: ${to}${detail}`,
-      },
-      now,
-    );
+  ) => {
+    const fields = unrecordedOutcomeFields(outcome, answeredAt, now);
+    return this.#record(id, { to: "unconfirmed", fields }, now);
   };
 
   /**
@@ -103,55 +71,40 @@ export class LedgerOutcomes implements OutcomeMoves {
    * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
    * with `detail` saying so. Nothing was sent, so nothing can have been spent.
    */
-  recordNotSent = (
-    id: string,
-    detail: string,
-    now = this.#core.clock(),
-  ): Promise<RecordedOutcome> => {
-    const patch = { finishedAt: now, response: { notSent: detail }, outcomeDetail: detail };
-    return this.#record(id, "rejected", patch, now);
+  recordNotSent: PurchaseLedger["recordNotSent"] = (id, detail, now = this.#core.clock()) => {
+    return this.#record(id, { to: "rejected", fields: notSentFields(detail, now) }, now);
   };
 
   /** `definite`: the service's own success or refusal, which may settle a late answer. */
   #record(
     id: string,
-    to: OutcomeStatus,
-    patch: MovePatch,
+    record: OutcomeRecord,
     now: number,
     definite = false,
   ): Promise<RecordedOutcome> {
     const core = this.#core;
     return core.db.gated(async (tx): Promise<RecordedOutcome> => {
-      const current = await core.lock(id, tx);
-      const late = lateAnswer(current.status, to, definite);
+      const current = await core.mustGet(id, tx, true);
+      const late = lateAnswer(current.status, record.to, definite);
       if (late === undefined) {
-        return { recorded: true, intent: await core.move(tx, current, to, now, patch, null) };
+        const intent = await core.move(tx, current, record.to, now, record.fields, null);
+        return { recorded: true, intent };
       }
       // Recovered as interrupted while this response was on its way (and perhaps settled by an
       // admin since): a definite answer settles an intent still unconfirmed, with no admin.
-      const response = { lateOutcome: to, response: patch.response ?? null };
       if (late === "settled") {
-        const detail = patch.outcomeDetail === undefined ? "" : ` (${patch.outcomeDetail})`;
-        const settled = await core.move(
-          tx,
-          current,
-          to,
-          now,
-          {
-            ...{ finishedAt: now, response, txHash: patch.txHash, resolvedAt: now },
-            outcomeDetail: `settled by a late answer: ${to}${detail}`,
-          },
-          null,
-        );
+        const fields = lateAnswerFields(record, now, true);
+        const settled = await core.move(tx, current, record.to, now, fields, null);
         return { recorded: true, late, intent: settled };
       }
       // The status stays; the late answer is kept as evidence unless one is held already.
+      const evidence = lateAnswerFields(record, now, false);
       await tx.run(
         `UPDATE purchase_intents SET response = @response, tx_hash = COALESCE(@txHash, tx_hash),
            outcome_detail = @detail, updated_at = @now WHERE id = @id AND response IS NULL`,
         {
-          ...{ id, now, response: JSON.stringify(response), txHash: patch.txHash ?? null },
-          detail: `A response arrived after the restart's recovery: ${to}.`,
+          ...{ id, now, response: JSON.stringify(evidence.response) },
+          ...{ txHash: evidence.txHash ?? null, detail: evidence.outcomeDetail },
         },
       );
       return { recorded: false, late, intent: await core.mustGet(id, tx) };
@@ -167,15 +120,11 @@ export class LedgerOutcomes implements OutcomeMoves {
    * #35). It then throws LeaseNotHeldError and moves nothing.
    */
   recoverInterrupted = (now = this.#core.clock()): Promise<PurchaseIntent[]> => {
-    const { seq } = this.#core.db.dialect;
+    const detail = "interrupted: the process stopped while the purchase request was in flight";
+    const where = `status = 'sending' ORDER BY sent_at, ${this.#core.db.dialect.seq}`;
     return this.#core.db.gated(async (tx) => {
       if (!(await this.#holdsLease(tx))) throw new LeaseNotHeldError();
-      return this.#makeUnconfirmed(
-        tx,
-        `status = 'sending' ORDER BY sent_at, ${seq}`,
-        "interrupted: the process stopped while the purchase request was in flight",
-        now,
-      );
+      return this.#makeUnconfirmed(tx, where, detail, now);
     });
   };
 
@@ -186,17 +135,13 @@ export class LedgerOutcomes implements OutcomeMoves {
    * again; what else the backup shows open is closed (./restored.ts). The sender lease is
    * cleared, its epoch moved far past any a process of before the restore could still hold.
    */
-  markRestored = (
-    backupTakenAt: string | undefined,
-    now = this.#core.clock(),
-  ): Promise<RestoreMarks> => {
-    const { seq } = this.#core.db.dialect;
+  markRestored: PurchaseLedger["markRestored"] = (backupTakenAt, now = this.#core.clock()) => {
+    const where = `status IN ('sending', 'queued') ORDER BY ${this.#core.db.dialect.seq}`;
     return this.#core.db.gated(async (tx) => {
       await tx.run(
         "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
       );
       const detail = restoredDetail(backupTakenAt);
-      const where = `status IN ('sending', 'queued') ORDER BY ${seq}`;
       const unknown = await this.#makeUnconfirmed(tx, where, detail, now);
       const marks = { backupTakenAt, now, unknown: unknown.length };
       return { unknown, notice: await closeWhatWasOpen(this.#core, tx, marks) };
@@ -204,39 +149,26 @@ export class LedgerOutcomes implements OutcomeMoves {
   };
 
   /** Moves every intent `where` selects to unconfirmed with `detail` (inside the gate). */
-  async #makeUnconfirmed(
+  #makeUnconfirmed(
     tx: Statements,
     where: string,
     detail: string,
     now: number,
   ): Promise<PurchaseIntent[]> {
-    const core = this.#core;
-    const found = await tx.rows<{ id: string }>(
-      `SELECT id FROM purchase_intents WHERE ${where}${core.db.dialect.forUpdate}`,
-    );
-    const moved: PurchaseIntent[] = [];
-    for (const { id } of found) {
-      const patch = { finishedAt: now, outcomeDetail: detail };
-      moved.push(await core.move(tx, await core.lock(id, tx), "unconfirmed", now, patch, null));
-    }
-    return moved;
+    const fields = { finishedAt: now, outcomeDetail: detail };
+    return this.#core.moveAll(tx, { where }, "unconfirmed", now, fields, null);
   }
 
   /**
    * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and when.
    * Purchases resume when no unconfirmed intent is left.
    */
-  resolve = (
-    id: string,
-    adminId: number,
-    delivered: boolean,
-    now = this.#core.clock(),
-  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number }> => {
+  resolve: PurchaseLedger["resolve"] = (id, adminId, delivered, now = this.#core.clock()) => {
     const core = this.#core;
     return core.db.gated(async (tx) => {
       const intent = await core.move(
         tx,
-        await core.lock(id, tx),
+        await core.mustGet(id, tx, true),
         delivered ? "delivered" : "not_delivered",
         now,
         { resolvedBy: adminId, resolvedAt: now },
@@ -245,53 +177,4 @@ export class LedgerOutcomes implements OutcomeMoves {
       return { intent, unconfirmedLeft: await this.#queries.unconfirmedCount(tx) };
     });
   };
-}
-
-/** The status and the fields an outcome writes. */
-function outcomePatch(
-  outcome: PurchaseOutcome,
-  now: number,
-): { to: OutcomeStatus; patch: MovePatch } {
-  switch (outcome.kind) {
-    case "success":
-      return {
-        to: "succeeded",
-        patch: { finishedAt: now, response: outcome.body, txHash: outcome.value.txHash },
-      };
-    case "rejected":
-      return {
-        to: "rejected",
-        patch: {
-          finishedAt: now,
-          response: { status: outcome.status, body: outcome.body },
-          txHash: typeof outcome.body.tx_hash === "string" ? outcome.body.tx_hash : undefined,
-          outcomeDetail: outcome.detail,
-        },
-      };
-    case "invalid":
-      // Refused by the client before any request went out: nothing was sent or spent.
-      return {
-        to: "rejected",
-        patch: {
-          finishedAt: now,
-          response: { invalid: outcome.field, detail: outcome.detail },
-          outcomeDetail: `not sent: invalid ${outcome.field}`,
-        },
-      };
-    case "ambiguous":
-      return {
-        to: "unconfirmed",
-        patch: {
-          finishedAt: now,
-          response: {
-            cause: outcome.cause,
-            status: outcome.status,
-            retryAfterSeconds: outcome.retryAfterSeconds,
-            body: outcome.body,
-          },
-          txHash: outcome.txHash,
-          outcomeDetail: `${outcome.cause}: ${outcome.detail}`,
-        },
-      };
-  }
 }

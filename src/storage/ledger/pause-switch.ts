@@ -4,10 +4,15 @@
  * that was being judged when the pause came committed before the pause returned. A pause that a
  * power cut rolled back would reopen buying.
  */
+import { pauseReasonOf } from "../../ledger/pause.js";
 import type { PauseReason, PauseSource, PauseState, PauseSwitch } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
-import { PAUSE_REASON_KEY, PAUSED_KEY } from "./sql.js";
+
+/** The pause switch's row in `ledger_settings`: "true" while purchases are paused. */
+export const PAUSED_KEY = "purchases_paused";
+/** Who paused and why, JSON `{ source, detail }`, next to the switch itself. */
+const PAUSE_REASON_KEY = "purchases_paused_reason";
 
 const UPSERT_SQL = `INSERT INTO ledger_settings (key, value, updated_by, updated_at)
   VALUES (@key, @value, @by, @now)
@@ -69,7 +74,7 @@ export class LedgerPauseSwitch implements PauseSwitchRows {
 
   pauseReason = async (on: Statements = this.#core.db): Promise<PauseReason | undefined> => {
     if (!(await this.pauseState(on)).paused) return undefined;
-    return parseReason((await readSetting(on, PAUSE_REASON_KEY))?.value);
+    return pauseReasonOf((await readSetting(on, PAUSE_REASON_KEY))?.value);
   };
 }
 
@@ -79,17 +84,4 @@ async function readSetting(on: Statements, key: string): Promise<SettingRow | un
     { key },
   );
   return row;
-}
-
-/** A pause from before reasons were kept, or one whose reason cannot be read: an admin's. */
-function parseReason(value: string | undefined): PauseReason {
-  if (value === undefined) return { source: "admin", detail: undefined };
-  try {
-    const parsed = JSON.parse(value) as { source?: unknown; detail?: unknown };
-    return parsed.source === "breaker"
-      ? { source: "breaker", detail: parsed.detail }
-      : { source: "admin", detail: undefined };
-  } catch {
-    return { source: "admin", detail: undefined };
-  }
 }

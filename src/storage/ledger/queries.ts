@@ -3,11 +3,10 @@
  * the in-flight and unconfirmed counts) and the questions of admins, reports and reconciliation
  * (recent, usage, daily totals, history, what was out in a window).
  */
-import { SPENDING_STATUSES } from "../../ledger/transitions.js";
+import { type DayStatusGroup, tallyDayTotals } from "../../ledger/accounts.js";
 import type {
   DayTotals,
   DayUsage,
-  IntentStatus,
   LedgerQueries,
   OutWindow,
   PurchaseIntent,
@@ -21,10 +20,49 @@ import {
   utcDayNumber,
   utcDayStart,
 } from "../../shared/utc-day.js";
+import type { Dialect } from "../db/dialect.js";
 import type { Params, Statements } from "../db/port.js";
 import type { LedgerCore } from "./core.js";
-import { type IntentRow, rowToIntent } from "./rows.js";
-import { outBetween, USAGE_SQL } from "./sql.js";
+import { camelRow, type IntentRow, rowToIntent } from "./rows.js";
+
+/**
+ * What may have been spent on the UTC day `@day` (`sent_at / 86400000`): a `quantity` (stars) or
+ * a count of `purchases` (premium), for one person (`@userId`) or the whole bot (`0`). One lookup
+ * in the running totals that triggers keep in the status change's own transaction (migration
+ * "running daily totals"), so the claim and the limits shown to people cost the same on a busy
+ * day as on a quiet one, and are exact for every connection and process.
+ */
+export function spent(
+  column: "quantity" | "purchases",
+  kind: "stars" | "premium",
+  who: "@userId" | "0",
+): string {
+  return `COALESCE((SELECT d.${column} FROM daily_spending d
+    WHERE d.day = @day AND d.kind = '${kind}' AND d.requester_user_id = ${who}), 0)`;
+}
+
+/** Aliases are quoted: PostgreSQL folds unquoted names to lower case. */
+const USAGE_SQL = `
+SELECT
+  ${spent("quantity", "stars", "0")} AS "starsBot",
+  ${spent("purchases", "premium", "0")} AS "premiumBot",
+  ${spent("quantity", "stars", "@userId")} AS "starsUser",
+  ${spent("purchases", "premium", "@userId")} AS "premiumUser"
+`;
+
+/**
+ * The intents whose request was out at some moment between `@from` and `@to` (not rejected:
+ * those spent nothing). Two lookups in the index by when each finished (still out, or finished
+ * within the window), not a walk through every purchase sent before `@to`.
+ */
+function outBetween(dialect: Dialect): string {
+  const seq = dialect.seq;
+  return `${seq} IN (
+    SELECT ${seq} FROM purchase_intents WHERE finished_at IS NULL AND sent_at < @to
+    UNION ALL
+    SELECT ${seq} FROM purchase_intents WHERE finished_at >= @from AND sent_at < @to)
+  AND status <> 'rejected'`;
+}
 
 /** The reads, with those the claim's refusal makes inside its own transaction. */
 export interface LedgerQueryRows
@@ -34,12 +72,8 @@ export interface LedgerQueryRows
   usage(userId?: number, now?: number, on?: Statements): Promise<DayUsage>;
 }
 
-interface UsageRow {
-  starsBot: number;
-  premiumBot: number;
-  starsUser: number;
-  premiumUser: number;
-}
+/** The day's running totals as {@link USAGE_SQL} names them. */
+type UsageRow = Pick<DayUsage, "starsBot" | "premiumBot" | "starsUser" | "premiumUser">;
 
 export class LedgerQueriesOn implements LedgerQueryRows {
   readonly #core: LedgerCore;
@@ -100,11 +134,7 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   };
 
   /** Newest first; all intents, or one person's. */
-  recent = (query: {
-    limit: number;
-    offset?: number;
-    userId?: number;
-  }): Promise<PurchaseIntent[]> => {
+  recent: PurchaseLedger["recent"] = (query) => {
     const limit = Math.max(0, Math.min(Math.trunc(query.limit), 500));
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
     const whose = query.userId === undefined ? "" : "WHERE requester_user_id = @userId";
@@ -136,52 +166,23 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
   dailyTotals = async (days = 7, now = this.#core.clock()): Promise<DayTotals[]> => {
     const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * DAY_MS;
-    const found = await this.#core.db.rows<{
-      day: number;
-      status: IntentStatus;
-      kind: string;
-      n: number;
-      quantity: number;
-    }>(
+    const groups = await this.#core.db.rows<DayStatusGroup>(
       `SELECT sent_at / ${DAY_MS} AS day, status, kind, COUNT(*) AS n, SUM(quantity) AS quantity
        FROM purchase_intents WHERE sent_at IS NOT NULL AND sent_at >= @from
        GROUP BY 1, 2, 3 ORDER BY 1 DESC`,
       { from },
     );
-    const byDay = new Map<number, DayTotals>();
-    for (const row of found) {
-      let totals = byDay.get(row.day);
-      if (totals === undefined) {
-        totals = { day: utcDay(row.day * DAY_MS), starsSpent: 0, premiumGifts: 0, byStatus: {} };
-        byDay.set(row.day, totals);
-      }
-      totals.byStatus[row.status] = (totals.byStatus[row.status] ?? 0) + row.n;
-      if (SPENDING_STATUSES.includes(row.status)) {
-        if (row.kind === "stars") totals.starsSpent += row.quantity;
-        else totals.premiumGifts += row.n;
-      }
-    }
-    return [...byDay.values()];
+    return tallyDayTotals(groups);
   };
 
   /** The status history of one intent, oldest first (for admins' details and audits). */
   history = async (id: string): Promise<StatusChange[]> => {
-    const found = await this.#core.db.rows<{
-      from_status: IntentStatus | null;
-      to_status: IntentStatus;
-      at: number;
-      actor: number | null;
-    }>(
-      `SELECT from_status, to_status, at, actor FROM purchase_intent_events
+    const found = await this.#core.db.rows<object>(
+      `SELECT from_status AS "from", to_status AS "to", at, actor FROM purchase_intent_events
        WHERE intent_id = @id ORDER BY seq`,
       { id },
     );
-    return found.map((r) => ({
-      from: r.from_status ?? undefined,
-      to: r.to_status,
-      at: r.at,
-      actor: r.actor ?? undefined,
-    }));
+    return found.map((row) => camelRow<StatusChange>(row));
   };
 
   /**
@@ -203,16 +204,9 @@ export class LedgerQueriesOn implements LedgerQueryRows {
    * purchases waiting for that reading.
    */
   outBetween = async (from: number, to: number): Promise<OutWindow[]> => {
-    const found = await this.#core.db.rows<{
-      id: string;
-      sent_at: number;
-      finished_at: number | null;
-    }>(`SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${this.#out}`, { from, to });
-    return found.map((row) => ({
-      id: row.id,
-      sentAt: row.sent_at,
-      finishedAt: row.finished_at ?? undefined,
-    }));
+    const sql = `SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${this.#out}`;
+    const found = await this.#core.db.rows<object>(sql, { from, to });
+    return found.map((row) => camelRow<OutWindow>(row));
   };
 }
 

@@ -1,6 +1,7 @@
 /**
- * The row of an intent (`purchase_intents`, the same columns on both databases) and its mapping
- * to {@link PurchaseIntent}. Kept apart so the column names live in one place.
+ * Rows as the bot's types name them: the row of an intent (`purchase_intents`, the same columns
+ * on both databases) and its mapping to {@link PurchaseIntent}, kept apart so the column names
+ * live in one place; and every other row, whose columns are its type's fields ({@link camelRow}).
  */
 import type { Currency } from "../../costs/money.js";
 import type { CostSource, PurchaseCost, UnmeasuredReason } from "../../costs/types.js";
@@ -12,6 +13,18 @@ import type {
   IntentStatus,
   PurchaseIntent,
 } from "../../ledger/types.js";
+
+/**
+ * A row whose columns are exactly a type's fields (a giveaway batch, a grant, the lease's
+ * holder): snake_case column names in camelCase, NULL as undefined.
+ */
+export function camelRow<T>(row: object): T {
+  const fields = Object.entries(row).map(([column, value]: [string, unknown]) => [
+    column.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase()),
+    value ?? undefined,
+  ]);
+  return Object.fromEntries(fields) as T;
+}
 
 /** A `purchase_intents` row as the drivers return it (BIGINT read as a number). */
 export interface IntentRow {

@@ -4,7 +4,6 @@
  * as numbers: every one of them is below 2^53.
  */
 import pg from "pg";
-import { type CommitCheck, DEFAULT_COMMIT_CHECK } from "./commit.js";
 
 const BIGINT_OID = 20;
 
@@ -18,7 +17,7 @@ const types = {
 
 /**
  * How long one transaction may hold or wait for the ledger's locks. Replicas share the ledger
- * gate (./ledger.ts): one stopped in the middle of a transaction (frozen, cut off from the
+ * gate (src/storage/db/port.ts `gated`): one stopped in the middle of a transaction (frozen, cut off from the
  * database, its process stopped) would keep every other replica's claims and outcomes waiting
  * until the server's TCP keepalive noticed, two hours by default. The server ends a session
  * idle in its transaction for `idleInTransactionMs` (the transaction rolled back, the gate let
@@ -31,35 +30,21 @@ export interface SessionLimits {
   lockWaitMs: number;
 }
 
-const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = {
+export const DEFAULT_SESSION_LIMITS: Readonly<SessionLimits> = {
   idleInTransactionMs: 10_000,
   lockWaitMs: 15_000,
 };
 
-/** How a pool's transactions begin and settle a lost COMMIT (see {@link transactionSettings}). */
-interface TransactionSettings {
-  /**
-   * BEGIN and the pool's limits, SET LOCAL (for this transaction only, so they hold through a
-   * connection pooler in transaction mode as well, and never bound the migrations' wait for
-   * another replica), in the same round trip.
-   */
-  begin: string;
-  /** How long a COMMIT whose answer was lost is looked into (./commit.ts). */
-  commitCheck: Readonly<CommitCheck>;
-}
-
-const TRANSACTION_SETTINGS = new WeakMap<pg.Pool, TransactionSettings>();
-
-/** How transactions on `pool`'s connections begin and settle a lost COMMIT. */
-export function transactionSettings(pool: pg.Pool): TransactionSettings {
-  return TRANSACTION_SETTINGS.get(pool) ?? { begin: "BEGIN", commitCheck: DEFAULT_COMMIT_CHECK };
-}
-
-export interface PoolOptions {
-  max?: number;
-  sessionLimits?: SessionLimits;
-  connectTimeoutMs?: number;
-  commitCheck?: CommitCheck;
+/**
+ * BEGIN and `limits`, SET LOCAL (for this transaction only, so they hold through a connection
+ * pooler in transaction mode as well, and never bound the migrations' wait for another
+ * replica), in the same round trip.
+ */
+export function beginWith(limits: Readonly<SessionLimits>): string {
+  return (
+    `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(limits.lockWaitMs)}; ` +
+    `SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(limits.idleInTransactionMs)}`
+  );
 }
 
 /**
@@ -68,8 +53,10 @@ export interface PoolOptions {
  */
 const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
 
-export function openPool(url: string, options: PoolOptions = {}): pg.Pool {
-  const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
+export function openPool(
+  url: string,
+  options: { max?: number; connectTimeoutMs?: number | undefined } = {},
+): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,
@@ -79,12 +66,6 @@ export function openPool(url: string, options: PoolOptions = {}): pg.Pool {
     connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     // So that the system finds a silent peer of an open connection in the end, too.
     keepAlive: true,
-  });
-  TRANSACTION_SETTINGS.set(pool, {
-    begin:
-      `BEGIN; SET LOCAL lock_timeout = ${Math.trunc(limits.lockWaitMs)}; ` +
-      `SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(limits.idleInTransactionMs)}`,
-    commitCheck: options.commitCheck ?? DEFAULT_COMMIT_CHECK,
   });
   // An idle client that loses its connection emits here; without a listener the process dies.
   pool.on("error", () => undefined);

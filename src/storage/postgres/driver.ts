@@ -8,8 +8,19 @@
 import type pg from "pg";
 import { POSTGRES } from "../db/dialect.js";
 import type { Database, Params, Statements } from "../db/port.js";
-import { learnCommitted, type PendingCommit, pendingCommit } from "./commit.js";
-import { isTransientPostgresError, transactionSettings } from "./connection.js";
+import {
+  type CommitCheck,
+  DEFAULT_COMMIT_CHECK,
+  learnCommitted,
+  type PendingCommit,
+  pendingCommit,
+} from "./commit.js";
+import {
+  beginWith,
+  DEFAULT_SESSION_LIMITS,
+  isTransientPostgresError,
+  type SessionLimits,
+} from "./connection.js";
 
 /** A statement as `pg` takes it: its text with `$n`, and the names in that order. */
 interface Numbered {
@@ -17,15 +28,25 @@ interface Numbered {
   names: string[];
 }
 
-/** `sql` with each `@name` replaced by `$n` (the same name, the same number). */
+const known = new Map<string, Numbered>();
+
+/**
+ * `sql` with each `@name` replaced by `$n` (the same name, the same number), worked out once per
+ * SQL text (the stores' texts are fixed strings).
+ */
 function numbered(sql: string): Numbered {
-  const names: string[] = [];
-  const text = sql.replace(/@([A-Za-z_]\w*)/g, (_match, name: string) => {
-    let index = names.indexOf(name);
-    if (index < 0) index = names.push(name) - 1;
-    return `$${index + 1}`;
-  });
-  return { text, names };
+  let found = known.get(sql);
+  if (found === undefined) {
+    const names: string[] = [];
+    const text = sql.replace(/@([A-Za-z_]\w*)/g, (_match, name: string) => {
+      let index = names.indexOf(name);
+      if (index < 0) index = names.push(name) - 1;
+      return `$${index + 1}`;
+    });
+    found = { text, names };
+    known.set(sql, found);
+  }
+  return found;
 }
 
 /**
@@ -42,10 +63,7 @@ function withoutNul(value: unknown): unknown {
 
 /** Statements on a pool (each its own transaction) or on one client (inside a transaction). */
 class PgStatements implements Statements {
-  constructor(
-    protected readonly on: pg.Pool | pg.PoolClient,
-    private readonly statement: (sql: string) => Numbered,
-  ) {}
+  constructor(protected readonly on: pg.Pool | pg.PoolClient) {}
 
   async rows<Row>(sql: string, params: Params = {}): Promise<Row[]> {
     return (await this.#query(sql, params)).rows as Row[];
@@ -56,7 +74,7 @@ class PgStatements implements Statements {
   }
 
   #query(sql: string, params: Params): Promise<pg.QueryResult> {
-    const { text, names } = this.statement(sql);
+    const { text, names } = numbered(sql);
     const values = names.map((name) => {
       // A name the statement uses but `params` lacks is a programming error.
       if (!(name in params)) throw new Error(`the SQL parameter @${name} has no value`);
@@ -70,23 +88,21 @@ export class PostgresDatabase extends PgStatements implements Database {
   readonly dialect = POSTGRES;
   readonly #pool: pg.Pool;
   readonly #isUpTimeoutMs: number;
-  readonly #numbered: (sql: string) => Numbered;
+  /** BEGIN with the limits on holding and waiting for locks (./connection.ts). */
+  readonly #begin: string;
+  /** How long a COMMIT whose answer was lost is looked into (./commit.ts). */
+  readonly #commitCheck: Readonly<CommitCheck>;
   #open = true;
 
-  constructor(pool: pg.Pool, options: { isUpTimeoutMs: number }) {
-    const known = new Map<string, Numbered>();
-    const statement = (sql: string): Numbered => {
-      let found = known.get(sql);
-      if (found === undefined) {
-        found = numbered(sql);
-        known.set(sql, found);
-      }
-      return found;
-    };
-    super(pool, statement);
+  constructor(
+    pool: pg.Pool,
+    options: { isUpTimeoutMs: number; sessionLimits?: SessionLimits; commitCheck?: CommitCheck },
+  ) {
+    super(pool);
     this.#pool = pool;
-    this.#numbered = statement;
     this.#isUpTimeoutMs = options.isUpTimeoutMs;
+    this.#begin = beginWith(options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
+    this.#commitCheck = options.commitCheck ?? DEFAULT_COMMIT_CHECK;
   }
 
   /**
@@ -95,7 +111,6 @@ export class PostgresDatabase extends PgStatements implements Database {
    * commit is durable on PostgreSQL (`durable` changes nothing).
    */
   async transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T> {
-    const settings = transactionSettings(this.#pool);
     const client = await this.#pool.connect();
     let broken: Error | undefined;
     // A connection lost while the client is checked out is also emitted as an 'error' event,
@@ -113,11 +128,11 @@ export class PostgresDatabase extends PgStatements implements Database {
       client.release(broken);
     };
     try {
-      await client.query(settings.begin);
+      await client.query(this.#begin);
       let result: T;
       let pending: PendingCommit;
       try {
-        result = await work(new PgStatements(client, this.#numbered));
+        result = await work(new PgStatements(client));
         pending = await pendingCommit(client);
       } catch (error) {
         await client.query("ROLLBACK").catch((rollbackError: unknown) => {
@@ -130,7 +145,7 @@ export class PostgresDatabase extends PgStatements implements Database {
       } catch (error) {
         // Given back first: the pool may have no other connection to ask the server with.
         release();
-        await learnCommitted(this.#pool, pending, error, settings.commitCheck);
+        await learnCommitted(this.#pool, pending, error, this.#commitCheck);
       }
       return result;
     } finally {

@@ -33,8 +33,8 @@ export async function openPostgresStorage(
   url: string,
   options: PostgresStorageOptions = {},
 ): Promise<Storage> {
-  const { maxConnections, isUpTimeoutMs, ...poolOptions } = options;
-  const pool = openPool(url, { ...poolOptions, max: maxConnections ?? 10 });
+  const { maxConnections, connectTimeoutMs, isUpTimeoutMs, ...settings } = options;
+  const pool = openPool(url, { max: maxConnections ?? 10, connectTimeoutMs });
   try {
     await migratePostgres(pool);
   } catch (error) {
@@ -42,9 +42,9 @@ export async function openPostgresStorage(
     throw error;
   }
   const db = new PostgresDatabase(pool, {
+    ...settings,
     isUpTimeoutMs: isUpTimeoutMs ?? DEFAULT_IS_UP_TIMEOUT_MS,
   });
-  // Backed up by other means (pg_dump, the database service's own backups). Costs are read from
-  // the database every time: another replica may have recorded one.
-  return storageOn(db, { backup: undefined, rememberCosts: false });
+  // Backed up by other means (pg_dump, the database service's own backups).
+  return storageOn(db);
 }

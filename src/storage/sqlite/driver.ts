@@ -65,13 +65,11 @@ export class SqliteDatabase implements Port {
   }
 
   rows<Row>(sql: string, params?: Params): Promise<Row[]> {
-    if (!this.#hold.held) return this.#statement<Row[]>(sql, params, true);
-    return this.#afterHold(() => this.#statement<Row[]>(sql, params, true));
+    return this.#inTurn(() => this.#statement<Row[]>(sql, params, true));
   }
 
   run(sql: string, params?: Params): Promise<number> {
-    if (!this.#hold.held) return this.#statement<number>(sql, params, false);
-    return this.#afterHold(() => this.#statement<number>(sql, params, false));
+    return this.#inTurn(() => this.#statement<number>(sql, params, false));
   }
 
   async transaction<T>(
@@ -80,7 +78,7 @@ export class SqliteDatabase implements Port {
   ): Promise<T> {
     const waiting = this.#take();
     if (waiting !== undefined) await waiting;
-    const level = options.durable === true ? syncFull(this.#db) : undefined;
+    const level = options.durable === true ? this.#syncFull() : undefined;
     try {
       this.#prepare("BEGIN IMMEDIATE").run();
       try {
@@ -93,7 +91,7 @@ export class SqliteDatabase implements Port {
         throw error;
       }
     } finally {
-      if (level !== undefined) synchronousPragmas(this.#db).set(level).run();
+      if (level !== undefined) this.#prepare(`PRAGMA synchronous = ${level}`).run();
       this.#let();
     }
   }
@@ -136,8 +134,9 @@ export class SqliteDatabase implements Port {
     else next();
   }
 
-  /** A statement in its turn behind the holding transaction. */
-  async #afterHold<T>(statement: () => Promise<T>): Promise<T> {
+  /** A statement now when no transaction holds the connection, else in its turn behind it. */
+  async #inTurn<T>(statement: () => Promise<T>): Promise<T> {
+    if (!this.#hold.held) return statement();
     await this.#take();
     try {
       return await statement();
@@ -157,6 +156,25 @@ export class SqliteDatabase implements Port {
     }
   }
 
+  /**
+   * Switches the connection to `synchronous = FULL` for one durable transaction; answers the
+   * level to restore after it, or undefined when it is FULL already. In WAL mode with NORMAL, a
+   * committed transaction can roll back at a power loss or OS crash; with FULL the WAL is synced
+   * before the commit returns, together with every frame written before it. A claim whose
+   * request has left, or an outcome, must never roll back: were a claim lost, the restart would
+   * find a draft it may send again. Per commit rather than per connection, because each FULL
+   * commit waits for an fsync on the event loop (better-sqlite3 is synchronous), and
+   * conversation state is written on every update. The pragmas are prepared once, as every
+   * statement is (`db.pragma()` would prepare them at every call).
+   */
+  #syncFull(): number | undefined {
+    const level = (this.#prepare("PRAGMA synchronous").get() as { synchronous: number })
+      .synchronous;
+    if (level >= SYNCHRONOUS_FULL) return undefined;
+    this.#prepare(`PRAGMA synchronous = ${SYNCHRONOUS_FULL}`).run();
+    return level;
+  }
+
   #prepare(sql: string): Statement {
     let statement = this.#statements.get(sql);
     if (statement === undefined) {
@@ -167,57 +185,8 @@ export class SqliteDatabase implements Port {
   }
 }
 
-/**
- * Switches the connection to `synchronous = FULL` for one durable transaction; answers the level
- * to restore after it, or undefined when it is FULL already. In WAL mode with NORMAL, a
- * committed transaction can roll back at a power loss or OS crash; with FULL the WAL is synced
- * before the commit returns, together with every frame written before it. A claim whose request
- * has left, or an outcome, must never roll back: were a claim lost, the restart would find a
- * draft it may send again. Per commit rather than per connection, because each FULL commit
- * waits for an fsync on the event loop (better-sqlite3 is synchronous), and conversation state
- * is written on every update.
- */
-function syncFull(db: Db): number | undefined {
-  const sync = synchronousPragmas(db);
-  const level = sync.read.get() as number;
-  if (level >= SYNCHRONOUS_FULL) return undefined;
-  sync.set(SYNCHRONOUS_FULL).run();
-  return level;
-}
-
 /** `PRAGMA synchronous` levels: 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA. */
 const SYNCHRONOUS_FULL = 2;
-
-interface SynchronousPragmas {
-  read: Statement;
-  set(level: number): Statement;
-}
-
-/**
- * Each connection's `PRAGMA synchronous` statements, prepared once: `db.pragma()` prepares its
- * statement on every call, and a durable transaction runs three.
- */
-const synchronousStatements = new WeakMap<Db, SynchronousPragmas>();
-
-function synchronousPragmas(db: Db): SynchronousPragmas {
-  let known = synchronousStatements.get(db);
-  if (known === undefined) {
-    const setters = new Map<number, Statement>();
-    known = {
-      read: db.prepare("PRAGMA synchronous").pluck(),
-      set: (level) => {
-        let statement = setters.get(level);
-        if (statement === undefined) {
-          statement = db.prepare(`PRAGMA synchronous = ${Math.trunc(level)}`);
-          setters.set(level, statement);
-        }
-        return statement;
-      },
-    };
-    synchronousStatements.set(db, known);
-  }
-  return known;
-}
 
 /**
  * Whether SQLite refused a statement for a reason that passes by itself: another connection
@@ -229,18 +198,10 @@ function synchronousPragmas(db: Db): SynchronousPragmas {
  */
 function isTransientSqliteError(error: unknown): boolean {
   if (!(error instanceof Database.SqliteError)) return false;
-  return TRANSIENT_SQLITE_CODES.has(primaryCode(error.code));
+  const { code } = error;
+  return TRANSIENT_SQLITE_CODES.some(
+    (primary) => code === primary || code.startsWith(`${primary}_`),
+  );
 }
 
-const TRANSIENT_SQLITE_CODES: ReadonlySet<string> = new Set([
-  "SQLITE_BUSY",
-  "SQLITE_LOCKED",
-  "SQLITE_FULL",
-  "SQLITE_IOERR",
-]);
-
-/** `SQLITE_IOERR_WRITE` → `SQLITE_IOERR`. */
-function primaryCode(code: string): string {
-  const second = code.indexOf("_", "SQLITE_".length);
-  return second === -1 ? code : code.slice(0, second);
-}
+const TRANSIENT_SQLITE_CODES = ["SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_FULL", "SQLITE_IOERR"];

@@ -50,17 +50,13 @@ export class DatabaseLockedError extends Error {
  * {@link DatabaseLockedError} while a restore holds it.
  */
 export function holdShared(database: string): FileLock {
-  const db = openLockFile(database);
-  try {
+  const lock = tryLock(database, (db) => {
     db.exec("BEGIN");
     // The transaction takes its SHARED lock at its first read, and keeps it until it ends.
     db.prepare("SELECT COUNT(*) FROM sqlite_master").get();
-  } catch (error) {
-    db.close();
-    if (isBusy(error)) throw new DatabaseLockedError(database);
-    throw error;
-  }
-  return released(db);
+  });
+  if (lock === undefined) throw new DatabaseLockedError(database);
+  return lock;
 }
 
 /**
@@ -68,15 +64,25 @@ export function holdShared(database: string): FileLock {
  * (a bot has the database open).
  */
 export function tryExclusive(database: string): FileLock | undefined {
+  return tryLock(database, (db) => db.exec("BEGIN EXCLUSIVE"));
+}
+
+/** Opens the lock file and `take`s its lock; undefined when another's lock refuses it. */
+function tryLock(database: string, take: (db: Database.Database) => void): FileLock | undefined {
   const db = openLockFile(database);
   try {
-    db.exec("BEGIN EXCLUSIVE");
+    take(db);
   } catch (error) {
     db.close();
     if (isBusy(error)) return undefined;
     throw error;
   }
-  return released(db);
+  return {
+    // Closing the connection ends its transaction, and with it the lock.
+    release: () => {
+      if (db.open) db.close();
+    },
+  };
 }
 
 function openLockFile(database: string): Database.Database {
@@ -85,15 +91,6 @@ function openLockFile(database: string): Database.Database {
   createOwnerOnly(path);
   // Never wait for a lock: a held lock is an answer, not something to wait out.
   return new Database(path, { timeout: 0 });
-}
-
-/** Closing the connection ends its transaction, and with it the lock. */
-function released(db: Database.Database): FileLock {
-  return {
-    release: () => {
-      if (db.open) db.close();
-    },
-  };
 }
 
 function isBusy(error: unknown): boolean {

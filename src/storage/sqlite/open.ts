@@ -56,10 +56,9 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Prom
   }
   const opened = fileIdentity(path);
   onOpen?.(db);
-  const storage = storageOn(new SqliteDatabase(db), {
-    backup: (dir, options) => backupDatabase(db, dir, options),
-    rememberCosts: true,
-  });
+  const storage = storageOn(new SqliteDatabase(db), (dir, options) =>
+    backupDatabase(db, dir, options),
+  );
   return Promise.resolve({
     ...storage,
     fileChanged: () => fileChange(path, opened),
