@@ -9,8 +9,9 @@
  * BENCH_FLOOD_MESSAGES (200), BENCH_HANDOVER_RUNS (3), BENCH_GIVEAWAY_RECIPIENTS (200),
  * BENCH_GIVEAWAY_RUNS (3), BENCH_LEDGER_PURCHASES (2000), BENCH_ADMIN_APP_PURCHASES (10000).
  *
- * `npm run bench -- --only giveaway` runs phase 7 alone and prints its table (results.json is
- * left as the last full run wrote it); phase 8 alone is `npm run bench:ledger`.
+ * `npm run bench -- --only PHASE` runs one phase alone and prints its rows (results.json is left
+ * as the last full run wrote it): `update-cost` (1), `handover` (6) or `giveaway` (7); phase 8
+ * alone is `npm run bench:ledger`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -20,13 +21,13 @@ import { fileURLToPath } from "node:url";
 import { formatTable, type Row } from "./lib/table.js";
 import { type FloodResult, type FloodRun, runFlood } from "./phases/flood.js";
 import { type GiveawayResult, runGiveaways } from "./phases/giveaway.js";
-import { runHandover } from "./phases/handover.js";
+import { type HandoverResult, runHandover } from "./phases/handover.js";
 import { type LedgerResult, ledgerRows, runLedger } from "./phases/ledger.js";
 import { adminAppRows, runAdminApp } from "./phases/admin-app.js";
 import { runMemory } from "./phases/memory.js";
 import { REAL_WINDOW_MS, runQuota } from "./phases/quota.js";
 import { runStartup } from "./phases/startup.js";
-import { runUpdateCost } from "./phases/update-cost.js";
+import { runUpdateCost, type UpdateCostResult } from "./phases/update-cost.js";
 
 function setting(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -57,13 +58,18 @@ const settings = {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** `--only PHASE`: the one phase to run alone (only `giveaway` can be). */
-function onlyPhase(args: readonly string[]): "giveaway" | undefined {
+const alonePhases = ["update-cost", "handover", "giveaway"] as const;
+type AlonePhase = (typeof alonePhases)[number];
+
+/** `--only PHASE`: the one phase to run alone. */
+function onlyPhase(args: readonly string[]): AlonePhase | undefined {
   const at = args.indexOf("--only");
   if (at === -1) return undefined;
-  const phase = args[at + 1];
-  if (phase !== "giveaway") {
-    throw new Error(`--only takes "giveaway" (phase 8 alone: npm run bench:ledger), not ${phase}`);
+  const phase = alonePhases.find((name) => name === args[at + 1]);
+  if (phase === undefined) {
+    throw new Error(
+      `--only takes ${alonePhases.join(", ")} (phase 8 alone: npm run bench:ledger), not ${args[at + 1]}`,
+    );
   }
   return phase;
 }
@@ -181,17 +187,74 @@ function ledgerFigures(ledger: LedgerResult) {
   };
 }
 
-/** Every phase, the table, and bench/results.json. */
-async function fullBench(dir: string, started: number): Promise<void> {
+/** Phase 1 with the settings' people and rounds. */
+function updateCostPhase(dir: string): Promise<UpdateCostResult> {
   log(
     `1/9 update cost: ${settings.rounds} rounds of ${settings.people} people through ours, the peer and the bare bot ...`,
   );
-  const cost = await runUpdateCost({
+  return runUpdateCost({
     dir,
     people: settings.people,
     rounds: settings.rounds,
     warmupPeople: 100,
   });
+}
+
+/** Phase 6 with the settings' runs. */
+function handoverPhase(dir: string): Promise<HandoverResult> {
+  log(`6/9 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
+  return runHandover({ dir, runs: settings.handoverRuns });
+}
+
+/** Phase 1: ours, the peer and the bare bot side by side. */
+function updateCostRows(cost: UpdateCostResult): Row[] {
+  return [
+    {
+      section: `1. Update cost (${cost.rounds} interleaved rounds of ${cost.people} people x 5 updates, one at a time)`,
+    },
+    [
+      "updates/s: ours | peer | bare grammY",
+      `${cost.ours.updates_per_second} | ${cost.peer.updates_per_second} | ${cost.bare.updates_per_second}`,
+    ],
+    ["p50 / p95 / p99 ms: ours", `${cost.ours.p50_ms} / ${cost.ours.p95_ms} / ${cost.ours.p99_ms}`],
+    ["p50 / p95 / p99 ms: peer", `${cost.peer.p50_ms} / ${cost.peer.p95_ms} / ${cost.peer.p99_ms}`],
+    ["p50 / p95 / p99 ms: bare", `${cost.bare.p50_ms} / ${cost.bare.p95_ms} / ${cost.bare.p99_ms}`],
+    [
+      "CPU ms per update: ours | peer | bare",
+      `${cost.ours.cpu_ms_per_update} | ${cost.peer.cpu_ms_per_update} | ${cost.bare.cpu_ms_per_update}`,
+    ],
+    ["ours / peer by CPU: median (min-max)", spreadText(cost.peer_ratio_cpu)],
+    ["ours / peer by wall time: median (min-max)", spreadText(cost.peer_ratio_wall)],
+    ["ours / bare: wall | CPU", `${cost.ratio} | ${cost.ratio_cpu}`],
+    ["p50 ms by step: ours", stepsText(cost.step_p50_ms)],
+    ["p50 ms by step: peer", stepsText(cost.peer_step_p50_ms)],
+    [
+      "Telegram calls per update: ours | peer | bare",
+      `${cost.telegram_calls_per_update} | ${cost.peer_telegram_calls_per_update} | ${cost.bare_telegram_calls_per_update}`,
+    ],
+    [
+      "service requests per flow: ours | peer",
+      `${cost.service_requests_per_flow} | ${cost.peer_service_requests_per_flow}`,
+    ],
+  ];
+}
+
+/** Phase 6: the median handover and every run's. */
+function handoverRows(handover: HandoverResult): Row[] {
+  return [
+    { section: "6. Handover (old holder's exit to the standby's first getUpdates)" },
+    [
+      "handover s: median (runs)",
+      handover.handover_s === null
+        ? `none: ${handover.note ?? "?"}`
+        : `${handover.handover_s} (${handover.runs_s.join(", ")})`,
+    ],
+  ];
+}
+
+/** Every phase, the table, and bench/results.json. */
+async function fullBench(dir: string, started: number): Promise<void> {
+  const cost = await updateCostPhase(dir);
   log(`2/9 quota: ${settings.quotaPeople} people, 30 per ${settings.quotaWindowMs} ms window ...`);
   const quota = await runQuota({
     dir,
@@ -211,8 +274,7 @@ async function fullBench(dir: string, started: number): Promise<void> {
     floodMessages: settings.floodMessages,
     windowMs: settings.quotaWindowMs,
   });
-  log(`6/9 handover: ${settings.handoverRuns} rolling deploys (SIGTERM to the lease holder) ...`);
-  const handover = await runHandover({ dir, runs: settings.handoverRuns });
+  const handover = await handoverPhase(dir);
   const giveaway = await giveawayPhase(dir);
   log(
     `8/9 ledger: ${settings.ledgerPurchases} purchases on SQLite and PostgreSQL (one pool, then two at once) ...`,
@@ -298,33 +360,7 @@ async function fullBench(dir: string, started: number): Promise<void> {
   };
 
   const rows: Row[] = [
-    {
-      section: `1. Update cost (${cost.rounds} interleaved rounds of ${cost.people} people x 5 updates, one at a time)`,
-    },
-    [
-      "updates/s: ours | peer | bare grammY",
-      `${cost.ours.updates_per_second} | ${cost.peer.updates_per_second} | ${cost.bare.updates_per_second}`,
-    ],
-    ["p50 / p95 / p99 ms: ours", `${cost.ours.p50_ms} / ${cost.ours.p95_ms} / ${cost.ours.p99_ms}`],
-    ["p50 / p95 / p99 ms: peer", `${cost.peer.p50_ms} / ${cost.peer.p95_ms} / ${cost.peer.p99_ms}`],
-    ["p50 / p95 / p99 ms: bare", `${cost.bare.p50_ms} / ${cost.bare.p95_ms} / ${cost.bare.p99_ms}`],
-    [
-      "CPU ms per update: ours | peer | bare",
-      `${cost.ours.cpu_ms_per_update} | ${cost.peer.cpu_ms_per_update} | ${cost.bare.cpu_ms_per_update}`,
-    ],
-    ["ours / peer by CPU: median (min-max)", spreadText(cost.peer_ratio_cpu)],
-    ["ours / peer by wall time: median (min-max)", spreadText(cost.peer_ratio_wall)],
-    ["ours / bare: wall | CPU", `${cost.ratio} | ${cost.ratio_cpu}`],
-    ["p50 ms by step: ours", stepsText(cost.step_p50_ms)],
-    ["p50 ms by step: peer", stepsText(cost.peer_step_p50_ms)],
-    [
-      "Telegram calls per update: ours | peer | bare",
-      `${cost.telegram_calls_per_update} | ${cost.peer_telegram_calls_per_update} | ${cost.bare_telegram_calls_per_update}`,
-    ],
-    [
-      "service requests per flow: ours | peer",
-      `${cost.service_requests_per_flow} | ${cost.peer_service_requests_per_flow}`,
-    ],
+    ...updateCostRows(cost),
     { section: `2. Quota (30 requests per window; ${scaleNote})` },
     ["people / demand", `${quota.people} at once / ${quota.demand_multiple}x one window's quota`],
     ["purchases delivered", `${quota.purchases_delivered}`],
@@ -387,13 +423,7 @@ async function fullBench(dir: string, started: number): Promise<void> {
       section: `5. Flood (${flood.others} people's flows, one person sending ${flood.flood_messages} usernames; ${scaleNote})`,
     },
     ...floodRows(flood),
-    { section: "6. Handover (old holder's exit to the standby's first getUpdates)" },
-    [
-      "handover s: median (runs)",
-      handover.handover_s === null
-        ? `none: ${handover.note ?? "?"}`
-        : `${handover.handover_s} (${handover.runs_s.join(", ")})`,
-    ],
+    ...handoverRows(handover),
     ...giveawayRows(giveaway),
     ...ledgerRows(ledger),
     ...adminAppRows(adminApp),
@@ -404,15 +434,21 @@ async function fullBench(dir: string, started: number): Promise<void> {
   log(`wrote ${out} in ${results.bench_seconds} s`);
 }
 
+/** One phase run alone, as its rows of the full table. */
+async function alonePhaseRows(phase: AlonePhase, dir: string): Promise<Row[]> {
+  if (phase === "update-cost") return updateCostRows(await updateCostPhase(dir));
+  if (phase === "handover") return handoverRows(await handoverPhase(dir));
+  return giveawayRows(await giveawayPhase(dir));
+}
+
 const dir = mkdtempSync(join(tmpdir(), "giftbot-bench-"));
 const started = performance.now();
 try {
-  if (onlyPhase(process.argv.slice(2)) === "giveaway") {
-    const giveaway = await giveawayPhase(dir);
-    process.stdout.write(`${formatTable(giveawayRows(giveaway))}\n`);
-    log(`phase 7 alone in ${Math.round((performance.now() - started) / 1000)} s`);
-  } else {
-    await fullBench(dir, started);
+  const only = onlyPhase(process.argv.slice(2));
+  if (only === undefined) await fullBench(dir, started);
+  else {
+    process.stdout.write(`${formatTable(await alonePhaseRows(only, dir))}\n`);
+    log(`${only} alone in ${Math.round((performance.now() - started) / 1000)} s`);
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
