@@ -113,6 +113,8 @@ export interface AlertsConfig {
   /** Admins are told when the wallet's TON balance falls below this (decimal string). */
   lowBalanceTon: string | undefined;
   lowBalanceUsdt: string | undefined;
+  /** Admins are told when the bot's own Telegram Star balance falls below this (whole Stars). */
+  lowBalanceStars?: number | undefined;
   /** Consecutive purchase refusals not about the input that pause purchases (the breaker). */
   breakerRefusals: number;
   /** How long reads must fail without a success before admins are told the service is down. */
@@ -219,6 +221,7 @@ export interface Config {
   telegram: TelegramConfig;
   service: ServiceConfig;
   wallet: WalletConfig;
+  premium: PremiumConfig;
   access: AccessConfig;
   ledger: LedgerConfig;
   alerts: AlertsConfig;
@@ -230,6 +233,18 @@ export interface Config {
   adminApp: AdminAppConfig | undefined;
   backups: BackupsConfig;
   log: LogConfig;
+}
+
+/**
+ * How Premium is paid (PREMIUM_VIA, docs/telegram-premium.md): `service`, through the Gift
+ * Purchase Service from the wallet (the default); `telegram`, by the bot itself from its Star
+ * balance, only for recipients the bot can name by id; `telegram-first`, Telegram when the
+ * recipient's id is known, the service otherwise.
+ */
+export type PremiumVia = "service" | "telegram" | "telegram-first";
+
+interface PremiumConfig {
+  via: PremiumVia;
 }
 
 /** The admins' Mini App (src/admin-app). */

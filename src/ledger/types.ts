@@ -3,7 +3,7 @@
  * purchase request may be sent; these types are what it answers with.
  */
 import type { BalanceSnapshot, PurchaseCost } from "../costs/types.js";
-import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
+import type { GiftKind, PaidVia, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
@@ -81,6 +81,13 @@ export interface PurchaseIntent {
   cost: PurchaseCost | undefined;
   /** The giveaway batch it belongs to (src/ledger/giveaways.ts); absent for a person's gift. */
   batchId?: string;
+  /**
+   * `telegram`: Premium the bot gifts itself, paid from its Star balance (src/stars); absent:
+   * through the service, from the wallet (every intent written before the bot could do this).
+   */
+  paidVia?: PaidVia;
+  /** The recipient's Telegram user id, which a gift through Telegram is sent to. */
+  recipientUserId?: number;
 }
 
 export type LimitName =
@@ -129,7 +136,9 @@ type QueuedCloseReason =
   | "recipient_premium_unknown"
   | "cancelled"
   | "storage"
-  | "stopping";
+  | "stopping"
+  | "not_enough_stars"
+  | "stars_unavailable";
 
 /** What {@link Ledger.queue} answers: the queued intent, or why it is no longer confirmable. */
 export type QueueResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);
@@ -145,6 +154,9 @@ export interface NewIntent {
   balanceBefore: BalanceSnapshot | undefined;
   /** When `balanceBefore` was read, if known (the desk fills it from its balance cache). */
   balanceBeforeAt?: number | undefined;
+  /** How it is paid (default the service); `telegram` needs {@link recipientUserId}. */
+  paidVia?: PaidVia;
+  recipientUserId?: number | undefined;
 }
 
 /** Who paused purchases: an admin (/pause), or the purchase breaker after refusals. */
@@ -437,8 +449,31 @@ export interface LedgerQueries {
   outBetween(from: number, to: number): Promise<OutWindow[]>;
 }
 
+/**
+ * Unknown outcomes of gifts the bot paid through Telegram, settled from Telegram's own books
+ * (src/stars: the bot's Star transactions) rather than by an admin.
+ */
+export interface ProofSettlement {
+  /**
+   * unconfirmed → delivered with no admin as actor, `proof` (JSON: the matching Star
+   * transaction and the balances read) kept beside the answer that left it unknown. Undefined
+   * when it is no longer unconfirmed (an admin settled it first).
+   */
+  settleByProof(
+    id: string,
+    proof: unknown,
+    detail: string,
+    now?: number,
+  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number } | undefined>;
+  /**
+   * Keeps what a search for proof looked at (JSON) on an intent still unconfirmed, for the
+   * admin who settles it; the intent itself is unchanged. False when no longer unconfirmed.
+   */
+  noteSearch(id: string, search: unknown, now?: number): Promise<boolean>;
+}
+
 /** The whole ledger one store opens: its records, its pause switch and its queries. */
-export interface PurchaseLedger extends IntentStore, PauseSwitch, LedgerQueries {}
+export interface PurchaseLedger extends IntentStore, PauseSwitch, LedgerQueries, ProofSettlement {}
 
 /** When a purchase's request was out: sent, and finished (undefined while still out). */
 export interface OutWindow {
