@@ -212,7 +212,10 @@ export class ClaimAndSend {
     }
     if (before.paidVia === "telegram") {
       // The bot's Stars, read now: not enough is said before anything is sent.
-      const short = (await this.#telegram?.beforeClaim(before)) ?? { reason: "stars_unavailable" };
+      const short: ConfirmRefusal | undefined =
+        this.#telegram === undefined
+          ? { reason: "stars_unavailable" }
+          : await this.#telegram.beforeClaim(before);
       if (short !== undefined) return this.#refuse(before, short, close);
     }
     const claim = await this.#writes.write("claim", () =>
