@@ -76,8 +76,8 @@ function proofLines(t: Translate, locale: string, proof: StarProof): string[] {
       date: formatDateTime(locale, transaction.date * 1000),
     }),
     t("admin-proved-balances", {
-      before: proof.starsBefore === undefined ? unknown : String(proof.starsBefore),
-      after: proof.starsAfter === undefined ? unknown : String(proof.starsAfter),
+      before: proof.starsBefore ?? unknown,
+      after: proof.starsAfter ?? unknown,
     }),
   ];
 }
@@ -129,8 +129,8 @@ export function starsEvidenceLines(
     t("admin-evidence-stars-paid", { price: stars?.price ?? starPrice(intent) }),
     t("admin-evidence-stars-recipient", { id: String(intent.recipientUserId ?? unknown) }),
     t("admin-evidence-stars-balance", {
-      before: stars?.starsBefore === undefined ? unknown : String(stars.starsBefore),
-      now: stars?.starsNow === undefined ? unknown : String(stars.starsNow),
+      before: stars?.starsBefore ?? unknown,
+      now: stars?.starsNow ?? unknown,
     }),
   ];
   const search = stars?.search;
