@@ -807,6 +807,7 @@ report-stars = The bot's Telegram Stars now: { $stars }; topped up that day: { $
 report-stars-unknown = The bot's Telegram Stars now: not known; topped up that day: { $added } in { $count } payment(s).
 command-topup = Add Telegram Stars to the bot's balance
 command-refund = Refund a top-up made by mistake
+topup-off = Premium through Telegram is off (PREMIUM_VIA is service): the bot's own Telegram Stars are not used, so there is nothing to top up.
 topup-usage = Send /topup and a number of Stars from { $min } to { $max }, e.g. /topup 1000. You pay it from your own Telegram account; the Stars go to the bot's balance, which pays for Premium gifted through Telegram.
 topup-title = Telegram Stars for the bot
 topup-description = { $stars } Telegram Stars for the bot's own balance, which pays for Premium gifted through Telegram.

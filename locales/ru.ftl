@@ -761,6 +761,7 @@ report-stars = Telegram Stars бота сейчас: { $stars }; пополне�
 report-stars-unknown = Telegram Stars бота сейчас: неизвестно; пополнено за тот день: { $added } (платежей: { $count }).
 command-topup = Пополнить Telegram Stars бота
 command-refund = Вернуть ошибочное пополнение
+topup-off = Premium через Telegram выключен (PREMIUM_VIA = service): собственные Telegram Stars бота не используются, пополнять нечего.
 topup-usage = Отправьте /topup и число Stars от { $min } до { $max }, например /topup 1000. Вы платите со своего аккаунта Telegram; Stars поступают на баланс бота, из которого оплачивается Premium через Telegram.
 topup-title = Telegram Stars для бота
 topup-description = { $stars } Telegram Stars на собственный баланс бота, из которого оплачивается Premium через Telegram.

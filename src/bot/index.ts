@@ -36,6 +36,8 @@ import { createConversationStorage } from "./conversation-storage.js";
 import { createErrorHandler } from "./error-boundary.js";
 import { registerAdminCommands } from "./features/admin/command-menu.js";
 import { adminCommandsFeature } from "./features/admin/commands.js";
+import { topUpFeature } from "./features/admin/top-up.js";
+import type { StarBooks } from "../ledger/star-books.js";
 import { dashboardFeature, registerDashboardButtons } from "./features/admin/dashboard.js";
 import { tellIfReopened } from "./reopened.js";
 import type { WalletInfo } from "./admin-views.js";
@@ -139,6 +141,11 @@ export interface BotDeps {
   giveawayRunner: GiveawayRunner;
   /** The admins' Mini App's page (ADMIN_APP_URL); undefined: not offered in the chat. */
   adminAppUrl?: string | undefined;
+  /**
+   * The books of the bot's own Telegram Stars (/topup, /refund, the daily report); undefined
+   * when PREMIUM_VIA is `service`.
+   */
+  starBooks?: StarBooks | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -202,6 +209,7 @@ export function createBot(deps: BotDeps): GiftBot {
     settings,
     hourUtc: deps.reportHourUtc,
     clock: now,
+    stars: starsOfDay(deps),
     logger: deps.logger,
   });
   const prompts = new GroupPromptStore(deps.stores);
@@ -228,6 +236,10 @@ export function createBot(deps: BotDeps): GiftBot {
     giveawayFeature(services, giveaways),
     giveawayBatchFeature(services, giveawaySending),
     dashboardFeature(services, deps.adminAppUrl),
+    topUpFeature(services, {
+      starBooks: deps.starBooks,
+      isAdmin: (userId) => deps.access.isAdmin(userId),
+    }),
   ]);
   return {
     bot,
@@ -482,4 +494,15 @@ async function mayUseHere(
 ): Promise<boolean> {
   if (await access.mayBuy(userId)) return true;
   return chat !== undefined && chat.type !== "private" && (await access.isChatAllowed(chat.id));
+}
+
+/** The daily report's line of the bot's own Stars, when Premium may be paid in them. */
+function starsOfDay(deps: BotDeps) {
+  const books = deps.starBooks;
+  if (books === undefined) return undefined;
+  return async (from: number, to: number) => {
+    const read = await deps.desk.readStarBalance();
+    const added = await books.toppedUpBetween(from, to);
+    return { now: read?.kind === "ok" ? read.stars : undefined, ...added };
+  };
 }

@@ -276,6 +276,8 @@ export class ClaimAndSend {
         return telegram.afterUnknown(intent, outcome);
       }
       telegram.done(id);
+      // The balance after a gift made: the low-balance alert hears it at once.
+      if (outcome.kind === "success") void telegram.balance();
       return confirmResultOf(outcome, recorded);
     }
     this.#reads.balances.forget("wallet");

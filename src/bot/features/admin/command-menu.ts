@@ -25,6 +25,8 @@ export const ADMIN_COMMANDS = [
   "backup",
   "giveaway",
   "dashboard",
+  "topup",
+  "refund",
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */
