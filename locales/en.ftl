@@ -338,6 +338,7 @@ admin-evidence-transfers = Outgoing transfers on chain since it was sent: { $cou
 admin-evidence-transfer = • { $date }: { $amount } TON to { $destination } { $comment } { $url }
 admin-evidence-no-chain = On-chain check: not configured (TON_API_ENDPOINT).
 admin-evidence-hint = Check the wallet, then say what happened. Purchases stay on hold until every unknown outcome is settled.
+admin-evidence-hint-stars = Check whether the recipient has Premium from this gift, then say what happened. Purchases stay on hold until every unknown outcome is settled.
 button-admin-delivered = ✅ Delivered
 button-admin-not-delivered = ❌ Not delivered
 admin-resolved-delivered = Settled as delivered by { $admin }.

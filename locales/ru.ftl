@@ -316,6 +316,7 @@ admin-evidence-transfers = Исходящих переводов в блокче
 admin-evidence-transfer = • { $date }: { $amount } TON на { $destination } { $comment } { $url }
 admin-evidence-no-chain = Проверка в блокчейне: не настроена (TON_API_ENDPOINT).
 admin-evidence-hint = Проверьте кошелёк и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
+admin-evidence-hint-stars = Проверьте, есть ли у получателя Premium от этого подарка, и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
 button-admin-delivered = ✅ Доставлено
 button-admin-not-delivered = ❌ Не доставлено
 admin-resolved-delivered = Отмечено как доставленное администратором { $admin }.

@@ -326,7 +326,8 @@ export function evidenceFrame(
     "",
     body,
     "",
-    t("admin-evidence-hint"),
+    // Paid in the bot's Stars: the wallet has nothing to show; the recipient's Premium does.
+    t(intent.paidVia === "telegram" ? "admin-evidence-hint-stars" : "admin-evidence-hint"),
   ].join("\n");
 }
 

@@ -249,7 +249,7 @@ export function createBot(deps: BotDeps): GiftBot {
     sweepGroups: () => sweepGroups(bot, prompts, services),
     registerCommandMenus: async () => {
       await registerCommands(bot);
-      await registerAdminCommands(bot.api, services);
+      await registerAdminCommands(bot.api, services, { stars: deps.starBooks !== undefined });
       if (deps.adminAppUrl !== undefined) {
         await registerDashboardButtons(bot.api, services, deps.adminAppUrl);
       }

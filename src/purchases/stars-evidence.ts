@@ -11,7 +11,8 @@ import type { ReconciliationEvidence, StarsEvidence } from "./types.js";
 
 /** The kept search, when the response holds one in the shape `noteSearch` wrote. */
 function keptSearch(response: unknown): Record<string, unknown> | undefined {
-  if (typeof response !== "object" || response === null || !("search" in response)) return undefined;
+  if (typeof response !== "object" || response === null || !("search" in response))
+    return undefined;
   const search = (response as { search: unknown }).search;
   return typeof search === "object" && search !== null
     ? (search as Record<string, unknown>)
@@ -20,6 +21,11 @@ function keptSearch(response: unknown): Record<string, unknown> | undefined {
 
 function numberOr(value: unknown): number | undefined {
   return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** The Star balance read before the gift, as the last search kept it (this process may not know it). */
+export function keptStarsBefore(intent: PurchaseIntent): number | undefined {
+  return numberOr(keptSearch(intent.response)?.starsBefore);
 }
 
 export function starsEvidence(

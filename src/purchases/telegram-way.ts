@@ -19,6 +19,7 @@ import type { Logger } from "../shared/logger.js";
 import { CLOCK_MARGIN_MS, matchingGifts, proofOf } from "../stars/proof.js";
 import type { GiftOutcome, TelegramStars } from "../stars/types.js";
 import type { DeskEventHub } from "./desk-events.js";
+import { keptStarsBefore } from "./stars-evidence.js";
 import type { ConfirmRefusal, ConfirmResult, PremiumWay, StarProof } from "./types.js";
 
 /** Statuses of another gift that may explain one matching transaction. */
@@ -184,11 +185,17 @@ export class TelegramWay {
     }
     const sentAt = intent.sentAt;
     const [read, balance] = [await stars.transactions(), await stars.balance()];
-    const starsBefore = this.#before.get(intent.id);
+    // Kept by an earlier search when this process no longer holds it (a restart, a second look).
+    const starsBefore = this.#before.get(intent.id) ?? keptStarsBefore(intent);
     const starsAfter = balance.kind === "ok" ? balance.stars : undefined;
     const now = clock();
     if (read.kind !== "ok") {
-      await ledger.noteSearch(intent.id, { at: now, unavailable: read.detail, starsBefore, starsAfter });
+      await ledger.noteSearch(intent.id, {
+        at: now,
+        unavailable: read.detail,
+        starsBefore,
+        starsAfter,
+      });
       return { kind: "not_found" };
     }
     const others = (await ledger.sentDuring(sentAt - CLOCK_MARGIN_MS, now, intent.id)).filter(
@@ -207,7 +214,13 @@ export class TelegramWay {
     const transaction = proofOf(read.transactions, query);
     if (transaction === undefined) {
       const matches = matchingGifts(read.transactions, query).length;
-      const search = { at: now, read: read.read, complete: read.complete, matches, otherGifts: others };
+      const search = {
+        at: now,
+        read: read.read,
+        complete: read.complete,
+        matches,
+        otherGifts: others,
+      };
       await ledger.noteSearch(intent.id, { ...search, starsBefore, starsAfter });
       logger.warn({ intentId: intent.id, ...search }, "no Star transaction proves the gift");
       return { kind: "not_found" };
@@ -217,7 +230,15 @@ export class TelegramWay {
     const settled = await ledger.settleByProof(intent.id, proof, detail, now);
     if (settled === undefined) return { kind: "not_applicable" };
     this.done(intent.id);
-    logger.info({ intentId: intent.id, transaction: transaction.id }, "gift proved by Telegram's books");
-    return { kind: "proved", intent: settled.intent, proof, unconfirmedLeft: settled.unconfirmedLeft };
+    logger.info(
+      { intentId: intent.id, transaction: transaction.id },
+      "gift proved by Telegram's books",
+    );
+    return {
+      kind: "proved",
+      intent: settled.intent,
+      proof,
+      unconfirmedLeft: settled.unconfirmedLeft,
+    };
   }
 }

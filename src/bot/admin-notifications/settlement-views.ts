@@ -41,7 +41,11 @@ export function settledAsOf(intent: PurchaseIntent): SettledAs | undefined {
     case "delivered":
     case "not_delivered":
       if (intent.resolvedBy !== undefined) {
-        return { by: "admin", adminId: intent.resolvedBy, delivered: intent.status === "delivered" };
+        return {
+          by: "admin",
+          adminId: intent.resolvedBy,
+          delivered: intent.status === "delivered",
+        };
       }
       // Delivered with no admin: a gift through Telegram its Star transactions proved.
       return intent.status === "delivered" && intent.paidVia === "telegram"
@@ -113,10 +117,10 @@ export function settledAlertText(
  * pressed after a restart of an older version): its text without the title and the hold's hint.
  */
 export function bodyOfShownAlert(t: Translate, shown: string): string {
-  const hint = t("admin-evidence-hint");
+  const hints = new Set([t("admin-evidence-hint"), t("admin-evidence-hint-stars")]);
   const lines = shown.split("\n").slice(1);
   while (lines[0] === "") lines.shift();
-  const body = lines.filter((line) => line !== hint);
+  const body = lines.filter((line) => !hints.has(line));
   while (body.at(-1) === "") body.pop();
   return body.join("\n");
 }
