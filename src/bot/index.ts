@@ -236,10 +236,7 @@ export function createBot(deps: BotDeps): GiftBot {
     giveawayFeature(services, giveaways),
     giveawayBatchFeature(services, giveawaySending),
     dashboardFeature(services, deps.adminAppUrl),
-    topUpFeature(services, {
-      starBooks: deps.starBooks,
-      isAdmin: (userId) => deps.access.isAdmin(userId),
-    }),
+    topUpFeature(services, { starBooks: deps.starBooks, access: deps.access }),
   ]);
   return {
     bot,

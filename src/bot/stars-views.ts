@@ -11,7 +11,7 @@ import type { Translate } from "./context.js";
 import { formatDateTime } from "./format.js";
 
 /** Telegram's price of a gift through Telegram (3, 6 or 12 months). */
-export function starPrice(intent: Pick<PurchaseIntent, "quantity">): number {
+function starPrice(intent: Pick<PurchaseIntent, "quantity">): number {
   return PREMIUM_STAR_PRICES[intent.quantity as PremiumDuration];
 }
 
@@ -107,12 +107,12 @@ export function provedByLine(t: Translate, intent: PurchaseIntent): string {
 }
 
 /** The id of the transaction kept as the proof in the intent's response, if one is. */
-export function provedTransactionId(intent: PurchaseIntent): string | undefined {
+function provedTransactionId(intent: PurchaseIntent): string | undefined {
   const response = intent.response;
   if (typeof response !== "object" || response === null || !("proof" in response)) {
     return undefined;
   }
-  const proof = (response as { proof: { transaction?: { id?: unknown } } }).proof;
+  const proof = (response as { proof: { transaction?: { id?: unknown } } | null }).proof;
   return typeof proof?.transaction?.id === "string" ? proof.transaction.id : undefined;
 }
 

@@ -5,6 +5,7 @@
  * The object holds secrets (token, mnemonic, cookie, keys): never log it whole. The logger
  * redacts a `config` field, and `configSummary` gives the facts that are safe to show.
  */
+import type { PremiumVia } from "../gifts/catalogue.js";
 import type { SpendingLimits } from "../ledger/types.js";
 import type { PaymentMethod, WalletVersion } from "../service/types.js";
 
@@ -235,13 +236,7 @@ export interface Config {
   log: LogConfig;
 }
 
-/**
- * How Premium is paid (PREMIUM_VIA, docs/telegram-premium.md): `service`, through the Gift
- * Purchase Service from the wallet (the default); `telegram`, by the bot itself from its Star
- * balance, only for recipients the bot can name by id; `telegram-first`, Telegram when the
- * recipient's id is known, the service otherwise.
- */
-export type PremiumVia = "service" | "telegram" | "telegram-first";
+/** PREMIUM_VIA (src/gifts/catalogue.ts). */
 
 interface PremiumConfig {
   via: PremiumVia;

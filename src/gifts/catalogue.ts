@@ -24,6 +24,14 @@ export const PREMIUM_DURATIONS: readonly PremiumDuration[] = [3, 6, 12];
 export type PaidVia = "service" | "telegram";
 
 /**
+ * How Premium is paid (PREMIUM_VIA, docs/telegram-premium.md): `service`, through the Gift
+ * Purchase Service from the wallet (the default); `telegram`, by the bot itself from its Star
+ * balance, only for recipients the bot can name by id; `telegram-first`, Telegram when the
+ * recipient's id is known, the service otherwise.
+ */
+export type PremiumVia = "service" | "telegram" | "telegram-first";
+
+/**
  * What Telegram charges a bot for gifting Premium (`giftPremiumSubscription`'s `star_count`): one
  * fixed price per duration, which the call must name exactly.
  */

@@ -453,7 +453,7 @@ export interface LedgerQueries {
  * Unknown outcomes of gifts the bot paid through Telegram, settled from Telegram's own books
  * (src/stars: the bot's Star transactions) rather than by an admin.
  */
-export interface ProofSettlement {
+interface ProofSettlement {
   /**
    * unconfirmed → delivered with no admin as actor, `proof` (JSON: the matching Star
    * transaction and the balances read) kept beside the answer that left it unknown. Undefined

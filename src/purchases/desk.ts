@@ -13,7 +13,7 @@
  * outcome the database refuses is kept unrecorded and written again (./unrecorded.ts) while purchases
  * wait, so a person and the admins always learn what became of a Confirm.
  */
-import type { PremiumVia } from "../config/types.js";
+import type { PremiumVia } from "../gifts/catalogue.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger, SpendingLimits } from "../ledger/types.js";

@@ -13,7 +13,7 @@ import type { ReconciliationEvidence, StarsEvidence } from "./types.js";
 function keptSearch(response: unknown): Record<string, unknown> | undefined {
   if (typeof response !== "object" || response === null || !("search" in response))
     return undefined;
-  const search = (response as { search: unknown }).search;
+  const search = response.search;
   return typeof search === "object" && search !== null
     ? (search as Record<string, unknown>)
     : undefined;

@@ -11,8 +11,7 @@
  *   (src/stars/proof.ts), with the transaction kept; none leaves it for an admin, with what
  *   was looked at kept beside it.
  */
-import { PREMIUM_STAR_PRICES, type PremiumDuration } from "../gifts/catalogue.js";
-import type { PremiumVia } from "../config/types.js";
+import { PREMIUM_STAR_PRICES, type PremiumDuration, type PremiumVia } from "../gifts/catalogue.js";
 import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Ambiguous } from "../service/types.js";
 import type { Logger } from "../shared/logger.js";

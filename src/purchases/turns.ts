@@ -68,7 +68,7 @@ export class PurchaseTurns {
    * bot is stopping (then nothing is claimed, as for a purchase still waiting for its slot).
    */
   #telegramSlot(): PurchaseSlot {
-    return { ready: async () => !this.#giftsStopped(), giveBack: () => undefined };
+    return { ready: () => Promise.resolve(!this.#giftsStopped()), giveBack: () => undefined };
   }
 
   /**

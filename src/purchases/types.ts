@@ -88,7 +88,8 @@ export type ConfirmRefusal =
  * through Telegram from the bot's Stars (for a recipient named by id), through the service from
  * the wallet, or `unnamed`: only Telegram may pay and the bot does not know the recipient's id.
  */
-export type PremiumWay = { via: "telegram"; recipientUserId: number } | { via: "service" } | { via: "unnamed" };
+export type PremiumWay =
+  { via: "telegram"; recipientUserId: number } | { via: "service" } | { via: "unnamed" };
 
 /**
  * The proof that a gift through Telegram whose answer was lost was made (src/stars/proof.ts):

@@ -23,7 +23,7 @@ export function answerOf(result: unknown): PurchaseOutcome {
   return {
     kind: "ambiguous",
     cause: "malformed",
-    body: { ok: true, result: typeof result === "object" ? "(an object)" : String(result) },
+    body: { ok: true, result: typeof result === "object" ? "(an object)" : JSON.stringify(result) },
     detail: "Telegram answered ok with an unexpected result",
   };
 }

@@ -127,7 +127,8 @@ export class TelegramStarsClient implements TelegramStars {
       );
       return answerOf(result);
     } catch (error) {
-      if (error instanceof GiftWithheld) return { kind: "not_sent", detail: `not sent: ${error.message}` };
+      if (error instanceof GiftWithheld)
+        return { kind: "not_sent", detail: `not sent: ${error.message}` };
       return failureOf(error, timedOut);
     } finally {
       clearTimeout(timer);
@@ -154,9 +155,13 @@ export class TelegramStarsClient implements TelegramStars {
     const seen: StarTransactionSeen[] = [];
     try {
       for (let page = 0; page < MAX_PAGES; page++) {
-        const { transactions } = await api.getStarTransactions({ offset: page * PAGE, limit: PAGE });
+        const { transactions } = await api.getStarTransactions({
+          offset: page * PAGE,
+          limit: PAGE,
+        });
         seen.push(...transactions.map(seenOf));
-        if (transactions.length < PAGE) return { kind: "ok", transactions: seen, read: seen.length, complete: true, at };
+        if (transactions.length < PAGE)
+          return { kind: "ok", transactions: seen, read: seen.length, complete: true, at };
       }
       return { kind: "ok", transactions: seen, read: seen.length, complete: false, at };
     } catch (error) {

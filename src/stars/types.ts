@@ -29,8 +29,7 @@ export interface GiftCallOptions {
 
 /** The bot's Star balance as read (`getMyStarBalance`), whole Stars. */
 export type StarBalanceRead =
-  | { kind: "ok"; stars: number; at: number }
-  | { kind: "unavailable"; detail: string };
+  { kind: "ok"; stars: number; at: number } | { kind: "unavailable"; detail: string };
 
 /** One of the bot's Star transactions, as much of it as the bot reads. */
 export interface StarTransactionSeen {

@@ -133,7 +133,12 @@ export class BotStarsModel {
    */
   paid(user: StarUser, invoice: Invoice): Record<string, unknown> {
     const chargeId = `stxCharge${++this.#seq}_${user.id}`;
-    this.#payments.set(chargeId, { chargeId, userId: user.id, stars: invoice.stars, refunded: false });
+    this.#payments.set(chargeId, {
+      chargeId,
+      userId: user.id,
+      stars: invoice.stars,
+      refunded: false,
+    });
     this.balance += invoice.stars;
     this.#add({
       amount: invoice.stars,

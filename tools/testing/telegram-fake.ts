@@ -299,7 +299,9 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
 function dropped(drop: AnswerDropped, signal: AbortSignal | undefined): Promise<Response> {
   if (drop.how === "reset") return Promise.reject(new TypeError("fetch failed: socket hang up"));
   return new Promise((_resolve, reject) => {
-    const abort = () => reject(signal?.reason ?? new Error("aborted"));
+    const abort = () => {
+      reject(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
+    };
     if (signal?.aborted === true) abort();
     else signal?.addEventListener("abort", abort, { once: true });
   });

@@ -39,8 +39,14 @@ describe("a group administrator's Premium gift through Telegram", () => {
     expect(h.telegram.message(GROUP_ID, summary?.message_id ?? 0)?.text).toMatch(
       /^✅ Delivered: Telegram Premium for 12 months to @mia_member\./,
     );
-    const row = (await h.records.recent({ limit: 5 })).find((intent) => intent.recipient === "mia_member");
-    expect(row).toMatchObject({ status: "succeeded", paidVia: "telegram", recipientUserId: MIA.id });
+    const row = (await h.records.recent({ limit: 5 })).find(
+      (intent) => intent.recipient === "mia_member",
+    );
+    expect(row).toMatchObject({
+      status: "succeeded",
+      paidVia: "telegram",
+      recipientUserId: MIA.id,
+    });
     expect(h.sandbox.requests).toHaveLength(0);
     expectNoSecretSent(h.telegram.calls);
   });

@@ -63,7 +63,9 @@ describe("topping up the bot's Stars", () => {
     );
 
     await ada.command("refund");
-    expect(ada.lastMessage().text).toContain(`1,000 Stars from @ada_admin (1001), charge ${chargeId}`);
+    expect(ada.lastMessage().text).toContain(
+      `1,000 Stars from @ada_admin (1001), charge ${chargeId}`,
+    );
     await ada.command("refund", chargeId);
     expect(h.telegram.callsOf("refundStarPayment").map((c) => c.payload)).toEqual([
       { user_id: ADMIN.id, telegram_payment_charge_id: chargeId },
@@ -93,7 +95,9 @@ describe("topping up the bot's Stars", () => {
     await ada.pressButton("✅ Confirm");
     await features.idle();
     expect(h.telegram.callsOf("giftPremiumSubscription")).toHaveLength(1);
-    const alerts = sentTexts(h, ADMIN2.id).filter((t) => t.includes("running low on Telegram Stars"));
+    const alerts = sentTexts(h, ADMIN2.id).filter((t) =>
+      t.includes("running low on Telegram Stars"),
+    );
     expect(alerts).toEqual([
       "⚠️ The bot is running low on Telegram Stars: 500 (alert below 1,000). Premium through Telegram is refused once a gift costs more than the balance; /topup adds Stars.",
     ]);

@@ -50,7 +50,9 @@ describe("an unknown answer of a gift through Telegram", () => {
       await features.idle();
       const news = sentTexts(h, ADMIN.id).find((t) => t.startsWith("📒")) ?? "";
       expect(news).toContain("settled as delivered");
-      expect(news).toContain(`Transaction ${made?.id}: 1,500 Stars to user ${CAROL.id} for 6 months`);
+      expect(news).toContain(
+        `Transaction ${made?.id}: 1,500 Stars to user ${CAROL.id} for 6 months`,
+      );
       expect(news).toContain("The bot's Stars before the gift and after: 4,000 → 2,500.");
 
       // Never sent again: a restart recovers nothing, purchases are open.
@@ -73,7 +75,9 @@ describe("an unknown answer of a gift through Telegram", () => {
         "Paid through Telegram from the bot's Telegram Stars: 1,500 Stars (the wallet is not involved).",
       );
       expect(alert).toContain(`Recipient's Telegram user id: ${CAROL.id}`);
-      expect(alert).toMatch(/The bot's Star transactions were read on .* \(\d+ entries, the whole list\): 0 Premium gift\(s\)/);
+      expect(alert).toMatch(
+        /The bot's Star transactions were read on .* \(\d+ entries, the whole list\): 0 Premium gift\(s\)/,
+      );
       expect(alert).not.toMatch(/Balance before|Balance now/);
 
       // New purchases wait; a restart sends nothing again; the next look still finds nothing.

@@ -6,7 +6,13 @@
  * the ledger's books keep once by Telegram's charge id. `/refund` lists the top-ups, and
  * `/refund <charge id>` gives one made by mistake back (`refundStarPayment`, never retried).
  */
-import { type ChatTypeContext, type CommandContext, Composer, type Filter, GrammyError } from "grammy";
+import {
+  type ChatTypeContext,
+  type CommandContext,
+  Composer,
+  type Filter,
+  GrammyError,
+} from "grammy";
 import type { StarBooks } from "../../../ledger/star-books.js";
 import type { BotContext } from "../../context.js";
 import { formatDateTime } from "../../format.js";
@@ -28,14 +34,12 @@ type PaidMessage = Filter<BotContext, "message:successful_payment">;
 export interface TopUpDeps {
   /** The books; undefined when PREMIUM_VIA is `service` (the bot's Stars are not used). */
   starBooks: StarBooks | undefined;
-  isAdmin: (userId: number) => boolean;
+  access: { isAdmin(userId: number): boolean };
 }
 
 export function topUpFeature(services: BotServices, deps: TopUpDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
-  const admin = composer
-    .chatType("private")
-    .filter((ctx) => ctx.from !== undefined && deps.isAdmin(ctx.from.id));
+  const admin = composer.chatType("private").filter((ctx) => deps.access.isAdmin(ctx.from.id));
   admin.command("topup", (ctx) => sendTopUpInvoice(ctx, deps));
   admin.command("refund", (ctx) => refundTopUp(ctx, services, deps));
   composer.on("pre_checkout_query", async (ctx) => {
@@ -43,10 +47,13 @@ export function topUpFeature(services: BotServices, deps: TopUpDeps): Composer<B
     const stars = ownTopUp(query.invoice_payload, query.from.id);
     const ok =
       deps.starBooks !== undefined &&
-      deps.isAdmin(query.from.id) &&
+      deps.access.isAdmin(query.from.id) &&
       query.currency === "XTR" &&
       stars === query.total_amount;
-    await ctx.answerPreCheckoutQuery(ok, ok ? undefined : { error_message: ctx.t("topup-refused") });
+    await ctx.answerPreCheckoutQuery(
+      ok,
+      ok ? undefined : { error_message: ctx.t("topup-refused") },
+    );
   });
   composer.on("message:successful_payment", (ctx) => keepTopUp(ctx, services, deps));
   return composer;
@@ -83,9 +90,9 @@ async function sendTopUpInvoice(ctx: PrivateCommand, deps: TopUpDeps): Promise<v
 /** Telegram's paid message: kept in the books once, the payer and the other admins told. */
 async function keepTopUp(ctx: PaidMessage, services: BotServices, deps: TopUpDeps): Promise<void> {
   const payment = ctx.msg.successful_payment;
-  const payerId = ctx.from?.id;
-  const stars = payerId === undefined ? undefined : ownTopUp(payment.invoice_payload, payerId);
-  if (deps.starBooks === undefined || payerId === undefined || stars === undefined) return;
+  const payerId = ctx.from.id;
+  const stars = ownTopUp(payment.invoice_payload, payerId);
+  if (deps.starBooks === undefined || stars === undefined) return;
   const chargeId = payment.telegram_payment_charge_id;
   const kept = await deps.starBooks.recordTopUp({
     chargeId,

@@ -90,7 +90,8 @@ function personRecipient(user: User): GroupRecipient {
  */
 function groupRecipientOf(message: Message, args: string, botId: number): GroupRecipient {
   const mention = message.entities?.find((entity) => entity.type === "text_mention");
-  if (mention?.type === "text_mention" && !mention.user.is_bot) return personRecipient(mention.user);
+  if (mention?.type === "text_mention" && !mention.user.is_bot)
+    return personRecipient(mention.user);
   const typed = args.trim();
   if (typed !== "") {
     const username = parseUsername(typed);
