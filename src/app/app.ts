@@ -150,7 +150,7 @@ function createGiftBot(
     giveawayRunner: parts.giveawayRunner,
     // The page is served at /admin/ (ADMIN_APP_URL is kept without its trailing slash).
     adminAppUrl: config.adminApp?.url === undefined ? undefined : `${config.adminApp.url}/`,
-    starBooks: config.premium.via === "service" ? undefined : parts.storage.starBooks,
+    starTopUps: config.premium.via === "service" ? undefined : parts.storage.starTopUps,
   });
 }
 

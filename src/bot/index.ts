@@ -36,8 +36,8 @@ import { createConversationStorage } from "./conversation-storage.js";
 import { createErrorHandler } from "./error-boundary.js";
 import { registerAdminCommands } from "./features/admin/command-menu.js";
 import { adminCommandsFeature } from "./features/admin/commands.js";
-import { topUpFeature } from "./features/admin/top-up.js";
-import type { StarBooks } from "../ledger/star-books.js";
+import { starsOfDay, topUpFeature } from "./features/admin/top-up.js";
+import type { StarTopUps } from "../ledger/star-top-ups.js";
 import { dashboardFeature, registerDashboardButtons } from "./features/admin/dashboard.js";
 import { tellIfReopened } from "./reopened.js";
 import type { WalletInfo } from "./admin-views.js";
@@ -142,10 +142,10 @@ export interface BotDeps {
   /** The admins' Mini App's page (ADMIN_APP_URL); undefined: not offered in the chat. */
   adminAppUrl?: string | undefined;
   /**
-   * The books of the bot's own Telegram Stars (/topup, /refund, the daily report); undefined
+   * The top-ups of the bot's own Telegram Stars (/topup, /refund, the daily report); undefined
    * when PREMIUM_VIA is `service`.
    */
-  starBooks?: StarBooks | undefined;
+  starTopUps?: StarTopUps | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -209,7 +209,7 @@ export function createBot(deps: BotDeps): GiftBot {
     settings,
     hourUtc: deps.reportHourUtc,
     clock: now,
-    stars: starsOfDay(deps),
+    stars: starsOfDay(deps.desk, deps.starTopUps),
     logger: deps.logger,
   });
   const prompts = new GroupPromptStore(deps.stores);
@@ -236,7 +236,7 @@ export function createBot(deps: BotDeps): GiftBot {
     giveawayFeature(services, giveaways),
     giveawayBatchFeature(services, giveawaySending),
     dashboardFeature(services, deps.adminAppUrl),
-    topUpFeature(services, { starBooks: deps.starBooks, access: deps.access }),
+    topUpFeature(services, { starTopUps: deps.starTopUps, access: deps.access }),
   ]);
   return {
     bot,
@@ -246,7 +246,7 @@ export function createBot(deps: BotDeps): GiftBot {
     sweepGroups: () => sweepGroups(bot, prompts, services),
     registerCommandMenus: async () => {
       await registerCommands(bot);
-      await registerAdminCommands(bot.api, services, { stars: deps.starBooks !== undefined });
+      await registerAdminCommands(bot.api, services, { stars: deps.starTopUps !== undefined });
       if (deps.adminAppUrl !== undefined) {
         await registerDashboardButtons(bot.api, services, deps.adminAppUrl);
       }
@@ -491,15 +491,4 @@ async function mayUseHere(
 ): Promise<boolean> {
   if (await access.mayBuy(userId)) return true;
   return chat !== undefined && chat.type !== "private" && (await access.isChatAllowed(chat.id));
-}
-
-/** The daily report's line of the bot's own Stars, when Premium may be paid in them. */
-function starsOfDay(deps: BotDeps) {
-  const books = deps.starBooks;
-  if (books === undefined) return undefined;
-  return async (from: number, to: number) => {
-    const read = await deps.desk.readStarBalance();
-    const added = await books.toppedUpBetween(from, to);
-    return { now: read?.kind === "ok" ? read.stars : undefined, ...added };
-  };
 }

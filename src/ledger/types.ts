@@ -5,6 +5,7 @@
 import type { BalanceSnapshot, PurchaseCost } from "../costs/types.js";
 import type { GiftKind, PaidVia, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
+import type { ProofSettlement } from "./star-proof.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
 export type IntentKind = GiftKind;
@@ -449,31 +450,9 @@ export interface LedgerQueries {
   outBetween(from: number, to: number): Promise<OutWindow[]>;
 }
 
-/**
- * Unknown outcomes of gifts the bot paid through Telegram, settled from Telegram's own books
- * (src/stars: the bot's Star transactions) rather than by an admin.
- */
-interface ProofSettlement {
-  /**
-   * unconfirmed → delivered with no admin as actor, `proof` (JSON: the matching Star
-   * transaction and the balances read) kept beside the answer that left it unknown. Undefined
-   * when it is no longer unconfirmed (an admin settled it first).
-   */
-  settleByProof(
-    id: string,
-    proof: unknown,
-    detail: string,
-    now?: number,
-  ): Promise<{ intent: PurchaseIntent; unconfirmedLeft: number } | undefined>;
-  /**
-   * Keeps what a search for proof looked at (JSON) on an intent still unconfirmed, for the
-   * admin who settles it; the intent itself is unchanged. False when no longer unconfirmed.
-   */
-  noteSearch(id: string, search: unknown, now?: number): Promise<boolean>;
-}
-
 /** The whole ledger one store opens: its records, its pause switch and its queries. */
-export interface PurchaseLedger extends IntentStore, PauseSwitch, LedgerQueries, ProofSettlement {}
+export interface PurchaseLedger
+  extends IntentStore, PauseSwitch, LedgerQueries, ProofSettlement<PurchaseIntent> {}
 
 /** When a purchase's request was out: sent, and finished (undefined while still out). */
 export interface OutWindow {

@@ -210,14 +210,10 @@ export class ClaimAndSend {
     if (!(await slot.ready())) {
       return this.#refuse((await this.#ledger.get(id)) ?? before, STOPPING, close);
     }
-    if (before.paidVia === "telegram") {
-      // The bot's Stars, read now: not enough is said before anything is sent.
-      const short: ConfirmRefusal | undefined =
-        this.#telegram === undefined
-          ? { reason: "stars_unavailable" }
-          : await this.#telegram.beforeClaim(before);
-      if (short !== undefined) return this.#refuse(before, short, close);
-    }
+    // Paid in the bot's Stars, read now: not enough is said before anything is sent.
+    const short =
+      before.paidVia === "telegram" ? await beforeStarsClaim(this.#telegram, before) : undefined;
+    if (short !== undefined) return this.#refuse(before, short, close);
     const claim = await this.#writes.write("claim", () =>
       this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
     );
@@ -271,15 +267,7 @@ export class ClaimAndSend {
     if (intent.kind === "premium" && outcome.kind === "success") {
       this.#reads.recipients.forget(intent.recipient.toLowerCase());
     }
-    if (telegram) {
-      if (outcome.kind === "ambiguous" && recorded.recorded) {
-        return telegram.afterUnknown(intent, outcome);
-      }
-      telegram.done(id);
-      // The balance after a gift made: the low-balance alert hears it at once.
-      if (outcome.kind === "success") void telegram.balance();
-      return confirmResultOf(outcome, recorded);
-    }
+    if (telegram) return telegram.afterOutcome(intent, outcome, recorded);
     this.#reads.balances.forget("wallet");
     // Its reading after comes from the desk's read once out of the lane, or a later one.
     if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent, inBefore);
@@ -379,4 +367,14 @@ export class ClaimAndSend {
     // forgets the cached balance and keeps a read then in flight from being cached.
     return [...this.#finishedHere];
   }
+}
+
+/** A gift in Stars right before its claim: refused when the bot's balance cannot pay for it. */
+function beforeStarsClaim(
+  telegram: TelegramWay | undefined,
+  intent: PurchaseIntent,
+): Promise<ConfirmRefusal | undefined> {
+  return telegram === undefined
+    ? Promise.resolve({ reason: "stars_unavailable" })
+    : telegram.beforeClaim(intent);
 }

@@ -33,7 +33,7 @@ import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.
 import { ServiceReads } from "./service-reads.js";
 import { PurchaseBalanceReads } from "./balance-reads.js";
 import { UnrecordedPause } from "./unrecorded-pause.js";
-import { premiumWayFor, type TelegramWay, telegramWayFor } from "./telegram-way.js";
+import { starsDraft, type TelegramWay, telegramWayFor } from "./telegram-way.js";
 import type { StarBalanceRead, TelegramStars } from "../stars/types.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
@@ -143,9 +143,8 @@ class Desk implements PurchaseDesk {
   readonly #path: ClaimAndSend;
   /** What admins do with purchases: evidence, settling, the pause (./admin-operations.ts). */
   readonly admin: PurchaseAdmin;
-  /** Premium through Telegram, when the bot pays for it in Stars (PREMIUM_VIA). */
+  /** Premium through Telegram, from the bot's Stars (PREMIUM_VIA; ./telegram-way.ts). */
   readonly #telegram: TelegramWay | undefined;
-  readonly #premiumVia: PremiumVia;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -176,10 +175,7 @@ class Desk implements PurchaseDesk {
       clock: this.#clock,
       onFailure: (failure) => this.events.emit("storageFailure", undefined, failure),
     });
-    this.#premiumVia = deps.stars === undefined ? "service" : (deps.premiumVia ?? "service");
-    this.#telegram = telegramWayFor(deps.stars, this.#premiumVia, {
-      ...{ ledger: deps.ledger, clock: this.#clock, logger: this.#logger, events: this.events },
-    });
+    this.#telegram = telegramWayFor(deps, this.#clock, this.#logger, this.events);
     this.#unrecordedPause = new UnrecordedPause({
       retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
       logger: this.#logger,
@@ -262,20 +258,12 @@ class Desk implements PurchaseDesk {
     return this.#reads.balance(options);
   }
 
-  premiumWay(recipientUserId: number | undefined): PremiumWay {
-    return premiumWayFor(this.#premiumVia, recipientUserId);
-  }
-
-  async readStarBalance(): Promise<StarBalanceRead | undefined> {
-    return this.#telegram?.balance();
-  }
+  premiumWay = (id: number | undefined): PremiumWay =>
+    this.#telegram?.way(id) ?? { via: "service" };
+  readStarBalance = async (): Promise<StarBalanceRead | undefined> => this.#telegram?.balance();
 
   async createDraft(request: DraftRequest, options: ConfirmOptions = {}): Promise<PurchaseIntent> {
-    if (request.paidVia === "telegram") {
-      // Paid in Stars: the wallet is not read (its read would send the wallet's phrase).
-      if (this.#telegram === undefined) throw new Error("Premium is not paid through Telegram");
-      return this.#ledger.createDraft({ ...request, balanceBefore: undefined }, this.#clock());
-    }
+    if (request.paidVia === "telegram") return starsDraft(this.#telegram, request);
     const read = await this.#reads.balance(options);
     const balanceBefore = balanceSnapshot(read);
     const balanceBeforeAt = balanceReadAt(balanceBefore, this.#reads.balances.peek("wallet"));
@@ -406,11 +394,9 @@ class Desk implements PurchaseDesk {
 
   async recoverInterrupted(): Promise<PurchaseIntent[]> {
     const interrupted = await this.#ledger.recoverInterrupted(this.#clock());
-    const recovered: PurchaseIntent[] = [];
-    for (const intent of interrupted) {
-      // A gift through Telegram may be proved from its books at once: settled, not unknown.
-      if (await this.#telegram?.settleIfProved(intent)) continue;
-      recovered.push(intent);
+    // A gift through Telegram its books prove is settled now, not unknown (telegram-way.ts).
+    const recovered = (await this.#telegram?.unproved(interrupted)) ?? interrupted;
+    for (const intent of recovered) {
       this.events.emit("unconfirmed", intent.id, intent, {
         kind: "ambiguous",
         cause: "transport",

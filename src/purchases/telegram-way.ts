@@ -12,14 +12,21 @@
  *   was looked at kept beside it.
  */
 import { PREMIUM_STAR_PRICES, type PremiumDuration, type PremiumVia } from "../gifts/catalogue.js";
-import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
-import type { Ambiguous } from "../service/types.js";
+import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../ledger/types.js";
+import type { Ambiguous, PurchaseOutcome } from "../service/types.js";
+import { confirmResultOf } from "./decisions.js";
 import type { Logger } from "../shared/logger.js";
 import { CLOCK_MARGIN_MS, matchingGifts, proofOf } from "../stars/proof.js";
 import type { GiftOutcome, TelegramStars } from "../stars/types.js";
 import type { DeskEventHub } from "./desk-events.js";
 import { keptStarsBefore } from "./stars-evidence.js";
-import type { ConfirmRefusal, ConfirmResult, PremiumWay, StarProof } from "./types.js";
+import type {
+  ConfirmRefusal,
+  ConfirmResult,
+  DraftRequest,
+  PremiumWay,
+  StarProof,
+} from "./types.js";
 
 /** Statuses of another gift that may explain one matching transaction. */
 const MAY_HAVE_BEEN_MADE = new Set(["sending", "succeeded", "unconfirmed", "delivered"]);
@@ -38,11 +45,14 @@ export interface TelegramWayParts {
  * has its Stars; every good balance read is told (the low-balance alert hears each one).
  */
 export function telegramWayFor(
-  stars: TelegramStars | undefined,
-  via: PremiumVia,
-  parts: Omit<TelegramWayParts, "stars">,
+  deps: { stars?: TelegramStars | undefined; premiumVia?: PremiumVia; ledger: PurchaseLedger },
+  clock: () => number,
+  logger: Logger,
+  events: DeskEventHub,
 ): TelegramWay | undefined {
+  const { stars, premiumVia: via = "service" } = deps;
   if (stars === undefined || via === "service") return undefined;
+  const parts = { ledger: deps.ledger, clock, logger, events };
   const told: TelegramStars = {
     giftPremium: (gift, options) => stars.giftPremium(gift, options),
     transactions: () => stars.transactions(),
@@ -54,11 +64,20 @@ export function telegramWayFor(
       return read;
     },
   };
-  return new TelegramWay({ ...parts, stars: told });
+  return new TelegramWay({ ...parts, stars: told }, via);
+}
+
+/** A draft paid in Stars: the wallet is not read for it (its read would send the wallet's phrase). */
+export function starsDraft(
+  telegram: TelegramWay | undefined,
+  request: DraftRequest,
+): Promise<PurchaseIntent> {
+  if (telegram === undefined) throw new Error("Premium is not paid through Telegram");
+  return telegram.draft(request);
 }
 
 /** How a Premium gift to a recipient is paid under PREMIUM_VIA (see {@link PremiumWay}). */
-export function premiumWayFor(via: PremiumVia, recipientUserId: number | undefined): PremiumWay {
+function premiumWayFor(via: PremiumVia, recipientUserId: number | undefined): PremiumWay {
   if (via === "service") return { via: "service" };
   if (recipientUserId !== undefined) return { via: "telegram", recipientUserId };
   return via === "telegram" ? { via: "unnamed" } : { via: "service" };
@@ -76,8 +95,31 @@ export class TelegramWay {
   /** The Star balance read before each gift's claim, by intent, until its outcome is known. */
   readonly #before = new Map<string, number>();
 
-  constructor(parts: TelegramWayParts) {
+  readonly #via: PremiumVia;
+
+  constructor(parts: TelegramWayParts, via: PremiumVia) {
     this.#parts = parts;
+    this.#via = via;
+  }
+
+  /** How a Premium gift to this recipient is paid (PREMIUM_VIA). */
+  way(recipientUserId: number | undefined): PremiumWay {
+    return premiumWayFor(this.#via, recipientUserId);
+  }
+
+  /** Records a draft paid in Stars, with no wallet balance before it. */
+  draft(request: DraftRequest): Promise<PurchaseIntent> {
+    return this.#parts.ledger.createDraft(
+      { ...request, balanceBefore: undefined },
+      this.#parts.clock(),
+    );
+  }
+
+  /** Those of `intents` (recovered in flight) whose gift the bot's books do not prove. */
+  async unproved(intents: readonly PurchaseIntent[]): Promise<PurchaseIntent[]> {
+    const left: PurchaseIntent[] = [];
+    for (const intent of intents) if (!(await this.settleIfProved(intent))) left.push(intent);
+    return left;
   }
 
   /** Telegram's price of the intent's gift. */
@@ -116,6 +158,22 @@ export class TelegramWay {
   /** Whether gifts are stopped (the bot is stopping). */
   get stopped(): boolean {
     return this.#parts.stars.giftsStopped();
+  }
+
+  /**
+   * The gift's outcome, written: an unknown one looks for its proof at once; otherwise its
+   * answer stands, and after a gift made the balance is read (the low-balance alert hears it).
+   */
+  afterOutcome(
+    intent: PurchaseIntent,
+    outcome: Exclude<PurchaseOutcome, { kind: "invalid" }>,
+    recorded: RecordedOutcome,
+  ): Promise<ConfirmResult> {
+    if (outcome.kind === "ambiguous" && recorded.recorded)
+      return this.afterUnknown(intent, outcome);
+    this.done(intent.id);
+    if (outcome.kind === "success") void this.balance();
+    return Promise.resolve(confirmResultOf(outcome, recorded));
   }
 
   /**

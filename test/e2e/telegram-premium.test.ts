@@ -158,7 +158,7 @@ describe("the bot process: Premium through Telegram", () => {
       await bot.exited;
       const storage = await openSqliteStorage(world.databasePath);
       try {
-        expect(await storage.starBooks.recentTopUps(5)).toEqual([
+        expect(await storage.starTopUps.recentTopUps(5)).toEqual([
           expect.objectContaining({ userId: DEMO_ADMIN.id, stars: 1000 }),
         ]);
       } finally {

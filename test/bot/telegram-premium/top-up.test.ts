@@ -42,7 +42,7 @@ describe("topping up the bot's Stars", () => {
     await h.send(paid);
     await features.idle();
     expect(stars.model.balance).toBe(1200);
-    const books = await h.app.storage.starBooks.recentTopUps(5);
+    const books = await h.app.storage.starTopUps.recentTopUps(5);
     expect(books).toEqual([
       expect.objectContaining({ userId: ADMIN.id, stars: 1000, refundedAt: undefined }),
     ]);
@@ -55,7 +55,7 @@ describe("topping up the bot's Stars", () => {
     );
     // Telegram telling it twice keeps it once.
     await h.send(paid);
-    expect(await h.app.storage.starBooks.recentTopUps(5)).toHaveLength(1);
+    expect(await h.app.storage.starTopUps.recentTopUps(5)).toHaveLength(1);
 
     await ada.command("balance");
     expect(ada.lastMessage().text).toContain(

@@ -3,7 +3,7 @@
  * admin an invoice in Stars (currency `XTR`, no payment provider) that they pay from their own
  * Telegram account; Telegram asks the bot before it charges (the pre-checkout query: only the
  * bot's own top-up invoices, paid by an admin, are accepted), then sends the paid message, which
- * the ledger's books keep once by Telegram's charge id. `/refund` lists the top-ups, and
+ * the store keeps once by Telegram's charge id. `/refund` lists the top-ups, and
  * `/refund <charge id>` gives one made by mistake back (`refundStarPayment`, never retried).
  */
 import {
@@ -13,7 +13,8 @@ import {
   type Filter,
   GrammyError,
 } from "grammy";
-import type { StarBooks } from "../../../ledger/star-books.js";
+import type { StarTopUps } from "../../../ledger/star-top-ups.js";
+import type { PurchaseDesk } from "../../../purchases/types.js";
 import type { BotContext } from "../../context.js";
 import { formatDateTime } from "../../format.js";
 import type { BotServices } from "../../services.js";
@@ -32,8 +33,8 @@ type PrivateCommand = CommandContext<ChatTypeContext<BotContext, "private">>;
 type PaidMessage = Filter<BotContext, "message:successful_payment">;
 
 export interface TopUpDeps {
-  /** The books; undefined when PREMIUM_VIA is `service` (the bot's Stars are not used). */
-  starBooks: StarBooks | undefined;
+  /** The kept top-ups; undefined when PREMIUM_VIA is `service` (the bot's Stars are not used). */
+  starTopUps: StarTopUps | undefined;
   access: { isAdmin(userId: number): boolean };
 }
 
@@ -46,7 +47,7 @@ export function topUpFeature(services: BotServices, deps: TopUpDeps): Composer<B
     const query = ctx.preCheckoutQuery;
     const stars = ownTopUp(query.invoice_payload, query.from.id);
     const ok =
-      deps.starBooks !== undefined &&
+      deps.starTopUps !== undefined &&
       deps.access.isAdmin(query.from.id) &&
       query.currency === "XTR" &&
       stars === query.total_amount;
@@ -68,7 +69,7 @@ function ownTopUp(payload: string, payerId: number): number | undefined {
 
 /** /topup N: the invoice, paid from the admin's own account. */
 async function sendTopUpInvoice(ctx: PrivateCommand, deps: TopUpDeps): Promise<void> {
-  if (deps.starBooks === undefined) {
+  if (deps.starTopUps === undefined) {
     await ctx.reply(ctx.t("topup-off"));
     return;
   }
@@ -87,14 +88,14 @@ async function sendTopUpInvoice(ctx: PrivateCommand, deps: TopUpDeps): Promise<v
   );
 }
 
-/** Telegram's paid message: kept in the books once, the payer and the other admins told. */
+/** Telegram's paid message: kept once in the store, the payer and the other admins told. */
 async function keepTopUp(ctx: PaidMessage, services: BotServices, deps: TopUpDeps): Promise<void> {
   const payment = ctx.msg.successful_payment;
   const payerId = ctx.from.id;
   const stars = ownTopUp(payment.invoice_payload, payerId);
-  if (deps.starBooks === undefined || stars === undefined) return;
+  if (deps.starTopUps === undefined || stars === undefined) return;
   const chargeId = payment.telegram_payment_charge_id;
-  const kept = await deps.starBooks.recordTopUp({
+  const kept = await deps.starTopUps.recordTopUp({
     chargeId,
     userId: payerId,
     stars: payment.total_amount,
@@ -127,17 +128,17 @@ async function refundTopUp(
   services: BotServices,
   deps: TopUpDeps,
 ): Promise<void> {
-  const books = deps.starBooks;
-  if (books === undefined) {
+  const stored = deps.starTopUps;
+  if (stored === undefined) {
     await ctx.reply(ctx.t("topup-off"));
     return;
   }
   const chargeId = ctx.match.trim();
   if (chargeId === "") {
-    await ctx.reply(await topUpList(ctx, services, books));
+    await ctx.reply(await topUpList(ctx, services, stored));
     return;
   }
-  const topUp = await books.topUp(chargeId);
+  const topUp = await stored.topUp(chargeId);
   if (topUp === undefined) {
     await ctx.reply(ctx.t("refund-unknown"));
     return;
@@ -153,13 +154,13 @@ async function refundTopUp(
     await ctx.reply(ctx.t("refund-failed", { reason }));
     return;
   }
-  await books.markRefunded(topUp.chargeId, ctx.from.id, services.now());
+  await stored.markRefunded(topUp.chargeId, ctx.from.id, services.now());
   const name = await services.people.render((names) => who(ctx.t, topUp.userId, names));
   await ctx.reply(ctx.t("refund-done", { stars: topUp.stars, who: name, charge: topUp.chargeId }));
 }
 
-async function topUpList(ctx: PrivateCommand, services: BotServices, books: StarBooks) {
-  const topUps = await books.recentTopUps(LISTED);
+async function topUpList(ctx: PrivateCommand, services: BotServices, stored: StarTopUps) {
+  const topUps = await stored.recentTopUps(LISTED);
   if (topUps.length === 0) return ctx.t("refund-list-empty");
   const locale = await ctx.i18n.getLocale();
   const lines = await services.people.render((names) =>
@@ -175,4 +176,14 @@ async function topUpList(ctx: PrivateCommand, services: BotServices, books: Star
   );
   const example = topUps[0]?.chargeId ?? "";
   return [ctx.t("refund-list-title"), ...lines, "", ctx.t("refund-usage", { example })].join("\n");
+}
+
+/** The daily report's line of the bot's own Stars, when Premium may be paid in them. */
+export function starsOfDay(desk: PurchaseDesk, topUps: StarTopUps | undefined) {
+  if (topUps === undefined) return undefined;
+  return async (from: number, to: number) => {
+    const read = await desk.readStarBalance();
+    const added = await topUps.toppedUpBetween(from, to);
+    return { now: read?.kind === "ok" ? read.stars : undefined, ...added };
+  };
 }

@@ -20,7 +20,7 @@ export interface StarTopUp {
   refundedBy: number | undefined;
 }
 
-export interface StarBooks {
+export interface StarTopUps {
   /** Keeps a paid top-up; false when that charge was kept already (Telegram told it twice). */
   recordTopUp(topUp: Omit<StarTopUp, "refundedAt" | "refundedBy">): Promise<boolean>;
   /** One top-up by its charge id. */

@@ -1,5 +1,5 @@
-/** The books of the bot's Stars ({@link StarBooks}): the `star_top_ups` table, over the port. */
-import type { StarBooks, StarTopUp } from "../ledger/star-books.js";
+/** The books of the bot's Stars ({@link StarTopUps}): the `star_top_ups` table, over the port. */
+import type { StarTopUps, StarTopUp } from "../ledger/star-top-ups.js";
 import type { Database } from "./db/port.js";
 
 interface TopUpRow {
@@ -24,7 +24,7 @@ function rowToTopUp(row: TopUpRow): StarTopUp {
   };
 }
 
-export class StoredStarBooks implements StarBooks {
+export class StoredStarTopUps implements StarTopUps {
   readonly #db: Database;
 
   constructor(db: Database) {
