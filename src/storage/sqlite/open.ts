@@ -165,7 +165,12 @@ function checkIntact(db: Db, path: string): void {
   }
   const problems = rows.map((row) => row.quick_check).filter((line) => line !== "ok");
   if (problems.length > 0) {
-    throw new DatabaseDamagedError(path, `quick_check: ${problems.slice(0, 3).join("; ")}`);
+    // One line: SQLite's own report may span lines ("*** in database main ***" first).
+    const said = problems
+      .slice(0, 3)
+      .join("; ")
+      .replace(/\s*\n\s*/g, " ");
+    throw new DatabaseDamagedError(path, `quick_check: ${said}`);
   }
 }
 

@@ -51,7 +51,7 @@ describe("an unknown answer of a gift through Telegram", () => {
       const news = sentTexts(h, ADMIN.id).find((t) => t.startsWith("📒")) ?? "";
       expect(news).toContain("settled as delivered");
       expect(news).toContain(
-        `Transaction ${made?.id}: 1,500 Stars to user ${CAROL.id} for 6 months`,
+        `Transaction ${made?.id}: 1,500 Stars to user ${CAROL.id}, Premium duration in months: 6`,
       );
       expect(news).toContain("The bot's Stars before the gift and after: 4,000 → 2,500.");
 
