@@ -21,3 +21,19 @@ export interface ProofSettlement<Intent> {
    */
   noteSearch(id: string, search: unknown, now?: number): Promise<boolean>;
 }
+
+/**
+ * The answer that left an intent unknown, with what settles it (`proof`) or what was looked at
+ * (`search`) kept beside it: the first such note wraps the answer as `{ answer, … }`.
+ */
+export function withEvidence(
+  response: unknown,
+  field: "proof" | "search",
+  value: unknown,
+): Record<string, unknown> {
+  const base =
+    typeof response === "object" && response !== null && "answer" in response
+      ? (response as Record<string, unknown>)
+      : { answer: response ?? null };
+  return { ...base, [field]: value };
+}

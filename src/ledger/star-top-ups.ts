@@ -32,3 +32,9 @@ export interface StarTopUps {
   /** Stars topped up (and not refunded) in `[from, to)`, for the daily report. */
   toppedUpBetween(from: number, to: number): Promise<{ stars: number; count: number }>;
 }
+
+/** What top-ups added to the bot's Stars: a refunded one added nothing. */
+export function tallyTopUps(topUps: readonly StarTopUp[]): { stars: number; count: number } {
+  const kept = topUps.filter((topUp) => topUp.refundedAt === undefined);
+  return { stars: kept.reduce((sum, topUp) => sum + topUp.stars, 0), count: kept.length };
+}

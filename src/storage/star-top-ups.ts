@@ -1,34 +1,19 @@
 /** The books of the bot's Stars ({@link StarTopUps}): the `star_top_ups` table, over the port. */
-import type { StarTopUps, StarTopUp } from "../ledger/star-top-ups.js";
-import type { Database } from "./db/port.js";
-
-interface TopUpRow {
-  charge_id: string;
-  user_id: number;
-  stars: number;
-  payload: string;
-  paid_at: number;
-  refunded_at: number | null;
-  refunded_by: number | null;
-}
-
-function rowToTopUp(row: TopUpRow): StarTopUp {
-  return {
-    chargeId: row.charge_id,
-    userId: Number(row.user_id),
-    stars: Number(row.stars),
-    payload: row.payload,
-    paidAt: Number(row.paid_at),
-    refundedAt: row.refunded_at === null ? undefined : Number(row.refunded_at),
-    refundedBy: row.refunded_by === null ? undefined : Number(row.refunded_by),
-  };
-}
+import { type StarTopUp, type StarTopUps, tallyTopUps } from "../ledger/star-top-ups.js";
+import type { Database, Params } from "./db/port.js";
+import { camelRow } from "./ledger/rows.js";
 
 export class StoredStarTopUps implements StarTopUps {
   readonly #db: Database;
 
   constructor(db: Database) {
     this.#db = db;
+  }
+
+  /** The top-ups `where` selects (it ends with its ORDER BY). */
+  async #select(where: string, params: Params): Promise<StarTopUp[]> {
+    const rows = await this.#db.rows<object>(`SELECT * FROM star_top_ups WHERE ${where}`, params);
+    return rows.map((row) => camelRow<StarTopUp>(row));
   }
 
   async recordTopUp(topUp: Omit<StarTopUp, "refundedAt" | "refundedBy">): Promise<boolean> {
@@ -42,19 +27,12 @@ export class StoredStarTopUps implements StarTopUps {
   }
 
   async topUp(chargeId: string): Promise<StarTopUp | undefined> {
-    const [row] = await this.#db.rows<TopUpRow>(
-      "SELECT * FROM star_top_ups WHERE charge_id = @chargeId",
-      { chargeId },
-    );
-    return row === undefined ? undefined : rowToTopUp(row);
+    return (await this.#select("charge_id = @chargeId", { chargeId }))[0];
   }
 
-  async recentTopUps(limit: number): Promise<StarTopUp[]> {
-    const rows = await this.#db.rows<TopUpRow>(
-      "SELECT * FROM star_top_ups ORDER BY paid_at DESC, charge_id LIMIT @limit",
-      { limit: Math.max(1, Math.trunc(limit)) },
-    );
-    return rows.map(rowToTopUp);
+  recentTopUps(limit: number): Promise<StarTopUp[]> {
+    const newest = { limit: Math.max(1, Math.trunc(limit)) };
+    return this.#select("TRUE ORDER BY paid_at DESC, charge_id LIMIT @limit", newest);
   }
 
   async markRefunded(chargeId: string, adminId: number, at: number): Promise<boolean> {
@@ -67,11 +45,6 @@ export class StoredStarTopUps implements StarTopUps {
   }
 
   async toppedUpBetween(from: number, to: number): Promise<{ stars: number; count: number }> {
-    const [row] = await this.#db.rows<{ stars: number | null; count: number }>(
-      `SELECT SUM(stars) AS stars, COUNT(*) AS count FROM star_top_ups
-       WHERE paid_at >= @from AND paid_at < @to AND refunded_at IS NULL`,
-      { from, to },
-    );
-    return { stars: Number(row?.stars ?? 0), count: Number(row?.count ?? 0) };
+    return tallyTopUps(await this.#select("paid_at >= @from AND paid_at < @to", { from, to }));
   }
 }

@@ -15,7 +15,6 @@ import { LedgerDrafts } from "./drafts.js";
 import { LedgerOutcomes } from "./outcomes.js";
 import { LedgerPauseSwitch } from "./pause-switch.js";
 import { LedgerQueriesOn } from "./queries.js";
-import { LedgerStarProof } from "./star-proof.js";
 
 export function openLedger(db: Database, options: LedgerOptions = {}): PurchaseLedger {
   let limits: Readonly<SpendingLimits> = Object.freeze({ ...DEFAULT_LIMITS, ...options.limits });
@@ -34,7 +33,6 @@ export function openLedger(db: Database, options: LedgerOptions = {}): PurchaseL
     ...drafts,
     ...outcomes,
     ...claims,
-    ...new LedgerStarProof(core, queries),
     get: (id) => core.get(id),
     get limits() {
       return limits;

@@ -1,9 +1,10 @@
 /**
  * Outcomes: what a purchase's request came to (→ succeeded, rejected or unconfirmed), a late
  * answer kept as evidence, the recovery of requests left in flight by a process that died or by
- * a restored backup, and an admin's settlement of an unknown outcome. Each passes the ledger
- * gate, durably, since each changes what a claim's rules read (something `sending`, something
- * `unconfirmed`, the day's totals) and none may roll back once a request may have left.
+ * a restored backup, and the settlement of an unknown outcome (an admin's, or a gift through
+ * Telegram proved by the bot's Star transactions). Each passes the ledger gate, durably, since
+ * each changes what a claim's rules read (something `sending`, something `unconfirmed`, the
+ * day's totals) and none may roll back once a request may have left.
  */
 import { LeaseNotHeldError } from "../../ledger/errors.js";
 import {
@@ -14,6 +15,7 @@ import {
   unrecordedOutcomeFields,
 } from "../../ledger/outcomes.js";
 import { restoredDetail } from "../../ledger/restore.js";
+import { withEvidence } from "../../ledger/star-proof.js";
 import { lateAnswer } from "../../ledger/transitions.js";
 import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
@@ -164,17 +166,47 @@ export class LedgerOutcomes {
    * Purchases resume when no unconfirmed intent is left.
    */
   resolve: PurchaseLedger["resolve"] = (id, adminId, delivered, now = this.#core.clock()) => {
-    const core = this.#core;
-    return core.db.gated(async (tx) => {
-      const intent = await core.move(
-        tx,
-        await core.mustGet(id, tx, true),
-        delivered ? "delivered" : "not_delivered",
-        now,
-        { resolvedBy: adminId, resolvedAt: now },
-        adminId,
-      );
+    return this.#core.db.gated(async (tx) => {
+      const current = await this.#core.mustGet(id, tx, true);
+      const to = delivered ? "delivered" : "not_delivered";
+      const fields = { resolvedBy: adminId, resolvedAt: now };
+      const intent = await this.#core.move(tx, current, to, now, fields, adminId);
       return { intent, unconfirmedLeft: await this.#queries.unconfirmedCount(tx) };
+    });
+  };
+
+  /**
+   * A gift through Telegram found among the bot's Star transactions (src/ledger/star-proof.ts):
+   * delivered with no admin, the proof kept beside the answer that left it unknown.
+   */
+  settleByProof: PurchaseLedger["settleByProof"] = (
+    id,
+    proof,
+    detail,
+    now = this.#core.clock(),
+  ) => {
+    return this.#core.db.gated(async (tx) => {
+      const current = await this.#core.get(id, tx, true);
+      if (current?.status !== "unconfirmed") return undefined; // an admin settled it first
+      const response = withEvidence(current.response, "proof", proof);
+      const fields = { response, outcomeDetail: detail, resolvedAt: now };
+      const intent = await this.#core.move(tx, current, "delivered", now, fields, null);
+      return { intent, unconfirmedLeft: await this.#queries.unconfirmedCount(tx) };
+    });
+  };
+
+  /**
+   * What a search for proof looked at, kept on an intent still unconfirmed for the admin who
+   * settles it. Not gated: the status stays, so no claim's rule reads a change.
+   */
+  noteSearch: PurchaseLedger["noteSearch"] = (id, search, now = this.#core.clock()) => {
+    return this.#core.db.transaction(async (tx) => {
+      const current = await this.#core.get(id, tx, true);
+      if (current?.status !== "unconfirmed") return false;
+      const response = JSON.stringify(withEvidence(current.response, "search", search));
+      const sql = `UPDATE purchase_intents SET response = @response, updated_at = @now
+        WHERE id = @id AND status = 'unconfirmed'`;
+      return (await tx.run(sql, { id, now, response })) === 1;
     });
   };
 }

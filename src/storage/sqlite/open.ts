@@ -163,14 +163,12 @@ function checkIntact(db: Db, path: string): void {
     if (error instanceof Database.SqliteError) throw new DatabaseDamagedError(path, error.code);
     throw error;
   }
-  const problems = rows.map((row) => row.quick_check).filter((line) => line !== "ok");
+  // One line each: SQLite's own report may span lines ("*** in database main ***" first).
+  const problems = rows
+    .map((row) => row.quick_check.replace(/\s*\n\s*/g, " "))
+    .filter((line) => line !== "ok");
   if (problems.length > 0) {
-    // One line: SQLite's own report may span lines ("*** in database main ***" first).
-    const said = problems
-      .slice(0, 3)
-      .join("; ")
-      .replace(/\s*\n\s*/g, " ");
-    throw new DatabaseDamagedError(path, `quick_check: ${said}`);
+    throw new DatabaseDamagedError(path, `quick_check: ${problems.slice(0, 3).join("; ")}`);
   }
 }
 
