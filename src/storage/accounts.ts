@@ -145,10 +145,8 @@ export class StoredAccounts implements PurchaseAccounts {
   }
 
   async recordBreakerOpening(at: number, cause: string): Promise<void> {
-    await this.#db.run("INSERT INTO breaker_openings (at, cause) VALUES (@at, @cause)", {
-      at,
-      cause,
-    });
+    const sql = "INSERT INTO breaker_openings (at, cause) VALUES (@at, @cause)";
+    await this.#db.run(sql, { at, cause });
   }
 
   async reportSent(day: string, adminId: number): Promise<boolean> {
@@ -166,10 +164,8 @@ export class StoredAccounts implements PurchaseAccounts {
   }
 
   async unmarkReportSent(day: string, adminId: number): Promise<void> {
-    await this.#db.run("DELETE FROM daily_reports WHERE day = @day AND admin_id = @adminId", {
-      day,
-      adminId,
-    });
+    const sql = "DELETE FROM daily_reports WHERE day = @day AND admin_id = @adminId";
+    await this.#db.run(sql, { day, adminId });
   }
 }
 

@@ -71,15 +71,15 @@ function filterSql(filter: PurchaseFilter): FilterSql {
   return { where: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
 }
 
-/** The page bounds, whole and within range. */
-function pageBounds(page: { limit: number; offset: number }): {
+interface Page {
   limit: number;
   offset: number;
-} {
-  return {
-    limit: Math.max(1, Math.min(Math.trunc(page.limit), MAX_PAGE_SIZE)),
-    offset: Math.max(0, Math.trunc(page.offset)),
-  };
+}
+
+/** The page bounds, whole and within range. */
+function pageBounds(page: Page): Page {
+  const limit = Math.max(1, Math.min(Math.trunc(page.limit), MAX_PAGE_SIZE));
+  return { limit, offset: Math.max(0, Math.trunc(page.offset)) };
 }
 
 /**
@@ -114,10 +114,7 @@ export class StoredAdminReads implements AdminReads {
     this.#db = db;
   }
 
-  async purchasesPage(
-    filter: PurchaseFilter,
-    page: { limit: number; offset: number },
-  ): Promise<PurchasePage> {
+  async purchasesPage(filter: PurchaseFilter, page: Page): Promise<PurchasePage> {
     const { where, params } = filterSql(filter);
     const [found, counted] = await Promise.all([
       this.#db.rows<IntentRow>(

@@ -110,13 +110,17 @@ export class StoredGiveawayBatches implements GiveawayBatches {
   }
 
   async nextBatchDraft(id: string, now: number): Promise<PurchaseIntent | undefined> {
-    const [row] = await this.#db.rows<IntentRow>(
-      `SELECT * FROM purchase_intents
-       WHERE batch_id = @id AND status = 'draft' AND expires_at > @now
-       ORDER BY batch_position LIMIT 1`,
-      { id, now },
-    );
-    return row === undefined ? undefined : rowToIntent(row);
+    const where = "batch_id = @id AND status = 'draft' AND expires_at > @now";
+    return (await this.#intents(`${where} ORDER BY batch_position LIMIT 1`, { id, now }))[0];
+  }
+
+  batchIntents(id: string): Promise<PurchaseIntent[]> {
+    return this.#intents("batch_id = @id ORDER BY batch_position", { id });
+  }
+
+  async #intents(where: string, params: Params): Promise<PurchaseIntent[]> {
+    const sql = `SELECT * FROM purchase_intents WHERE ${where}`;
+    return (await this.#db.rows<IntentRow>(sql, params)).map(rowToIntent);
   }
 
   /** draft → cancelled for every draft of the batch (the transition table allows it). */
@@ -138,13 +142,5 @@ export class StoredGiveawayBatches implements GiveawayBatches {
         { id },
       ),
     );
-  }
-
-  async batchIntents(id: string): Promise<PurchaseIntent[]> {
-    const found = await this.#db.rows<IntentRow>(
-      "SELECT * FROM purchase_intents WHERE batch_id = @id ORDER BY batch_position",
-      { id },
-    );
-    return found.map(rowToIntent);
   }
 }
