@@ -6,7 +6,8 @@
  * (a bad parameter, not enough Stars, a user it cannot gift, the bot blocked, a flood wait):
  * the gift was not made. A 5xx, a body that is not Telegram's envelope, a timeout or a dropped
  * connection does not say whether the gift was made: the outcome is unknown and is never sent
- * again, but settled from the bot's Star transactions (src/purchases/star-proof.ts) or by an admin.
+ * again, but settled from the bot's Star transactions (src/purchases/telegram-way.ts `prove`)
+ * or by an admin.
  */
 import { GrammyError, HttpError } from "grammy";
 import type { FailureBody, PurchaseOutcome } from "../service/types.js";
