@@ -108,22 +108,18 @@ const OPEN_BATCHES_SQL = `SELECT * FROM giveaway_batches
   WHERE status IN ('running', 'paused', 'stopped') ORDER BY created_at DESC, id`;
 
 export class StoredAdminReads implements AdminReads {
-  readonly #db: Database;
-
-  constructor(db: Database) {
-    this.#db = db;
-  }
+  constructor(private readonly db: Database) {}
 
   async purchasesPage(filter: PurchaseFilter, page: Page): Promise<PurchasePage> {
     const { where, params } = filterSql(filter);
     const [found, counted] = await Promise.all([
-      this.#db.rows<IntentRow>(
+      this.db.rows<IntentRow>(
         `SELECT * FROM purchase_intents ${where}
-         ORDER BY created_at DESC, ${this.#db.dialect.seq} DESC LIMIT @limit OFFSET @offset`,
+         ORDER BY created_at DESC, ${this.db.dialect.seq} DESC LIMIT @limit OFFSET @offset`,
         { ...params, ...pageBounds(page) },
       ),
       // PostgreSQL's COUNT is a bigint, which its driver answers as text.
-      this.#db.rows<{ total: number | string }>(
+      this.db.rows<{ total: number | string }>(
         `SELECT COUNT(*) AS total FROM purchase_intents ${where}`,
         params,
       ),
@@ -132,11 +128,11 @@ export class StoredAdminReads implements AdminReads {
   }
 
   async dailySpending(from: number, to: number): Promise<DaySpending[]> {
-    return tallyDays(await this.#db.rows<DeliveredGroup>(DELIVERED_SQL, { from, to }));
+    return tallyDays(await this.db.rows<DeliveredGroup>(DELIVERED_SQL, { from, to }));
   }
 
   async openBatches(): Promise<GiveawayBatch[]> {
-    const found = await this.#db.rows<object>(OPEN_BATCHES_SQL);
+    const found = await this.db.rows<object>(OPEN_BATCHES_SQL);
     return found.map((row) => camelRow<GiveawayBatch>(row));
   }
 }

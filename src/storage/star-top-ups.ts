@@ -4,20 +4,16 @@ import type { Database, Params } from "./db/port.js";
 import { camelRow } from "./ledger/rows.js";
 
 export class StoredStarTopUps implements StarTopUps {
-  readonly #db: Database;
-
-  constructor(db: Database) {
-    this.#db = db;
-  }
+  constructor(private readonly db: Database) {}
 
   /** The top-ups `where` selects (it ends with its ORDER BY). */
   async #select(where: string, params: Params): Promise<StarTopUp[]> {
-    const rows = await this.#db.rows<object>(`SELECT * FROM star_top_ups WHERE ${where}`, params);
+    const rows = await this.db.rows<object>(`SELECT * FROM star_top_ups WHERE ${where}`, params);
     return rows.map((row) => camelRow<StarTopUp>(row));
   }
 
   async recordTopUp(topUp: Omit<StarTopUp, "refundedAt" | "refundedBy">): Promise<boolean> {
-    const inserted = await this.#db.run(
+    const inserted = await this.db.run(
       `INSERT INTO star_top_ups (charge_id, user_id, stars, payload, paid_at)
        VALUES (@chargeId, @userId, @stars, @payload, @paidAt)
        ON CONFLICT (charge_id) DO NOTHING`,
@@ -36,7 +32,7 @@ export class StoredStarTopUps implements StarTopUps {
   }
 
   async markRefunded(chargeId: string, adminId: number, at: number): Promise<boolean> {
-    const changed = await this.#db.run(
+    const changed = await this.db.run(
       `UPDATE star_top_ups SET refunded_at = @at, refunded_by = @adminId
        WHERE charge_id = @chargeId AND refunded_at IS NULL`,
       { chargeId, adminId, at },

@@ -41,14 +41,11 @@ const EVENT_SQL = `INSERT INTO purchase_intent_events (intent_id, from_status, t
   VALUES (@id, @from, @to, @at, @actor)`;
 
 export class LedgerCore {
-  readonly db: Database;
-  /** Milliseconds since the epoch; tests move time without sleeping. */
-  readonly clock: () => number;
-
-  constructor(db: Database, clock: () => number) {
-    this.db = db;
-    this.clock = clock;
-  }
+  constructor(
+    readonly db: Database,
+    /** Milliseconds since the epoch; tests move time without sleeping. */
+    readonly clock: () => number,
+  ) {}
 
   /**
    * One intent by id, on the database or inside a transaction. `lock`: its row locked until the
