@@ -44,6 +44,7 @@ help-admin =
     /giveaway: a gift for each person on a list (a message or a .txt/.csv file), checked before you confirm
     /dashboard: the admin app: the spending, every purchase and the decisions, in one place
     /allowchat and /denychat (sent inside a group): let that group's administrators gift Premium, or stop them
+    /topup and /refund: add Telegram Stars to the bot's own balance (Premium through Telegram), or give a top-up back
 
 ## Language
 language-choose = Choose your language:
@@ -337,6 +338,7 @@ admin-evidence-transfers = Outgoing transfers on chain since it was sent: { $cou
 admin-evidence-transfer = • { $date }: { $amount } TON to { $destination } { $comment } { $url }
 admin-evidence-no-chain = On-chain check: not configured (TON_API_ENDPOINT).
 admin-evidence-hint = Check the wallet, then say what happened. Purchases stay on hold until every unknown outcome is settled.
+admin-evidence-hint-stars = Check whether the recipient has Premium from this gift, then say what happened. Purchases stay on hold until every unknown outcome is settled.
 button-admin-delivered = ✅ Delivered
 button-admin-not-delivered = ❌ Not delivered
 admin-resolved-delivered = Settled as delivered by { $admin }.
@@ -771,3 +773,59 @@ app-done-settled-not-delivered = Settled as not delivered. The buyer and the oth
 app-refused-standby = This replica is on standby: the replica that sends purchases makes decisions. Try again in a moment.
 app-refused-rate = Too many actions in a minute: wait a little and try again.
 app-refused-not-found = There is no such purchase or giveaway.
+
+## Premium through Telegram, paid from the bot's own Telegram Stars (docs/telegram-premium.md)
+summary-method-stars = Payment: { $stars } Telegram Stars from the bot's own balance (through Telegram, no wallet)
+summary-stars-balance = The bot's Telegram Stars: { $stars }
+summary-stars-balance-unknown = The bot's Telegram Stars: not available right now
+summary-stars-short = ⚠️ The bot holds fewer Telegram Stars than this gift costs, so Confirm would be refused until the admins top the balance up (nothing would be spent).
+outcome-proved = Telegram's answer was lost, but the bot's Telegram Star transactions show the gift was made.
+refusal-not_enough_stars = the bot holds { $stars } Telegram Stars and this gift costs { $needed }. The admins can top the balance up.
+refusal-not_enough_stars-group = the bot does not hold enough Telegram Stars for this gift right now.
+refusal-stars_unavailable = the bot's Telegram Star balance could not be read just now. Press Confirm again in a moment.
+premium-unnamed = I can gift Premium only to people whose Telegram account I know: @{ $username } has not written to me, and I never guess whom a username belongs to. Ask them to send me /start, or (in a group) reply to one of their messages with /premium.
+settled-proved = ✅ Delivered: { $gift } to @{ $username }. Telegram's answer was lost, but the bot's Telegram Star transactions show the gift was made.
+admin-settled-title-proved = ✅ Delivered, as the bot's Star transactions show: { $gift } to @{ $recipient }.
+admin-resolved-proved = Settled with no admin: the bot's Telegram Star transaction { $id } proves it.
+admin-proved-news = 📒 Telegram's answer to a Premium gift was lost, but the bot's Telegram Star transactions show it was made: { $gift } to @{ $recipient }, settled as delivered.
+admin-proved-transaction = Transaction { $id }: { $stars } Stars to user { $user }, Premium duration in months: { $months }, { $date }.
+admin-proved-balances = The bot's Stars before the gift and after: { $before } → { $after }.
+admin-proved-hint = Nothing is left to settle for it, and it no longer holds purchases.
+admin-evidence-stars-paid = Paid through Telegram from the bot's Telegram Stars: { $price } Stars (the wallet is not involved).
+admin-evidence-stars-recipient = Recipient's Telegram user id: { $id }
+admin-evidence-stars-balance = The bot's Stars before the gift: { $before }; now: { $now }.
+admin-evidence-stars-search = The bot's Star transactions were read on { $date } ({ $read } entries{ $complete ->
+    [yes] , the whole list
+   *[no] , not the whole list
+}): { $matches } Premium gift(s) to this user for this duration since the request, { $others } of them explained by other gifts. No proof that this gift was made.
+admin-evidence-stars-search-unavailable = The bot's Star transactions could not be read on { $date }: { $detail }.
+admin-evidence-stars-search-none = The bot's Star transactions have not been read for it yet.
+admin-evidence-stars-hint = Each time this is shown the transactions are read again: a gift found there is settled as delivered by itself. If the recipient has Premium from this gift, settle it as delivered; otherwise as not delivered (nothing is sent again).
+admin-balance-stars = Telegram Stars (the bot's own, for Premium through Telegram): { $stars }
+admin-balance-stars-unavailable = Telegram Stars (the bot's own): not available right now
+admin-low-balance-stars = ⚠️ The bot is running low on Telegram Stars: { $value } (alert below { $threshold }). Premium through Telegram is refused once a gift costs more than the balance; /topup adds Stars.
+report-stars = The bot's Telegram Stars now: { $stars }; topped up that day: { $added } in { $count } payment(s).
+report-stars-unknown = The bot's Telegram Stars now: not known; topped up that day: { $added } in { $count } payment(s).
+command-topup = Add Telegram Stars to the bot's balance
+command-refund = Refund a top-up made by mistake
+topup-off = Premium through Telegram is off (PREMIUM_VIA is service): the bot's own Telegram Stars are not used, so there is nothing to top up.
+topup-usage = Send /topup and a number of Stars from { $min } to { $max }, e.g. /topup 1000. You pay it from your own Telegram account; the Stars go to the bot's balance, which pays for Premium gifted through Telegram.
+topup-title = Telegram Stars for the bot
+topup-description = { $stars } Telegram Stars for the bot's own balance, which pays for Premium gifted through Telegram.
+topup-label = { $stars } Telegram Stars
+topup-not-admin = Only the bot's admins can top up its balance.
+topup-paid = ⭐ Thank you: { $stars } Telegram Stars were added to the bot's balance (charge { $charge }). The bot now holds { $balance } Stars.
+topup-paid-balance-unknown = ⭐ Thank you: { $stars } Telegram Stars were added to the bot's balance (charge { $charge }).
+topup-paid-admins = ⭐ { $who } topped the bot up with { $stars } Telegram Stars (charge { $charge }).
+topup-refused = This invoice is not one the bot sent for its balance.
+refund-usage = Send /refund and a charge id from the list, e.g. /refund { $example }, to give a top-up back to whoever paid it.
+refund-list-empty = There is no top-up to refund.
+refund-list-title = Top-ups, newest first:
+refund-list-line = { $date }: { $stars } Stars from { $who }, charge { $charge }{ $refunded ->
+    [yes] , refunded
+   *[no] {""}
+}
+refund-unknown = There is no top-up with that charge id.
+refund-already = That top-up was refunded already.
+refund-done = ↩️ Refunded: { $stars } Telegram Stars went back to { $who } (charge { $charge }).
+refund-failed = Telegram refused the refund: { $reason }

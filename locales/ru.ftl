@@ -45,6 +45,7 @@ help-admin =
     /giveaway: подарок каждому из списка (сообщением или файлом .txt/.csv), с проверкой перед подтверждением
     /dashboard: приложение администратора: расходы, все покупки и решения в одном месте
     /allowchat и /denychat (внутри группы): разрешить администраторам этой группы дарить Premium или запретить
+    /topup и /refund: пополнить собственные Telegram Stars бота (Premium через Telegram) или вернуть пополнение
 
 ## Language
 language-choose = Выберите язык:
@@ -315,6 +316,7 @@ admin-evidence-transfers = Исходящих переводов в блокче
 admin-evidence-transfer = • { $date }: { $amount } TON на { $destination } { $comment } { $url }
 admin-evidence-no-chain = Проверка в блокчейне: не настроена (TON_API_ENDPOINT).
 admin-evidence-hint = Проверьте кошелёк и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
+admin-evidence-hint-stars = Проверьте, есть ли у получателя Premium от этого подарка, и отметьте, что произошло. Покупки заморожены, пока не решены все неизвестные исходы.
 button-admin-delivered = ✅ Доставлено
 button-admin-not-delivered = ❌ Не доставлено
 admin-resolved-delivered = Отмечено как доставленное администратором { $admin }.
@@ -725,3 +727,59 @@ app-done-settled-not-delivered = Отмечено как не доставлен
 app-refused-standby = Эта реплика в резерве: решения принимает реплика, которая отправляет покупки. Попробуйте через минуту.
 app-refused-rate = Слишком много действий за минуту: подождите немного.
 app-refused-not-found = Такой покупки или розыгрыша нет.
+
+## Premium through Telegram, paid from the bot's own Telegram Stars (docs/telegram-premium.md)
+summary-method-stars = Оплата: { $stars } Telegram Stars с собственного баланса бота (через Telegram, без кошелька)
+summary-stars-balance = Telegram Stars у бота: { $stars }
+summary-stars-balance-unknown = Telegram Stars у бота: сейчас недоступно
+summary-stars-short = ⚠️ У бота меньше Telegram Stars, чем стоит этот подарок, поэтому подтверждение будет отклонено, пока администраторы не пополнят баланс (ничего не будет потрачено).
+outcome-proved = Ответ Telegram потерялся, но по транзакциям Telegram Stars бота видно, что подарок сделан.
+refusal-not_enough_stars = у бота { $stars } Telegram Stars, а этот подарок стоит { $needed }. Администраторы могут пополнить баланс.
+refusal-not_enough_stars-group = у бота сейчас недостаточно Telegram Stars для этого подарка.
+refusal-stars_unavailable = не удалось прочитать баланс Telegram Stars бота. Нажмите «Подтвердить» ещё раз чуть позже.
+premium-unnamed = Я могу дарить Premium только тем, чей аккаунт Telegram мне известен: @{ $username } мне не писал(а), а угадывать, чьё это имя, я не стану. Попросите этого человека отправить мне /start или (в группе) ответьте на его сообщение командой /premium.
+settled-proved = ✅ Доставлено: { $gift } для @{ $username }. Ответ Telegram потерялся, но по транзакциям Telegram Stars бота видно, что подарок сделан.
+admin-settled-title-proved = ✅ Доставлено, как показывают транзакции Stars бота: { $gift } для @{ $recipient }.
+admin-resolved-proved = Улажено без администратора: это доказывает транзакция Telegram Stars бота { $id }.
+admin-proved-news = 📒 Ответ Telegram на подарок Premium потерялся, но по транзакциям Telegram Stars бота видно, что он сделан: { $gift } для @{ $recipient }, улажено как доставленное.
+admin-proved-transaction = Транзакция { $id }: { $stars } Stars пользователю { $user } на { $months } мес., { $date }.
+admin-proved-balances = Stars бота до подарка и после: { $before } → { $after }.
+admin-proved-hint = По ней больше нечего улаживать, и покупки она больше не держит.
+admin-evidence-stars-paid = Оплачено через Telegram из Telegram Stars бота: { $price } Stars (кошелёк не участвует).
+admin-evidence-stars-recipient = Id получателя в Telegram: { $id }
+admin-evidence-stars-balance = Stars бота до подарка: { $before }; сейчас: { $now }.
+admin-evidence-stars-search = Транзакции Stars бота прочитаны { $date } (записей: { $read }{ $complete ->
+    [yes] , весь список
+   *[no] , не весь список
+}): подарков Premium этому пользователю на этот срок после запроса: { $matches }, из них объяснены другими подарками: { $others }. Доказательства, что этот подарок сделан, нет.
+admin-evidence-stars-search-unavailable = Транзакции Stars бота не удалось прочитать { $date }: { $detail }.
+admin-evidence-stars-search-none = Транзакции Stars бота для неё ещё не читались.
+admin-evidence-stars-hint = При каждом показе транзакции читаются заново: найденный там подарок улаживается как доставленный сам. Если у получателя есть Premium от этого подарка, отметьте «доставлено»; иначе «не доставлено» (ничего не отправляется повторно).
+admin-balance-stars = Telegram Stars (собственные бота, для Premium через Telegram): { $stars }
+admin-balance-stars-unavailable = Telegram Stars (собственные бота): сейчас недоступно
+admin-low-balance-stars = ⚠️ У бота заканчиваются Telegram Stars: { $value } (оповещение ниже { $threshold }). Premium через Telegram отклоняется, когда подарок дороже баланса; /topup пополняет Stars.
+report-stars = Telegram Stars бота сейчас: { $stars }; пополнено за тот день: { $added } (платежей: { $count }).
+report-stars-unknown = Telegram Stars бота сейчас: неизвестно; пополнено за тот день: { $added } (платежей: { $count }).
+command-topup = Пополнить Telegram Stars бота
+command-refund = Вернуть ошибочное пополнение
+topup-off = Premium через Telegram выключен (PREMIUM_VIA = service): собственные Telegram Stars бота не используются, пополнять нечего.
+topup-usage = Отправьте /topup и число Stars от { $min } до { $max }, например /topup 1000. Вы платите со своего аккаунта Telegram; Stars поступают на баланс бота, из которого оплачивается Premium через Telegram.
+topup-title = Telegram Stars для бота
+topup-description = { $stars } Telegram Stars на собственный баланс бота, из которого оплачивается Premium через Telegram.
+topup-label = { $stars } Telegram Stars
+topup-not-admin = Пополнять баланс бота могут только его администраторы.
+topup-paid = ⭐ Спасибо: на баланс бота зачислено { $stars } Telegram Stars (платёж { $charge }). Теперь у бота { $balance } Stars.
+topup-paid-balance-unknown = ⭐ Спасибо: на баланс бота зачислено { $stars } Telegram Stars (платёж { $charge }).
+topup-paid-admins = ⭐ { $who } пополнил(а) бота на { $stars } Telegram Stars (платёж { $charge }).
+topup-refused = Этот счёт не из тех, что бот выставляет для пополнения баланса.
+refund-usage = Отправьте /refund и id платежа из списка, например /refund { $example }, чтобы вернуть пополнение тому, кто его оплатил.
+refund-list-empty = Возвращать нечего: пополнений нет.
+refund-list-title = Пополнения, сначала новые:
+refund-list-line = { $date }: { $stars } Stars от { $who }, платёж { $charge }{ $refunded ->
+    [yes] , возвращено
+   *[no] {""}
+}
+refund-unknown = Пополнения с таким id платежа нет.
+refund-already = Это пополнение уже возвращено.
+refund-done = ↩️ Возвращено: { $stars } Telegram Stars вернулись к { $who } (платёж { $charge }).
+refund-failed = Telegram отказал в возврате: { $reason }

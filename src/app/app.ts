@@ -37,6 +37,7 @@ import { tellRestore } from "./recovered.js";
 import type { App, AppOverrides } from "./types.js";
 import { buildPurchasing } from "./purchasing.js";
 import { runControls } from "./lifecycle.js";
+import { retryingExceptSpending, starsFor } from "./stars.js";
 
 /** Outgoing Telegram calls: retry 429 and 5xx a few times, never wait longer than a minute. */
 const TELEGRAM_RETRY = { maxRetryAttempts: 3, maxDelaySeconds: 60 } as const;
@@ -57,7 +58,7 @@ function configureTelegramCalls(
   // (their cause only, at most once a minute). Installed first, so it sits inside auto-retry
   // and sees every attempt.
   observability.watchBot(bot);
-  if (retry) bot.api.config.use(autoRetry(TELEGRAM_RETRY));
+  if (retry) bot.api.config.use(retryingExceptSpending(autoRetry(TELEGRAM_RETRY)));
 }
 
 /**
@@ -149,6 +150,7 @@ function createGiftBot(
     giveawayRunner: parts.giveawayRunner,
     // The page is served at /admin/ (ADMIN_APP_URL is kept without its trailing slash).
     adminAppUrl: config.adminApp?.url === undefined ? undefined : `${config.adminApp.url}/`,
+    starTopUps: config.premium.via === "service" ? undefined : parts.storage.starTopUps,
   });
 }
 
@@ -194,24 +196,20 @@ export function buildApp(config: Config, overrides: AppOverrides, storage: Stora
     onStandby: () => observability.readiness.set("standby"),
     onLost: (reason) => overrides.onFatal?.(new Error(reason)),
   });
+  const stars = starsFor(config, logger, { giftTimeoutMs: overrides.giftTimeoutMs, clock });
   const { service, client, desk, records, giveawayRunner } = buildPurchasing(config, overrides, {
-    ...{ logger, credentials, ledger, accounts, readOutages, observability },
+    ...{ logger, credentials, ledger, accounts, readOutages, observability, stars },
     giveaways: storage.giveaways,
     tonApiKey: () => running.ledger.tonApi?.apiKey,
     mayLeave: lease.mayLeave,
   });
   const access = new AccessList(storage.access, config.access);
   const giftBot = createGiftBot(config, overrides, {
-    desk,
-    records,
-    storage,
-    access,
-    logger,
-    backups,
-    giveawayRunner,
+    ...{ desk, records, storage, access, logger, backups, giveawayRunner },
   });
   tellBackupFailing = (error) => giftBot.notifier.backupFailing(config.backups.dir, error);
   const { bot, services, notifier } = giftBot;
+  stars?.attach(bot.api);
   readOutages.tell(notifier);
   const threshold = config.alerts.breakerRefusals;
   guardPurchases({ desk, records, ledger, accounts, notifier, logger, threshold });
@@ -234,7 +232,7 @@ export function buildApp(config: Config, overrides: AppOverrides, storage: Stora
       ...{ config, overrides, logger, ledger, lease, replicas, backups, desk, access, giftBot },
       ...{ health, probes, fileChanged: storage.fileChanged, stores: storage.keyValues },
     },
-    { service, updates, storage, observability, readOutages },
+    { service, updates, storage, observability, readOutages, stars },
   );
   return {
     ...{ config, logger, storage, ledger, desk, records, access, bot, services, notifier },

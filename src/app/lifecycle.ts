@@ -19,6 +19,7 @@
  *    and the next start recovers it as unconfirmed), then close the client and the database.
  * 6. close the probe servers (they report the shutdown until then).
  */
+import type { TelegramStars } from "../stars/types.js";
 import type { ServiceMonitor } from "../run/health.js";
 import type { Storage } from "../storage/types.js";
 import type { UpdateTracker } from "./in-flight.js";
@@ -40,6 +41,8 @@ export function runControls(
     storage: Storage;
     observability: Observability;
     readOutages: ReadOutageWatch;
+    /** Premium through Telegram: no further gift leaves once stopping. */
+    stars: TelegramStars | undefined;
   },
 ) {
   const parts: RunParts = {

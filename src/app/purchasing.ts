@@ -3,6 +3,7 @@
  * timeouts, watched for health and counted for metrics), the desk over it and the ledger, the
  * records that read the ledger, and the giveaway runner that sends through the desk.
  */
+import type { TelegramStars } from "../stars/types.js";
 import type { Config } from "../config/index.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseLedger } from "../ledger/types.js";
@@ -95,6 +96,7 @@ function createDesk(
     tonApiKey: () => string | undefined;
     accounts: PurchaseAccounts;
     mayLeave: () => boolean;
+    stars: TelegramStars | undefined;
   },
 ): PurchaseDesk {
   const tonApi = config.ledger.tonApi;
@@ -107,6 +109,7 @@ function createDesk(
     logger: parts.logger,
     quotaSnapshot: parts.quotaSnapshot,
     mayLeave: parts.mayLeave,
+    ...(parts.stars === undefined ? {} : { stars: parts.stars, premiumVia: config.premium.via }),
     checksPerUserMinute: config.fairShare.checksPerUserMinute,
     checksExemptAdmins: config.fairShare.checksExemptAdmins,
     ...(overrides.checkWindowMs !== undefined ? { checkWindowMs: overrides.checkWindowMs } : {}),
@@ -140,6 +143,8 @@ export function buildPurchasing(
     tonApiKey: () => string | undefined;
     /** Asked as the last step before a purchase leaves (the sender lease). */
     mayLeave: () => boolean;
+    /** The bot's own Stars, when Premium may be paid through Telegram (PREMIUM_VIA). */
+    stars: TelegramStars | undefined;
   },
 ) {
   const { logger, ledger, accounts, observability } = parts;
@@ -153,6 +158,7 @@ export function buildPurchasing(
     ...{ ledger, accounts, service: monitor, quotaIdle, quotaSnapshot, logger },
     tonApiKey: parts.tonApiKey,
     mayLeave: parts.mayLeave,
+    stars: parts.stars,
   });
   observability.watchDesk(desk);
   const unrecorded = () => desk.unrecordedCount();

@@ -2,6 +2,7 @@
  * Stopping the app, in the order ./lifecycle.ts gives (steps 0 to 6): nothing new is taken or
  * sent, what is in flight is finished and recorded, then everything closes, the probes last.
  */
+import type { TelegramStars } from "../stars/types.js";
 import type { AdminNotifier } from "../bot/admin-notifications/index.js";
 import type { Logger } from "../shared/logger.js";
 import type { BackupSchedule } from "../run/backups.js";
@@ -22,6 +23,8 @@ const COSTS_WAIT_AT_STOP_MS = 5_000;
 /** What stopping the app works with: the parts to close in order. */
 export interface StopParts {
   logger: Logger;
+  /** Premium through Telegram: no further gift leaves once stopping. */
+  stars: TelegramStars | undefined;
   service: ServiceMonitor;
   updates: UpdateTracker;
   notifier: AdminNotifier;
@@ -68,6 +71,7 @@ export async function windDown(parts: StopParts, begun: () => Started): Promise<
   // the next start to send, and the one being sent is waited for.
   const giveawaysStopped = parts.giveawayRunner.stop();
   service.client.stopPurchases();
+  parts.stars?.stopGifts();
   await giveawaysStopped;
   await parts.starting?.catch(() => undefined);
   const started = begun();

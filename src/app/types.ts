@@ -38,6 +38,8 @@ export interface AppOverrides {
    * test's fake Telegram is asked exactly once per call (default true, as in production).
    */
   telegram?: { fetch?: ApiClientOptions["fetch"]; botInfo?: UserFromGetMe; autoRetry?: boolean };
+  /** How long a Premium gift through Telegram waits for its answer (default 30 s). */
+  giftTimeoutMs?: number;
   /** One clock for the ledger, the desk and the bot (tests move time by hand). */
   clock?: () => number;
   /** The client's shared quota, when its window is not a minute (the bench shortens it). */

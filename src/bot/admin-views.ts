@@ -14,6 +14,8 @@ import { formatDateTime, formatDecimal } from "./format.js";
 import { outcomeDetailText } from "./outcome-detail.js";
 import type { NameLookup } from "./people.js";
 import { costDetailLine, giftName, transactionLine, transactionUrl } from "./purchase-views.js";
+import { starBalanceLine, starsEvidenceLines } from "./stars-views.js";
+import type { StarBalanceRead } from "../stars/types.js";
 
 /** The paying wallet as configured (address derived or given, contract version). */
 export interface WalletInfo {
@@ -62,6 +64,8 @@ export function balanceText(
     usage: DayUsage;
     today: DayTotals | undefined;
     status: DeskStatus;
+    /** The bot's own Telegram Stars, when Premium may be paid through Telegram. */
+    stars?: StarBalanceRead | undefined;
   },
 ): string {
   const lines = [t("admin-balance-title"), ""];
@@ -82,6 +86,7 @@ export function balanceText(
   if (input.wallet.version !== undefined) {
     lines.push(t("admin-wallet-version", { version: input.wallet.version }));
   }
+  if (input.stars !== undefined) lines.push(starBalanceLine(t, input.stars));
   lines.push("");
   const sent = Object.values(input.today?.byStatus ?? {}).reduce((a, b) => a + b, 0);
   lines.push(
@@ -321,7 +326,8 @@ export function evidenceFrame(
     "",
     body,
     "",
-    t("admin-evidence-hint"),
+    // Paid in the bot's Stars: the wallet has nothing to show; the recipient's Premium does.
+    t(intent.paidVia === "telegram" ? "admin-evidence-hint-stars" : "admin-evidence-hint"),
   ].join("\n");
 }
 
@@ -343,6 +349,10 @@ export function evidenceBody(
   }
   const detail = outcomeDetailText(t, intent);
   if (detail !== undefined) lines.push(t("admin-intent-detail", { detail }));
+  // Paid in the bot's Stars: its evidence is Telegram's books, not the wallet.
+  if (intent.paidVia === "telegram") {
+    return [...lines, ...starsEvidenceLines(t, locale, intent, evidence)].join("\n");
+  }
   lines.push(balanceBeforeLine(t, locale, intent, evidence));
   lines.push(balanceNowLine(t, locale, evidence));
   lines.push(...sentSinceLines(t, locale, evidence?.sentSinceBalanceBefore));

@@ -36,6 +36,8 @@ import { createConversationStorage } from "./conversation-storage.js";
 import { createErrorHandler } from "./error-boundary.js";
 import { registerAdminCommands } from "./features/admin/command-menu.js";
 import { adminCommandsFeature } from "./features/admin/commands.js";
+import { starsOfDay, topUpFeature } from "./features/admin/top-up.js";
+import type { StarTopUps } from "../ledger/star-top-ups.js";
 import { dashboardFeature, registerDashboardButtons } from "./features/admin/dashboard.js";
 import { tellIfReopened } from "./reopened.js";
 import type { WalletInfo } from "./admin-views.js";
@@ -139,6 +141,11 @@ export interface BotDeps {
   giveawayRunner: GiveawayRunner;
   /** The admins' Mini App's page (ADMIN_APP_URL); undefined: not offered in the chat. */
   adminAppUrl?: string | undefined;
+  /**
+   * The top-ups of the bot's own Telegram Stars (/topup, /refund, the daily report); undefined
+   * when PREMIUM_VIA is `service`.
+   */
+  starTopUps?: StarTopUps | undefined;
 }
 
 /** The grammY bot plus what the app runs beside it. */
@@ -202,6 +209,7 @@ export function createBot(deps: BotDeps): GiftBot {
     settings,
     hourUtc: deps.reportHourUtc,
     clock: now,
+    stars: starsOfDay(deps.desk, deps.starTopUps),
     logger: deps.logger,
   });
   const prompts = new GroupPromptStore(deps.stores);
@@ -228,6 +236,7 @@ export function createBot(deps: BotDeps): GiftBot {
     giveawayFeature(services, giveaways),
     giveawayBatchFeature(services, giveawaySending),
     dashboardFeature(services, deps.adminAppUrl),
+    topUpFeature(services, { starTopUps: deps.starTopUps, access: deps.access }),
   ]);
   return {
     bot,
@@ -237,7 +246,7 @@ export function createBot(deps: BotDeps): GiftBot {
     sweepGroups: () => sweepGroups(bot, prompts, services),
     registerCommandMenus: async () => {
       await registerCommands(bot);
-      await registerAdminCommands(bot.api, services);
+      await registerAdminCommands(bot.api, services, { stars: deps.starTopUps !== undefined });
       if (deps.adminAppUrl !== undefined) {
         await registerDashboardButtons(bot.api, services, deps.adminAppUrl);
       }

@@ -22,16 +22,34 @@ function displayName(user: Pick<User, "username" | "first_name" | "last_name">):
 
 export class KnownPeople {
   readonly #names: KeyValue<string>;
+  /** Who last showed each @username (lower case), for Premium gifted by id (issue #39). */
+  readonly #ids: KeyValue<number>;
   readonly #written = new LRUCache<number, string>({ max: MAX_REMEMBERED });
+  /** The @usernames written lately, by lower-case name: seen at once, before the store answers. */
+  readonly #idsWritten = new LRUCache<string, number>({ max: MAX_REMEMBERED });
 
   constructor(stores: KeyValueStores) {
     this.#names = stores<string>("people");
+    this.#ids = stores<number>("people-by-username");
   }
 
   /** Remembers the name `user` shows now (bots are not people to remember). */
   note(user: User): void {
     if (user.is_bot) return;
     this.#remember(user.id, displayName(user));
+  }
+
+  /**
+   * The Telegram id of whoever showed `username` to the bot, or undefined: never guessed. The
+   * name that id showed last must still be this one, so a username that changed hands since
+   * (the first owner showed another name after it) names nobody.
+   */
+  async idOf(username: string): Promise<number | undefined> {
+    const key = username.replace(/^@/, "").toLowerCase();
+    const id = this.#idsWritten.get(key) ?? (await this.#ids.read(key));
+    if (id === undefined) return undefined;
+    const shown = this.#written.get(id) ?? (await this.#names.read(String(id)));
+    return shown?.toLowerCase() === `@${key}` ? id : undefined;
   }
 
   /**
@@ -48,8 +66,11 @@ export class KnownPeople {
     if (name === "" || this.#written.get(id) === name) return;
     const key = String(id);
     this.#written.set(id, name);
+    if (id > 0 && name.startsWith("@")) this.#idsWritten.set(name.slice(1).toLowerCase(), id);
     void (async () => {
       if ((await this.#names.read(key)) !== name) await this.#names.write(key, name);
+      // A person's @username points back at them (groups' titles never start with "@").
+      if (id > 0 && name.startsWith("@")) await this.#ids.write(name.slice(1).toLowerCase(), id);
     })().catch(() => this.#written.delete(id));
   }
 

@@ -10,8 +10,10 @@ import type { PurchaseIntent } from "../ledger/types.js";
 import type { ConfirmRefusal, ConfirmResult, Settlement } from "../purchases/types.js";
 import { buyerRefusal } from "../purchases/breaker.js";
 import type { Rejected } from "../service/types.js";
+import type { StarBalanceRead } from "../stars/types.js";
 import type { Translate } from "./context.js";
 import { formatDateTime, formatDecimal } from "./format.js";
+import { paidInStars, starGroupLines, starPaymentLine, starSummaryLines } from "./stars-views.js";
 
 /**
  * Where a person can look a transaction up: TON_EXPLORER_URL followed by the hash; undefined
@@ -137,6 +139,8 @@ export interface SummaryView {
    * Otherwise a buyer reads only that the wallet cannot cover the gift, without a figure.
    */
   showBalance: boolean;
+  /** A gift through Telegram: the bot's Star balance, read for the summary. */
+  stars?: StarBalanceRead | undefined;
 }
 
 /** "Wallet balance: 100 TON, 1,000 USDT", or that it is not known. */
@@ -191,13 +195,24 @@ export function summaryText(
   intent: PurchaseIntent,
   view: SummaryView,
 ): string {
+  const priv = intent.requester.chatType === "private";
+  const paying = paidInStars(intent)
+    ? [
+        starPaymentLine(t, intent),
+        ...(priv
+          ? starSummaryLines(t, intent, view.stars, view.showBalance)
+          : starGroupLines(t, intent, view.stars)),
+      ]
+    : [
+        t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
+        // The operator's figures are shown in private chats only, never in a group.
+        ...(priv ? walletLines(t, locale, intent, view) : []),
+      ];
   return [
     t("summary-title"),
     "",
     ...giftLines(t, intent),
-    t("summary-method", { method: t(`method-${intent.paymentMethod}`) }),
-    // The operator's figures are shown in private chats only, never in a group.
-    ...(intent.requester.chatType === "private" ? walletLines(t, locale, intent, view) : []),
+    ...paying,
     "",
     t("summary-confirm-hint"),
   ].join("\n");
@@ -264,6 +279,11 @@ export function refusalText(
     }
     case "already_done":
       return t("refusal-already_done");
+    case "not_enough_stars":
+      // The bot's Star balance is the operator's figure: a group reads only that it is short.
+      return audience === "group"
+        ? t("refusal-not_enough_stars-group")
+        : t("refusal-not_enough_stars", { stars: refusal.stars, needed: refusal.needed });
     case "frozen":
       return t("refusal-frozen");
     case "paused": {
@@ -297,6 +317,7 @@ export function outcomeText(
       const cost = costLine(t, locale, intent, costs);
       return [
         delivered,
+        ...(result.proof === undefined ? [] : [t("outcome-proved")]),
         ...(cost === undefined ? [] : [sentence(cost)]),
         ...(txHash === undefined ? [] : [transactionLine(t, txHash, explorer)]),
       ].join("\n");
@@ -355,6 +376,8 @@ export function settledNoticeText(
   if (settlement.by === "admin") {
     const key = settlement.delivered ? "settled-admin-delivered" : "settled-admin-not-delivered";
     outcome = t(key, { gift: giftName(t, intent), username: intent.recipient });
+  } else if (settlement.by === "telegram") {
+    outcome = t("settled-proved", { gift: giftName(t, intent), username: intent.recipient });
   } else {
     const { answer } = settlement;
     const result: ConfirmResult =

@@ -48,6 +48,8 @@ async function afterSettlement(
  */
 function alreadyKnows(intent: PurchaseIntent, settlement: Settlement): boolean {
   if (intent.batchId !== undefined) return true;
+  // Proved while their Confirm was being answered: its outcome there says so.
+  if (settlement.by === "telegram" && settlement.atConfirm) return true;
   return (
     settlement.by === "admin" &&
     settlement.adminId === intent.requester.userId &&

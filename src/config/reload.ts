@@ -48,6 +48,7 @@ export const RELOADABLE_VARIABLES: ReadonlySet<string> = new Set([
   "LIMITS_EXEMPT_ADMINS",
   "LOW_BALANCE_TON",
   "LOW_BALANCE_USDT",
+  "LOW_BALANCE_STARS",
 ]);
 
 export interface ReloadResult {

@@ -82,6 +82,12 @@ const fields = {
   PAYMENT_METHOD: z
     .enum(["usdt_ton", "ton"], { error: () => "must be usdt_ton or ton" })
     .default("usdt_ton"),
+  // How Premium is paid: the service (the wallet), or the bot's own Stars (docs/telegram-premium.md).
+  PREMIUM_VIA: z
+    .enum(["service", "telegram", "telegram-first"], {
+      error: () => "must be service, telegram or telegram-first",
+    })
+    .default("service"),
 
   // People
   ADMIN_IDS: idList(
@@ -130,6 +136,7 @@ const fields = {
   // Alerts
   LOW_BALANCE_TON: decimal.optional(),
   LOW_BALANCE_USDT: decimal.optional(),
+  LOW_BALANCE_STARS: integer(0, 100_000_000).optional(),
   // The purchase circuit breaker and the read-outage alert (src/purchases/breaker.ts, read-health.ts).
   BREAKER_REFUSALS: integer(1, 100).default(DEFAULT_BREAKER_REFUSALS),
   READ_OUTAGE_ALERT_SECONDS: integer(10, 86_400).default(DEFAULT_READ_OUTAGE_ALERT_SECONDS),
@@ -308,6 +315,7 @@ export const configSchema = z
       userAgent: env.UPSTREAM_USER_AGENT,
     },
     wallet: walletOf(env),
+    premium: { via: env.PREMIUM_VIA },
     access: {
       adminIds: env.ADMIN_IDS,
       allowedUserIds: env.ALLOWED_USER_IDS,
@@ -320,6 +328,7 @@ export const configSchema = z
     alerts: {
       lowBalanceTon: env.LOW_BALANCE_TON,
       lowBalanceUsdt: env.LOW_BALANCE_USDT,
+      lowBalanceStars: env.LOW_BALANCE_STARS,
       breakerRefusals: env.BREAKER_REFUSALS,
       readOutageAlertSeconds: env.READ_OUTAGE_ALERT_SECONDS,
     },

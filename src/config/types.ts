@@ -5,6 +5,7 @@
  * The object holds secrets (token, mnemonic, cookie, keys): never log it whole. The logger
  * redacts a `config` field, and `configSummary` gives the facts that are safe to show.
  */
+import type { PremiumVia } from "../gifts/catalogue.js";
 import type { SpendingLimits } from "../ledger/types.js";
 import type { PaymentMethod, WalletVersion } from "../service/types.js";
 
@@ -113,6 +114,8 @@ export interface AlertsConfig {
   /** Admins are told when the wallet's TON balance falls below this (decimal string). */
   lowBalanceTon: string | undefined;
   lowBalanceUsdt: string | undefined;
+  /** Admins are told when the bot's own Telegram Star balance falls below this (whole Stars). */
+  lowBalanceStars?: number | undefined;
   /** Consecutive purchase refusals not about the input that pause purchases (the breaker). */
   breakerRefusals: number;
   /** How long reads must fail without a success before admins are told the service is down. */
@@ -219,6 +222,7 @@ export interface Config {
   telegram: TelegramConfig;
   service: ServiceConfig;
   wallet: WalletConfig;
+  premium: PremiumConfig;
   access: AccessConfig;
   ledger: LedgerConfig;
   alerts: AlertsConfig;
@@ -230,6 +234,12 @@ export interface Config {
   adminApp: AdminAppConfig | undefined;
   backups: BackupsConfig;
   log: LogConfig;
+}
+
+/** PREMIUM_VIA (src/gifts/catalogue.ts). */
+
+interface PremiumConfig {
+  via: PremiumVia;
 }
 
 /** The admins' Mini App (src/admin-app). */

@@ -16,6 +16,31 @@ const PAYMENT_METHODS: readonly PaymentMethod[] = ["usdt_ton", "ton"];
 export type PremiumDuration = 3 | 6 | 12;
 export const PREMIUM_DURATIONS: readonly PremiumDuration[] = [3, 6, 12];
 
+/**
+ * How a Premium gift is paid: through the service, from the operator's wallet (`service`), or by
+ * the bot itself in Telegram Stars from its own Star balance (`telegram`, Bot API
+ * `giftPremiumSubscription`). Stars gifts always go through the service.
+ */
+export type PaidVia = "service" | "telegram";
+
+/**
+ * How Premium is paid (PREMIUM_VIA, docs/telegram-premium.md): `service`, through the Gift
+ * Purchase Service from the wallet (the default); `telegram`, by the bot itself from its Star
+ * balance, only for recipients the bot can name by id; `telegram-first`, Telegram when the
+ * recipient's id is known, the service otherwise.
+ */
+export type PremiumVia = "service" | "telegram" | "telegram-first";
+
+/**
+ * What Telegram charges a bot for gifting Premium (`giftPremiumSubscription`'s `star_count`): one
+ * fixed price per duration, which the call must name exactly.
+ */
+export const PREMIUM_STAR_PRICES: Readonly<Record<PremiumDuration, 1000 | 1500 | 2500>> = {
+  3: 1000,
+  6: 1500,
+  12: 2500,
+};
+
 /** A stars purchase is a whole number of stars in this range, inclusive. */
 export const MIN_STARS = 50;
 export const MAX_STARS = 1_000_000;

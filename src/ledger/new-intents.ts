@@ -34,6 +34,14 @@ export function checkedRecipient(request: NewIntent): string {
   if (request.kind === "premium" && !isPremiumDuration(request.quantity)) {
     throw new InvalidDraftError("A premium duration is 3, 6 or 12 months.");
   }
+  if (request.paidVia === "telegram") {
+    // Telegram gifts Premium only, and only to a user named by id (never a guessed name).
+    if (request.kind !== "premium") throw new InvalidDraftError("Only Premium is paid in Stars.");
+    const id = request.recipientUserId;
+    if (id === undefined || !Number.isSafeInteger(id) || id <= 0) {
+      throw new InvalidDraftError("A gift through Telegram needs the recipient's user id.");
+    }
+  }
   return recipient;
 }
 

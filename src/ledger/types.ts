@@ -3,8 +3,9 @@
  * purchase request may be sent; these types are what it answers with.
  */
 import type { BalanceSnapshot, PurchaseCost } from "../costs/types.js";
-import type { GiftKind, PaymentMethod } from "../gifts/catalogue.js";
+import type { GiftKind, PaidVia, PaymentMethod } from "../gifts/catalogue.js";
 import type { PurchaseOutcome } from "../service/types.js";
+import type { ProofSettlement } from "./star-proof.js";
 
 /** What an intent buys (the catalogue's gift kinds). */
 export type IntentKind = GiftKind;
@@ -81,6 +82,13 @@ export interface PurchaseIntent {
   cost: PurchaseCost | undefined;
   /** The giveaway batch it belongs to (src/ledger/giveaways.ts); absent for a person's gift. */
   batchId?: string;
+  /**
+   * `telegram`: Premium the bot gifts itself, paid from its Star balance (src/stars); absent:
+   * through the service, from the wallet (every intent written before the bot could do this).
+   */
+  paidVia?: PaidVia;
+  /** The recipient's Telegram user id, which a gift through Telegram is sent to. */
+  recipientUserId?: number;
 }
 
 export type LimitName =
@@ -129,7 +137,9 @@ type QueuedCloseReason =
   | "recipient_premium_unknown"
   | "cancelled"
   | "storage"
-  | "stopping";
+  | "stopping"
+  | "not_enough_stars"
+  | "stars_unavailable";
 
 /** What {@link Ledger.queue} answers: the queued intent, or why it is no longer confirmable. */
 export type QueueResult = { ok: true; intent: PurchaseIntent } | ({ ok: false } & ClaimRefusal);
@@ -145,6 +155,9 @@ export interface NewIntent {
   balanceBefore: BalanceSnapshot | undefined;
   /** When `balanceBefore` was read, if known (the desk fills it from its balance cache). */
   balanceBeforeAt?: number | undefined;
+  /** How it is paid (default the service); `telegram` needs {@link recipientUserId}. */
+  paidVia?: PaidVia;
+  recipientUserId?: number | undefined;
 }
 
 /** Who paused purchases: an admin (/pause), or the purchase breaker after refusals. */
@@ -438,7 +451,8 @@ export interface LedgerQueries {
 }
 
 /** The whole ledger one store opens: its records, its pause switch and its queries. */
-export interface PurchaseLedger extends IntentStore, PauseSwitch, LedgerQueries {}
+export interface PurchaseLedger
+  extends IntentStore, PauseSwitch, LedgerQueries, ProofSettlement<PurchaseIntent> {}
 
 /** When a purchase's request was out: sent, and finished (undefined while still out). */
 export interface OutWindow {

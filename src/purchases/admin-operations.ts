@@ -4,13 +4,15 @@
  * work; these are its admins' door.
  */
 import { IllegalTransitionError, IntentNotFoundError } from "../ledger/errors.js";
-import type { PurchaseLedger } from "../ledger/types.js";
+import type { PurchaseIntent, PurchaseLedger } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import { gatherEvidence } from "./evidence.js";
 import type { DeskEventHub } from "./desk-events.js";
 import type { UnrecordedPause } from "./unrecorded-pause.js";
 import type { OnChainEvidence } from "./on-chain.js";
 import type { ServiceReads } from "./service-reads.js";
+import { starsEvidence } from "./stars-evidence.js";
+import type { TelegramWay } from "./telegram-way.js";
 import type { PurchaseAdmin, ReconciliationEvidence, ResolveResult } from "./types.js";
 
 interface AdminParts {
@@ -23,6 +25,8 @@ interface AdminParts {
   unrecordedPause: UnrecordedPause;
   /** Told of each settlement, so the requester and the other admins learn it. */
   events: DeskEventHub;
+  /** Premium through Telegram: its evidence is Telegram's books, not the wallet. */
+  telegram: TelegramWay | undefined;
 }
 
 export class AdminOperations implements PurchaseAdmin {
@@ -32,8 +36,10 @@ export class AdminOperations implements PurchaseAdmin {
     this.#parts = parts;
   }
 
-  evidence(id: string): Promise<ReconciliationEvidence | undefined> {
-    const { ledger, clock, logger, onChain, reads } = this.#parts;
+  async evidence(id: string): Promise<ReconciliationEvidence | undefined> {
+    const { ledger, clock, logger, onChain, reads, telegram } = this.#parts;
+    const intent = await ledger.get(id);
+    if (intent?.paidVia === "telegram") return this.#telegramEvidence(intent, telegram);
     return gatherEvidence(id, {
       ledger,
       clock,
@@ -45,6 +51,19 @@ export class AdminOperations implements PurchaseAdmin {
           .recipient(username, { fresh: true })
           .then((check) => (check.kind === "ok" ? check.isPremium : undefined)),
     });
+  }
+
+  /**
+   * A gift through Telegram: its books are searched again (a gift Telegram logged since is
+   * proved, and settled, now), and the evidence is what was looked at and the Star balance.
+   */
+  async #telegramEvidence(
+    intent: PurchaseIntent,
+    telegram: TelegramWay | undefined,
+  ): Promise<ReconciliationEvidence> {
+    await telegram?.settleIfProved(intent);
+    const now = (await this.#parts.ledger.get(intent.id)) ?? intent;
+    return starsEvidence(now, await telegram?.starsNow());
   }
 
   async resolve(id: string, adminId: number, delivered: boolean): Promise<ResolveResult> {

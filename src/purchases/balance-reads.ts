@@ -46,8 +46,13 @@ export class PurchaseBalanceReads {
    * cost meter is told which delivered purchases it is for (`sent`: the confirmations whose
    * request went out), so their cost can wait for it.
    */
-  afterPurchase(sent: readonly ConfirmResult[]): void {
+  afterPurchase(all: readonly ConfirmResult[]): void {
+    // A gift paid in Stars changed nothing in the wallet: no read after it.
+    const sent = all.filter(
+      (result) => !("intent" in result) || result.intent.paidVia !== "telegram",
+    );
     if (
+      sent.length === 0 ||
       !this.#parts.events.has("balanceRead") ||
       this.#parts.othersOnTheirWay() ||
       !this.#parts.quotaIdle()

@@ -26,6 +26,7 @@ import type { TimedOutcome, OutcomeRecorder } from "./outcome-recorder.js";
 import type { RefusedWrites } from "./refused-writes.js";
 import { sendPurchase } from "./send.js";
 import type { ServiceReads } from "./service-reads.js";
+import type { TelegramWay } from "./telegram-way.js";
 import type { ConfirmRefusal, ConfirmResult } from "./types.js";
 
 export type OnQueued = ((waitMs: number) => void) | undefined;
@@ -69,6 +70,8 @@ export interface ClaimAndSendParts {
   recheckAfterMs: number;
   /** Asked by the client as the last step before a claimed purchase is written (the lease). */
   mayLeave: (() => boolean) | undefined;
+  /** Premium gifted by the bot itself in Stars; undefined when PREMIUM_VIA is `service`. */
+  telegram: TelegramWay | undefined;
 }
 
 export class ClaimAndSend {
@@ -89,6 +92,7 @@ export class ClaimAndSend {
    */
   readonly #finishedHere: string[] = [];
   readonly #mayLeave: (() => boolean) | undefined;
+  readonly #telegram: TelegramWay | undefined;
 
   constructor(parts: ClaimAndSendParts) {
     this.#ledger = parts.ledger;
@@ -103,6 +107,7 @@ export class ClaimAndSend {
     this.#events = parts.events;
     this.#recheckAfterMs = parts.recheckAfterMs;
     this.#mayLeave = parts.mayLeave;
+    this.#telegram = parts.telegram;
   }
 
   /** Purchases on hold: unconfirmed intents, and outcomes not yet recorded, count alike. */
@@ -117,18 +122,24 @@ export class ClaimAndSend {
    * Before the confirmation takes its quota slot: a premium recipient's `is_premium` must be
    * known and fresh. Its read takes a turn of the quota itself, so it is made before the slot,
    * never while one is held (a slot held while waiting for another could hold up the quota
-   * for everyone). What the confirmation came to when nothing may be bought, else undefined.
+   * for everyone). What the confirmation came to when nothing may be bought, else the intent.
    */
   async beforeSlot(
     id: string,
     userId: number,
     options: LaneOptions,
-  ): Promise<ConfirmResult | undefined> {
+  ): Promise<ConfirmResult | PurchaseIntent> {
     try {
       const before = await this.#ledger.get(id);
       if (before === undefined) return { kind: "refused", refusal: { reason: "not_found" } };
-      if (!needsPremiumCheck(before, userId, this.#clock())) return undefined;
-      return await this.#premiumBlock(before, userId, options.onQueued, options.atStart === true);
+      if (!needsPremiumCheck(before, userId, this.#clock())) return before;
+      const blocked = await this.#premiumBlock(
+        before,
+        userId,
+        options.onQueued,
+        options.atStart === true,
+      );
+      return blocked ?? before;
     } catch (err) {
       return this.#writes.afterRefusedClaim(id, err, options.queued === true);
     }
@@ -199,6 +210,10 @@ export class ClaimAndSend {
     if (!(await slot.ready())) {
       return this.#refuse((await this.#ledger.get(id)) ?? before, STOPPING, close);
     }
+    // Paid in the bot's Stars, read now: not enough is said before anything is sent.
+    const short =
+      before.paidVia === "telegram" ? await beforeStarsClaim(this.#telegram, before) : undefined;
+    if (short !== undefined) return this.#refuse(before, short, close);
     const claim = await this.#writes.write("claim", () =>
       this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
     );
@@ -223,17 +238,22 @@ export class ClaimAndSend {
   ): Promise<ConfirmResult> {
     const id = claimed.id;
     const claim = { intent: claimed };
-    const inBefore = await this.#refreshBalanceBefore(claim.intent);
+    const telegram = claimed.paidVia === "telegram" ? this.#telegram : undefined;
+    // The wallet's reading before: not for a gift paid in Stars, which the wallet never pays.
+    const inBefore = telegram ? [] : await this.#refreshBalanceBefore(claim.intent);
     try {
       options.onClaimed?.();
     } catch (err) {
       this.#logger.warn({ err, intentId: id }, "onClaimed listener failed");
     }
-    const outcome = await sendPurchase(this.#client, claim.intent, {
-      slot,
-      ...(this.#mayLeave ? { mayLeave: this.#mayLeave } : {}),
-    });
+    const outcome = telegram
+      ? await telegram.send(claim.intent, this.#mayLeave)
+      : await sendPurchase(this.#client, claim.intent, {
+          slot,
+          ...(this.#mayLeave ? { mayLeave: this.#mayLeave } : {}),
+        });
     if (outcome.kind === "not_sent" || outcome.kind === "invalid") {
+      telegram?.done(id);
       return this.#outcomes.recordNotSent(claim.intent, outcome);
     }
     const answer: TimedOutcome = { outcome, answeredAt: this.#clock() };
@@ -247,6 +267,7 @@ export class ClaimAndSend {
     if (intent.kind === "premium" && outcome.kind === "success") {
       this.#reads.recipients.forget(intent.recipient.toLowerCase());
     }
+    if (telegram) return telegram.afterOutcome(intent, outcome, recorded);
     this.#reads.balances.forget("wallet");
     // Its reading after comes from the desk's read once out of the lane, or a later one.
     if (outcome.kind === "success" && recorded.recorded) this.#costs?.delivered(intent, inBefore);
@@ -346,4 +367,14 @@ export class ClaimAndSend {
     // forgets the cached balance and keeps a read then in flight from being cached.
     return [...this.#finishedHere];
   }
+}
+
+/** A gift in Stars right before its claim: refused when the bot's balance cannot pay for it. */
+function beforeStarsClaim(
+  telegram: TelegramWay | undefined,
+  intent: PurchaseIntent,
+): Promise<ConfirmRefusal | undefined> {
+  return telegram === undefined
+    ? Promise.resolve({ reason: "stars_unavailable" })
+    : telegram.beforeClaim(intent);
 }

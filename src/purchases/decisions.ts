@@ -105,6 +105,8 @@ export function balanceReadAt(
 export function needsPremiumCheck(intent: PurchaseIntent, userId: number, now: number): boolean {
   return (
     intent.kind === "premium" &&
+    // Telegram gifts Premium to a user by id whatever they hold: the service's check is moot.
+    intent.paidVia !== "telegram" &&
     (intent.status === "draft" || intent.status === "queued") &&
     intent.requester.userId === userId &&
     intent.expiresAt > now
@@ -157,6 +159,8 @@ const PASSING_REFUSALS: ReadonlySet<ConfirmRefusal["reason"]> = new Set([
   "recipient_premium_unknown",
   "storage",
   "stopping",
+  "not_enough_stars",
+  "stars_unavailable",
 ]);
 
 /**

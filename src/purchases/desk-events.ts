@@ -23,6 +23,7 @@ export class DeskEventHub implements DeskEvents {
       settled: of("settled"),
       lateContradiction: of("lateContradiction"),
       balanceRead: of("balanceRead"),
+      starBalanceRead: of("starBalanceRead"),
     };
   }
 

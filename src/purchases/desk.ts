@@ -13,6 +13,7 @@
  * outcome the database refuses is kept unrecorded and written again (./unrecorded.ts) while purchases
  * wait, so a person and the admins always learn what became of a Confirm.
  */
+import type { PremiumVia } from "../gifts/catalogue.js";
 import type { PurchaseCost } from "../costs/types.js";
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { PurchaseIntent, PurchaseLedger, SpendingLimits } from "../ledger/types.js";
@@ -32,6 +33,8 @@ import { BREAKER_PAUSE, ClaimAndSend, type LaneOptions } from "./claim-and-send.
 import { ServiceReads } from "./service-reads.js";
 import { PurchaseBalanceReads } from "./balance-reads.js";
 import { UnrecordedPause } from "./unrecorded-pause.js";
+import { starsDraft, type TelegramWay, telegramWayFor } from "./telegram-way.js";
+import type { StarBalanceRead, TelegramStars } from "../stars/types.js";
 import { UNRECORDED_RETRY, type UnrecordedRetry } from "./unrecorded.js";
 import type {
   BalanceRead,
@@ -41,6 +44,7 @@ import type {
   ConfirmResult,
   DraftRequest,
   FairShareStatus,
+  PremiumWay,
   PurchaseDesk,
   QueuedResolution,
   RecipientCheck,
@@ -103,6 +107,13 @@ export interface PurchaseDeskDeps {
    * app answers whether this process still certainly holds the sender lease; default: always.
    */
   mayLeave?: () => boolean;
+  /**
+   * The bot's own Stars (src/stars): Premium gifted through Telegram, when PREMIUM_VIA is not
+   * `service`. Absent: every purchase goes through the service.
+   */
+  stars?: TelegramStars;
+  /** PREMIUM_VIA (default `service`): how Premium is paid, per recipient. */
+  premiumVia?: PremiumVia;
 }
 
 /** Builds the desk; the bot's only door to buying. */
@@ -132,6 +143,8 @@ class Desk implements PurchaseDesk {
   readonly #path: ClaimAndSend;
   /** What admins do with purchases: evidence, settling, the pause (./admin-operations.ts). */
   readonly admin: PurchaseAdmin;
+  /** Premium through Telegram, from the bot's Stars (PREMIUM_VIA; ./telegram-way.ts). */
+  readonly #telegram: TelegramWay | undefined;
 
   constructor(deps: PurchaseDeskDeps) {
     this.#ledger = deps.ledger;
@@ -162,6 +175,7 @@ class Desk implements PurchaseDesk {
       clock: this.#clock,
       onFailure: (failure) => this.events.emit("storageFailure", undefined, failure),
     });
+    this.#telegram = telegramWayFor(deps, this.#clock, this.#logger, this.events);
     this.#unrecordedPause = new UnrecordedPause({
       retry: deps.unrecordedRetry ?? UNRECORDED_RETRY,
       logger: this.#logger,
@@ -180,6 +194,7 @@ class Desk implements PurchaseDesk {
       events: this.events,
       recheckAfterMs: deps.premiumRecheckAfterMs ?? 60_000,
       mayLeave: deps.mayLeave,
+      telegram: this.#telegram,
     });
     this.#turns = new PurchaseTurns({
       client: deps.client,
@@ -188,6 +203,7 @@ class Desk implements PurchaseDesk {
       writes: this.#writes,
       clock: this.#clock,
       told: (result) => this.#told(result),
+      giftsStopped: () => this.#telegram?.stopped ?? true,
     });
     this.#balanceReads = new PurchaseBalanceReads({
       reads: this.#reads,
@@ -204,6 +220,7 @@ class Desk implements PurchaseDesk {
       reads: this.#reads,
       unrecordedPause: this.#unrecordedPause,
       events: this.events,
+      telegram: this.#telegram,
     });
   }
 
@@ -241,7 +258,12 @@ class Desk implements PurchaseDesk {
     return this.#reads.balance(options);
   }
 
+  premiumWay = (id: number | undefined): PremiumWay =>
+    this.#telegram?.way(id) ?? { via: "service" };
+  readStarBalance = async (): Promise<StarBalanceRead | undefined> => this.#telegram?.balance();
+
   async createDraft(request: DraftRequest, options: ConfirmOptions = {}): Promise<PurchaseIntent> {
+    if (request.paidVia === "telegram") return starsDraft(this.#telegram, request);
     const read = await this.#reads.balance(options);
     const balanceBefore = balanceSnapshot(read);
     const balanceBeforeAt = balanceReadAt(balanceBefore, this.#reads.balances.peek("wallet"));
@@ -371,7 +393,9 @@ class Desk implements PurchaseDesk {
   }
 
   async recoverInterrupted(): Promise<PurchaseIntent[]> {
-    const recovered = await this.#ledger.recoverInterrupted(this.#clock());
+    const interrupted = await this.#ledger.recoverInterrupted(this.#clock());
+    // A gift through Telegram its books prove is settled now, not unknown (telegram-way.ts).
+    const recovered = (await this.#telegram?.unproved(interrupted)) ?? interrupted;
     for (const intent of recovered) {
       this.events.emit("unconfirmed", intent.id, intent, {
         kind: "ambiguous",

@@ -28,6 +28,8 @@ export interface PurchaseTurnsParts {
   clock: () => number;
   /** Told of each result inside the lane, before the next turn (the desk's "sent" listeners). */
   told: (result: ConfirmResult) => Promise<ConfirmResult>;
+  /** Whether gifts through Telegram are stopped (the bot is stopping): their slot says no. */
+  giftsStopped: () => boolean;
 }
 
 export class PurchaseTurns {
@@ -37,6 +39,7 @@ export class PurchaseTurns {
   readonly #writes: RefusedWrites;
   readonly #clock: () => number;
   readonly #told: (result: ConfirmResult) => Promise<ConfirmResult>;
+  readonly #giftsStopped: () => boolean;
   // The ledger lets one purchase be in flight at a time; in this process, confirmations wait
   // their turn here instead of being refused as "busy".
   readonly #lane = new PurchaseLane();
@@ -57,6 +60,15 @@ export class PurchaseTurns {
     this.#writes = parts.writes;
     this.#clock = parts.clock;
     this.#told = parts.told;
+    this.#giftsStopped = parts.giftsStopped;
+  }
+
+  /**
+   * A gift through Telegram's stand-in for a quota slot: free at once, and ready unless the
+   * bot is stopping (then nothing is claimed, as for a purchase still waiting for its slot).
+   */
+  #telegramSlot(): PurchaseSlot {
+    return { ready: () => Promise.resolve(!this.#giftsStopped()), giveBack: () => undefined };
   }
 
   /**
@@ -112,7 +124,9 @@ export class PurchaseTurns {
     userId: number,
     options: ConfirmPressOptions,
   ): Promise<ConfirmResult> {
-    const queued = this.#holding > 0 || this.#client.estimateWait("purchase") > 0;
+    const viaTelegram = (await this.#ledger.get(id))?.paidVia === "telegram";
+    const quotaWait = viaTelegram ? 0 : this.#client.estimateWait("purchase");
+    const queued = this.#holding > 0 || quotaWait > 0;
     if (queued) {
       let written: QueueResult;
       try {
@@ -126,7 +140,7 @@ export class PurchaseTurns {
         const { ok: _ok, ...refusal } = written;
         return { kind: "refused", refusal };
       }
-      options.onQueued?.(Math.max(1_000, this.#client.estimateWait("purchase")));
+      options.onQueued?.(Math.max(1_000, quotaWait));
     }
     const send: LaneOptions = { ...options, queued };
     // Told once: the estimate above already counts the quota's wait.
@@ -144,11 +158,15 @@ export class PurchaseTurns {
     options: LaneOptions,
     reserve: ReserveOptions,
   ): Promise<ConfirmResult> {
-    const blocked = await this.#path.beforeSlot(id, userId, options);
-    if (blocked !== undefined) return blocked;
+    const before = await this.#path.beforeSlot(id, userId, options);
+    if (!("status" in before)) return before;
     let slot: PurchaseSlot;
     try {
-      slot = await this.#client.reservePurchase(reserve);
+      // A gift the bot pays in Stars takes no turn of the service's quota: it is not sent there.
+      slot =
+        before.paidVia === "telegram"
+          ? this.#telegramSlot()
+          : await this.#client.reservePurchase(reserve);
     } catch (err) {
       if (err instanceof GiftServiceCallCancelledError) return this.#path.withoutSlot(id, options);
       throw err;

@@ -25,6 +25,7 @@ import type {
   WalletBalance,
 } from "../service/types.js";
 import type { QuotaSnapshot } from "../service/quota.js";
+import type { StarBalanceRead, StarTransactionSeen } from "../stars/types.js";
 import type { ThrottledPerson } from "./check-allowance.js";
 
 /** The recipient check, as the chat flows need it. */
@@ -73,11 +74,48 @@ export type ConfirmRefusal =
    * The bot is stopping (a restart, a deploy) while the confirmation waited for its slot of the
    * service's quota: nothing was claimed or sent, and it can be pressed again after the start.
    */
-  | { reason: "stopping" };
+  | { reason: "stopping" }
+  /**
+   * Premium through Telegram: the bot's Star balance, read right before the claim, is less
+   * than Telegram's price; nothing was sent. Passes once an admin tops the balance up.
+   */
+  | { reason: "not_enough_stars"; stars: number; needed: number }
+  /** Premium through Telegram: the bot's Star balance could not be read; nothing was sent. */
+  | { reason: "stars_unavailable" };
+
+/**
+ * How a Premium gift will be paid, as the flows ask before the summary (PREMIUM_VIA):
+ * through Telegram from the bot's Stars (for a recipient named by id), through the service from
+ * the wallet, or `unnamed`: only Telegram may pay and the bot does not know the recipient's id.
+ */
+export type PremiumWay =
+  { via: "telegram"; recipientUserId: number } | { via: "service" } | { via: "unnamed" };
+
+/**
+ * The proof that a gift through Telegram whose answer was lost was made (src/stars/proof.ts):
+ * the bot's Star transaction, and the balances read around it. Kept in the ledger.
+ */
+export interface StarProof {
+  transaction: StarTransactionSeen;
+  /** The Star balance read right before the gift, and when the proof was found. */
+  starsBefore: number | undefined;
+  starsAfter: number | undefined;
+  /** How much of the transactions' list was read (every entry, offset 0 up). */
+  read: number;
+}
 
 /** What a person's press of "Confirm" came to. */
 export type ConfirmResult =
-  | { kind: "succeeded"; intent: PurchaseIntent; txHash: string | undefined }
+  | {
+      kind: "succeeded";
+      intent: PurchaseIntent;
+      txHash: string | undefined;
+      /**
+       * Through Telegram, its answer lost: the bot's Star transactions proved the gift was
+       * made, and it was settled as delivered at once.
+       */
+      proof?: StarProof;
+    }
   | { kind: "rejected"; intent: PurchaseIntent; rejection: Rejected }
   | { kind: "unconfirmed"; intent: PurchaseIntent; ambiguity: Ambiguous }
   /**
@@ -178,6 +216,25 @@ export interface ReconciliationEvidence {
   txHash: string | undefined;
   /** Outgoing on-chain transfers since the intent was sent, when TON_API_ENDPOINT is set. */
   onChainTransfers: OnChainTransfer[] | undefined;
+  /**
+   * A gift through Telegram: the bot's Star balance now, and what the last search of its Star
+   * transactions looked at (kept in the ledger); the wallet is not read for it.
+   */
+  stars?: StarsEvidence;
+}
+
+/** What an admin reads of a gift through Telegram whose outcome is unknown. */
+export interface StarsEvidence {
+  /** Telegram's price of the gift. */
+  price: number;
+  starsNow: number | undefined;
+  /** The balance read right before the gift, when this process still knew it. */
+  starsBefore: number | undefined;
+  /** The last search: entries read, matches found, other gifts that explain matches. */
+  search:
+    | { read: number; complete: boolean; matches: number; otherGifts: number; at: number }
+    | { unavailable: string; at: number }
+    | undefined;
 }
 
 export interface OnChainTransfer {
@@ -268,14 +325,22 @@ export interface DeskEventMap {
    * its own read after a purchase). Listeners must not read the balance themselves.
    */
   balanceRead: [reading: BalanceReading];
+  /** Every good read of the bot's own Telegram Star balance (whole Stars). */
+  starBalanceRead: [stars: number];
 }
 
 /** The service's own definite answer to a purchase: it delivered it, or refused it. */
 export type DefiniteAnswer = Success<PurchaseResult> | Rejected;
 
-/** Who settled an unknown outcome: an admin, or the service's own answer arriving late. */
+/**
+ * Who settled an unknown outcome: an admin, the service's own answer arriving late, or (a gift
+ * through Telegram) the bot's Star transactions, which proved it was made (`atConfirm`: found
+ * while its Confirm was still being answered, so its person reads it there).
+ */
 export type Settlement =
-  { by: "admin"; adminId: number; delivered: boolean } | { by: "service"; answer: DefiniteAnswer };
+  | { by: "admin"; adminId: number; delivered: boolean }
+  | { by: "service"; answer: DefiniteAnswer }
+  | { by: "telegram"; proof: StarProof; atConfirm: boolean };
 
 export type DeskEventName = keyof DeskEventMap;
 export type DeskListener<K extends DeskEventName> = (...args: DeskEventMap[K]) => unknown;
@@ -310,6 +375,16 @@ export interface PurchaseDesk {
   fairShare(): FairShareStatus;
   /** The wallet balance (shared, briefly cached reads). */
   readBalance(options?: ConfirmOptions): Promise<BalanceRead>;
+  /**
+   * How a Premium gift to this recipient will be paid (PREMIUM_VIA): `recipientUserId` is the
+   * recipient's Telegram id when the bot knows it (never guessed from a username).
+   */
+  premiumWay(recipientUserId: number | undefined): PremiumWay;
+  /**
+   * The bot's own Telegram Star balance (`getMyStarBalance`), when Premium may be paid through
+   * Telegram; undefined when PREMIUM_VIA is `service`.
+   */
+  readStarBalance(): Promise<StarBalanceRead | undefined>;
   /**
    * Records a draft intent for the summary a person is shown, with the wallet balance read
    * now (a shared, briefly cached read) as its "balance before"; no figure when the read

@@ -6,11 +6,7 @@ import type { AccessStore, StoredGrant } from "./types.js";
 type Table = "allowed_users" | "allowed_chats";
 
 export class StoredAccess implements AccessStore {
-  readonly #db: Database;
-
-  constructor(db: Database) {
-    this.#db = db;
-  }
+  constructor(private readonly db: Database) {}
 
   hasUser = (userId: number): Promise<boolean> => this.#has("allowed_users", userId);
   hasChat = (chatId: number): Promise<boolean> => this.#has("allowed_chats", chatId);
@@ -23,11 +19,11 @@ export class StoredAccess implements AccessStore {
   chats = (): Promise<StoredGrant[]> => this.#list("allowed_chats");
 
   async #has(table: Table, id: number): Promise<boolean> {
-    return (await this.#db.rows(`SELECT 1 AS one FROM ${table} WHERE id = @id`, { id })).length > 0;
+    return (await this.db.rows(`SELECT 1 AS one FROM ${table} WHERE id = @id`, { id })).length > 0;
   }
 
   async #add(table: Table, grant: StoredGrant): Promise<void> {
-    await this.#db.run(
+    await this.db.run(
       `INSERT INTO ${table} (id, added_by, added_at, label) VALUES (@id, @addedBy, @addedAt, @label)
        ON CONFLICT (id) DO UPDATE SET label = COALESCE(excluded.label, ${table}.label)`,
       { id: grant.id, addedBy: grant.addedBy, addedAt: grant.addedAt, label: grant.label ?? null },
@@ -35,11 +31,11 @@ export class StoredAccess implements AccessStore {
   }
 
   async #remove(table: Table, id: number): Promise<boolean> {
-    return (await this.#db.run(`DELETE FROM ${table} WHERE id = @id`, { id })) > 0;
+    return (await this.db.run(`DELETE FROM ${table} WHERE id = @id`, { id })) > 0;
   }
 
   async #list(table: Table): Promise<StoredGrant[]> {
-    const found = await this.#db.rows<object>(`SELECT * FROM ${table} ORDER BY added_at, id`);
+    const found = await this.db.rows<object>(`SELECT * FROM ${table} ORDER BY added_at, id`);
     return found.map((row) => camelRow<StoredGrant>(row));
   }
 }

@@ -43,18 +43,14 @@ const REFUSALS_SQL = `SELECT COALESCE(outcome_detail, '') AS reason, COUNT(*) AS
   GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`;
 
 export class StoredAccounts implements PurchaseAccounts {
-  readonly #db: Database;
-
-  constructor(db: Database) {
-    this.#db = db;
-  }
+  constructor(private readonly db: Database) {}
 
   /**
    * Records a delivered purchase's cost once: the first measurement wins (a later shared read or
    * the chain cannot overwrite it). False when already recorded or not delivered.
    */
   async recordCost(intentId: string, cost: PurchaseCost): Promise<boolean> {
-    const changed = await this.#db.run(
+    const changed = await this.db.run(
       `UPDATE purchase_intents SET cost_amount = @amount, cost_currency = @currency,
          cost_source = @source, cost_unmeasured = @reason, cost_at = @at
        WHERE id = @id AND cost_at IS NULL AND status IN ('succeeded', 'delivered')`,
@@ -74,12 +70,12 @@ export class StoredAccounts implements PurchaseAccounts {
     const limit = Math.max(1, Math.trunc(query.limit));
     // Asked at every summary, of the database each time: a short walk of the costs' index from
     // the newest, cheaper than keeping answers that another replica's recording makes stale.
-    const found = await this.#db.rows<StoredCost>(
+    const found = await this.db.rows<StoredCost>(
       `SELECT quantity, cost_amount AS "costAmount", cost_currency AS "costCurrency"
        FROM purchase_intents
        WHERE kind = @kind AND payment_method = @method AND cost_amount IS NOT NULL
          AND (CAST(@quantity AS INTEGER) IS NULL OR quantity = @quantity)
-       ORDER BY cost_at DESC, ${this.#db.dialect.seq} DESC LIMIT @limit`,
+       ORDER BY cost_at DESC, ${this.db.dialect.seq} DESC LIMIT @limit`,
       { kind: query.kind, method: query.paymentMethod, quantity: query.quantity ?? null, limit },
     );
     return costSamples(query, found);
@@ -87,7 +83,7 @@ export class StoredAccounts implements PurchaseAccounts {
 
   /** Keeps a reading unless the newest one kept says the same and is under an hour old. */
   async recordBalance(reading: BalanceReading): Promise<void> {
-    await this.#db.run(
+    await this.db.run(
       `INSERT INTO balance_readings (at, ton, usdt)
        SELECT CAST(@at AS BIGINT), CAST(@ton AS TEXT), CAST(@usdt AS TEXT) WHERE NOT EXISTS (
          SELECT 1 FROM (SELECT at, ton, usdt FROM balance_readings ORDER BY at DESC LIMIT 1) last
@@ -99,24 +95,24 @@ export class StoredAccounts implements PurchaseAccounts {
 
   async dayFigures(dayStart: number): Promise<DayFigures> {
     const window = { from: dayStart, to: dayStart + DAY_MS };
-    const [openings] = await this.#db.rows<{ count: number }>(
+    const [openings] = await this.db.rows<{ count: number }>(
       "SELECT COUNT(*) AS count FROM breaker_openings WHERE at >= @from AND at < @to",
       window,
     );
-    return tallyDay(utcDay(dayStart), await this.#db.rows<SentOnDay>(SENT_ON_DAY_SQL, window), {
+    return tallyDay(utcDay(dayStart), await this.db.rows<SentOnDay>(SENT_ON_DAY_SQL, window), {
       balanceStart: snapshotOf(
         (await this.#reading("at < @from ORDER BY at DESC", window)) ??
           (await this.#reading("at >= @from AND at < @to ORDER BY at", window)),
       ),
       balanceEnd: snapshotOf(await this.#reading("at < @to ORDER BY at DESC", window)),
-      refusals: await this.#db.rows<{ reason: string; count: number }>(REFUSALS_SQL, window),
+      refusals: await this.db.rows<{ reason: string; count: number }>(REFUSALS_SQL, window),
       breakerOpenings: openings?.count ?? 0,
     });
   }
 
   async #reading(where: string, window: { from: number; to: number }) {
     const sql = `SELECT at, ton, usdt FROM balance_readings WHERE ${where} LIMIT 1`;
-    return (await this.#db.rows<ReadingRow>(sql, window))[0];
+    return (await this.db.rows<ReadingRow>(sql, window))[0];
   }
 
   /**
@@ -125,11 +121,11 @@ export class StoredAccounts implements PurchaseAccounts {
    * while the bot keeps using the database.
    */
   async *sentBetween(from: number, to: number, pageSize = 500): AsyncGenerator<PurchaseIntent> {
-    const seq = this.#db.dialect.seq;
+    const seq = this.db.dialect.seq;
     let afterSent = Number.MIN_SAFE_INTEGER;
     let afterSeq = 0;
     for (;;) {
-      const page = await this.#db.rows<IntentRow & { row_seq: number }>(
+      const page = await this.db.rows<IntentRow & { row_seq: number }>(
         `SELECT ${seq} AS row_seq, * FROM purchase_intents
          WHERE sent_at >= @from AND sent_at < @to
            AND (sent_at > @afterSent OR (sent_at = @afterSent AND ${seq} > @afterSeq))
@@ -145,19 +141,17 @@ export class StoredAccounts implements PurchaseAccounts {
   }
 
   async recordBreakerOpening(at: number, cause: string): Promise<void> {
-    await this.#db.run("INSERT INTO breaker_openings (at, cause) VALUES (@at, @cause)", {
-      at,
-      cause,
-    });
+    const sql = "INSERT INTO breaker_openings (at, cause) VALUES (@at, @cause)";
+    await this.db.run(sql, { at, cause });
   }
 
   async reportSent(day: string, adminId: number): Promise<boolean> {
     const sql = "SELECT 1 AS one FROM daily_reports WHERE day = @day AND admin_id = @adminId";
-    return (await this.#db.rows(sql, { day, adminId })).length > 0;
+    return (await this.db.rows(sql, { day, adminId })).length > 0;
   }
 
   async markReportSent(day: string, adminId: number, at: number): Promise<boolean> {
-    const changed = await this.#db.run(
+    const changed = await this.db.run(
       `INSERT INTO daily_reports (day, admin_id, sent_at) VALUES (@day, @adminId, @at)
        ON CONFLICT DO NOTHING`,
       { day, adminId, at },
@@ -166,10 +160,8 @@ export class StoredAccounts implements PurchaseAccounts {
   }
 
   async unmarkReportSent(day: string, adminId: number): Promise<void> {
-    await this.#db.run("DELETE FROM daily_reports WHERE day = @day AND admin_id = @adminId", {
-      day,
-      adminId,
-    });
+    const sql = "DELETE FROM daily_reports WHERE day = @day AND admin_id = @adminId";
+    await this.db.run(sql, { day, adminId });
   }
 }
 

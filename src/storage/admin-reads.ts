@@ -71,15 +71,15 @@ function filterSql(filter: PurchaseFilter): FilterSql {
   return { where: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
 }
 
-/** The page bounds, whole and within range. */
-function pageBounds(page: { limit: number; offset: number }): {
+interface Page {
   limit: number;
   offset: number;
-} {
-  return {
-    limit: Math.max(1, Math.min(Math.trunc(page.limit), MAX_PAGE_SIZE)),
-    offset: Math.max(0, Math.trunc(page.offset)),
-  };
+}
+
+/** The page bounds, whole and within range. */
+function pageBounds(page: Page): Page {
+  const limit = Math.max(1, Math.min(Math.trunc(page.limit), MAX_PAGE_SIZE));
+  return { limit, offset: Math.max(0, Math.trunc(page.offset)) };
 }
 
 /**
@@ -108,25 +108,18 @@ const OPEN_BATCHES_SQL = `SELECT * FROM giveaway_batches
   WHERE status IN ('running', 'paused', 'stopped') ORDER BY created_at DESC, id`;
 
 export class StoredAdminReads implements AdminReads {
-  readonly #db: Database;
+  constructor(private readonly db: Database) {}
 
-  constructor(db: Database) {
-    this.#db = db;
-  }
-
-  async purchasesPage(
-    filter: PurchaseFilter,
-    page: { limit: number; offset: number },
-  ): Promise<PurchasePage> {
+  async purchasesPage(filter: PurchaseFilter, page: Page): Promise<PurchasePage> {
     const { where, params } = filterSql(filter);
     const [found, counted] = await Promise.all([
-      this.#db.rows<IntentRow>(
+      this.db.rows<IntentRow>(
         `SELECT * FROM purchase_intents ${where}
-         ORDER BY created_at DESC, ${this.#db.dialect.seq} DESC LIMIT @limit OFFSET @offset`,
+         ORDER BY created_at DESC, ${this.db.dialect.seq} DESC LIMIT @limit OFFSET @offset`,
         { ...params, ...pageBounds(page) },
       ),
       // PostgreSQL's COUNT is a bigint, which its driver answers as text.
-      this.#db.rows<{ total: number | string }>(
+      this.db.rows<{ total: number | string }>(
         `SELECT COUNT(*) AS total FROM purchase_intents ${where}`,
         params,
       ),
@@ -135,11 +128,11 @@ export class StoredAdminReads implements AdminReads {
   }
 
   async dailySpending(from: number, to: number): Promise<DaySpending[]> {
-    return tallyDays(await this.#db.rows<DeliveredGroup>(DELIVERED_SQL, { from, to }));
+    return tallyDays(await this.db.rows<DeliveredGroup>(DELIVERED_SQL, { from, to }));
   }
 
   async openBatches(): Promise<GiveawayBatch[]> {
-    const found = await this.#db.rows<object>(OPEN_BATCHES_SQL);
+    const found = await this.db.rows<object>(OPEN_BATCHES_SQL);
     return found.map((row) => camelRow<GiveawayBatch>(row));
   }
 }

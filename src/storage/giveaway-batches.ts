@@ -27,11 +27,9 @@ const INSERT_BATCH_SQL = `INSERT INTO giveaway_batches (id, kind, quantity, paym
   RETURNING *`;
 
 export class StoredGiveawayBatches implements GiveawayBatches {
-  readonly #db: Database;
   readonly #core: LedgerCore;
 
-  constructor(db: Database) {
-    this.#db = db;
+  constructor(private readonly db: Database) {
     this.#core = new LedgerCore(db, Date.now);
   }
 
@@ -40,7 +38,7 @@ export class StoredGiveawayBatches implements GiveawayBatches {
     // A batch id: random, as it travels in callback data.
     const id = randomBytes(9).toString("base64url");
     const { kind, quantity, paymentMethod, adminId, chatId, balanceBefore } = batch;
-    const row = await this.#db.transaction(async (tx) => {
+    const row = await this.db.transaction(async (tx) => {
       const fields = { id, kind, quantity, method: paymentMethod, adminId, chatId, now };
       const [inserted] = await tx.rows<object>(INSERT_BATCH_SQL, fields);
       for (const [position, recipient] of recipients.entries()) {
@@ -79,12 +77,12 @@ export class StoredGiveawayBatches implements GiveawayBatches {
   }
 
   async #batches(where: string, params?: Params): Promise<GiveawayBatch[]> {
-    const found = await this.#db.rows<object>(`SELECT * FROM giveaway_batches ${where}`, params);
+    const found = await this.db.rows<object>(`SELECT * FROM giveaway_batches ${where}`, params);
     return found.map((row) => camelRow<GiveawayBatch>(row));
   }
 
   async setBatchMessage(id: string, messageId: number, now: number): Promise<void> {
-    await this.#db.run(
+    await this.db.run(
       "UPDATE giveaway_batches SET message_id = @messageId, updated_at = @now WHERE id = @id",
       { id, messageId, now },
     );
@@ -98,7 +96,7 @@ export class StoredGiveawayBatches implements GiveawayBatches {
     reason?: BatchStopReason,
   ): Promise<boolean> {
     const names = from.map((_, index) => `@from${index}`).join(", ");
-    const changed = await this.#db.run(
+    const changed = await this.db.run(
       `UPDATE giveaway_batches SET status = @to, stop_reason = @reason, updated_at = @now
        WHERE id = @id AND status IN (${names}) AND COALESCE(stop_reason, '') <> 'restored'`,
       {
@@ -110,13 +108,17 @@ export class StoredGiveawayBatches implements GiveawayBatches {
   }
 
   async nextBatchDraft(id: string, now: number): Promise<PurchaseIntent | undefined> {
-    const [row] = await this.#db.rows<IntentRow>(
-      `SELECT * FROM purchase_intents
-       WHERE batch_id = @id AND status = 'draft' AND expires_at > @now
-       ORDER BY batch_position LIMIT 1`,
-      { id, now },
-    );
-    return row === undefined ? undefined : rowToIntent(row);
+    const where = "batch_id = @id AND status = 'draft' AND expires_at > @now";
+    return (await this.#intents(`${where} ORDER BY batch_position LIMIT 1`, { id, now }))[0];
+  }
+
+  batchIntents(id: string): Promise<PurchaseIntent[]> {
+    return this.#intents("batch_id = @id ORDER BY batch_position", { id });
+  }
+
+  async #intents(where: string, params: Params): Promise<PurchaseIntent[]> {
+    const sql = `SELECT * FROM purchase_intents WHERE ${where}`;
+    return (await this.db.rows<IntentRow>(sql, params)).map(rowToIntent);
   }
 
   /** draft → cancelled for every draft of the batch (the transition table allows it). */
@@ -125,7 +127,7 @@ export class StoredGiveawayBatches implements GiveawayBatches {
       where: "batch_id = @id AND status = 'draft' ORDER BY batch_position",
       params: { id },
     };
-    const cancelled = await this.#db.transaction((tx) =>
+    const cancelled = await this.db.transaction((tx) =>
       this.#core.moveAll(tx, select, "cancelled", now, { finishedAt: now }, "requester"),
     );
     return cancelled.length;
@@ -133,18 +135,10 @@ export class StoredGiveawayBatches implements GiveawayBatches {
 
   async batchCounts(id: string): Promise<BatchCounts> {
     return tallyBatch(
-      await this.#db.rows<{ status: IntentStatus; n: number }>(
+      await this.db.rows<{ status: IntentStatus; n: number }>(
         "SELECT status, COUNT(*) AS n FROM purchase_intents WHERE batch_id = @id GROUP BY status",
         { id },
       ),
     );
-  }
-
-  async batchIntents(id: string): Promise<PurchaseIntent[]> {
-    const found = await this.#db.rows<IntentRow>(
-      "SELECT * FROM purchase_intents WHERE batch_id = @id ORDER BY batch_position",
-      { id },
-    );
-    return found.map(rowToIntent);
   }
 }

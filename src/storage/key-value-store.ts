@@ -17,25 +17,22 @@ export const KV_WRITE_SQL = `INSERT INTO kv (namespace, key, value, updated_at)
 const STORE_WRITE_RETRY: WriteRetryPolicy = { attempts: 8, firstDelayMs: 25, maxDelayMs: 800 };
 
 export class KeyValueStore<T> implements KeyValue<T> {
-  readonly #db: Database;
-  readonly #namespace: string;
-
-  constructor(db: Database, namespace: string) {
-    this.#db = db;
-    this.#namespace = namespace;
-  }
+  constructor(
+    private readonly db: Database,
+    private readonly namespace: string,
+  ) {}
 
   async read(key: string): Promise<T | undefined> {
-    const [row] = await this.#db.rows<{ value: string }>(
+    const [row] = await this.db.rows<{ value: string }>(
       "SELECT value FROM kv WHERE namespace = @namespace AND key = @key",
-      { namespace: this.#namespace, key },
+      { namespace: this.namespace, key },
     );
     return row === undefined ? undefined : (JSON.parse(row.value) as T);
   }
 
   async write(key: string, value: T): Promise<void> {
-    const namespace = this.#namespace;
-    await this.#db.run(KV_WRITE_SQL, {
+    const namespace = this.namespace;
+    await this.db.run(KV_WRITE_SQL, {
       namespace,
       key,
       value: JSON.stringify(value),
@@ -44,8 +41,8 @@ export class KeyValueStore<T> implements KeyValue<T> {
   }
 
   async delete(key: string): Promise<void> {
-    await this.#db.run("DELETE FROM kv WHERE namespace = @namespace AND key = @key", {
-      namespace: this.#namespace,
+    await this.db.run("DELETE FROM kv WHERE namespace = @namespace AND key = @key", {
+      namespace: this.namespace,
       key,
     });
   }
@@ -58,5 +55,5 @@ export class KeyValueStore<T> implements KeyValue<T> {
     await retryWrite(() => this.delete(key), STORE_WRITE_RETRY, this.#isTransient);
   }
 
-  readonly #isTransient = (error: unknown): boolean => this.#db.isTransient(error);
+  readonly #isTransient = (error: unknown): boolean => this.db.isTransient(error);
 }

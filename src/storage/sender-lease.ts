@@ -12,11 +12,9 @@ import type { Database } from "./db/port.js";
 import { camelRow } from "./ledger/rows.js";
 
 export class StoredSenderLease implements SenderLease {
-  readonly #db: Database;
   readonly #now: string;
 
-  constructor(db: Database) {
-    this.#db = db;
+  constructor(private readonly db: Database) {
     this.#now = db.dialect.nowMs;
   }
 
@@ -35,7 +33,7 @@ export class StoredSenderLease implements SenderLease {
   }
 
   async renew(owner: string, epoch: number, ttlMs: number): Promise<boolean> {
-    const changed = await this.#db.run(
+    const changed = await this.db.run(
       `UPDATE sender_lease SET expires_at = ${this.#now} + CAST(@ttl AS BIGINT),
          renewed_at = ${this.#now}
        WHERE name = 'sender' AND owner = @owner AND epoch = @epoch AND expires_at > ${this.#now}`,
@@ -45,7 +43,7 @@ export class StoredSenderLease implements SenderLease {
   }
 
   async release(owner: string, epoch: number): Promise<void> {
-    await this.#db.run(
+    await this.db.run(
       `UPDATE sender_lease SET owner = NULL, expires_at = 0
        WHERE name = 'sender' AND owner = @owner AND epoch = @epoch`,
       { owner, epoch },
@@ -53,7 +51,7 @@ export class StoredSenderLease implements SenderLease {
   }
 
   async holder(): Promise<LeaseHolder | undefined> {
-    const [row] = await this.#db.rows<object>(
+    const [row] = await this.db.rows<object>(
       `SELECT owner, epoch, expires_at FROM sender_lease
        WHERE name = 'sender' AND owner IS NOT NULL AND expires_at > ${this.#now}`,
     );
@@ -63,9 +61,9 @@ export class StoredSenderLease implements SenderLease {
   /** Takes the row when `condition` holds, with the row as it was before, in one transaction. */
   #take(condition: string, params: Record<string, unknown>): Promise<LeaseGrant | undefined> {
     const now = this.#now;
-    return this.#db.transaction(async (tx) => {
+    return this.db.transaction(async (tx) => {
       const [before] = await tx.rows<{ owner: string | null; expires_at: number }>(
-        `SELECT owner, expires_at FROM sender_lease WHERE name = 'sender'${this.#db.dialect.forUpdate}`,
+        `SELECT owner, expires_at FROM sender_lease WHERE name = 'sender'${this.db.dialect.forUpdate}`,
       );
       const [taken] = await tx.rows<{ epoch: number; at: number }>(
         `UPDATE sender_lease SET owner = @owner, epoch = epoch + 1,

@@ -11,6 +11,7 @@ import { StoredGiveawayBatches } from "./giveaway-batches.js";
 import { KeyValueStore } from "./key-value-store.js";
 import { openLedger } from "./ledger/ledger.js";
 import { StoredSenderLease } from "./sender-lease.js";
+import { StoredStarTopUps } from "./star-top-ups.js";
 import type { Storage } from "./types.js";
 
 /** `backup`: online backups, where the driver takes them (SQLite). */
@@ -24,6 +25,7 @@ export function storageOn(db: Database, backup?: Storage["backup"]): Storage {
     keyValues: <T>(namespace: string) => new KeyValueStore<T>(db, namespace),
     access: new StoredAccess(db),
     senderLease: new StoredSenderLease(db),
+    starTopUps: new StoredStarTopUps(db),
     backup,
     isUp: () => db.isUp(),
     isOpen: () => db.isOpen(),

@@ -6,6 +6,7 @@
 import type { PurchaseAccounts } from "../ledger/accounts.js";
 import type { AdminReads } from "../ledger/admin-reads.js";
 import type { GiveawayBatches } from "../ledger/giveaways.js";
+import type { StarTopUps } from "../ledger/star-top-ups.js";
 import type { PurchaseLedger, SenderLease, SpendingLimits } from "../ledger/types.js";
 
 /** One namespace of JSON values by key (conversation state, settings, notices). */
@@ -82,6 +83,8 @@ export interface Storage {
   access: AccessStore;
   /** The sender lease: one process at a time takes updates and sends purchases. */
   senderLease: SenderLease;
+  /** The bot's own Telegram Stars: the top-ups admins paid, and their refunds. */
+  starTopUps: StarTopUps;
   /**
    * An online backup into `dir`, checked, keeping the newest `keep` (SQLite); undefined where
    * the store is backed up by other means (PostgreSQL: pg_dump, the service's own backups).

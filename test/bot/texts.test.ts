@@ -125,6 +125,8 @@ describe("texts", () => {
       no_access: 1,
       storage: 1,
       stopping: 1,
+      not_enough_stars: 1,
+      stars_unavailable: 1,
     } satisfies Record<ConfirmRefusal["reason"], 1>;
     const keys = new Set(keysOf("en.ftl"));
     const built = [

@@ -57,6 +57,7 @@ describe("PostgreSQL storages opened together", () => {
       `schema version ${newer}, newer than this bot knows (${latestVersion("postgres")})`,
     );
     const applied = await pool.query("SELECT count(*)::int AS n FROM schema_migrations");
-    expect(applied.rows[0]).toEqual({ n: newer });
+    // Its own steps (PostgreSQL has no 4 to 11: src/storage/migrations.ts) and the newer one.
+    expect(applied.rows[0]).toEqual({ n: migrationsFor("postgres").length + 1 });
   });
 });

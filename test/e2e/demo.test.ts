@@ -63,10 +63,18 @@ const WALKTHROUGH: ReadonlyArray<readonly [typed: string, shows: RegExp]> = [
   ["#3", /📎 giveaway[\w-]*\.csv \(\d+ bytes\)\n {4}saved as \S+\.csv/],
   // The list's message has no buttons: #1 is the card's Confirm.
   ["#1", /\(you pressed "✅ Confirm" on #\d+\)[\s\S]*🎁 Giveaway over: 3 delivered/],
+  ["/topup 2500", /Telegram Stars for the bot[\s\S]*\[1\] Pay ⭐️2500/],
+  [
+    "#1",
+    /⭐ Thank you: 2,500 Telegram Stars were added to the bot's balance \(charge \S+\)\. The bot now holds 2,500 Stars\./,
+  ],
   [":group", /You are Ada \(id 1001\), in the group "Gift demo group"\./],
   // After a Premium giveaway of 3, the admin's own Premium gift in the group still goes.
   ["/premium @uma_user", /Telegram Premium for @uma_user: for how long\?/],
-  ["#1", /Gift: Telegram Premium for 3 months[\s\S]*\[1\] ✅ Confirm/],
+  [
+    "#1",
+    /Gift: Telegram Premium for 3 months\nPayment: 1,000 Telegram Stars from the bot's own balance[\s\S]*\[1\] ✅ Confirm/,
+  ],
   ["#1", /✅ Delivered: Telegram Premium for 3 months to @uma_user/],
   [":private", /You are Ada \(id 1001\), in the private chat of Ada\./],
   [":unknown-outcome", /the next purchase will go through, but its answer is lost/],

@@ -211,8 +211,11 @@ describe("ledger migrations", () => {
     const after = db
       .prepare<[], Record<string, unknown>>("SELECT * FROM purchase_intents ORDER BY rowid")
       .all();
-    // Later migrations' columns (the measured cost, the giveaway batch) start empty too.
+    // Later migrations' columns (the measured cost, the giveaway batch, how it is paid) start
+    // empty too: every older intent went through the service.
     const costColumns = {
+      paid_via: "service",
+      recipient_user_id: null,
       cost_amount: null,
       cost_currency: null,
       cost_source: null,

@@ -54,6 +54,9 @@ function demoEnvironment(options: {
     // Premium giveaway would otherwise use up Ada's 3 Premium gifts a day before the README's
     // group step. Uma, the buyer, keeps the default per-person limits; the bot-wide ones hold.
     LIMITS_EXEMPT_ADMINS: "true",
+    // Premium for people the bot has seen is gifted by the bot itself from its own Telegram Stars
+    // (docs/telegram-premium.md); the emulator's bot starts with none: the walkthrough tops up.
+    PREMIUM_VIA: "telegram-first",
     DATABASE_PATH: options.databasePath,
     BOT_MODE: "polling",
     // A quick stop on :quit: the sandbox answers at once, so a 10 s timeout is plenty, and the

@@ -7,6 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { BotApiError, badRequest } from "./errors.js";
 import { getFile } from "./files.js";
+import { AnswerDropped } from "./stars.js";
+import { STARS_HANDLERS } from "./stars-api.js";
 import { formatText } from "./formatting.js";
 import {
   isRecord,
@@ -45,6 +47,8 @@ export type BotApiResponse =
       error_code: number;
       description: string;
       parameters?: { retry_after?: number };
+      /** The answer never reaches the bot (a fault): the connection resets, or hangs. */
+      dropped?: "hang" | "reset";
     };
 
 type Handler = (state: EmulatorState, params: Params, signal?: AbortSignal) => unknown;
@@ -772,6 +776,7 @@ const HANDLERS = new Map<string, { name: string; handler: Handler }>(
     getChat,
     leaveChat,
     getFile,
+    ...STARS_HANDLERS,
   } satisfies Record<string, Handler>).map(([name, handler]) => [
     name.toLowerCase(),
     { name, handler },
@@ -834,6 +839,9 @@ async function respond(run: () => unknown): Promise<BotApiResponse> {
 }
 
 function errorResponse(thrown: unknown): BotApiResponse {
+  if (thrown instanceof AnswerDropped) {
+    return { ok: false, error_code: 0, description: thrown.message, dropped: thrown.how };
+  }
   const error = asBotApiError(thrown);
   const response: BotApiResponse = {
     ok: false,

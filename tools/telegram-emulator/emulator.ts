@@ -3,6 +3,7 @@
  * press a button), and ways to observe what the bot did — all in-process. The HTTP server
  * (server.ts) exposes the same operations so another process can drive a running emulator.
  */
+import { payInvoice } from "./stars-api.js";
 import { asReplied, type BotApiResponse, callBotApi, commandsScopeKey } from "./bot-api.js";
 import { BotApiError, EmulatorControlError, EmulatorTimeoutError } from "./errors.js";
 import { storePersonFile } from "./files.js";
@@ -357,6 +358,10 @@ export class TelegramEmulator {
         `message ${messageId} has no button at row ${row}, column ${col}`,
         404,
       );
+    }
+    // An invoice's "Pay": Telegram asks the bot first (the pre-checkout query).
+    if (button.pay === true) {
+      return { updateId: payInvoice(this.state, userId, chatId, messageId), callbackQueryId: "" };
     }
     if (typeof button.callback_data !== "string") {
       throw new EmulatorControlError(`button "${button.text}" has no callback data`);

@@ -9,6 +9,8 @@ import { TelegramEmulator, type TelegramEmulatorOptions } from "./emulator.js";
 import { EmulatorClosedError, EmulatorControlError, EmulatorTimeoutError } from "./errors.js";
 import { fileAtPath } from "./files.js";
 import { readMultipart } from "./multipart.js";
+import type { GiftFault } from "./stars.js";
+import { payInvoice } from "./stars-api.js";
 import { isRecord, type Params } from "./params.js";
 import type { ChatMemberStatus, NewGroup, NewUser, UploadedFile } from "./types.js";
 
@@ -115,6 +117,12 @@ async function handleBotApi(
     return;
   }
   const answer = await emulator.callApi(method, params, closeSignal(response));
+  // A fault: the call did what it did, but its answer never reaches the bot.
+  if (!answer.ok && answer.dropped === "reset") {
+    request.socket.destroy();
+    return;
+  }
+  if (!answer.ok && answer.dropped === "hang") return;
   sendJson(response, answer.ok ? 200 : answer.error_code, answer);
 }
 
@@ -243,6 +251,26 @@ const CONTROL_ROUTES: Record<string, ControlRoute> = {
     );
     return { ok: true };
   },
+  "POST stars": (emulator, input) => {
+    const balance = optionalIntParam(input, "balance");
+    if (balance !== undefined) emulator.state.stars.balance = balance;
+    const faults = Array.isArray(input.faults) ? input.faults : [];
+    emulator.state.stars.fault(...(faults as GiftFault[]));
+    return { balance: emulator.state.stars.balance };
+  },
+  "GET stars": (emulator) => ({
+    balance: emulator.state.stars.balance,
+    transactions: emulator.state.stars.transactions,
+    giftCalls: emulator.state.stars.giftCalls,
+  }),
+  "POST pay-invoice": (emulator, input) => ({
+    updateId: payInvoice(
+      emulator.state,
+      intParam(input, "userId"),
+      intParam(input, "chatId"),
+      intParam(input, "messageId"),
+    ),
+  }),
   "GET chat": (emulator, query) => ({
     messages: emulator.chat(intParam(query, "chat")),
     lastEventSeq: emulator.lastEventSeq,

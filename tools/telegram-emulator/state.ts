@@ -3,6 +3,7 @@
  * that waiters follow. It knows nothing of HTTP; the Bot API methods (bot-api.ts) and the control
  * API (emulator.ts) both work on it, so in-process tests and the HTTP server see the same state.
  */
+import { BotStarsModel } from "./stars.js";
 import { BotApiError, badRequest, EmulatorClosedError, EmulatorTimeoutError } from "./errors.js";
 import type { StoredFile } from "./files.js";
 import type {
@@ -104,6 +105,10 @@ export class EmulatorState {
   /** Menu buttons set per private chat (setChatMenuButton with chat_id); key "" is the default. */
   readonly menuButtons = new Map<number | "", Record<string, unknown>>();
   readonly injectedErrors: InjectedError[] = [];
+  /** The bot's own Telegram Stars (./stars.ts). */
+  readonly stars = new BotStarsModel();
+  /** Pre-checkout queries waiting for the bot's answer, by id. */
+  readonly checkouts = new Map<string, { userId: number; chatId: number; messageId: number }>();
   webhook:
     | { url: string; secretToken?: string; maxConnections: number; allowedUpdates?: string[] }
     | undefined;

@@ -256,7 +256,8 @@ class TerminalChat {
       this.print(found);
       return;
     }
-    if (typeof found.button.callback_data !== "string") {
+    // An invoice's Pay button: the emulator asks the bot, then charges (tools/telegram-emulator/stars-api.ts).
+    if (typeof found.button.callback_data !== "string" && found.button.pay !== true) {
       this.print(
         `(button ${number} opens ${found.button.url ?? "something the terminal cannot open"})`,
       );

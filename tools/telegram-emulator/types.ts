@@ -80,6 +80,10 @@ export interface ApiMessage {
   entities?: MessageEntity[];
   reply_markup?: InlineKeyboardMarkup;
   reply_to_message?: ApiMessage;
+  /** An invoice in Stars the bot sent (./stars-api.ts). */
+  invoice?: Record<string, unknown>;
+  /** A person's payment of an invoice (Telegram's service message). */
+  successful_payment?: Record<string, unknown>;
 }
 
 /** A button press delivered to the bot. */
@@ -96,6 +100,14 @@ export interface ApiUpdate {
   update_id: number;
   message?: ApiMessage;
   callback_query?: ApiCallbackQuery;
+  /** Telegram asks the bot before charging a person for an invoice. */
+  pre_checkout_query?: {
+    id: string;
+    from: ApiUser;
+    currency: string;
+    total_amount: number;
+    invoice_payload: string;
+  };
 }
 
 /** Membership statuses, as in Telegram's ChatMember variants. */

@@ -32,6 +32,7 @@ import { startSandbox } from "../sandbox/server.js";
 import type { Sandbox, SandboxOptions } from "../sandbox/types.js";
 import { createTestClock, type TestClock } from "./clock.js";
 import { createTelegramFake, TEST_BOT_INFO, type TelegramFake } from "./telegram-fake.js";
+import { type FakeStars, installStars } from "./telegram-stars.js";
 import { testConfig } from "./test-config.js";
 import { createUpdateFactory, type UpdateFactory } from "./updates.js";
 
@@ -71,6 +72,12 @@ export interface BotHarnessOptions {
   /** How admin messages Telegram did not take are sent again (default: the notifier's). */
   adminMessageRetry?: AdminMessageRetry;
   logger?: Logger;
+  /** PREMIUM_VIA (default `service`). */
+  premiumVia?: "service" | "telegram" | "telegram-first";
+  /** The bot's own Telegram Stars on the fake (tools/testing/telegram-stars.ts). */
+  stars?: { balance: number };
+  /** How long a Premium gift through Telegram waits for its answer (default 30 s). */
+  giftTimeoutMs?: number;
 }
 
 export interface BotHarness {
@@ -94,6 +101,8 @@ export interface BotHarness {
   readonly appDb: Db;
   readonly sandbox: Sandbox;
   readonly telegram: TelegramFake;
+  /** The bot's Stars on the fake, when the options asked for them. */
+  readonly stars: FakeStars | undefined;
   readonly updates: UpdateFactory;
   /** Shared by the ledger, the desk and the bot; `clock.advance(ms)` moves time. */
   readonly clock: TestClock;
@@ -117,6 +126,7 @@ export interface BotHarness {
 export async function createBotHarness(options: BotHarnessOptions): Promise<BotHarness> {
   const sandbox = await startSandbox(options.sandbox);
   const telegram = createTelegramFake();
+  const stars = options.stars === undefined ? undefined : installStars(telegram, options.stars);
   const updates = createUpdateFactory();
   const clock = createTestClock();
   const dbPath = join(options.dir, "giftbot.sqlite");
@@ -133,6 +143,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     ...(options.giveaway ? { giveaway: options.giveaway } : {}),
     ...(options.reports ? { reports: options.reports } : {}),
     ...(options.backups ? { backups: options.backups } : {}),
+    ...(options.premiumVia ? { premiumVia: options.premiumVia } : {}),
   });
 
   let appDb: Db | undefined;
@@ -153,6 +164,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
         : {}),
       ...(options.canBuy ? { accessCheck: options.canBuy } : {}),
       ...(options.adminMessageRetry ? { adminMessageRetry: options.adminMessageRetry } : {}),
+      ...(options.giftTimeoutMs === undefined ? {} : { giftTimeoutMs: options.giftTimeoutMs }),
     });
     // Awaited, as start awaits it: the store has not yet named the intents to announce when
     // build returns otherwise, and the notifier's idle() would miss them.
@@ -201,6 +213,7 @@ export async function createBotHarness(options: BotHarnessOptions): Promise<BotH
     },
     sandbox,
     telegram,
+    stars,
     updates,
     clock,
     dbPath,

@@ -9,6 +9,7 @@
 import type { ApiClientOptions } from "grammy";
 import type { Chat, Message, UserFromGetMe } from "grammy/types";
 import { readMultipart } from "../telegram-emulator/multipart.js";
+import { AnswerDropped } from "../telegram-emulator/stars.js";
 
 /** One outgoing Bot API call as the bot made it. */
 export interface RecordedCall {
@@ -30,7 +31,11 @@ export type CannedAnswer =
   | { ok: true; result: unknown }
   | { ok: false; error_code: number; description: string; parameters?: Record<string, unknown> };
 
-/** A canned answer; `fallback` gives what the fake would have answered without it. */
+/**
+ * A canned answer; `fallback` gives what the fake would have answered without it. Throwing
+ * {@link AnswerDropped} drops the answer: the connection resets, or no answer ever comes (until
+ * the caller aborts).
+ */
 type AnswerFn = (
   payload: Record<string, unknown>,
   call: RecordedCall,
@@ -193,29 +198,44 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
   }
 
   /** Records the call, answers it and wakes whoever waits for it. */
-  const respond = (method: string, payload: Record<string, unknown>): Response => {
+  const respond = (method: string, payload: Record<string, unknown>): Response | AnswerDropped => {
     const call: RecordedCall = { method, payload, seq: ++seq };
     calls.push(call);
     const custom = answers.get(method);
     const fallback = () => defaultAnswer(method, payload);
-    const answer = custom ? custom(payload, call, fallback) : fallback();
-    if (answer.ok) call.result = answer.result;
-    for (const waiter of [...waiters]) {
-      if (call.seq > waiter.since && waiter.test(call)) {
-        waiters.delete(waiter);
-        waiter.done(call);
-      }
+    let answer: CannedAnswer;
+    try {
+      answer = custom ? custom(payload, call, fallback) : fallback();
+    } catch (error) {
+      if (!(error instanceof AnswerDropped)) throw error;
+      wake(call);
+      return error;
     }
+    if (answer.ok) call.result = answer.result;
+    wake(call);
     return new Response(JSON.stringify(answer), {
       status: answer.ok ? 200 : answer.error_code,
       headers: { "content-type": "application/json" },
     });
   };
 
+  function wake(call: RecordedCall): void {
+    for (const waiter of [...waiters]) {
+      if (call.seq > waiter.since && waiter.test(call)) {
+        waiters.delete(waiter);
+        waiter.done(call);
+      }
+    }
+  }
+
   // Not async (the type-checked lint): an upload's multipart body is read first, then answered.
   const fakeFetch = (
     url: unknown,
-    init?: { body?: unknown; headers?: ConstructorParameters<typeof Headers>[0] },
+    init?: {
+      body?: unknown;
+      headers?: ConstructorParameters<typeof Headers>[0];
+      signal?: AbortSignal | null;
+    },
   ): Promise<Response> => {
     const download = /\/file\/bot[^/]+\/documents\/([^/]+)$/.exec(String(url));
     if (download !== null) {
@@ -228,13 +248,19 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
     const body = init?.body;
     if (isStream(body)) {
       const contentType = new Headers(init?.headers).get("content-type") ?? "";
-      return multipartPayload(body, contentType).then((payload) => respond(method, payload));
+      return multipartPayload(body, contentType).then((payload) => {
+        const answer = respond(method, payload);
+        return answer instanceof AnswerDropped ? dropped(answer, undefined) : answer;
+      });
     }
     const payload =
       typeof body === "string" && body.length > 0
         ? (JSON.parse(body) as Record<string, unknown>)
         : {};
-    return Promise.resolve(respond(method, payload));
+    const answer = respond(method, payload);
+    return answer instanceof AnswerDropped
+      ? dropped(answer, init?.signal ?? undefined)
+      : Promise.resolve(answer);
   };
 
   return {
@@ -267,6 +293,18 @@ export function createTelegramFake(options: TelegramFakeOptions = {}): TelegramF
       files.set(fileId, typeof content === "string" ? new TextEncoder().encode(content) : content);
     },
   };
+}
+
+/** What fetch does when the answer never comes: a reset, or a wait until the caller aborts. */
+function dropped(drop: AnswerDropped, signal: AbortSignal | undefined): Promise<Response> {
+  if (drop.how === "reset") return Promise.reject(new TypeError("fetch failed: socket hang up"));
+  return new Promise((_resolve, reject) => {
+    const abort = () => {
+      reject(signal?.reason instanceof Error ? signal.reason : new Error("aborted"));
+    };
+    if (signal?.aborted === true) abort();
+    else signal?.addEventListener("abort", abort, { once: true });
+  });
 }
 
 /**

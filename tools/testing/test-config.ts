@@ -51,6 +51,8 @@ export interface TestConfigOptions {
   wallet?: { address?: string | undefined; version?: "v5r1" | "v4r2" | "v3r2" };
   /** The admins' Mini App (ADMIN_APP_PORT, ADMIN_APP_URL); default: none. */
   adminApp?: Config["adminApp"];
+  /** PREMIUM_VIA (default `service`). */
+  premiumVia?: Config["premium"]["via"];
 }
 
 /**
@@ -92,6 +94,7 @@ export function testConfig(options: TestConfigOptions): Config {
       mnemonicScheme: "ton",
       paymentMethod: options.defaultPaymentMethod ?? "usdt_ton",
     },
+    premium: { via: options.premiumVia ?? "service" },
     access: {
       adminIds: [],
       allowedUserIds: [],

@@ -43,10 +43,14 @@ import { AdminMessenger, type AdminMessageRender, type AdminMessageRetry } from 
 
 export type { AdminMessageRender, AdminMessageRetry } from "./messenger.js";
 
-/** LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings; unset means no alert. */
+/**
+ * LOW_BALANCE_TON / LOW_BALANCE_USDT as decimal strings, LOW_BALANCE_STARS (the bot's own
+ * Telegram Stars) in whole Stars; unset means no alert.
+ */
 export interface BalanceAlerts {
   lowBalanceTon?: string | undefined;
   lowBalanceUsdt?: string | undefined;
+  lowBalanceStars?: number | undefined;
 }
 
 export interface AdminNotifierOptions {
@@ -171,6 +175,10 @@ export class AdminNotifier {
     const stopContradiction = desk.events.on("lateContradiction", (intent, answer) =>
       this.#settlements.lateContradiction(intent, answer),
     );
+    // The bot's own Stars: every read the desk makes is checked against LOW_BALANCE_STARS.
+    const stopStars = desk.events.on("starBalanceRead", (stars) => {
+      if (this.#options.admins.length > 0) this.#lowBalance.checkStars(stars);
+    });
     this.#listening = true;
     this.#followBalanceReads();
     return () => {
@@ -179,6 +187,7 @@ export class AdminNotifier {
       stopStorage();
       stopSettled();
       stopContradiction();
+      stopStars();
       this.#listening = false;
       this.#followBalanceReads();
     };

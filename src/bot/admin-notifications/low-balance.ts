@@ -13,16 +13,23 @@ import { isBelow } from "./decimal.js";
 
 type Currency = "ton" | "usdt";
 /** Per currency: whether the balance was below its threshold at the last read. */
-export type LowState = Partial<Record<Currency, boolean>>;
+export type LowState = Partial<Record<Currency | "stars", boolean>>;
 
 const LOW_STATE_KEY = "low-balance";
+/** Whether the bot's own Star balance was below LOW_BALANCE_STARS at the last read. */
+const LOW_STARS_KEY = "low-balance-stars";
 
 type Render = (t: Translate, locale: string) => { text: string };
 
 interface LowBalanceParts {
   store: KeyValue<LowState | true>;
   alerts: () =>
-    { lowBalanceTon?: string | undefined; lowBalanceUsdt?: string | undefined } | undefined;
+    | {
+        lowBalanceTon?: string | undefined;
+        lowBalanceUsdt?: string | undefined;
+        lowBalanceStars?: number | undefined;
+      }
+    | undefined;
   logger: Logger;
   /** Sends a warning to every admin. */
   warn: (render: Render) => void;
@@ -46,6 +53,29 @@ export class LowBalanceWatch {
       this.#parts.logger.warn({ err }, "could not check the balance against the thresholds"),
     );
     this.#parts.track(this.#checks);
+  }
+
+  /** The bot's own Star balance against LOW_BALANCE_STARS: told once per crossing downwards. */
+  checkStars(stars: number): void {
+    if (this.#parts.alerts()?.lowBalanceStars === undefined) return;
+    const check = this.#checks.then(() => this.#checkStars(stars));
+    this.#checks = check.catch((err: unknown) =>
+      this.#parts.logger.warn({ err }, "could not check the Star balance against its threshold"),
+    );
+    this.#parts.track(this.#checks);
+  }
+
+  async #checkStars(stars: number): Promise<void> {
+    const threshold = this.#parts.alerts()?.lowBalanceStars;
+    if (threshold === undefined) return;
+    const below = stars < threshold;
+    const saved = await this.#parts.store.read(LOW_STARS_KEY);
+    const wasBelow = saved !== undefined && saved !== true && saved.stars === true;
+    if (below !== wasBelow) await this.#parts.store.write(LOW_STARS_KEY, { stars: below });
+    if (!below || wasBelow) return;
+    this.#parts.warn((t) => ({
+      text: t("admin-low-balance-stars", { value: stars, threshold }),
+    }));
   }
 
   async #check(balance: BalanceSnapshot): Promise<void> {

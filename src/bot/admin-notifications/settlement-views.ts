@@ -12,16 +12,22 @@ import { formatDateTime } from "../format.js";
 import { answerText } from "../outcome-detail.js";
 import type { NameLookup } from "../people.js";
 import { transactionLine } from "../purchase-views.js";
+import { provedByLine } from "../stars-views.js";
 
-/** How an unknown outcome ended up settled, as its messages say it: by whom, and which way. */
+/**
+ * How an unknown outcome ended up settled, as its messages say it: by whom, and which way
+ * (`telegram`: proved delivered by the bot's Star transactions).
+ */
 export type SettledAs =
-  { by: "admin"; adminId: number; delivered: boolean } | { by: "service"; delivered: boolean };
+  | { by: "admin"; adminId: number; delivered: boolean }
+  | { by: "service"; delivered: boolean }
+  | { by: "telegram"; delivered: true };
 
 /** What a settlement event says, as its messages say it. */
 export function settledAs(settlement: Settlement): SettledAs {
-  return settlement.by === "admin"
-    ? settlement
-    : { by: "service", delivered: settlement.answer.kind === "success" };
+  if (settlement.by === "admin") return settlement;
+  if (settlement.by === "telegram") return { by: "telegram", delivered: true };
+  return { by: "service", delivered: settlement.answer.kind === "success" };
 }
 
 /**
@@ -34,9 +40,17 @@ export function settledAsOf(intent: PurchaseIntent): SettledAs | undefined {
   switch (intent.status) {
     case "delivered":
     case "not_delivered":
-      return intent.resolvedBy === undefined
-        ? undefined
-        : { by: "admin", adminId: intent.resolvedBy, delivered: intent.status === "delivered" };
+      if (intent.resolvedBy !== undefined) {
+        return {
+          by: "admin",
+          adminId: intent.resolvedBy,
+          delivered: intent.status === "delivered",
+        };
+      }
+      // Delivered with no admin: a gift through Telegram its Star transactions proved.
+      return intent.status === "delivered" && intent.paidVia === "telegram"
+        ? { by: "telegram", delivered: true }
+        : undefined;
     case "succeeded":
     case "rejected":
       return { by: "service", delivered: intent.status === "succeeded" };
@@ -48,13 +62,15 @@ export function settledAsOf(intent: PurchaseIntent): SettledAs | undefined {
 /** "✅ Settled as delivered: 100 Telegram Stars to @bob_gifts." and its kin. */
 function settledTitle(t: Translate, intent: PurchaseIntent, settled: SettledAs): string {
   const way =
-    settled.by === "admin"
-      ? settled.delivered
-        ? "delivered"
-        : "not-delivered"
-      : settled.delivered
-        ? "succeeded"
-        : "rejected";
+    settled.by === "telegram"
+      ? "proved"
+      : settled.by === "admin"
+        ? settled.delivered
+          ? "delivered"
+          : "not-delivered"
+        : settled.delivered
+          ? "succeeded"
+          : "rejected";
   return t(`admin-settled-title-${way}`, {
     gift: giftName(t, intent),
     recipient: intent.recipient,
@@ -62,7 +78,13 @@ function settledTitle(t: Translate, intent: PurchaseIntent, settled: SettledAs):
 }
 
 /** "Settled as delivered by @ada_admin (1001)." or "Settled by the service's late answer…". */
-export function settledByLine(t: Translate, settled: SettledAs, names: NameLookup): string {
+export function settledByLine(
+  t: Translate,
+  settled: SettledAs,
+  names: NameLookup,
+  intent?: PurchaseIntent,
+): string {
+  if (settled.by === "telegram") return intent === undefined ? "" : provedByLine(t, intent);
   if (settled.by === "service") {
     return t("admin-resolved-late", {
       outcome: t(settled.delivered ? "status-succeeded" : "status-rejected"),
@@ -81,9 +103,13 @@ export function settledAlertText(
   body: string,
   names: NameLookup,
 ): string {
-  return [settledTitle(t, intent, settled), "", body, "", settledByLine(t, settled, names)].join(
-    "\n",
-  );
+  return [
+    settledTitle(t, intent, settled),
+    "",
+    body,
+    "",
+    settledByLine(t, settled, names, intent),
+  ].join("\n");
 }
 
 /**
@@ -91,10 +117,10 @@ export function settledAlertText(
  * pressed after a restart of an older version): its text without the title and the hold's hint.
  */
 export function bodyOfShownAlert(t: Translate, shown: string): string {
-  const hint = t("admin-evidence-hint");
+  const hints = new Set([t("admin-evidence-hint"), t("admin-evidence-hint-stars")]);
   const lines = shown.split("\n").slice(1);
   while (lines[0] === "") lines.shift();
-  const body = lines.filter((line) => line !== hint);
+  const body = lines.filter((line) => !hints.has(line));
   while (body.at(-1) === "") body.pop();
   return body.join("\n");
 }

@@ -11,6 +11,9 @@ import type { DefiniteAnswer, Settlement } from "../../purchases/types.js";
 import type { Logger } from "../../shared/logger.js";
 import type { Translate } from "../context.js";
 import type { KnownPeople, NameLookup } from "../people.js";
+import { requesterLine } from "../admin-views.js";
+import { giftName } from "../purchase-views.js";
+import { provedNewsText } from "../stars-views.js";
 import type { AlertMessage, SettledAlerts } from "./settled-alerts.js";
 import {
   contradictionText,
@@ -55,6 +58,15 @@ export class SettlementNotices {
         if (settlement.by === "service") {
           tell((t) => ({
             text: lateSettledText(t, intent, settlement.answer, explorerUrl, names),
+          }));
+        }
+        if (settlement.by === "telegram") {
+          const { proof } = settlement;
+          tell((t, locale) => ({
+            text: provedNewsText(t, locale, intent, giftName(t, intent), proof, [
+              t("admin-intent-id", { id: intent.id }),
+              requesterLine(t, intent, names),
+            ]),
           }));
         }
       })(),

@@ -56,10 +56,14 @@ export function createGiftFlow(kind: IntentKind, services: BotServices) {
         ? await askAmount(conversation, recipient.ctx, recipient.username, services)
         : await askDuration(conversation, recipient.ctx, recipient.username);
 
+    const paid =
+      recipient.recipientUserId === undefined
+        ? {}
+        : { paidVia: "telegram" as const, recipientUserId: recipient.recipientUserId };
     await showSummary(
       choice.ctx,
       services,
-      { kind, recipient: recipient.username, quantity: choice.quantity },
+      { kind, recipient: recipient.username, quantity: choice.quantity, ...paid },
       { outside: (work) => conversation.external(work) },
     );
   };
@@ -173,7 +177,7 @@ async function askRecipient(
   ctx: FlowContext,
   kind: IntentKind,
   services: BotServices,
-): Promise<{ username: Username; ctx: FlowContext }> {
+): Promise<{ username: Username; ctx: FlowContext; recipientUserId?: number }> {
   // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
   const state = await conversation.external(() => purchasesState(services));
   const notice = flowNotice(ctx.t, state);
@@ -211,8 +215,20 @@ async function askRecipient(
     const username = parseUsername(next.text);
     next = undefined;
     let problem: string | undefined;
+    // Premium through Telegram, when PREMIUM_VIA says so and the bot knows whose name it is.
+    const way =
+      username === undefined || kind !== "premium"
+        ? undefined
+        : await conversation.external(async () =>
+            services.desk.premiumWay(await services.people.idOf(username)),
+          );
     if (username === undefined) {
       problem = c.t("flow-recipient-invalid");
+    } else if (way?.via === "telegram") {
+      if (prompt !== undefined) await clearKeyboard(c, prompt);
+      return { username, ctx: c, recipientUserId: way.recipientUserId };
+    } else if (way?.via === "unnamed") {
+      problem = c.t("premium-unnamed", { username });
     } else {
       // The outside context: a wait notice sent from here is not part of the replayed log.
       const check = await conversation.external((outside) =>

@@ -22,6 +22,9 @@ export interface SummaryRequest {
   recipient: Username;
   /** Stars amount, or premium duration in months. */
   quantity: number;
+  /** Premium through Telegram from the bot's Stars, to the recipient named by this id. */
+  paidVia?: "telegram";
+  recipientUserId?: number;
 }
 
 /**
@@ -113,5 +116,7 @@ export async function summaryView(
   return {
     estimate: await services.records.estimate(intent),
     showBalance: services.balanceShownTo(intent.requester.userId),
+    // Paid in the bot's Stars: its balance, read from Telegram (the wallet is not involved).
+    ...(intent.paidVia === "telegram" ? { stars: await services.desk.readStarBalance() } : {}),
   };
 }

@@ -74,7 +74,8 @@ export function summaryKeyboard(t: Translate, intent: PurchaseIntent): InlineKey
   const keyboard = new InlineKeyboard()
     .text(t("button-confirm"), encodeSummary({ type: "confirm", intentId: intent.id }))
     .text(t("button-cancel"), encodeSummary({ type: "cancel", intentId: intent.id }));
-  if (intent.requester.chatType !== "private") return keyboard;
+  // Paid in the bot's Stars: there is no wallet to pay in one currency or another.
+  if (intent.requester.chatType !== "private" || intent.paidVia === "telegram") return keyboard;
   const other = otherMethod(intent.paymentMethod);
   return keyboard
     .row()

@@ -14,6 +14,11 @@ export interface DailyReport extends DayFigures {
   unconfirmedNow: number;
   /** The bot's daily limits, to show the day's use against. */
   limits: { starsPerBotDay: number; premiumPerBotDay: number };
+  /**
+   * The bot's own Telegram Stars (Premium through Telegram): the balance now, and what admins
+   * topped up that day; absent when PREMIUM_VIA is `service`.
+   */
+  stars?: { now: number | undefined; stars: number; count: number } | undefined;
 }
 
 /** The statuses a report lists, in this order (drafts never left, so they are not purchases). */
@@ -55,6 +60,15 @@ export function dailyReportText(t: Translate, locale: string, report: DailyRepor
   if (report.unmeasured > 0) lines.push(t("report-unmeasured", { count: report.unmeasured }));
   lines.push(balanceLine(t, number, "report-balance-start", report.balanceStart));
   lines.push(balanceLine(t, number, "report-balance-end", report.balanceEnd));
+  const stars = report.stars;
+  if (stars !== undefined) {
+    const added = { added: stars.stars, count: stars.count };
+    lines.push(
+      stars.now === undefined
+        ? t("report-stars-unknown", added)
+        : t("report-stars", { ...added, stars: stars.now }),
+    );
+  }
   lines.push(
     report.unconfirmedNow > 0
       ? t("report-unconfirmed", { count: report.unconfirmedNow })

@@ -13,7 +13,7 @@ import type { PurchaseRecords } from "../../purchases/records.js";
 import type { Translate } from "../context.js";
 import { isPassingTelegramFailure } from "../admin-notifications/messenger.js";
 import { DEFAULT_LOCALE, type UserSettingsStore } from "../i18n.js";
-import { dailyReportText } from "./daily-report.js";
+import { type DailyReport, dailyReportText } from "./daily-report.js";
 
 const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
@@ -28,6 +28,8 @@ export interface DailyReporterOptions {
   hourUtc: number | undefined;
   clock: () => number;
   logger: Logger;
+  /** The bot's own Stars now and topped up in [from, to) (Premium through Telegram). */
+  stars?: ((from: number, to: number) => Promise<DailyReport["stars"]>) | undefined;
 }
 
 /**
@@ -86,6 +88,7 @@ export class DailyReporter {
     const report = {
       ...figures,
       unconfirmedNow: (await records.status()).unconfirmed,
+      stars: await this.#options.stars?.(dayStart, dayStart + DAY_MS),
       limits: { starsPerBotDay: limits.starsPerBotDay, premiumPerBotDay: limits.premiumPerBotDay },
     };
     let sent = 0;

@@ -20,9 +20,11 @@ export interface DraftToWrite extends NewIntent {
 
 const INSERT_SQL = `INSERT INTO purchase_intents (id, kind, recipient, quantity, payment_method,
     requester_user_id, requester_chat_id, requester_chat_type, status, created_at, expires_at,
-    balance_before, balance_before_at, updated_at, batch_id, batch_position)
+    balance_before, balance_before_at, updated_at, batch_id, batch_position, paid_via,
+    recipient_user_id)
   VALUES (@id, @kind, @recipient, @quantity, @paymentMethod, @userId, @chatId, @chatType,
-    'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now, @batchId, @position)
+    'draft', @now, @expiresAt, @balanceBefore, @balanceBeforeAt, @now, @batchId, @position,
+    @paidVia, @recipientUserId)
   RETURNING *`;
 
 const MOVE_SQL = `UPDATE purchase_intents SET status = @to, updated_at = @now,
@@ -39,14 +41,11 @@ const EVENT_SQL = `INSERT INTO purchase_intent_events (intent_id, from_status, t
   VALUES (@id, @from, @to, @at, @actor)`;
 
 export class LedgerCore {
-  readonly db: Database;
-  /** Milliseconds since the epoch; tests move time without sleeping. */
-  readonly clock: () => number;
-
-  constructor(db: Database, clock: () => number) {
-    this.db = db;
-    this.clock = clock;
-  }
+  constructor(
+    readonly db: Database,
+    /** Milliseconds since the epoch; tests move time without sleeping. */
+    readonly clock: () => number,
+  ) {}
 
   /**
    * One intent by id, on the database or inside a transaction. `lock`: its row locked until the
@@ -80,6 +79,8 @@ export class LedgerCore {
       balanceBeforeAt: balanceBefore === undefined ? null : (draft.balanceBeforeAt ?? null),
       batchId: draft.batch?.id ?? null,
       position: draft.batch?.position ?? null,
+      paidVia: draft.paidVia ?? "service",
+      recipientUserId: draft.recipientUserId ?? null,
     });
     if (row === undefined) throw new IntentNotFoundError(draft.id);
     await this.event(tx, { id: draft.id, from: null, to: "draft", at: now }, requester.userId);

@@ -12,22 +12,19 @@ import { type IntentRow, rowToIntent } from "./rows.js";
 
 /** The ledger's moves of drafts (typed by PurchaseLedger's members). */
 export class LedgerDrafts {
-  readonly #core: LedgerCore;
-  readonly #draftTtlMs: number;
+  constructor(
+    private readonly core: LedgerCore,
+    private readonly draftTtlMs: number,
+  ) {}
 
-  constructor(core: LedgerCore, draftTtlMs: number) {
-    this.#core = core;
-    this.#draftTtlMs = draftTtlMs;
-  }
-
-  createDraft = (request: NewIntent, now = this.#core.clock()): Promise<PurchaseIntent> => {
+  createDraft = (request: NewIntent, now = this.core.clock()): Promise<PurchaseIntent> => {
     const draft = {
       ...request,
       id: newIntentId(),
       recipient: checkedRecipient(request),
-      expiresAt: now + this.#draftTtlMs,
+      expiresAt: now + this.draftTtlMs,
     };
-    return this.#core.db.transaction((tx) => this.#core.insertDraft(tx, draft, now));
+    return this.core.db.transaction((tx) => this.core.insertDraft(tx, draft, now));
   };
 
   /** Only its requester, only while it is a live draft. */
@@ -35,9 +32,9 @@ export class LedgerDrafts {
     id,
     userId,
     method,
-    now = this.#core.clock(),
+    now = this.core.clock(),
   ) => {
-    const [row] = await this.#core.db.rows<IntentRow>(
+    const [row] = await this.core.db.rows<IntentRow>(
       `UPDATE purchase_intents SET payment_method = @method, updated_at = @now
        WHERE id = @id AND requester_user_id = @userId AND status = 'draft' AND expires_at > @now
        RETURNING *`,
@@ -57,9 +54,9 @@ export class LedgerDrafts {
     id,
     balance,
     readAt,
-    now = this.#core.clock(),
+    now = this.core.clock(),
   ) => {
-    const changed = await this.#core.db.run(
+    const changed = await this.core.db.run(
       `UPDATE purchase_intents
        SET balance_before = @balance, balance_before_at = @readAt, updated_at = @now
        WHERE id = @id AND status = 'sending'
@@ -75,10 +72,10 @@ export class LedgerDrafts {
    * Gives a queued confirmation back to its person as an open draft (queued → draft), when its
    * claim was refused for a reason that passes (paused, an unconfirmed purchase, a limit).
    */
-  reopenQueued = async (id: string, now = this.#core.clock()): Promise<boolean> => {
+  reopenQueued = async (id: string, now = this.core.clock()): Promise<boolean> => {
     const select = { where: "id = @id AND status = 'queued'", params: { id } };
-    const reopened = await this.#core.db.transaction(
-      (tx) => this.#core.moveAll(tx, select, "draft", now, {}, null),
+    const reopened = await this.core.db.transaction(
+      (tx) => this.core.moveAll(tx, select, "draft", now, {}, null),
       { durable: true },
     );
     return reopened.length === 1;
@@ -89,8 +86,8 @@ export class LedgerDrafts {
    * it waited, queued → rejected with `not sent: <reason>` otherwise (its claim was refused, or
    * the bot's own checks). Nothing left, so nothing was spent.
    */
-  closeQueued: PurchaseLedger["closeQueued"] = (id, reason, now = this.#core.clock()) => {
-    const core = this.#core;
+  closeQueued: PurchaseLedger["closeQueued"] = (id, reason, now = this.core.clock()) => {
+    const core = this.core;
     return core.db.transaction(
       async (tx) => {
         const current = await core.get(id, tx, true);
@@ -108,19 +105,19 @@ export class LedgerDrafts {
   };
 
   /** Only its requester; false when it is not (or no longer) their draft. */
-  cancel = async (id: string, userId: number, now = this.#core.clock()): Promise<boolean> => {
+  cancel = async (id: string, userId: number, now = this.core.clock()): Promise<boolean> => {
     const where = "id = @id AND requester_user_id = @userId AND status = 'draft'";
     const fields = { finishedAt: now };
-    const cancelled = await this.#core.db.transaction((tx) =>
-      this.#core.moveAll(tx, { where, params: { id, userId } }, "cancelled", now, fields, userId),
+    const cancelled = await this.core.db.transaction((tx) =>
+      this.core.moveAll(tx, { where, params: { id, userId } }, "cancelled", now, fields, userId),
     );
     return cancelled.length === 1;
   };
 
-  expireDrafts = async (now = this.#core.clock()): Promise<number> => {
-    const where = `status = 'draft' AND expires_at <= @now ORDER BY ${this.#core.db.dialect.seq}`;
-    const expired = await this.#core.db.transaction((tx) =>
-      this.#core.moveAll(tx, { where, params: { now } }, "expired", now, { finishedAt: now }, null),
+  expireDrafts = async (now = this.core.clock()): Promise<number> => {
+    const where = `status = 'draft' AND expires_at <= @now ORDER BY ${this.core.db.dialect.seq}`;
+    const expired = await this.core.db.transaction((tx) =>
+      this.core.moveAll(tx, { where, params: { now } }, "expired", now, { finishedAt: now }, null),
     );
     return expired.length;
   };

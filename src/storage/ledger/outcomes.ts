@@ -1,9 +1,10 @@
 /**
  * Outcomes: what a purchase's request came to (→ succeeded, rejected or unconfirmed), a late
  * answer kept as evidence, the recovery of requests left in flight by a process that died or by
- * a restored backup, and an admin's settlement of an unknown outcome. Each passes the ledger
- * gate, durably, since each changes what a claim's rules read (something `sending`, something
- * `unconfirmed`, the day's totals) and none may roll back once a request may have left.
+ * a restored backup, and the settlement of an unknown outcome (an admin's, or a gift through
+ * Telegram proved by the bot's Star transactions). Each passes the ledger gate, durably, since
+ * each changes what a claim's rules read (something `sending`, something `unconfirmed`, the
+ * day's totals) and none may roll back once a request may have left.
  */
 import { LeaseNotHeldError } from "../../ledger/errors.js";
 import {
@@ -14,6 +15,7 @@ import {
   unrecordedOutcomeFields,
 } from "../../ledger/outcomes.js";
 import { restoredDetail } from "../../ledger/restore.js";
+import { withEvidence } from "../../ledger/star-proof.js";
 import { lateAnswer } from "../../ledger/transitions.js";
 import type { PurchaseIntent, PurchaseLedger, RecordedOutcome } from "../../ledger/types.js";
 import type { Statements } from "../db/port.js";
@@ -23,27 +25,19 @@ import { closeWhatWasOpen } from "./restored.js";
 
 /** The ledger's outcome moves (typed by PurchaseLedger's members). */
 export class LedgerOutcomes {
-  readonly #core: LedgerCore;
-  readonly #queries: LedgerQueryRows;
-  /** Inside a gated transaction: whether this process still holds its lease (./claims.ts). */
-  readonly #holdsLease: (tx: Statements) => Promise<boolean>;
-
   constructor(
-    core: LedgerCore,
-    queries: LedgerQueryRows,
-    holdsLease: (tx: Statements) => Promise<boolean>,
-  ) {
-    this.#core = core;
-    this.#queries = queries;
-    this.#holdsLease = holdsLease;
-  }
+    private readonly core: LedgerCore,
+    private readonly queries: LedgerQueryRows,
+    /** Inside a gated transaction: whether this process still holds its lease (./claims.ts). */
+    private readonly holdsLease: (tx: Statements) => Promise<boolean>,
+  ) {}
 
   /**
    * Writes a purchase's outcome right after the response: success → succeeded (tx_hash and the
    * full body), rejected or invalid → rejected, ambiguous → unconfirmed (cause, body and tx_hash
    * kept). The intent must be `sending`.
    */
-  recordOutcome: PurchaseLedger["recordOutcome"] = (id, outcome, now = this.#core.clock()) => {
+  recordOutcome: PurchaseLedger["recordOutcome"] = (id, outcome, now = this.core.clock()) => {
     // The service's own success or refusal may settle an intent a recovery made unconfirmed.
     const definite = outcome.kind === "success" || outcome.kind === "rejected";
     return this.#record(id, outcomeRecord(outcome, now), now, definite);
@@ -60,7 +54,7 @@ export class LedgerOutcomes {
     id,
     outcome,
     answeredAt,
-    now = this.#core.clock(),
+    now = this.core.clock(),
   ) => {
     const fields = unrecordedOutcomeFields(outcome, answeredAt, now);
     return this.#record(id, { to: "unconfirmed", fields }, now);
@@ -71,7 +65,7 @@ export class LedgerOutcomes {
    * service's quota at shutdown, or refused by the client's own checks): `sending` → rejected,
    * with `detail` saying so. Nothing was sent, so nothing can have been spent.
    */
-  recordNotSent: PurchaseLedger["recordNotSent"] = (id, detail, now = this.#core.clock()) => {
+  recordNotSent: PurchaseLedger["recordNotSent"] = (id, detail, now = this.core.clock()) => {
     return this.#record(id, { to: "rejected", fields: notSentFields(detail, now) }, now);
   };
 
@@ -82,7 +76,7 @@ export class LedgerOutcomes {
     now: number,
     definite = false,
   ): Promise<RecordedOutcome> {
-    const core = this.#core;
+    const core = this.core;
     return core.db.gated(async (tx): Promise<RecordedOutcome> => {
       const current = await core.mustGet(id, tx, true);
       const late = lateAnswer(current.status, record.to, definite);
@@ -119,11 +113,11 @@ export class LedgerOutcomes {
    * unknown, and an admin could settle it "not delivered" before it reaches the service (issue
    * #35). It then throws LeaseNotHeldError and moves nothing.
    */
-  recoverInterrupted = (now = this.#core.clock()): Promise<PurchaseIntent[]> => {
+  recoverInterrupted = (now = this.core.clock()): Promise<PurchaseIntent[]> => {
     const detail = "interrupted: the process stopped while the purchase request was in flight";
-    const where = `status = 'sending' ORDER BY sent_at, ${this.#core.db.dialect.seq}`;
-    return this.#core.db.gated(async (tx) => {
-      if (!(await this.#holdsLease(tx))) throw new LeaseNotHeldError();
+    const where = `status = 'sending' ORDER BY sent_at, ${this.core.db.dialect.seq}`;
+    return this.core.db.gated(async (tx) => {
+      if (!(await this.holdsLease(tx))) throw new LeaseNotHeldError();
       return this.#makeUnconfirmed(tx, where, detail, now);
     });
   };
@@ -135,16 +129,16 @@ export class LedgerOutcomes {
    * again; what else the backup shows open is closed (./restored.ts). The sender lease is
    * cleared, its epoch moved far past any a process of before the restore could still hold.
    */
-  markRestored: PurchaseLedger["markRestored"] = (backupTakenAt, now = this.#core.clock()) => {
-    const where = `status IN ('sending', 'queued') ORDER BY ${this.#core.db.dialect.seq}`;
-    return this.#core.db.gated(async (tx) => {
+  markRestored: PurchaseLedger["markRestored"] = (backupTakenAt, now = this.core.clock()) => {
+    const where = `status IN ('sending', 'queued') ORDER BY ${this.core.db.dialect.seq}`;
+    return this.core.db.gated(async (tx) => {
       await tx.run(
         "UPDATE sender_lease SET owner = NULL, expires_at = 0, epoch = epoch + 1000 WHERE name = 'sender'",
       );
       const detail = restoredDetail(backupTakenAt);
       const unknown = await this.#makeUnconfirmed(tx, where, detail, now);
       const marks = { backupTakenAt, now, unknown: unknown.length };
-      return { unknown, notice: await closeWhatWasOpen(this.#core, tx, marks) };
+      return { unknown, notice: await closeWhatWasOpen(this.core, tx, marks) };
     });
   };
 
@@ -156,25 +150,50 @@ export class LedgerOutcomes {
     now: number,
   ): Promise<PurchaseIntent[]> {
     const fields = { finishedAt: now, outcomeDetail: detail };
-    return this.#core.moveAll(tx, { where }, "unconfirmed", now, fields, null);
+    return this.core.moveAll(tx, { where }, "unconfirmed", now, fields, null);
   }
 
   /**
    * An admin's reconciliation of an unconfirmed intent (delivered or not), with who and when.
    * Purchases resume when no unconfirmed intent is left.
    */
-  resolve: PurchaseLedger["resolve"] = (id, adminId, delivered, now = this.#core.clock()) => {
-    const core = this.#core;
-    return core.db.gated(async (tx) => {
-      const intent = await core.move(
-        tx,
-        await core.mustGet(id, tx, true),
-        delivered ? "delivered" : "not_delivered",
-        now,
-        { resolvedBy: adminId, resolvedAt: now },
-        adminId,
-      );
-      return { intent, unconfirmedLeft: await this.#queries.unconfirmedCount(tx) };
+  resolve: PurchaseLedger["resolve"] = (id, adminId, delivered, now = this.core.clock()) => {
+    return this.core.db.gated(async (tx) => {
+      const current = await this.core.mustGet(id, tx, true);
+      const to = delivered ? "delivered" : "not_delivered";
+      const fields = { resolvedBy: adminId, resolvedAt: now };
+      const intent = await this.core.move(tx, current, to, now, fields, adminId);
+      return { intent, unconfirmedLeft: await this.queries.unconfirmedCount(tx) };
+    });
+  };
+
+  /**
+   * A gift through Telegram found among the bot's Star transactions (src/ledger/star-proof.ts):
+   * delivered with no admin, the proof kept beside the answer that left it unknown.
+   */
+  settleByProof: PurchaseLedger["settleByProof"] = (id, proof, detail, now = this.core.clock()) => {
+    return this.core.db.gated(async (tx) => {
+      const current = await this.core.get(id, tx, true);
+      if (current?.status !== "unconfirmed") return undefined; // an admin settled it first
+      const response = withEvidence(current.response, "proof", proof);
+      const fields = { response, outcomeDetail: detail, resolvedAt: now };
+      const intent = await this.core.move(tx, current, "delivered", now, fields, null);
+      return { intent, unconfirmedLeft: await this.queries.unconfirmedCount(tx) };
+    });
+  };
+
+  /**
+   * What a search for proof looked at, kept on an intent still unconfirmed for the admin who
+   * settles it. Not gated: the status stays, so no claim's rule reads a change.
+   */
+  noteSearch: PurchaseLedger["noteSearch"] = (id, search, now = this.core.clock()) => {
+    return this.core.db.transaction(async (tx) => {
+      const current = await this.core.get(id, tx, true);
+      if (current?.status !== "unconfirmed") return false;
+      const response = JSON.stringify(withEvidence(current.response, "search", search));
+      const sql = `UPDATE purchase_intents SET response = @response, updated_at = @now
+        WHERE id = @id AND status = 'unconfirmed'`;
+      return (await tx.run(sql, { id, now, response })) === 1;
     });
   };
 }

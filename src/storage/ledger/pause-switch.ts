@@ -32,18 +32,14 @@ export interface PauseSwitchRows extends PauseSwitch {
 }
 
 export class LedgerPauseSwitch implements PauseSwitchRows {
-  readonly #core: LedgerCore;
-
-  constructor(core: LedgerCore) {
-    this.#core = core;
-  }
+  constructor(private readonly core: LedgerCore) {}
 
   /** An admin's /pause and /resume. */
-  setPaused = (paused: boolean, adminId: number, now = this.#core.clock()): Promise<void> => {
+  setPaused = (paused: boolean, adminId: number, now = this.core.clock()): Promise<void> => {
     return this.#writePause(paused, adminId, now, paused ? { source: "admin" } : undefined);
   };
 
-  pauseByBreaker = (detail: unknown, now = this.#core.clock()): Promise<void> => {
+  pauseByBreaker = (detail: unknown, now = this.core.clock()): Promise<void> => {
     return this.#writePause(true, null, now, { source: "breaker", detail });
   };
 
@@ -54,7 +50,7 @@ export class LedgerPauseSwitch implements PauseSwitchRows {
     now: number,
     reason: { source: PauseSource; detail?: unknown } | undefined,
   ): Promise<void> {
-    await this.#core.db.gated(async (tx) => {
+    await this.core.db.gated(async (tx) => {
       await tx.run(UPSERT_SQL, { key: PAUSED_KEY, value: String(paused), by, now });
       if (reason === undefined) {
         await tx.run("DELETE FROM ledger_settings WHERE key = @key", { key: PAUSE_REASON_KEY });
@@ -66,13 +62,13 @@ export class LedgerPauseSwitch implements PauseSwitchRows {
   }
 
   /** Whether purchases are paused, and who flipped the switch last and when. */
-  pauseState = async (on: Statements = this.#core.db): Promise<PauseState> => {
+  pauseState = async (on: Statements = this.core.db): Promise<PauseState> => {
     const row = await readSetting(on, PAUSED_KEY);
     if (row === undefined) return { paused: false, by: undefined, at: undefined };
     return { paused: row.value === "true", by: row.updated_by ?? undefined, at: row.updated_at };
   };
 
-  pauseReason = async (on: Statements = this.#core.db): Promise<PauseReason | undefined> => {
+  pauseReason = async (on: Statements = this.core.db): Promise<PauseReason | undefined> => {
     if (!(await this.pauseState(on)).paused) return undefined;
     return pauseReasonOf((await readSetting(on, PAUSE_REASON_KEY))?.value);
   };

@@ -76,20 +76,18 @@ export interface LedgerQueryRows
 type UsageRow = Pick<DayUsage, "starsBot" | "premiumBot" | "starsUser" | "premiumUser">;
 
 export class LedgerQueriesOn implements LedgerQueryRows {
-  readonly #core: LedgerCore;
   readonly #out: string;
 
-  constructor(core: LedgerCore) {
-    this.#core = core;
+  constructor(private readonly core: LedgerCore) {
     this.#out = outBetween(core.db.dialect);
   }
 
   async #intents(sql: string, params: Params = {}): Promise<PurchaseIntent[]> {
-    return (await this.#core.db.rows<IntentRow>(sql, params)).map(rowToIntent);
+    return (await this.core.db.rows<IntentRow>(sql, params)).map(rowToIntent);
   }
 
   get #seq(): string {
-    return this.#core.db.dialect.seq;
+    return this.core.db.dialect.seq;
   }
 
   /** Confirmations recorded as queued and not yet claimed or closed, in the order queued. */
@@ -100,12 +98,12 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   };
 
   /** How many purchase requests are in flight (at most one, by the claim). */
-  sendingCount = (on: Statements = this.#core.db): Promise<number> => {
+  sendingCount = (on: Statements = this.core.db): Promise<number> => {
     return countWhere(on, "sending");
   };
 
   /** How many intents wait for reconciliation (while > 0, no claim succeeds). */
-  unconfirmedCount = (on: Statements = this.#core.db): Promise<number> => {
+  unconfirmedCount = (on: Statements = this.core.db): Promise<number> => {
     return countWhere(on, "unconfirmed");
   };
 
@@ -123,7 +121,7 @@ export class LedgerQueriesOn implements LedgerQueryRows {
    * costs the same however long their history.
    */
   openDrafts = (userId: number, chatId: number): Promise<PurchaseIntent[]> => {
-    const index = this.#core.db.dialect.indexedBy("purchase_intents_open_drafts");
+    const index = this.core.db.dialect.indexedBy("purchase_intents_open_drafts");
     return this.#intents(
       `SELECT * FROM purchase_intents ${index}
        WHERE requester_user_id = @userId AND requester_chat_id = @chatId AND status = 'draft'
@@ -148,8 +146,8 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   /** What today's (UTC) limits have counted so far, and when they reset. */
   usage = async (
     userId?: number,
-    now = this.#core.clock(),
-    on: Statements = this.#core.db,
+    now = this.core.clock(),
+    on: Statements = this.core.db,
   ): Promise<DayUsage> => {
     const day = utcDayNumber(now);
     const [row] = await on.rows<UsageRow>(USAGE_SQL, { userId: userId ?? null, day });
@@ -164,9 +162,9 @@ export class LedgerQueriesOn implements LedgerQueryRows {
   };
 
   /** Per UTC day (by when the request was sent), newest first, the last `days` days with any. */
-  dailyTotals = async (days = 7, now = this.#core.clock()): Promise<DayTotals[]> => {
+  dailyTotals = async (days = 7, now = this.core.clock()): Promise<DayTotals[]> => {
     const from = utcDayStart(now) - (Math.max(1, Math.trunc(days)) - 1) * DAY_MS;
-    const groups = await this.#core.db.rows<DayStatusGroup>(
+    const groups = await this.core.db.rows<DayStatusGroup>(
       `SELECT sent_at / ${DAY_MS} AS day, status, kind, COUNT(*) AS n, SUM(quantity) AS quantity
        FROM purchase_intents WHERE sent_at IS NOT NULL AND sent_at >= @from
        GROUP BY 1, 2, 3 ORDER BY 1 DESC`,
@@ -177,7 +175,7 @@ export class LedgerQueriesOn implements LedgerQueryRows {
 
   /** The status history of one intent, oldest first (for admins' details and audits). */
   history = async (id: string): Promise<StatusChange[]> => {
-    const found = await this.#core.db.rows<object>(
+    const found = await this.core.db.rows<object>(
       `SELECT from_status AS "from", to_status AS "to", at, actor FROM purchase_intent_events
        WHERE intent_id = @id ORDER BY seq`,
       { id },
@@ -205,7 +203,7 @@ export class LedgerQueriesOn implements LedgerQueryRows {
    */
   outBetween = async (from: number, to: number): Promise<OutWindow[]> => {
     const sql = `SELECT id, sent_at, finished_at FROM purchase_intents WHERE ${this.#out}`;
-    const found = await this.#core.db.rows<object>(sql, { from, to });
+    const found = await this.core.db.rows<object>(sql, { from, to });
     return found.map((row) => camelRow<OutWindow>(row));
   };
 }

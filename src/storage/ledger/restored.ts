@@ -32,14 +32,8 @@ export async function closeWhatWasOpen(
     { now },
   );
   // Every draft the backup shows, a person's or an open batch's (a batch over has none left).
-  const expired = await core.moveAll(
-    tx,
-    { where: `status = 'draft' ORDER BY ${seq}` },
-    "expired",
-    now,
-    { finishedAt: now },
-    null,
-  );
+  const drafts = { where: `status = 'draft' ORDER BY ${seq}` };
+  const expired = await core.moveAll(tx, drafts, "expired", now, { finishedAt: now }, null);
   const notice = restoreNotice(marks, batches, expired);
   const [waiting] = await tx.rows<{ value: string }>(
     `SELECT value FROM kv WHERE namespace = @namespace AND key = @key${forUpdate}`,

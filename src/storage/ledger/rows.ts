@@ -60,6 +60,9 @@ export interface IntentRow {
   cost_at: number | null;
   /** NULL for a person's own gift. */
   batch_id?: string | null;
+  /** 'service' in every row written before the bot could pay through Telegram. */
+  paid_via?: "service" | "telegram";
+  recipient_user_id?: number | null;
 }
 
 /** Maps a row to the intent the rest of the bot sees (NULL → undefined, JSON parsed). */
@@ -92,6 +95,9 @@ export function rowToIntent(row: IntentRow): PurchaseIntent {
     cost: costOf(row),
     // Only a giveaway's intents carry it, so a person's gift reads exactly as before.
     ...(row.batch_id ? { batchId: row.batch_id } : {}),
+    // Only a gift paid through Telegram carries them, so every other reads exactly as before.
+    ...(row.paid_via === "telegram" ? { paidVia: row.paid_via } : {}),
+    ...(row.recipient_user_id == null ? {} : { recipientUserId: Number(row.recipient_user_id) }),
   };
 }
 

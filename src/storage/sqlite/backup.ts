@@ -17,7 +17,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { latestVersion } from "../migrations.js";
 import type { Db } from "./driver.js";
-import { createOwnerOnly, ensureOwnerOnlyFolder } from "./owner-only.js";
+import { createOwnerOnly, ensureOwnerOnlyFolder } from "../../shared/owner-only.js";
 import type { BackupResult } from "../types.js";
 
 /** Backup files are named so that their names sort by time. */

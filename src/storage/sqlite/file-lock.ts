@@ -19,7 +19,7 @@
  */
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { createOwnerOnly, ensureOwnerOnlyFolder } from "./owner-only.js";
+import { createOwnerOnly, ensureOwnerOnlyFolder } from "../../shared/owner-only.js";
 
 /** The lock file of the database at `database`. */
 function lockPathOf(database: string): string {

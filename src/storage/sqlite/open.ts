@@ -16,7 +16,6 @@
  * system's file cache for the price of one read call. A fixed, small cache keeps the process's
  * resident memory predictable however large the file grows (10,000 parked flows are about 45 MB).
  */
-import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { latestVersion, migrationsFor } from "../migrations.js";
@@ -26,7 +25,8 @@ import { backupDatabase } from "./backup.js";
 import { type Db, SqliteDatabase } from "./driver.js";
 import { DatabaseDamagedError, DatabaseTooNewError } from "./errors.js";
 import { holdShared } from "./file-lock.js";
-import { createOwnerOnly, ensureOwnerOnlyFolder, makeOwnerOnly } from "./owner-only.js";
+import { fileChange, fileIdentity } from "../../shared/file-identity.js";
+import { createOwnerOnly, ensureOwnerOnlyFolder, makeOwnerOnly } from "../../shared/owner-only.js";
 
 /** SQLite page cache per connection, in KiB (see above for why this size). */
 const PAGE_CACHE_KIB = 8192;
@@ -67,21 +67,6 @@ export function openSqliteStorage(path: string, onOpen?: (db: Db) => void): Prom
       lock?.release();
     },
   });
-}
-
-/** Which file a path names now (device and inode), or undefined when none does. */
-function fileIdentity(path: string): string | undefined {
-  if (path === ":memory:") return undefined;
-  const stat = statSync(path, { throwIfNoEntry: false });
-  return stat === undefined ? undefined : `${stat.dev}:${stat.ino}`;
-}
-
-/** How the file at `path` is no longer the one opened (`opened`), or undefined when it still is. */
-function fileChange(path: string, opened: string | undefined): string | undefined {
-  if (opened === undefined) return undefined;
-  const now = fileIdentity(path);
-  if (now === opened) return undefined;
-  return now === undefined ? `${path} was removed` : `${path} was replaced by another file`;
 }
 
 /**
@@ -163,7 +148,10 @@ function checkIntact(db: Db, path: string): void {
     if (error instanceof Database.SqliteError) throw new DatabaseDamagedError(path, error.code);
     throw error;
   }
-  const problems = rows.map((row) => row.quick_check).filter((line) => line !== "ok");
+  // One line each: SQLite's own report may span lines ("*** in database main ***" first).
+  const problems = rows
+    .map((row) => row.quick_check.replace(/\s*\n\s*/g, " "))
+    .filter((line) => line !== "ok");
   if (problems.length > 0) {
     throw new DatabaseDamagedError(path, `quick_check: ${problems.slice(0, 3).join("; ")}`);
   }

@@ -25,30 +25,42 @@ export const ADMIN_COMMANDS = [
   "backup",
   "giveaway",
   "dashboard",
+  "topup",
+  "refund",
 ] as const;
 
 /** An admin's whole menu in one language: the person's commands, then the admin ones. */
-function adminCommandsFor(services: BotServices, locale: Locale): BotCommand[] {
+function adminCommandsFor(services: BotServices, locale: Locale, stars: boolean): BotCommand[] {
   const t = (key: string) => services.i18n.t(locale, key);
   return [
     ...commandsFor(locale),
-    ...ADMIN_COMMANDS.map((command) => ({ command, description: t(`command-${command}`) })),
+    ...ADMIN_COMMANDS.filter((command) => stars || !STARS_COMMANDS.has(command)).map((command) => ({
+      command,
+      description: t(`command-${command}`),
+    })),
   ];
 }
+
+/** Listed only when the bot's own Stars are used (PREMIUM_VIA is not `service`). */
+const STARS_COMMANDS: ReadonlySet<string> = new Set(["topup", "refund"]);
 
 /**
  * Registers the admins' menus (per admin chat, per language) and the group administrators'
  * /premium (the admins are `services.admins`). Call at start, after registerCommands. An admin who never opened the bot makes
  * Telegram refuse their chat scope: that admin is skipped, the others still get theirs.
  */
-export async function registerAdminCommands(api: Api, services: BotServices): Promise<void> {
+export async function registerAdminCommands(
+  api: Api,
+  services: BotServices,
+  options: { stars: boolean } = { stars: false },
+): Promise<void> {
   for (const adminId of services.admins) {
     try {
-      await api.setMyCommands(adminCommandsFor(services, DEFAULT_LOCALE), {
+      await api.setMyCommands(adminCommandsFor(services, DEFAULT_LOCALE, options.stars), {
         scope: { type: "chat", chat_id: adminId },
       });
       for (const locale of LOCALES) {
-        await api.setMyCommands(adminCommandsFor(services, locale), {
+        await api.setMyCommands(adminCommandsFor(services, locale, options.stars), {
           scope: { type: "chat", chat_id: adminId },
           language_code: locale,
         });

@@ -135,6 +135,7 @@ async function showBalance(ctx: PrivateCommand, env: AdminEnv): Promise<void> {
       usage,
       today,
       status,
+      stars: await desk.readStarBalance(),
     }) + fairShare,
   );
 }

@@ -27,7 +27,7 @@ import {
   type CommandContext,
   Composer,
 } from "grammy";
-import type { Message } from "grammy/types";
+import type { Message, User } from "grammy/types";
 import type { AccessList } from "../../../access/access-list.js";
 import type { PremiumDuration } from "../../../gifts/catalogue.js";
 import { parseUsername, type Username } from "../../../gifts/username.js";
@@ -67,13 +67,31 @@ export interface GroupPremiumDeps {
   refusalCooldownMs?: number;
 }
 
+/**
+ * Whom /premium names. `userId` is the member's Telegram id when the update itself says it (the
+ * replied-to message's author, a text mention): Premium through Telegram needs it (issue #39).
+ */
 type GroupRecipient =
-  | { kind: "username"; username: Username }
+  | { kind: "username"; username: Username; userId?: number }
   | { kind: "no_username"; name: string }
   | { kind: "none" };
 
-/** Who `/premium` in a group means: the typed @username, else the replied-to message's author. */
+/** A person the update names with their account: their @username, and their id. */
+function personRecipient(user: User): GroupRecipient {
+  const username = user.username === undefined ? undefined : parseUsername(user.username);
+  return username === undefined
+    ? { kind: "no_username", name: user.first_name }
+    : { kind: "username", username, userId: user.id };
+}
+
+/**
+ * Who `/premium` in a group means: a text mention (a name linked to the account), else the typed
+ * @username, else the replied-to message's author.
+ */
 function groupRecipientOf(message: Message, args: string, botId: number): GroupRecipient {
+  const mention = message.entities?.find((entity) => entity.type === "text_mention");
+  if (mention?.type === "text_mention" && !mention.user.is_bot)
+    return personRecipient(mention.user);
   const typed = args.trim();
   if (typed !== "") {
     const username = parseUsername(typed);
@@ -87,10 +105,7 @@ function groupRecipientOf(message: Message, args: string, botId: number): GroupR
   if (replied.sender_chat !== undefined) {
     return { kind: "no_username", name: replied.sender_chat.title ?? author.first_name };
   }
-  const username = author.username === undefined ? undefined : parseUsername(author.username);
-  return username === undefined
-    ? { kind: "no_username", name: author.first_name }
-    : { kind: "username", username };
+  return personRecipient(author);
 }
 
 /** What every group handler works with. */
@@ -166,17 +181,12 @@ async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promise<void
     await shortReply(ctx, env, ctx.t("group-no-username", { name: target.name }));
     return;
   }
-  const check = await env.services.desk.checkRecipient(target.username, {
-    onQueued: tellQueued(ctx, trackReply(env, ctx.chat.id, ctx.from.id)),
-    userId: ctx.from.id,
-    isAdmin: env.services.admins.has(ctx.from.id),
-  });
-  const problem = recipientProblem(ctx.t, "group", "premium", target.username, check);
-  if (problem !== undefined) {
-    await shortReply(ctx, env, problem);
+  const chosen = await groupPremiumWay(ctx, env, target);
+  if (typeof chosen === "string") {
+    await shortReply(ctx, env, chosen);
     return;
   }
-  const username = check.kind === "ok" ? check.username : target.username;
+  const { username, recipientUserId } = chosen;
   // One flow per administrator per group: a new /premium ends the previous one.
   await endOpenFlow(ctx, env, ctx.chat.id, ctx.from.id);
   // Purchases waiting for the admins (the breaker's pause, an unknown outcome) are said first.
@@ -191,8 +201,37 @@ async function startGroupPremium(ctx: GroupCommand, env: GroupEnv): Promise<void
     messageId: prompt.message_id,
     starterId: ctx.from.id,
     recipient: username,
+    ...(recipientUserId === undefined ? {} : { recipientUserId }),
     createdAt: env.services.now(),
   });
+}
+
+/**
+ * How the named member gets Premium (PREMIUM_VIA): through Telegram when the bot knows their id
+ * (from the update, or from the people it has seen: a username is never guessed), with no
+ * service check (nothing of the wallet's leaves); else through the service, whose recipient
+ * check comes first. A string is the reply that ends the request.
+ */
+async function groupPremiumWay(
+  ctx: GroupCommand,
+  env: GroupEnv,
+  target: { username: Username; userId?: number },
+): Promise<{ username: Username; recipientUserId?: number } | string> {
+  const { services } = env;
+  const known = target.userId ?? (await services.people.idOf(target.username));
+  const way = services.desk.premiumWay(known);
+  if (way.via === "telegram") {
+    return { username: target.username, recipientUserId: way.recipientUserId };
+  }
+  if (way.via === "unnamed") return ctx.t("premium-unnamed", { username: target.username });
+  const check = await services.desk.checkRecipient(target.username, {
+    onQueued: tellQueued(ctx, trackReply(env, ctx.chat.id, ctx.from.id)),
+    userId: ctx.from.id,
+    isAdmin: services.admins.has(ctx.from.id),
+  });
+  const problem = recipientProblem(ctx.t, "group", "premium", target.username, check);
+  if (problem !== undefined) return problem;
+  return { username: check.kind === "ok" ? check.username : target.username };
 }
 
 /**
@@ -286,7 +325,14 @@ async function pickDuration(
   await showSummary(
     ctx,
     env.services,
-    { kind: "premium", recipient: prompt.recipient, quantity: months },
+    {
+      kind: "premium",
+      recipient: prompt.recipient,
+      quantity: months,
+      ...(prompt.recipientUserId === undefined
+        ? {}
+        : { paidVia: "telegram" as const, recipientUserId: prompt.recipientUserId }),
+    },
     { outside: runHere(ctx), onNotice: trackReply(env, prompt.chatId, ctx.from.id) },
   );
 }

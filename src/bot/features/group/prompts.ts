@@ -18,6 +18,8 @@ export interface GroupPrompt {
   /** The administrator who sent /premium: the only one whose presses count. */
   starterId: number;
   recipient: Username;
+  /** Premium through Telegram: the recipient's Telegram id (issue #39). */
+  recipientUserId?: number;
   createdAt: number;
 }
 
