@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBodyUpTo } from "../shared/request-body.js";
 import { AdminApi, type ApiAnswer } from "./api.js";
 import { loadPageFiles } from "./page-files.js";
 import { pageTexts } from "./texts.js";
@@ -126,16 +127,10 @@ function send(response: ServerResponse, status: ApiAnswer["status"], body: unkno
 
 /** A small JSON body; undefined when it is not JSON or larger than any write of ours. */
 async function readJson(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const piece = chunk as Buffer;
-    size += piece.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(piece);
-  }
-  if (size > MAX_BODY_BYTES) return undefined;
+  const body = await readBodyUpTo(request, MAX_BODY_BYTES);
+  if (body === undefined) return undefined;
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+    return JSON.parse(body.toString("utf8")) as unknown;
   } catch {
     return undefined;
   }

@@ -20,6 +20,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { SenderLease } from "../ledger/types.js";
 import type { Logger } from "../shared/logger.js";
 import type { KeyValue } from "../storage/types.js";
+import { readBodyUpTo } from "../shared/request-body.js";
 import { hasCredentials, withoutCredentials } from "../shared/url-credentials.js";
 
 /** Marks an update one replica handed to another: it is never handed on again (no loops). */
@@ -105,7 +106,7 @@ export function updateForwarder(
       return undefined;
     });
     if (holder === undefined) return tryLater(response);
-    const body = await readBody(request);
+    const body = await readBodyUpTo(request, MAX_UPDATE_BYTES);
     if (body === undefined) {
       response.writeHead(413).end();
       return;
@@ -156,21 +157,4 @@ async function forward(
 
 function tryLater(response: ServerResponse): void {
   response.writeHead(503, { "Retry-After": "5" }).end();
-}
-
-/**
- * The post's body, or undefined when it is larger than any update. A body over the limit is
- * still read to its end (and dropped): an answer given before the body is read leaves it in the
- * kept-alive connection, and breaking out of the read destroys the connection under the
- * answer, so the next post on it (the proxy reuses it) was reset.
- */
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const piece = chunk as Buffer;
-    size += piece.length;
-    if (size <= MAX_UPDATE_BYTES) chunks.push(piece);
-  }
-  return size > MAX_UPDATE_BYTES ? undefined : Buffer.concat(chunks);
 }

@@ -6,7 +6,6 @@
  * replicas sends one request, only one process talks to the service (its quota is kept in
  * total), and when the holder dies the other takes over and the conversation goes on.
  */
-import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import type { ApiUpdate } from "../../tools/telegram-emulator/types.js";
 import {
@@ -20,19 +19,8 @@ import {
   webhookEnv,
   type World,
 } from "../helpers/built-process.js";
+import { freePort } from "../../tools/testing/free-port.js";
 import { freshPostgresDatabase } from "../helpers/postgres.js";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Replica {
   bot: BotProcess;
