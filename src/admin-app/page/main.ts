@@ -128,26 +128,23 @@ class Page {
       await work();
     } catch (error) {
       const c = this.#context;
-      const key =
-        error instanceof Refused
-          ? error.status === 401
-            ? "app-error-expired"
-            : "app-error-forbidden"
-          : "app-error-network";
-      c.say(text(c, key), false);
+      c.say(text(c, errorKey(error)), false);
     }
   }
+}
+
+/** The text that says why a call failed: the signature expired, not an admin, or no answer. */
+function errorKey(
+  error: unknown,
+): "app-error-expired" | "app-error-forbidden" | "app-error-network" {
+  if (!(error instanceof Refused)) return "app-error-network";
+  return error.status === 401 ? "app-error-expired" : "app-error-forbidden";
 }
 
 /** The start failed: says why in the admin's language (the public texts, without a session). */
 async function refused(error: unknown, languageCode: string | undefined): Promise<void> {
   const texts = await publicTexts(languageCode).catch(() => undefined);
-  const key =
-    error instanceof Refused
-      ? error.status === 401
-        ? "app-error-expired"
-        : "app-error-forbidden"
-      : "app-error-network";
+  const key = errorKey(error);
   root.removeAttribute("aria-busy");
   show(root, h("p", { className: "refused", "data-refused": key }, texts?.[key] ?? key));
   document.body.dataset.ready = "refused";
