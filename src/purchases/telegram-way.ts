@@ -241,7 +241,7 @@ export class TelegramWay {
       return { kind: "not_applicable" };
     }
     const sentAt = intent.sentAt;
-    const [read, balance] = [await stars.transactions(), await stars.balance()];
+    const [read, balance] = await Promise.all([stars.transactions(), stars.balance()]);
     // Kept by an earlier search when this process no longer holds it (a restart, a second look).
     const starsBefore = this.#before.get(intent.id) ?? keptStarsBefore(intent);
     const starsAfter = balance.kind === "ok" ? balance.stars : undefined;
