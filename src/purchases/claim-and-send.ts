@@ -218,6 +218,8 @@ export class ClaimAndSend {
       this.#ledger.claim(id, userId, this.#clock(), { isAdmin: options.isAdmin === true }),
     );
     if (claim.ok) return claim.intent;
+    // Refused: the Star balance read before it is not needed (it was kept only for a gift sent).
+    this.#telegram?.done(id);
     const { ok: _ok, ...refusal } = claim;
     const now = await this.#ledger.get(id);
     return now?.status === "queued"
